@@ -1,0 +1,36 @@
+"""citeproof: evidence-first verification of LLM answers against their sources."""
+
+from citeproof.errors import AnswerError, CiteproofError, InputError, PolicyError, SourceError
+from citeproof.model import (
+    Citation,
+    Claim,
+    Correction,
+    Excerpt,
+    Match,
+    Policy,
+    Quote,
+    Source,
+    VerifiedAnswer,
+    VerifiedClaim,
+    VerifiedQuote,
+)
+
+__all__ = [
+    "AnswerError",
+    "Citation",
+    "CiteproofError",
+    "Claim",
+    "Correction",
+    "Excerpt",
+    "InputError",
+    "Match",
+    "Policy",
+    "PolicyError",
+    "Quote",
+    "Source",
+    "SourceError",
+    "VerifiedAnswer",
+    "VerifiedClaim",
+    "VerifiedQuote",
+]
+__version__ = "0.1.0"

@@ -1,0 +1,281 @@
+"""The plain values that flow through citeproof. No I/O here.
+
+Every offset is a Python ``str`` index into the exact text it refers to (the answer as given,
+or a source's ``text``), as a half-open ``(start, end)`` pair. Paragraph numbers are 1-based.
+Field names match the JSON contract (``schema/verified-answer.schema.json``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal, get_args
+
+from citeproof.errors import PolicyError, SourceError
+
+Span = tuple[int, int]
+SourceKind = Literal["document", "attachment", "email_body"]
+QuoteStyle = Literal["block", "inline"]
+Status = Literal["verified", "corrected", "mismatch", "not_found", "ineligible"]
+CorrectionKind = Literal["text", "location", "source"]
+MatchMethod = Literal["exact", "fuzzy"]
+
+SOURCE_KINDS: tuple[str, ...] = get_args(SourceKind)
+STATUSES: tuple[str, ...] = get_args(Status)
+
+_BLANK_LINES = re.compile(r"\n[ \t\r\f\v]*\n\s*")
+
+
+def blank_line_paragraphs(text: str) -> tuple[Span, ...]:
+    """Blank-line-separated blocks of ``text``, each trimmed of surrounding whitespace."""
+    spans: list[Span] = []
+    start = 0
+    for gap in _BLANK_LINES.finditer(text):
+        spans.append((start, gap.start()))
+        start = gap.end()
+    spans.append((start, len(text)))
+    trimmed: list[Span] = []
+    for s, e in spans:
+        block = text[s:e]
+        lead = len(block) - len(block.lstrip())
+        trail = len(block) - len(block.rstrip())
+        if e - trail > s + lead:
+            trimmed.append((s + lead, e - trail))
+    return tuple(trimmed) or ((0, len(text)),)
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """A text the model was given: a document, an attachment or an email body.
+
+    ``paragraphs`` are ``(start, end)`` spans into ``text``; when omitted, paragraphs are the
+    blank-line-separated blocks of ``text``.
+    """
+
+    id: str
+    kind: SourceKind
+    text: str
+    title: str | None = None
+    doc_id: str | None = None
+    version: str | None = None
+    url: str | None = None
+    paragraphs: tuple[Span, ...] | None = None
+
+    def __post_init__(self) -> None:
+        where = f"source {self.id!r}"
+        if not isinstance(self.id, str) or not self.id.strip():
+            raise SourceError("a source needs a non-empty id", field="id")
+        if self.kind not in SOURCE_KINDS:
+            raise SourceError(
+                f"unknown kind {self.kind!r}; expected one of {', '.join(SOURCE_KINDS)}",
+                where=where,
+                field="kind",
+            )
+        if not isinstance(self.text, str):
+            raise SourceError("text must be a string", where=where, field="text")
+        if self.paragraphs is not None:
+            spans = tuple((int(s), int(e)) for s, e in self.paragraphs)
+            previous_end = 0
+            for number, (s, e) in enumerate(spans, start=1):
+                if not 0 <= s <= e <= len(self.text) or s < previous_end:
+                    raise SourceError(
+                        f"paragraph {number} span [{s}, {e}] is out of order or outside the "
+                        f"text (length {len(self.text)})",
+                        where=where,
+                        field="paragraphs",
+                    )
+                previous_end = e
+            object.__setattr__(self, "paragraphs", spans)
+
+    @property
+    def is_email(self) -> bool:
+        return self.kind == "email_body"
+
+    def paragraph_spans(self) -> tuple[Span, ...]:
+        """The given paragraphs, or the blank-line-separated blocks of the text."""
+        if self.paragraphs:
+            return self.paragraphs
+        return blank_line_paragraphs(self.text)
+
+
+@dataclass(frozen=True, slots=True)
+class Citation:
+    """A reference to a source, as written in the answer.
+
+    ``label`` is the source named by the marker (``"S2"`` for ``[S2, ¶4]``, ``"1"`` for ``[1]``);
+    ``marker_span`` locates the whole marker (``[S2, ¶4]``) in the answer.
+    """
+
+    label: str
+    paragraph: int | None
+    marker: str
+    marker_span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Quote:
+    """One occurrence of quoted text in an answer, as parsed.
+
+    For an inline quote, ``span`` covers the text between the quotation marks. For a block
+    quote it covers the block from its first ``>`` to the end of its last line, and ``text``
+    is the block's lines with the ``>`` prefixes removed.
+    """
+
+    id: str
+    text: str
+    style: QuoteStyle
+    span: Span
+    citations: tuple[Citation, ...]
+    claim_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """A sentence or bullet of the answer, with the citations and quotes it carries."""
+
+    id: str
+    text: str
+    span: Span
+    citations: tuple[Citation, ...]
+    quote_ids: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedAnswer:
+    text: str
+    claims: tuple[Claim, ...]
+    quotes: tuple[Quote, ...]
+    citations: tuple[Citation, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """Where a quote was found in one source."""
+
+    source_id: str
+    paragraph: int
+    span: Span
+    text: str
+    score: float
+    method: MatchMethod
+    segments: tuple[Span, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Correction:
+    """One change citeproof made, kept for audit (003.9, 011.3)."""
+
+    kind: CorrectionKind
+    before: str
+    after: str
+    reason: str
+    score: float
+    method: str
+    time: str
+
+
+@dataclass(frozen=True, slots=True)
+class Excerpt:
+    """The stored passage a "show source" action expands: the match with context around it.
+
+    ``highlight`` is the span of the matched text inside ``text``.
+    """
+
+    source_id: str
+    title: str | None
+    paragraph: int
+    text: str
+    highlight: Span
+    url: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CitedSource:
+    """A citation after verification: the source and paragraph it names once corrected."""
+
+    source: str
+    paragraph: int | None
+    marker: str
+    answer_span: Span
+    status: Literal["ok", "corrected", "ineligible", "removed", "flagged"]
+
+
+@dataclass(frozen=True, slots=True)
+class VerifiedQuote:
+    """The verdict on one quote occurrence (003.4): what was written, where it really is."""
+
+    id: str
+    text: str
+    style: QuoteStyle
+    answer_span: Span
+    cited_source: str | None
+    cited_paragraph: int | None
+    status: Status
+    source: str | None
+    paragraph: int | None
+    source_span: Span | None
+    score: float
+    method: str | None
+    corrected_text: str
+    corrected_span: Span
+    corrections: tuple[Correction, ...]
+    excerpt: Excerpt | None
+    note: str
+    claim_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class VerifiedClaim:
+    id: str
+    text: str
+    span: Span
+    original_span: Span
+    citations: tuple[CitedSource, ...]
+    quote_ids: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class VerifiedAnswer:
+    """An answer after verification: ``text`` is the corrected answer, ``original`` as given."""
+
+    id: str
+    text: str
+    original: str
+    claims: tuple[VerifiedClaim, ...]
+    quotes: tuple[VerifiedQuote, ...]
+    sources: tuple[Source, ...]
+    policy: Policy
+
+    def counts(self) -> dict[str, int]:
+        """Number of quotes per status, every status present."""
+        tally = dict.fromkeys(STATUSES, 0)
+        for quote in self.quotes:
+            tally[quote.status] += 1
+        return tally
+
+
+@dataclass(frozen=True, slots=True)
+class Policy:
+    """Settings for one verification. Defaults are measured on ../shared/data (see README).
+
+    - ``min_similarity``: lowest similarity in [0, 1] at which an approximate match counts.
+    - ``ineligible_citations``: ``"flag"`` keeps a citation to a source not provided this turn
+      and marks it; ``"remove"`` also deletes its marker from the corrected text (012.2).
+    - ``max_ellipsis_gap``: most characters allowed between two segments of an elided quote.
+    - ``excerpt_context``: characters of context kept on each side of a match in an excerpt.
+    """
+
+    min_similarity: float = 0.85
+    ineligible_citations: Literal["flag", "remove"] = "flag"
+    max_ellipsis_gap: int = 2000
+    excerpt_context: int = 160
+
+    def __post_init__(self) -> None:
+        if not 0.0 < self.min_similarity <= 1.0:
+            raise PolicyError("must be in (0, 1]", field="min_similarity")
+        if self.ineligible_citations not in ("flag", "remove"):
+            raise PolicyError("must be 'flag' or 'remove'", field="ineligible_citations")
+        if self.max_ellipsis_gap < 0:
+            raise PolicyError("must be >= 0", field="max_ellipsis_gap")
+        if self.excerpt_context < 0:
+            raise PolicyError("must be >= 0", field="excerpt_context")
