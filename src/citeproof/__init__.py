@@ -14,6 +14,7 @@ from citeproof.model import (
     VerifiedClaim,
     VerifiedQuote,
 )
+from citeproof.verification import verify
 
 __all__ = [
     "AnswerError",
@@ -32,5 +33,6 @@ __all__ = [
     "VerifiedAnswer",
     "VerifiedClaim",
     "VerifiedQuote",
+    "verify",
 ]
 __version__ = "0.1.0"

@@ -265,7 +265,7 @@ class Policy:
     - ``excerpt_context``: characters of context kept on each side of a match in an excerpt.
     """
 
-    min_similarity: float = 0.85
+    min_similarity: float = 0.8
     ineligible_citations: Literal["flag", "remove"] = "flag"
     max_ellipsis_gap: int = 2000
     excerpt_context: int = 160

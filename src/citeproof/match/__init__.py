@@ -4,3 +4,17 @@ index and bounded alignment, ellipsis segments.
 Public entry points: `prepare(source) -> SourceIndex` (paid once per source) and
 `find_quote(text, index, paragraph=..., settings=...) -> Match | None`.
 """
+
+from citeproof.match.index import SourceIndex, prepare
+from citeproof.match.normalize import Normalized, OffsetMap, normalize
+from citeproof.match.search import MatchSettings, find_quote
+
+__all__ = [
+    "MatchSettings",
+    "Normalized",
+    "OffsetMap",
+    "SourceIndex",
+    "find_quote",
+    "normalize",
+    "prepare",
+]

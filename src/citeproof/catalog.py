@@ -1,0 +1,83 @@
+"""The sources of one turn, and how a citation's label finds its source.
+
+A label resolves by source id first, then by the forms LLMs use for the same id
+(``1`` ↔ ``S1`` ↔ ``Source 1``), then by title, url or doc_id. A label that names no
+provided source does not resolve: the citation is ineligible (012.2). Labels never resolve
+by position in the list, so reordering the sources never changes what a citation means.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Sequence
+
+from citeproof.errors import SourceError
+from citeproof.model import Source
+
+_PREFIXED_NUMBER = re.compile(r"(?i)^(?:s|src|source|doc|document)[\s_-]*(\d+)$")
+
+
+def _aliases(key: str) -> Iterator[str]:
+    """The folded forms under which ``key`` can be looked up."""
+    folded = key.strip().casefold()
+    yield folded
+    numbered = _PREFIXED_NUMBER.match(folded)
+    if numbered:
+        yield numbered.group(1)
+    elif folded.isdigit():
+        yield f"s{folded}"
+
+
+class SourceCatalog:
+    """The sources provided in one turn, looked up by citation label."""
+
+    def __init__(self, sources: Sequence[Source]):
+        if not sources:
+            raise SourceError("no sources were given: at least one source is needed", field="sources")
+        self._sources: dict[str, Source] = {}
+        for position, source in enumerate(sources, start=1):
+            if not isinstance(source, Source):
+                raise SourceError(
+                    f"expected a citeproof.Source, got {type(source).__name__}",
+                    where=f"sources[{position - 1}]",
+                )
+            if source.id in self._sources:
+                raise SourceError(
+                    f"duplicate source id {source.id!r} (sources {position - 1} and an earlier one)",
+                    field="id",
+                )
+            self._sources[source.id] = source
+        self._by_alias: dict[str, Source] = {}
+        # Ids win over titles, urls and doc_ids: register them last so they overwrite.
+        for source in self._sources.values():
+            for key in (source.doc_id, source.url, source.title):
+                if key:
+                    self._by_alias.setdefault(key.strip().casefold(), source)
+        for source in self._sources.values():
+            for alias in _aliases(source.id):
+                self._by_alias[alias] = source
+
+    def __iter__(self) -> Iterator[Source]:
+        return iter(self._sources.values())
+
+    def __len__(self) -> int:
+        return len(self._sources)
+
+    def __getitem__(self, source_id: str) -> Source:
+        return self._sources[source_id]
+
+    def resolve(self, label: str) -> Source | None:
+        """The provided source a citation label names, or None."""
+        exact = self._sources.get(label)
+        if exact is not None:
+            return exact
+        for alias in _aliases(label):
+            found = self._by_alias.get(alias)
+            if found is not None:
+                return found
+        return None
+
+    def others(self, excluded: Iterable[str]) -> list[Source]:
+        """The sources of the turn except ``excluded`` ids, in the order given."""
+        skip = set(excluded)
+        return [s for s in self._sources.values() if s.id not in skip]

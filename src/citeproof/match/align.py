@@ -1,0 +1,184 @@
+"""Bounded alignment with edlib, and snapping a matched span to whole words."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import edlib
+
+_MAX_LOCATIONS = 4  # equally good alignments tried per window; more are near-duplicates
+
+
+def _encode(query: str, target: str) -> tuple[str | bytes, str | bytes]:
+    """edlib accepts at most 256 distinct symbols: recode non-ASCII input when needed.
+
+    Characters absent from the query can never match it, so they may share one code.
+    """
+    if query.isascii() and target.isascii():
+        return query, target
+    alphabet = set(query)
+    if len(alphabet | set(target)) <= 256:
+        return query, target
+    codes = {char: 1 + i % 255 for i, char in enumerate(sorted(alphabet))}
+    return (
+        bytes(codes[c] for c in query),
+        bytes(codes.get(c, 0) for c in target),
+    )
+
+
+def infix(query: str, target: str, max_distance: int) -> tuple[int, list[tuple[int, int]]] | None:
+    """Best placement of ``query`` inside ``target``: (distance, [(start, end), ...]).
+
+    ``end`` is exclusive. None when no placement is within ``max_distance`` edits.
+    """
+    if not query or not target:
+        return None
+    q, t = _encode(query, target)
+    result: dict[str, Any] = edlib.align(q, t, mode="HW", task="locations", k=max_distance)
+    distance = int(result["editDistance"])
+    if distance < 0:
+        return None
+    spans: list[tuple[int, int]] = []
+    for start, end in result["locations"]:
+        span = (int(start), int(end) + 1)
+        if span not in spans:
+            spans.append(span)
+        if len(spans) >= _MAX_LOCATIONS:
+            break
+    return distance, spans
+
+
+_TOKEN = re.compile(r"\S+")
+_NON_WORD = re.compile(r"\W+")
+
+
+def word_infix(quote: str, target: str, max_edits: int) -> list[tuple[int, int]]:
+    """Best placements of ``quote`` in ``target`` aligned word by word: a dropped or changed
+    word costs one edit, so a gap in the middle never loses to cutting the quote short.
+
+    Words are compared by their letters and digits (punctuation aside). Returns character
+    spans of ``target`` from the first aligned word's start to the last one's end.
+    """
+    quote_words = [_NON_WORD.sub("", w) for w in _TOKEN.findall(quote)]
+    tokens = list(_TOKEN.finditer(target))
+    if not quote_words or not tokens:
+        return []
+    codes: dict[str, str] = {}
+    for word in quote_words:
+        codes.setdefault(word, chr(0x4E00 + len(codes)))
+    other = chr(0x4E00 + len(codes))
+    query = "".join(codes[w] for w in quote_words)
+    text = "".join(codes.get(_NON_WORD.sub("", t.group()), other) for t in tokens)
+    placed = infix(query, text, max_edits)
+    if placed is None:
+        return []
+    return [(tokens[s].start(), tokens[e - 1].end()) for s, e in placed[1]]
+
+
+def distance(a: str, b: str) -> int:
+    """Plain (global) edit distance, case-sensitive."""
+    if not a or not b:
+        return max(len(a), len(b))
+    x, y = _encode(a, b)
+    return int(edlib.align(x, y, mode="NW", task="distance")["editDistance"])
+
+
+def similarity(quote: str, matched: str) -> float:
+    """The better of character and word similarity: 1.0 only for identical strings.
+
+    Character similarity is 1 - edits / max(len). A whole changed or dropped word in a
+    longer quote costs many characters but is one word: word similarity (1 - word edits /
+    max(words), for quotes of at least `WORD_SIMILARITY_MIN_WORDS` words) scores it as such.
+    """
+    longest = max(len(quote), len(matched))
+    if longest == 0:
+        return 0.0
+    chars = 1.0 - distance(quote, matched) / longest
+    return max(chars, word_similarity(quote, matched))
+
+
+WORD_SIMILARITY_MIN_WORDS = 5
+_WORDS = re.compile(r"\w+")
+_NUMBERS = re.compile(r"\d+")
+
+
+def word_similarity(quote: str, matched: str) -> float:
+    """1 - word edits / max(words); 0.0 for quotes too short for words to say much."""
+    quote_words = _WORDS.findall(quote)
+    matched_words = _WORDS.findall(matched)
+    if len(quote_words) < WORD_SIMILARITY_MIN_WORDS or not matched_words:
+        return 0.0
+    codes: dict[str, str] = {}
+    for word in quote_words + matched_words:
+        codes.setdefault(word, chr(0x4E00 + len(codes)))
+    edits = distance("".join(codes[w] for w in quote_words), "".join(codes[w] for w in matched_words))
+    similar = 1.0 - edits / max(len(quote_words), len(matched_words))
+    # Identical words with different punctuation are not identical text.
+    return min(similar, 0.99) if quote != matched else 1.0
+
+
+def same_numbers(quote: str, matched: str) -> bool:
+    """Numbers carry the meaning of a passage: "11th" is not a typo of "5th"."""
+    return _NUMBERS.findall(quote) == _NUMBERS.findall(matched)
+
+
+def _is_word(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
+def snap_options(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Ways to move ``[start, end)`` onto whole words of ``text``: outward and inward at each
+    edge where it cuts a word, then trimmed of surrounding spaces.
+    """
+    lefts = [start]
+    if 0 < start < len(text) and _is_word(text[start - 1]) and _is_word(text[start]):
+        out = start
+        while out > 0 and _is_word(text[out - 1]):
+            out -= 1
+        inward = start
+        while inward < end and _is_word(text[inward]):
+            inward += 1
+        lefts = [out, inward]
+    rights = [end]
+    if 0 < end < len(text) and _is_word(text[end - 1]) and _is_word(text[end]):
+        out = end
+        while out < len(text) and _is_word(text[out]):
+            out += 1
+        inward = end
+        while inward > start and _is_word(text[inward - 1]):
+            inward -= 1
+        rights = [out, inward]
+    # An LLM that changed the first or last word leaves the alignment one word short of the
+    # passage it quoted: offer one more whole word on each side too.
+    lefts.append(_previous_word_start(text, min(lefts)))
+    rights.append(_next_word_end(text, max(rights)))
+    options: list[tuple[int, int]] = []
+    for left in lefts:
+        for right in rights:
+            s, e = left, right
+            while s < e and text[s] == " ":
+                s += 1
+            while e > s and text[e - 1] == " ":
+                e -= 1
+            if s < e and (s, e) not in options:
+                options.append((s, e))
+    return options
+
+
+def _previous_word_start(text: str, position: int) -> int:
+    i = position
+    while i > 0 and not _is_word(text[i - 1]):
+        i -= 1
+    while i > 0 and _is_word(text[i - 1]):
+        i -= 1
+    return i
+
+
+def _next_word_end(text: str, position: int) -> int:
+    i = position
+    while i < len(text) and not _is_word(text[i]):
+        i += 1
+    while i < len(text) and _is_word(text[i]):
+        i += 1
+    return i

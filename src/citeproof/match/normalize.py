@@ -1,0 +1,208 @@
+"""Offset-preserving normalisation: the text quotes are compared on, with a map back.
+
+Most characters map one-to-one (a curly quote becomes ``"``, an NBSP a space), so the map is
+stored as a few breakpoints rather than one integer per character: a 40 MB source with
+ordinary prose has only as many breakpoints as it has collapsed whitespace runs.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+import numpy.typing as npt
+
+from citeproof.model import Span
+
+IntArray = npt.NDArray[np.int64]
+
+_SPACES = "\t\n\v\f\r\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005"
+_SPACES += "\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+_DOUBLE_QUOTES = "“”„‟«»「」『』〝〞〟″‶＂"
+_SINGLE_QUOTES = "‘’‚‛‹›′‵＇"
+_DASHES = "‐‑‒–—―−"
+
+# One-to-one replacements run through `str.translate` (C speed, offsets unchanged).
+_TABLE: dict[int, str] = {
+    **{ord(c): " " for c in _SPACES},
+    **{ord(c): '"' for c in _DOUBLE_QUOTES},
+    **{ord(c): "'" for c in _SINGLE_QUOTES},
+    **{ord(c): "-" for c in _DASHES},
+}
+
+# Invisible characters: zero-width, bidi controls, word joiner, BOM, soft hyphen.
+_INVISIBLE = "\u200b-\u200d\u2060\ufeff\u200e\u200f\u202a-\u202e\u2066-\u2069\u00ad"
+# Length-changing rewrites, found on the already translated text (all spaces are " " there).
+_CHANGES = (
+    rf"(?P<ws> [ {_INVISIBLE}]+|[{_INVISIBLE}]+ [ {_INVISIBLE}]*)"
+    rf"|(?P<inv>[{_INVISIBLE}]+)"
+    r"|(?P<ell>…)"
+)
+_CHANGES_RE = re.compile(_CHANGES)
+
+
+@lru_cache(maxsize=1)
+def _changes_with_nfc() -> re.Pattern[str]:
+    """The rewrite pattern plus NFC clusters; built only when a text is not already NFC."""
+    unstable = []
+    # Every character that composition can touch lies below U+2FA20 (CJK compatibility).
+    for code in range(0x80, 0x2FA20):
+        char = chr(code)
+        if unicodedata.combining(char) or unicodedata.normalize("NFC", char) != char:
+            unstable.append(code)
+    unstable.extend(range(0x1160, 0x1200))  # Hangul medial/final jamo compose with a lead
+    ranges = _code_ranges(sorted(set(unstable)))
+    cls = "".join(f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in ranges)
+    return re.compile(_CHANGES + rf"|(?P<nfc>(?s:.)?[{cls}]+)")
+
+
+def _code_ranges(codes: list[int]) -> list[tuple[int, int]]:
+    ranges: list[tuple[int, int]] = []
+    for code in codes:
+        if ranges and ranges[-1][1] == code - 1:
+            ranges[-1] = (ranges[-1][0], code)
+        else:
+            ranges.append((code, code))
+    return ranges
+
+
+class OffsetMap:
+    """Normalized index -> original index, for ``0 <= i <= len(normalized)``.
+
+    ``offsets[i]`` is where the original characters that produced normalized character ``i``
+    start; ``offsets[len(normalized)]`` is ``len(original)``.
+    """
+
+    __slots__ = ("_end", "_fixed_end", "_norm", "_orig", "_size")
+
+    def __init__(
+        self, norm: IntArray, orig: IntArray, fixed_end: IntArray, size: int, end: int
+    ) -> None:
+        # Segment k starts at normalized norm[k] and original orig[k]. A linear segment
+        # (fixed_end == -1) maps char by char; a fixed one maps every char it holds to the
+        # whole original run [orig[k], fixed_end[k]) (a collapsed space run, an expanded …).
+        self._norm = norm
+        self._orig = orig
+        self._fixed_end = fixed_end
+        self._size = size
+        self._end = end
+
+    def __len__(self) -> int:
+        return self._size + 1
+
+    def __getitem__(self, i: int) -> int:
+        if not 0 <= i <= self._size:
+            raise IndexError(i)
+        return self.start(i)
+
+    def __iter__(self) -> Iterator[int]:
+        return (self.start(i) for i in range(self._size + 1))
+
+    def start(self, i: int) -> int:
+        """Original index where normalized character ``i`` comes from."""
+        if i >= self._size:
+            return self._end
+        k = int(np.searchsorted(self._norm, i, side="right")) - 1
+        if self._fixed_end[k] >= 0:
+            return int(self._orig[k])
+        return int(self._orig[k] + (i - self._norm[k]))
+
+    def stop(self, i: int) -> int:
+        """Original index just past the characters that produced normalized character ``i``."""
+        k = int(np.searchsorted(self._norm, i, side="right")) - 1
+        if self._fixed_end[k] >= 0:
+            return int(self._fixed_end[k])
+        return int(self._orig[k] + (i - self._norm[k])) + 1
+
+    def span(self, start: int, end: int) -> Span:
+        """The original span whose characters produced normalized ``[start, end)``."""
+        if end <= start:
+            at = self.start(start)
+            return (at, at)
+        return (self.start(start), self.stop(end - 1))
+
+    def to_normalized(self, positions: IntArray) -> IntArray:
+        """For each original index, the first normalized index that comes from at or after it."""
+        k = np.searchsorted(self._orig, positions, side="right") - 1
+        safe = np.maximum(k, 0)
+        seg_len = np.diff(np.append(self._norm, self._size))[safe]
+        inside = positions - self._orig[safe]
+        fixed = self._fixed_end[safe] >= 0
+        linear = self._norm[safe] + np.minimum(inside, seg_len)
+        fixed_pos = np.where(inside == 0, self._norm[safe], self._norm[safe] + seg_len)
+        result = np.where(fixed, fixed_pos, linear)
+        return np.where(k < 0, 0, result).astype(np.int64)
+
+
+@dataclass(frozen=True, slots=True)
+class Normalized:
+    """Normalized text and the map back: ``offsets[i]`` is the original index of ``text[i]``."""
+
+    text: str
+    offsets: OffsetMap
+
+    def original_span(self, start: int, end: int) -> Span:
+        """Original span covering exactly the characters that produced ``text[start:end]``."""
+        return self.offsets.span(start, end)
+
+
+def normalize(text: str) -> Normalized:
+    """NFC, whitespace runs -> one space, quote marks -> ``"``/``'``, dashes -> ``-``,
+    ``…`` -> ``...``, invisible characters removed; case and letters are kept as they are.
+    """
+    translated = text.translate(_TABLE)
+    pattern = _CHANGES_RE
+    if not translated.isascii() and not unicodedata.is_normalized("NFC", translated):
+        pattern = _changes_with_nfc()
+    pieces: list[str] = []
+    norm: list[int] = []
+    orig: list[int] = []
+    fixed: list[int] = []
+    out = 0  # normalized length so far
+    last = 0  # original index up to which text has been emitted
+    for m in pattern.finditer(translated):
+        if m.start() > last:
+            pieces.append(translated[last : m.start()])
+            norm.append(out)
+            orig.append(last)
+            fixed.append(-1)
+            out += m.start() - last
+        replacement = _replacement(m)
+        if replacement:
+            pieces.append(replacement)
+            norm.append(out)
+            orig.append(m.start())
+            fixed.append(m.end())
+            out += len(replacement)
+        last = m.end()
+    if last < len(text):
+        pieces.append(translated[last:])
+        norm.append(out)
+        orig.append(last)
+        fixed.append(-1)
+        out += len(text) - last
+    if not norm:  # keep at least one segment so lookups never index an empty array
+        norm, orig, fixed = [0], [len(text)], [-1]
+    offsets = OffsetMap(
+        np.array(norm, dtype=np.int64),
+        np.array(orig, dtype=np.int64),
+        np.array(fixed, dtype=np.int64),
+        out,
+        len(text),
+    )
+    return Normalized("".join(pieces) if pieces else "", offsets)
+
+
+def _replacement(m: re.Match[str]) -> str:
+    kind = m.lastgroup
+    if kind == "ws":
+        return " "
+    if kind == "ell":
+        return "..."
+    if kind == "nfc":
+        return unicodedata.normalize("NFC", m.group()).translate(_TABLE)
+    return ""

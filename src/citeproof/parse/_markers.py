@@ -1,0 +1,163 @@
+"""Citation markers: ``<cite:ID#pN>``, the bracket forms LLMs write, and Markdown footnotes.
+
+A bracket is a citation only when *everything* inside it reads as source ids (with optional
+paragraph suffixes); anything else (``[sic]``, ``[...]``, ``[ ]``, ``[citation needed]``, link
+text) is left alone. The grammar is deliberately small so its mistakes are predictable.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+
+from citeproof.model import Citation, Span
+
+# One cited source as written: its label and the paragraph named, if any.
+Reference = tuple[str, int | None]
+
+MAX_RANGE = 50  # "[1-100000]" must not become a hundred thousand citations
+
+_CANONICAL = (
+    r"<cite:[ \t]*(?P<cite>[\w.:/-]{1,200})[ \t]*"
+    r"(?:\#[ \t]*(?:p|¶|para)?[ \t]*(?P<cite_para>[0-9]{1,6}))?[ \t]*>"
+)
+_MARKER = re.compile(
+    _CANONICAL + r"|\[\^(?P<footnote>[^\[\]\s]{1,100})\]"
+    # A bracket followed by "(" is a Markdown link or image, never a citation.
+    r"|\[(?P<body>[^\[\]\n]{1,80})\](?!\()",
+    re.IGNORECASE,
+)
+_CANONICAL_ONLY = re.compile(_CANONICAL, re.IGNORECASE)
+_BRACKET = re.compile(r"\[(?P<body>[^\[\]\n]{1,80})\]")
+
+_PARAGRAPH = (
+    r"(?:¶¶?|paragraphs?|paras?\.?|pars?\.?|pp?\.?)[ \t]*(?P<para>[0-9]{1,6})"
+    r"(?:[ \t]*[-–][ \t]*[0-9]{1,6})?"
+)
+_SOURCE_WORD = r"(?:sources?|src)[ \t]*[-_]?[ \t]*"
+_ID = (
+    rf"(?:{_SOURCE_WORD}[0-9]{{1,6}}"
+    r"|(?:doc|document|email|mail|attachment|att|file|ref|msg|message|chunk|passage)[-_][0-9]{1,6}"
+    r"|[a-z]{1,3}[0-9]{1,6}"
+    r"|[0-9]{1,6})"
+)
+_ITEM = re.compile(
+    rf"(?P<first>{_ID})(?:[ \t]*[-–][ \t]*(?P<last>{_ID}))?(?:[ \t]*[:\#]?[ \t]*{_PARAGRAPH})?",
+    re.IGNORECASE,
+)
+_PARAGRAPH_ONLY = re.compile(rf"[:\#]?[ \t]*{_PARAGRAPH}", re.IGNORECASE)
+_SEPARATOR = re.compile(r"[ \t]*(?:[,;&]|\band\b)[ \t]*", re.IGNORECASE)
+_SOURCE_PREFIX = re.compile(_SOURCE_WORD, re.IGNORECASE)
+_NUMBERED = re.compile(r"(?P<prefix>.*?)(?P<number>[0-9]+)")
+
+
+@dataclass(frozen=True, slots=True)
+class Marker:
+    """One marker as written, with one citation per source it names."""
+
+    span: Span
+    citations: tuple[Citation, ...]
+
+
+def find_markers(text: str, footnotes: Mapping[str, tuple[Reference, ...]]) -> list[Marker]:
+    """Every citation marker in ``text`` (pass the code-masked answer), in order."""
+    markers: list[Marker] = []
+    for match in _MARKER.finditer(text):
+        references = _references(match, footnotes)
+        if references:
+            span = (match.start(), match.end())
+            written = match.group()
+            markers.append(
+                Marker(span, tuple(Citation(lbl, para, written, span) for lbl, para in references))
+            )
+    return markers
+
+
+def _references(
+    match: re.Match[str], footnotes: Mapping[str, tuple[Reference, ...]]
+) -> tuple[Reference, ...]:
+    if match.group("cite") is not None:
+        para = match.group("cite_para")
+        return ((match.group("cite"), int(para) if para else None),)
+    name = match.group("footnote")
+    if name is not None:
+        # A reference without a definition still cites something: the footnote's own name.
+        return footnotes.get(name) or ((name, None),)
+    return parse_ids(match.group("body")) or ()
+
+
+def resolve_footnote(definition: str) -> tuple[Reference, ...]:
+    """The sources a footnote definition names; its trimmed text when it names none by id."""
+    canonical = [
+        (m.group("cite"), int(m.group("cite_para")) if m.group("cite_para") else None)
+        for m in _CANONICAL_ONLY.finditer(definition)
+    ]
+    if canonical:
+        return tuple(canonical)
+    for bracket in _BRACKET.finditer(definition):
+        references = parse_ids(bracket.group("body"))
+        if references:
+            return references
+    written = definition.strip()
+    whole = written.rstrip(".").strip()
+    references = parse_ids(whole) if len(whole) <= 80 else None
+    if references:
+        return references
+    return ((written, None),) if written else ()
+
+
+@lru_cache(maxsize=4096)  # answers repeat the same few markers many times
+def parse_ids(body: str) -> tuple[Reference, ...] | None:
+    """Read ``S2, ¶4``, ``1, 3``, ``2-4``, ``Source 2 para 4``...; ``None`` if it is not ids."""
+    references: list[list[str | int | None]] = []
+    latest: list[int] = []  # indices of the references the last id token produced
+    for token in _SEPARATOR.split(body.strip()):
+        if not token:
+            continue
+        paragraph_only = _PARAGRAPH_ONLY.fullmatch(token)
+        if paragraph_only:
+            if not latest:
+                return None  # "[p. 4]" alone names no source
+            for i in latest:
+                if references[i][1] is None:
+                    references[i][1] = int(paragraph_only.group("para"))
+            continue
+        item = _ITEM.fullmatch(token)
+        if item is None:
+            return None
+        labels = _expand(_label(item.group("first")), item.group("last"))
+        if labels is None:
+            return None
+        para = int(item.group("para")) if item.group("para") else None
+        latest = list(range(len(references), len(references) + len(labels)))
+        references.extend([label, para] for label in labels)
+    if not references:
+        return None
+    return tuple((str(lbl), para if isinstance(para, int) else None) for lbl, para in references)
+
+
+def _label(written: str) -> str:
+    """``Source 2`` is labelled ``2``; every other id is kept as written."""
+    prefix = _SOURCE_PREFIX.match(written)
+    return written[prefix.end() :] if prefix else written
+
+
+def _expand(first: str, last_written: str | None) -> list[str] | None:
+    """``S2-S4`` or ``S2-4`` → ``S2, S3, S4`` (at most ``MAX_RANGE``); ``None`` if not a range."""
+    if last_written is None:
+        return [first]
+    start = _NUMBERED.fullmatch(first)
+    stop = _NUMBERED.fullmatch(_label(last_written))
+    if start is None or stop is None:
+        return None
+    prefix = start.group("prefix")
+    if stop.group("prefix") and stop.group("prefix").lower() != prefix.lower():
+        return None
+    low, high = int(start.group("number")), int(stop.group("number"))
+    if high < low:
+        return None
+    width = len(start.group("number"))
+    high = min(high, low + MAX_RANGE - 1)
+    return [f"{prefix}{str(n).zfill(width)}" for n in range(low, high + 1)]

@@ -1,0 +1,35 @@
+"""Showing a verified answer to a person: an HTML page, Markdown text or a terminal report.
+
+Every rendering shows the corrected answer (003.9, 011.4), a badge with a word and a symbol for
+each quote's status, and a "show source" action with the stored excerpt (003.5). A similarity
+score only ever appears beside the matched text it measures (section D).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from citeproof.errors import InputError
+from citeproof.model import VerifiedAnswer
+from citeproof.render.html import render_html
+from citeproof.render.markdown import render_markdown
+from citeproof.render.terminal import render_terminal
+
+Format = Literal["html", "md", "term"]
+FORMATS: tuple[Format, ...] = ("html", "md", "term")
+
+
+def render(answer: VerifiedAnswer, format: Format) -> str:
+    """Render ``answer`` as ``"html"`` (a full page), ``"md"`` or ``"term"`` (plain text)."""
+    if format == "html":
+        return render_html(answer)
+    if format == "md":
+        return render_markdown(answer)
+    if format == "term":
+        return render_terminal(answer)
+    raise InputError(
+        f"unknown format {format!r}; expected one of {', '.join(FORMATS)}", field="format"
+    )
+
+
+__all__ = ["FORMATS", "Format", "render", "render_html", "render_markdown", "render_terminal"]

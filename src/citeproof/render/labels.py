@@ -1,0 +1,177 @@
+"""What every rendering says about a quote: one word, one symbol and one sentence per status.
+
+The HTML page, the Markdown text and the terminal table all take their wording from here, so a
+reader who switches between them sees the same verdicts (003.5). Status is never carried by
+colour alone: each label has a word and a symbol.
+
+The few phrases that mention a similarity score also live here, because a score may only be
+shown next to the matched text it describes (section D, "UI layer").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from citeproof.model import STATUSES, Excerpt, Source, VerifiedAnswer, VerifiedQuote
+
+
+@dataclass(frozen=True, slots=True)
+class Label:
+    """How one status is named to a reader.
+
+    ``symbol`` is an emoji, for Markdown, where emoji are the usual badges. ``plain_symbol`` is
+    a one-cell character for terminals (emoji widths vary between fonts and break table
+    alignment) and for the HTML page (common text fonts have it; many machines lack colour
+    emoji, and a badge must never lose its symbol).
+    """
+
+    word: str
+    symbol: str
+    plain_symbol: str
+    meaning: str
+
+    @property
+    def badge(self) -> str:
+        return f"{self.symbol} {self.word}"
+
+    @property
+    def plain_badge(self) -> str:
+        return f"{self.plain_symbol} {self.word}"
+
+
+STATUS_LABELS: dict[str, Label] = {
+    "verified": Label(
+        "Verified", "✅", "✓", "Found word for word in the cited source, where the citation says."
+    ),
+    "corrected": Label(
+        "Corrected",
+        "✏️",
+        "✎",
+        "Found in the sources; its wording or its citation was fixed to match the source.",
+    ),
+    "mismatch": Label(
+        "Kept as written",
+        "⚠️",
+        "≠",
+        "Differs from an email; shown exactly as the model wrote it, so compare with the source.",
+    ),
+    "not_found": Label(
+        "Not found", "❌", "✗", "Not found in any source provided with this answer."
+    ),
+    "ineligible": Label(
+        "Not provided",
+        "🚫",
+        "⊘",
+        "Cites a source that was not provided with this answer, so it cannot be checked.",
+    ),
+}
+
+# Citation markers have their own, smaller vocabulary (CitedSource.status).
+CITATION_LABELS: dict[str, Label] = {
+    "ok": Label("cited", "", "", "Cited source and paragraph."),
+    "corrected": Label("corrected", "✏️", "✎", "The citation was corrected to where the text is."),
+    "ineligible": Label(
+        "not provided", "🚫", "⊘", "This source was not provided with this answer."
+    ),
+    "removed": Label(
+        "removed", "✂️", "✗", "This citation was removed: its source was not provided."
+    ),
+    "flagged": Label("flagged", "⚠️", "!", "This citation needs a second look."),
+}
+
+_UNKNOWN = Label("Unknown", "❓", "?", "citeproof does not know this status.")
+
+assert set(STATUS_LABELS) == set(STATUSES), "every status needs a label"
+
+
+def status_label(status: str) -> Label:
+    return STATUS_LABELS.get(status, _UNKNOWN)
+
+
+def citation_label(status: str) -> Label:
+    return CITATION_LABELS.get(status, _UNKNOWN)
+
+
+def match_quality(quote: VerifiedQuote) -> str | None:
+    """How well the quote matched, in words; ``None`` when there is no matched text to show.
+
+    Renderers put this phrase only beside the excerpt that holds the matched text, never on
+    its own: a bare number invites trust it has not earned (section D).
+    """
+    if quote.excerpt is None:
+        return None
+    if quote.method == "exact" or quote.score >= 1.0:
+        return "exact match"
+    method = f" ({quote.method} match)" if quote.method else ""
+    return f"similarity {quote.score:.2f}{method}"
+
+
+def find_source(answer: VerifiedAnswer, source_id: str | None) -> Source | None:
+    for source in answer.sources:
+        if source.id == source_id:
+            return source
+    return None
+
+
+def source_name(answer: VerifiedAnswer, source_id: str, title: str | None = None) -> str:
+    """``"Lending policy 2024 (S1)"``, or just ``"S1"`` when the source has no title."""
+    if title is None:
+        source = find_source(answer, source_id)
+        title = source.title if source else None
+    return f"{title} ({source_id})" if title else source_id
+
+
+def where_found(answer: VerifiedAnswer, quote: VerifiedQuote) -> str:
+    """Where the quote really is, in words: ``"Lending policy 2024 (S1) ¶2"``."""
+    if quote.source is None:
+        return ""
+    title = quote.excerpt.title if quote.excerpt else None
+    paragraph = f" ¶{quote.paragraph}" if quote.paragraph is not None else ""
+    return source_name(answer, quote.source, title) + paragraph
+
+
+def cited_but_not_provided(answer: VerifiedAnswer) -> list[str]:
+    """Source ids the answer cites that were not provided in this turn (012.2), in order."""
+    provided = {source.id for source in answer.sources}
+    cited: Iterable[str | None] = [
+        *(quote.cited_source for quote in answer.quotes),
+        *(cite.source for claim in answer.claims for cite in claim.citations),
+    ]
+    missing: list[str] = []
+    for source_id in cited:
+        if source_id and source_id not in provided and source_id not in missing:
+            missing.append(source_id)
+    return missing
+
+
+def shorten(text: str, limit: int) -> str:
+    """One line of at most ``limit`` characters, ending in an ellipsis when cut."""
+    flat = re.sub(r"\s+", " ", text).strip()
+    if len(flat) <= limit:
+        return flat
+    return flat[: max(limit - 1, 0)].rstrip() + "…"
+
+
+SAFE_URL_SCHEMES = frozenset({"http", "https", "mailto"})
+
+
+def safe_url(url: str | None) -> str | None:
+    """The URL if it uses a scheme a reader can safely follow, else ``None``."""
+    if not url:
+        return None
+    # Browsers ignore control characters and spaces inside a scheme ("java\tscript:").
+    compact = re.sub(r"[\x00-\x20\x7f]", "", url)
+    scheme, colon, _ = compact.partition(":")
+    if colon and scheme.lower() in SAFE_URL_SCHEMES:
+        return url.strip()
+    return None
+
+
+def split_excerpt(excerpt: Excerpt) -> tuple[str, str, str]:
+    """The excerpt as (before, matched, after), with a bad highlight span clamped to the text."""
+    text = excerpt.text
+    start = min(max(excerpt.highlight[0], 0), len(text))
+    end = min(max(excerpt.highlight[1], start), len(text))
+    return text[:start], text[start:end], text[end:]

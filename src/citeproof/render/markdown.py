@@ -1,0 +1,193 @@
+"""The corrected answer as Markdown, each quote followed by its badge, then a "Sources" section
+with a "show source" expander per quote.
+
+The answer stays Markdown, but its raw HTML and unsafe link targets are neutralised: the output
+may be shown by a viewer that renders HTML. Source text is escaped for both Markdown and HTML.
+"""
+
+from __future__ import annotations
+
+import re
+from html import escape, unescape
+
+from citeproof.model import VerifiedAnswer, VerifiedQuote
+from citeproof.render.edits import Edit, apply_edits, layout, line_indent
+from citeproof.render.labels import (
+    STATUS_LABELS,
+    citation_label,
+    cited_but_not_provided,
+    match_quality,
+    safe_url,
+    shorten,
+    source_name,
+    split_excerpt,
+    status_label,
+)
+
+_ANYWHERE = re.compile(r"([\\`*_\[\]|~])")
+_LINE_START = re.compile(r"^(\s*)([#+=-])", re.MULTILINE)
+_LIST_NUMBER = re.compile(r"^(\s*\d+)([.)])", re.MULTILINE)
+
+
+def escape_markdown(text: str) -> str:
+    """Text that renders as itself in Markdown and contains no HTML tag or entity."""
+    text = _ANYWHERE.sub(r"\\\1", text)
+    text = _LINE_START.sub(r"\1\\\2", text)
+    text = _LIST_NUMBER.sub(r"\1\\\2", text)
+    return escape(text, quote=False)
+
+
+# Code keeps its "<" (code is shown literally anyway); so do autolinks to safe addresses.
+_CODE = re.compile(
+    r"^[ \t]*(`{3,}|~{3,})[^\n]*\n.*?(?:^[ \t]*\1[^\n]*$|\Z)|(`+).+?\2"
+    r"|<(?:https?|mailto):[^\s<>]*>",
+    re.MULTILINE | re.DOTALL,
+)
+_LINK_TARGET = re.compile(r"\]\(\s*<?([^\s)>]*)")
+
+
+def _neutralise(text: str) -> list[Edit]:
+    """Edits that turn raw HTML into text and break links to unsafe schemes."""
+    kept = [m.span() for m in _CODE.finditer(text)]
+
+    def in_code(position: int) -> bool:
+        return any(start <= position < end for start, end in kept)
+
+    edits = [
+        Edit(m.start(), m.end(), "&lt;") for m in re.finditer("<", text) if not in_code(m.start())
+    ]
+    for link in _LINK_TARGET.finditer(text):
+        target = unescape(link.group(1))
+        has_scheme = re.match(r"[\x00-\x20]*[A-Za-z][A-Za-z0-9+.\-\x00-\x20]*:", target)
+        if has_scheme and not safe_url(target) and not in_code(link.start()):
+            # "]\(" is no longer link syntax, so the target shows as plain text.
+            edits.append(Edit(link.start() + 1, link.start() + 2, "\\("))
+    return edits
+
+
+def quote_badge(quote: VerifiedQuote) -> str:
+    """``✅ Verified`` or ``✏️ Corrected (was: “…”)``: what follows a quote in the text."""
+    label = status_label(quote.status)
+    was: list[str] = []
+    for correction in quote.corrections:
+        before = escape_markdown(correction.before)
+        if correction.kind == "text":
+            was.append(f"was: “{before}”")
+        else:
+            was.append(f"citation was: {before}")
+    return label.badge + (f" ({'; '.join(was)})" if was else "")
+
+
+def _answer_with_badges(answer: VerifiedAnswer) -> str:
+    text = answer.text
+    plan = layout(answer)
+    edits = _neutralise(text)
+    for span, quote in plan.quotes:
+        if quote.style == "block":
+            # A paragraph of its own after the block, at the block's indentation, so it stays
+            # inside a list item but outside the quoted text.
+            indent = line_indent(text, span[0])
+            edits.append(Edit(span[1], span[1], f"\n\n{indent}{quote_badge(quote)}"))
+        else:
+            edits.append(Edit(span[1], span[1], f" {quote_badge(quote)}"))
+    for claim in answer.claims:
+        if claim.quote_ids:
+            continue  # quotes carry their own badges
+        for cite in claim.citations:
+            start, end = cite.answer_span
+            if cite.status in ("ineligible", "flagged") and 0 <= start < end <= len(text):
+                label = citation_label(cite.status)
+                edits.append(Edit(end, end, f" ({label.symbol} {label.word})"))
+    return apply_edits(text, edits)
+
+
+def _excerpt_block(quote: VerifiedQuote) -> str:
+    assert quote.excerpt is not None
+    before, matched, after = split_excerpt(quote.excerpt)
+    marked = (
+        f"{escape_markdown(before)}<mark>{escape_markdown(matched)}</mark>{escape_markdown(after)}"
+    )
+    # Leading spaces would turn a line into a code block; blank lines must stay quoted.
+    lines = [line.strip() for line in marked.split("\n")]
+    return "\n".join(f"> {line}" if line else ">" for line in lines)
+
+
+def _audit_lines(quote: VerifiedQuote) -> list[str]:
+    lines: list[str] = []
+    for c in quote.corrections:
+        what = {"text": "Wording", "location": "Paragraph", "source": "Source"}.get(c.kind, c.kind)
+        lines.append(
+            f"- {escape_markdown(what)} corrected — was: “{escape_markdown(c.before)}”, "
+            f"now: “{escape_markdown(c.after)}”. {escape_markdown(c.reason)} "
+            f"({escape_markdown(c.method)}, {escape_markdown(c.time)})"
+        )
+    return lines
+
+
+def show_source(answer: VerifiedAnswer, quote: VerifiedQuote) -> str:
+    """One ``<details>`` expander: the stored excerpt, how well it matched, the audit trail."""
+    label = status_label(quote.status)
+    summary = escape(
+        f"show source · {quote.id} {label.badge}: “{shorten(quote.corrected_text, 60)}”"
+    )
+    parts = [f"<details><summary>{summary}</summary>", ""]
+    excerpt = quote.excerpt
+    if excerpt is not None:
+        where = (
+            f"From {source_name(answer, excerpt.source_id, excerpt.title)}, ¶{excerpt.paragraph}"
+        )
+        line = escape_markdown(where)
+        url = safe_url(excerpt.url)
+        if url and not re.search(r"[\s<>]", url):
+            line += f" · <{url}>"
+        parts += [line, "", _excerpt_block(quote), ""]
+        quality = match_quality(quote)
+        if quality:
+            parts += [f"Matched text above: {quality}", ""]
+    elif quote.status == "ineligible":
+        cited = escape_markdown(quote.cited_source or "The cited source")
+        parts += [f"{cited} was not provided with this answer; there is no stored text.", ""]
+    else:
+        parts += ["No passage from the sources provided with this answer matches this quote.", ""]
+    if quote.note:
+        parts += [f"*{escape_markdown(quote.note)}*", ""]
+    audit = _audit_lines(quote)
+    if audit:
+        parts += [*audit, ""]
+    parts.append("</details>")
+    return "\n".join(parts)
+
+
+def _sources_section(answer: VerifiedAnswer) -> str:
+    counts = answer.counts()
+    tally = " · ".join(
+        f"{label.badge} {counts.get(status, 0)}" for status, label in STATUS_LABELS.items()
+    )
+    parts = ["---", "", "## Sources", "", f"**Quotes checked:** {tally}", ""]
+    parts += [show_source(answer, quote) + "\n" for quote in answer.quotes]
+    if answer.sources:
+        parts += ["**Provided with this answer:**", ""]
+        for source in answer.sources:
+            facts = [source.kind.replace("_", " ")]
+            if source.version:
+                facts.append(f"version {source.version}")
+            line = (
+                f"- {escape_markdown(source.id)}: {escape_markdown(source.title or source.id)}"
+                f" — {escape_markdown(' · '.join(facts))}"
+            )
+            url = safe_url(source.url)
+            if url and not re.search(r"[\s<>]", url):
+                line += f" · <{url}>"
+            parts.append(line)
+        parts.append("")
+    missing = cited_but_not_provided(answer)
+    if missing:
+        label = status_label("ineligible")
+        names = ", ".join(escape_markdown(m) for m in missing)
+        parts += [f"{label.symbol} Cited but not provided with this answer: {names}", ""]
+    return "\n".join(parts)
+
+
+def render_markdown(answer: VerifiedAnswer) -> str:
+    """The corrected answer with a badge after each quote, then the "Sources" section."""
+    return f"{_answer_with_badges(answer).rstrip()}\n\n{_sources_section(answer).rstrip()}\n"

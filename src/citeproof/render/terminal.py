@@ -1,0 +1,139 @@
+"""A plain-text report for terminals and logs: a table of quotes, the counts, then each quote's
+"show source" excerpt. Works without a TTY; emits no colour codes, so it reads the same in a
+pipe, a CI log or a file.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+
+from rich import box
+from rich.console import Console, Group, RenderableType
+from rich.padding import Padding
+from rich.table import Table
+from rich.text import Text
+
+from citeproof.model import Correction, VerifiedAnswer, VerifiedQuote
+from citeproof.render.labels import (
+    STATUS_LABELS,
+    match_quality,
+    shorten,
+    source_name,
+    split_excerpt,
+    status_label,
+    where_found,
+)
+
+# Escape sequences in a source could move the cursor, retitle the window or fake a link;
+# show every control character (but newline and tab) as a visible code point instead.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _printable(text: str) -> str:
+    return _CONTROL.sub(lambda m: f"<U+{ord(m.group()):04X}>", text)
+
+
+def _text(text: str, style: str = "") -> Text:
+    """Text from the answer or a source, as a rich ``Text`` (never parsed as markup)."""
+    return Text(_printable(text), style=style)
+
+
+# Around the matched part of an excerpt, since a plain terminal has no highlighting.
+MATCH_OPEN, MATCH_CLOSE = "«", "»"
+
+
+def _correction(correction: Correction) -> str:
+    if correction.kind == "text":
+        return f"text: “{shorten(correction.before, 40)}” → “{shorten(correction.after, 40)}”"
+    return f"{correction.kind}: {correction.before} → {correction.after}"
+
+
+def _where(answer: VerifiedAnswer, quote: VerifiedQuote) -> str:
+    if quote.status == "ineligible":
+        return f"{quote.cited_source or 'cited source'}: not provided"
+    return where_found(answer, quote) or "—"
+
+
+def quotes_table(answer: VerifiedAnswer) -> Table:
+    table = Table(
+        title=_text(f"Quotes in answer {answer.id}"),
+        box=box.SIMPLE_HEAD,
+        safe_box=True,
+        show_lines=False,
+        expand=False,
+    )
+    table.add_column("id", no_wrap=True)
+    table.add_column("status", no_wrap=True)
+    table.add_column("quote as written", ratio=3)
+    table.add_column("where found", ratio=2)
+    table.add_column("correction", ratio=3)
+    for quote in answer.quotes:
+        # Text objects, not markup strings: "[bold]" in a quote must print as written.
+        table.add_row(
+            _text(quote.id),
+            _text(status_label(quote.status).plain_badge),
+            _text(shorten(quote.text, 70)),
+            _text(_where(answer, quote)),
+            _text("\n".join(_correction(c) for c in quote.corrections) or "—"),
+        )
+    return table
+
+
+def counts_line(answer: VerifiedAnswer) -> Text:
+    counts = answer.counts()
+    tally = " · ".join(
+        f"{label.plain_badge}: {counts.get(status, 0)}" for status, label in STATUS_LABELS.items()
+    )
+    return _text(f"{len(answer.quotes)} quotes checked. {tally}")
+
+
+def _show_source(answer: VerifiedAnswer, quote: VerifiedQuote) -> RenderableType:
+    label = status_label(quote.status)
+    head = f"{quote.id} {label.plain_badge}"
+    body: list[RenderableType] = []
+    excerpt = quote.excerpt
+    if excerpt is not None:
+        head += f" · {source_name(answer, excerpt.source_id, excerpt.title)} ¶{excerpt.paragraph}"
+        quality = match_quality(quote)
+        if quality:
+            # Only here, beside the excerpt holding the matched text (section D).
+            head += f" · {quality}"
+        before, matched, after = split_excerpt(excerpt)
+        text = _text(before)
+        text.append(_printable(MATCH_OPEN + matched + MATCH_CLOSE), style="bold underline")
+        text.append(_printable(after))
+        body.append(text)
+    elif quote.status == "ineligible":
+        body.append(_text(f"{quote.cited_source or 'The cited source'} was not provided."))
+    else:
+        body.append(_text("No passage from the provided sources matches this quote."))
+    if quote.note:
+        body.append(_text(f"Note: {quote.note}", style="italic"))
+    return Group(_text(head, style="bold"), Padding(Group(*body), (0, 0, 1, 4)))
+
+
+def render_terminal(answer: VerifiedAnswer, width: int = 100) -> str:
+    """The report as plain text ``width`` columns wide."""
+    out = io.StringIO()
+    console = Console(
+        file=out,
+        width=width,
+        force_terminal=False,
+        force_jupyter=False,
+        force_interactive=False,
+        color_system=None,
+        highlight=False,
+        emoji=False,
+        markup=False,
+        soft_wrap=False,
+    )
+    console.print(quotes_table(answer))
+    console.print(counts_line(answer))
+    if answer.quotes:
+        console.print()
+        console.print(_text("show source", style="bold"))
+        for quote in answer.quotes:
+            console.print(Padding(_show_source(answer, quote), (0, 0, 0, 2)))
+    # Rich pads every line to the full width; trailing spaces only make diffs noisy.
+    return "\n".join(line.rstrip() for line in out.getvalue().splitlines()) + "\n"

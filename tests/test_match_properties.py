@@ -1,0 +1,90 @@
+"""Properties of the quote matcher over generated texts."""
+
+from __future__ import annotations
+
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from citeproof.match import find_quote, normalize, prepare
+from citeproof.model import Source
+
+LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZéü"
+# Homoglyphs of Latin letters (Cyrillic а е о р с х, Greek ο).
+HOMOGLYPHS = "\u0430\u0435\u043e\u0440\u0441\u0445\u03bf"
+SEPARATORS = [
+    " ",
+    "  ",
+    "\n",
+    "\n\n",
+    "\u00a0",
+    ", ",
+    ". ",
+    " \u2014 ",
+    " \u201c",
+    "\u201d ",
+    "\u2026 ",
+]
+
+words = st.text(alphabet=LETTERS + "0123456789", min_size=1, max_size=8)
+# Zero-width characters and soft hyphens may sit inside source words.
+source_words = st.builds(
+    lambda w, inv, at: w[:at] + inv + w[at:],
+    words,
+    st.sampled_from(["", "", "", "\u200b", "\u00ad", "\u2060"]),
+    st.integers(0, 8),
+)
+
+
+@st.composite
+def text_and_slice(draw: st.DrawFn) -> tuple[str, str]:
+    """A source built from words and separators, and a run of whole words from it."""
+    tokens = draw(st.lists(source_words, min_size=1, max_size=40))
+    seps = draw(st.lists(st.sampled_from(SEPARATORS), min_size=len(tokens), max_size=len(tokens)))
+    parts: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    length = 0
+    for word, sep in zip(tokens, seps, strict=True):
+        starts.append(length)
+        parts.append(word)
+        length += len(word)
+        ends.append(length)
+        parts.append(sep)
+        length += len(sep)
+    text = "".join(parts)
+    i = draw(st.integers(0, len(tokens) - 1))
+    j = draw(st.integers(i, min(len(tokens) - 1, i + 8)))
+    return text, text[starts[i] : ends[j]]
+
+
+def _norm(text: str) -> str:
+    return normalize(text).text.strip(" \"'")
+
+
+@settings(max_examples=200, deadline=None)
+@given(text_and_slice())
+def test_exact_substring_is_found_exactly(case: tuple[str, str]) -> None:
+    text, quote = case
+    src = Source(id="S", kind="document", text=text)
+    match = find_quote(quote, prepare(src))
+    assert match is not None
+    assert match.method == "exact" and match.score == 1.0
+    assert match.text == text[match.span[0] : match.span[1]]
+    found = _norm(match.text)
+    assert found == _norm(quote)
+
+
+@settings(max_examples=200, deadline=None)
+@given(text_and_slice(), st.data())
+def test_changed_letter_is_never_exact(case: tuple[str, str], data: st.DataObject) -> None:
+    text, quote = case
+    positions = [i for i, c in enumerate(quote) if c in LETTERS]
+    assume(positions)
+    at = data.draw(st.sampled_from(positions))
+    other = data.draw(st.sampled_from(LETTERS + HOMOGLYPHS).filter(lambda c: c != quote[at]))
+    changed = quote[:at] + other + quote[at + 1 :]
+    # Only meaningful when the changed quote does not occur verbatim somewhere else.
+    assume(_norm(changed) not in normalize(text).text)
+    match = find_quote(changed, prepare(Source(id="S", kind="document", text=text)))
+    assert match is None or match.method == "fuzzy"
+    assert match is None or match.score < 1.0

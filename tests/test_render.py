@@ -1,0 +1,488 @@
+"""The renderers: badges for every status, "show source" expanders, corrections shown, hostile
+text kept inert, and similarity scores only beside the matched text.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import subprocess
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from markdown_it import MarkdownIt
+
+from citeproof.errors import InputError
+from citeproof.model import Excerpt, Source, VerifiedAnswer, VerifiedQuote
+from citeproof.render import render, render_html, render_markdown, render_terminal
+from citeproof.render.labels import STATUS_LABELS, split_excerpt, status_label
+from tests.answers import (
+    APPRAISAL,
+    HISTORY_SOURCE,
+    HISTORY_WRITTEN,
+    INSURANCE,
+    hostile_answer,
+    lending_answer,
+)
+
+# --- a tiny DOM, enough to ask "is this inside that?" ---------------------------------------
+
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source"}
+
+
+@dataclasses.dataclass
+class Node:
+    tag: str
+    attrs: dict[str, str | None]
+    parent: Node | None = None
+    children: list[Node | str] = dataclasses.field(default_factory=list)
+
+    def text(self) -> str:
+        return "".join(c if isinstance(c, str) else c.text() for c in self.children)
+
+    def find_all(self, tag: str) -> list[Node]:
+        found: list[Node] = []
+        for child in self.children:
+            if isinstance(child, Node):
+                if child.tag == tag:
+                    found.append(child)
+                found.extend(child.find_all(tag))
+        return found
+
+    def ancestors(self) -> list[str]:
+        node, tags = self.parent, []
+        while node is not None:
+            tags.append(node.tag)
+            node = node.parent
+        return tags
+
+    def text_outside(self, tag: str) -> str:
+        """Text of this subtree, leaving out every ``tag`` element."""
+        return "".join(
+            c if isinstance(c, str) else ("" if c.tag == tag else c.text_outside(tag))
+            for c in self.children
+        )
+
+
+class _Builder(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.root = Node("#root", {})
+        self.current = self.root
+        self.elements: list[Node] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        node = Node(tag, dict(attrs), self.current)
+        self.current.children.append(node)
+        self.elements.append(node)
+        if tag not in VOID:
+            self.current = node
+
+    def handle_endtag(self, tag: str) -> None:
+        node: Node | None = self.current
+        while node is not None and node.tag != tag:
+            node = node.parent
+        if node is not None and node.parent is not None:
+            self.current = node.parent
+
+    def handle_data(self, data: str) -> None:
+        self.current.children.append(data)
+
+
+def parse(html: str) -> _Builder:
+    builder = _Builder()
+    builder.feed(html)
+    builder.close()
+    return builder
+
+
+def flat(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def markdown_as_html(markdown: str) -> str:
+    """How a permissive viewer shows the Markdown: CommonMark with raw HTML enabled."""
+    return MarkdownIt("commonmark").render(markdown)
+
+
+def matched_text(quote: VerifiedQuote) -> str:
+    assert quote.excerpt is not None
+    return split_excerpt(quote.excerpt)[1]
+
+
+@pytest.fixture(scope="module")
+def answer() -> VerifiedAnswer:
+    return lending_answer()
+
+
+@pytest.fixture(scope="module")
+def page(answer: VerifiedAnswer) -> str:
+    return render_html(answer)
+
+
+@pytest.fixture(scope="module")
+def markdown(answer: VerifiedAnswer) -> str:
+    return render_markdown(answer)
+
+
+@pytest.fixture(scope="module")
+def report(answer: VerifiedAnswer) -> str:
+    return render_terminal(answer)
+
+
+def test_fixture_covers_every_status_and_kind_of_correction(answer: VerifiedAnswer) -> None:
+    assert all(count >= 1 for count in answer.counts().values())
+    kinds = {c.kind for q in answer.quotes for c in q.corrections}
+    assert kinds == {"text", "location", "source"}
+    assert [q.id for q in answer.quotes if q.text == INSURANCE] == ["q1", "q8"]
+
+
+# --- 003.5: status badges in every rendering ------------------------------------------------
+
+
+def test_html_gives_each_quote_a_badge_with_word_and_symbol_003_5(
+    answer: VerifiedAnswer, page: str
+) -> None:
+    dom = parse(page)
+    for quote in answer.quotes:
+        label = status_label(quote.status)
+        marks = [n for n in dom.elements if n.attrs.get("id") == f"quote-{quote.id}"]
+        assert len(marks) == 1, quote.id
+        assert f"status-{quote.status}" in (marks[0].attrs.get("class") or "")
+        # The badge follows the quote (inline) or sits in the block's caption.
+        holder = marks[0] if quote.style == "block" else marks[0].parent
+        assert holder is not None
+        badges = [
+            b
+            for b in holder.find_all("span")
+            if f"badge status-{quote.status}" in (b.attrs.get("class") or "")
+        ]
+        assert badges, quote.id
+        assert label.word in badges[0].text() and label.plain_symbol in badges[0].text()
+
+
+@pytest.mark.parametrize("status", list(STATUS_LABELS))
+def test_every_status_badge_appears_in_every_rendering_003_5(
+    status: str, page: str, markdown: str, report: str
+) -> None:
+    label = status_label(status)
+    assert f"{label.plain_symbol}</span> {label.word}</span>" in page
+    assert label.badge in markdown.split("## Sources")[0]
+    assert label.plain_badge in report
+
+
+def test_markdown_puts_the_badge_right_after_each_quote_003_5(
+    answer: VerifiedAnswer, markdown: str
+) -> None:
+    text = markdown.split("\n---\n")[0]
+    for quote in answer.quotes:
+        shown = quote.corrected_text.split("\n")[-1]
+        nth = 1 if quote.id == "q8" else 0  # q8 repeats q1's words (003.8)
+        at = [m.end() for m in re.finditer(re.escape(shown), text)][nth]
+        badge = status_label(quote.status).badge
+        assert badge in text[at : at + 2 + len(badge)], quote.id
+
+
+def test_terminal_table_lists_every_quote_with_status_and_place_003_5(
+    answer: VerifiedAnswer, report: str
+) -> None:
+    rows = {line.split()[0]: line for line in report.splitlines() if re.match(r"\s+q\d ", line)}
+    for quote in answer.quotes:
+        assert status_label(quote.status).plain_badge in rows[quote.id]
+    assert "Lending policy 2024" in report and "¶4" in report
+    assert "S9: not provided" in report
+    assert re.search(r"8 quotes checked\. ✓ Verified: 2 · ✎ Corrected: 3", report)
+
+
+# --- 003.5 / section D: "show source" expands the stored excerpt ----------------------------
+
+
+def _details_by_quote(html: str) -> dict[str, Node]:
+    found: dict[str, Node] = {}
+    for details in parse(html).root.find_all("details"):
+        summary = details.find_all("summary")
+        assert summary and flat(summary[0].text()).startswith("show source")
+        ids = re.findall(r"\bq\d+\b", summary[0].text())
+        found[ids[0]] = details
+    return found
+
+
+@pytest.mark.parametrize("rendering", ["html", "md"])
+def test_show_source_expands_the_stored_excerpt_003_5(
+    rendering: str, answer: VerifiedAnswer, page: str, markdown: str
+) -> None:
+    html = page if rendering == "html" else markdown_as_html(markdown)
+    expanders = _details_by_quote(html)
+    assert set(expanders) == {q.id for q in answer.quotes}
+    for quote in answer.quotes:
+        details = expanders[quote.id]
+        if quote.excerpt is None:
+            assert "provided" in details.text(), quote.id
+            continue
+        assert flat(quote.excerpt.text) in flat(details.text()), quote.id
+        marked = [flat(m.text()) for m in details.find_all("mark")]
+        assert flat(matched_text(quote)) in marked, quote.id
+
+
+def test_terminal_shows_each_excerpt_with_the_match_marked_003_5(
+    answer: VerifiedAnswer, report: str
+) -> None:
+    shown = flat(report.split("show source", 1)[1])
+    for quote in answer.quotes:
+        if quote.excerpt is not None:
+            before, matched, after = split_excerpt(quote.excerpt)
+            assert flat(f"{before}«{matched}»{after}") in shown, quote.id
+
+
+def test_html_expanders_are_closed_and_never_inside_a_paragraph(page: str) -> None:
+    # A <details> inside <p> would be split out by the browser, breaking the sentence.
+    for details in parse(page).root.find_all("details"):
+        assert "open" not in details.attrs
+        assert "p" not in details.ancestors()
+
+
+# --- 003.9 / 011.4: the corrected answer is what is shown ------------------------------------
+
+
+def test_html_shows_corrected_wording_and_the_original_only_as_was_003_9(page: str) -> None:
+    article = parse(page).root.find_all("article")[0]
+    visible = flat(article.text_outside("del"))
+    assert HISTORY_SOURCE in visible
+    assert HISTORY_WRITTEN not in visible
+    struck = [flat(d.text()) for d in article.find_all("del")]
+    assert HISTORY_WRITTEN in struck
+    assert "corrected from: " + HISTORY_WRITTEN in flat(article.text())
+
+
+def test_markdown_shows_corrected_wording_and_the_original_only_as_was_003_9(
+    markdown: str,
+) -> None:
+    assert HISTORY_SOURCE in markdown
+    for found in re.finditer(re.escape(HISTORY_WRITTEN), markdown):
+        assert markdown[: found.start()].endswith("was: “"), markdown[found.start() - 20 :]
+
+
+def test_corrected_citations_are_rendered_011_4(
+    answer: VerifiedAnswer, page: str, markdown: str
+) -> None:
+    article = parse(page).root.find_all("article")[0]
+    chips = [
+        flat(s.text())
+        for s in article.find_all("span")
+        if "cite" in (s.attrs.get("class") or "").split()
+    ]
+    assert "✎ S1 ¶4 corrected" in chips  # was [S1, ¶1]
+    assert chips.count("✎ S1 ¶2 corrected") == 1  # the repeated quote, was [S2]
+    assert "S1 ¶1" not in flat(article.text_outside("del"))
+    body = markdown.split("\n---\n")[0]
+    assert f'"{APPRAISAL}" ✏️ Corrected (citation was: S1 ¶1) [S1, ¶4].' in body
+    assert "[S1, ¶1]" not in markdown
+    wide = render_terminal(answer, width=200)  # a row, unwrapped
+    assert "location: S1 ¶1 → S1 ¶4" in wide
+    assert "source: S2 → S1 ¶2" in wide
+    assert answer.original not in page + markdown
+
+
+def test_a_repeated_quote_is_shown_per_occurrence_003_8(page: str, markdown: str) -> None:
+    dom = parse(page)
+    first = next(n for n in dom.elements if n.attrs.get("id") == "quote-q1")
+    again = next(n for n in dom.elements if n.attrs.get("id") == "quote-q8")
+    assert "status-verified" in (first.attrs.get("class") or "")
+    assert "status-corrected" in (again.attrs.get("class") or "")
+    assert "(citation was: S2)" in markdown
+
+
+# --- section D: no bare confidence numbers --------------------------------------------------
+
+
+def _blocks_with_scores(answer: VerifiedAnswer) -> list[VerifiedQuote]:
+    return [q for q in answer.quotes if q.excerpt is not None and q.method == "fuzzy"]
+
+
+@pytest.mark.parametrize("rendering", ["html", "md"])
+def test_a_score_is_only_shown_beside_its_matched_text(
+    rendering: str, answer: VerifiedAnswer, page: str, markdown: str
+) -> None:
+    html = page if rendering == "html" else markdown_as_html(markdown)
+    expanders = _details_by_quote(html)
+    outside = parse(html).root.text_outside("details")
+    assert "similarity" not in outside and "confidence" not in outside.lower()
+    for quote in answer.quotes:
+        number = f"{quote.score:.2f}"
+        inside = flat(expanders[quote.id].text())
+        if quote in _blocks_with_scores(answer):
+            assert f"similarity {number}" in inside
+            assert flat(matched_text(quote)) in inside
+        else:
+            assert "similarity" not in inside, quote.id
+        # Scores of quotes without an excerpt (q5: 0.41) are shown nowhere.
+        if quote.excerpt is None:
+            assert number not in html, quote.id
+
+
+def test_terminal_shows_a_score_only_above_its_matched_text(
+    answer: VerifiedAnswer, report: str
+) -> None:
+    table, sources = report.split("show source\n", 1)
+    assert "similarity" not in table
+    scored = _blocks_with_scores(answer)
+    for block in sources.split("\n\n"):
+        if "similarity" in block:
+            quote = next(q for q in scored if f"similarity {q.score:.2f}" in block)
+            assert flat(matched_text(quote)) in flat(block).replace("«", "").replace("»", "")
+    for quote in answer.quotes:
+        if quote.excerpt is None:
+            assert f"{quote.score:.2f}" not in report
+
+
+# --- hostile content ------------------------------------------------------------------------
+
+
+def _assert_inert(html: str) -> None:
+    dom = parse(html)
+    for node in dom.elements:
+        assert node.tag not in {"script", "iframe", "img", "object", "embed", "form"}, node
+        if node.tag == "style":
+            assert node.ancestors() == ["head", "html", "#root"], "only the page's own style"
+        for name, value in node.attrs.items():
+            assert not name.lower().startswith("on"), (node.tag, name)
+            assert name.lower() not in {"src", "srcdoc", "formaction"}, (node.tag, name)
+            if name.lower() == "href" and value is not None:
+                assert re.match(r"(https?|mailto):|#", value.strip(), re.IGNORECASE), value
+
+
+def test_hostile_answer_and_sources_stay_inert_in_html_003_5() -> None:
+    hostile = hostile_answer()
+    page = render_html(hostile)
+    _assert_inert(page)
+    for anchor in parse(page).root.find_all("a"):
+        assert "javascript" not in (anchor.attrs.get("href") or "").lower()
+    text = parse(page).root.text()
+    # Shown as text, not dropped: the reader sees what the model and the source said.
+    assert "<script>alert(1)</script>" in text
+    assert "<img src=x onerror=alert(1)>" in text
+
+
+def test_hostile_answer_and_sources_stay_inert_in_markdown_003_5() -> None:
+    markdown = render_markdown(hostile_answer())
+    _assert_inert(markdown)  # the raw text, as an HTML-sniffing viewer would see it
+    viewed = markdown_as_html(markdown)
+    _assert_inert(viewed)
+    assert "<script>alert(1)</script>" in parse(viewed).root.text()
+    assert len(parse(viewed).root.find_all("details")) == 2
+
+
+def test_terminal_prints_no_control_sequences_from_sources() -> None:
+    answer = hostile_answer()
+    quote = answer.quotes[0]
+    assert quote.excerpt is not None
+    nasty = "\x1b]0;owned\x07\x1b[2J\x9b31m"
+    excerpt = dataclasses.replace(quote.excerpt, text=quote.excerpt.text + nasty)
+    answer = dataclasses.replace(
+        answer,
+        quotes=(dataclasses.replace(quote, excerpt=excerpt, note=nasty), *answer.quotes[1:]),
+    )
+    report = render_terminal(answer)
+    assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", report)
+    assert "<U+001B>" in report
+    assert "[script]" not in report  # nothing was read as rich markup either
+
+
+# --- page shape and entry points ------------------------------------------------------------
+
+
+def test_html_page_is_self_contained(answer: VerifiedAnswer, page: str) -> None:
+    assert page.startswith("<!DOCTYPE html>")
+    assert "Content-Security-Policy" in page and "default-src 'none'" in page
+    assert not re.search(r"<(script|link|img|iframe)\b", page)
+    dom = parse(page)
+    summary = dom.root.find_all("table")[0]
+    assert "8 quotes checked" in flat(summary.text())
+    sources = dom.root.find_all("section")[-1]
+    assert all(s.title and s.title in sources.text() for s in answer.sources)
+    assert "Cited but not provided with this answer: S9" in flat(sources.text())
+
+
+def test_a_quote_whose_span_is_unusable_is_still_shown() -> None:
+    answer = lending_answer()
+    broken = dataclasses.replace(answer.quotes[4], corrected_span=(9999, 10010))
+    answer = dataclasses.replace(answer, quotes=(*answer.quotes[:4], broken, *answer.quotes[5:]))
+    page = render_html(answer)
+    dom = parse(page)
+    section = next(s for s in dom.root.find_all("section") if "unplaced" in str(s.attrs))
+    assert "Not found" in section.text() and "show source" in section.text()
+
+
+def test_excerpt_with_a_bad_highlight_is_clamped_not_crashed() -> None:
+    answer = lending_answer()
+    quote = answer.quotes[0]
+    assert quote.excerpt is not None
+    excerpt = Excerpt("S1", "t", 2, "short", (3, 99))
+    answer = dataclasses.replace(
+        answer, quotes=(dataclasses.replace(quote, excerpt=excerpt), *answer.quotes[1:])
+    )
+    for fmt in ("html", "md", "term"):
+        assert "sho" in render(answer, fmt)  # type: ignore[arg-type]
+
+
+def test_render_dispatches_by_format(answer: VerifiedAnswer, page: str, markdown: str) -> None:
+    assert render(answer, "html") == page
+    assert render(answer, "md") == markdown
+    assert render(answer, "term") == render_terminal(answer)
+    with pytest.raises(InputError):
+        render(answer, "pdf")  # type: ignore[arg-type]
+
+
+def test_terminal_needs_no_tty_and_fits_the_width(answer: VerifiedAnswer) -> None:
+    report = render_terminal(answer, width=72)
+    assert "\x1b" not in report
+    assert max(len(line) for line in report.splitlines()) <= 72
+
+
+def test_rendering_is_deterministic(answer: VerifiedAnswer) -> None:
+    # Golden files depend on it.
+    assert render_html(answer) == render_html(lending_answer())
+
+
+def test_answer_without_sources_or_quotes_renders() -> None:
+    empty = dataclasses.replace(
+        lending_answer(),
+        text="Nothing quoted.",
+        original="Nothing quoted.",
+        claims=(),
+        quotes=(),
+        sources=(Source(id="S1", kind="document", text="x"),),
+    )
+    assert "Nothing quoted." in render_html(empty)
+    assert "Nothing quoted." in render_markdown(empty)
+    assert "0 quotes checked" in render_terminal(empty)
+
+
+# --- a real browser ---------------------------------------------------------------------------
+
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+@pytest.mark.browser
+def test_page_in_a_real_browser_has_expanders_and_no_script_003_5(tmp_path: Path) -> None:
+    if not CHROMIUM.exists():
+        pytest.skip("install chromium (apt-get install chromium) to run the browser test")
+    for name, answer in (("lending", lending_answer()), ("hostile", hostile_answer())):
+        page = tmp_path / f"{name}.html"
+        page.write_text(render_html(answer), "utf-8")
+        run = subprocess.run(
+            [
+                str(CHROMIUM), "--headless", "--no-sandbox", "--disable-gpu",
+                "--disable-background-networking", "--disable-component-update",
+                "--disable-sync", "--no-first-run", f"--user-data-dir={tmp_path / 'profile'}",
+                "--dump-dom", page.as_uri(),
+            ],
+            capture_output=True, text=True, timeout=120, check=False,
+        )  # fmt: skip
+        assert run.returncode == 0, run.stderr[-2000:]
+        dom = parse(run.stdout)
+        details = dom.root.find_all("details")
+        assert len(details) == len(answer.quotes), name
+        assert all(flat(d.find_all("summary")[0].text()).startswith("show source") for d in details)
+        _assert_inert(run.stdout)
