@@ -45,6 +45,10 @@ class Case:
         assert found is not None
         return found.span()
 
+    def true_span(self, span: tuple[int, int] | None) -> bool:
+        """``span`` is where the source holds the quote (any occurrence, if it is repeated)."""
+        return span in {m.span() for m in whole_words(self.text).finditer(self.source)}
+
 
 def whole_words(text: str) -> re.Pattern[str]:
     """``text`` where it starts and ends on word boundaries: "are" is not in "hardware"."""
@@ -54,9 +58,9 @@ def whole_words(text: str) -> re.Pattern[str]:
 def holds(text: str, sources: dict[int, str]) -> bool:
     """Some source holds ``text``, or nearly (rapidfuzz partial ratio >= 90, any case):
     finding it there is right, so such a case cannot test not_found or re-attribution."""
+    bare = text.strip("\"'“”‘’ ").casefold()
     return any(
-        fuzz.partial_ratio(text.casefold(), source.casefold()) >= NEAR_COPY
-        for source in sources.values()
+        fuzz.partial_ratio(bare, source.casefold()) >= NEAR_COPY for source in sources.values()
     )
 
 
@@ -74,7 +78,7 @@ class Row:
         self.total += 1
         if ok:
             self.passed += 1
-        elif len(self.failures) < 5:
+        elif len(self.failures) < 12:
             self.failures.append(detail)
 
     @property
@@ -110,6 +114,16 @@ def load_cases(path: Path) -> tuple[list[Case], list[Case]]:
     return exact, near
 
 
+def holds_at(q: VerifiedQuote, case: Case) -> bool:
+    """The verdict names a source that holds the quote word for word at the reported span:
+    the true source, or another of the question's sources that happens to hold it too."""
+    if q.source is None or q.source_span is None:
+        return False
+    text = case.sources[int(q.source[1:])]
+    found = whole_words(case.text).search(text, q.source_span[0])
+    return found is not None and found.span() == q.source_span
+
+
 def doc_sources(sources: dict[int, str], kind: str = "document") -> list[Source]:
     return [Source(id=f"S{k}", kind=kind, text=t) for k, t in sources.items()]  # type: ignore[arg-type]
 
@@ -122,7 +136,9 @@ def answer_for(quote: str, marker: str, style: str) -> str:
     return f'The source says "{quote}" {marker}, which answers the question.'
 
 
-def only_quote(quote: str, marker: str, sources: list[Source], style: str = "inline") -> VerifiedQuote:
+def only_quote(
+    quote: str, marker: str, sources: list[Source], style: str = "inline"
+) -> VerifiedQuote:
     result = verify(answer_for(quote, marker, style), sources, policy=POLICY)
     if len(result.quotes) != 1:
         raise AssertionError(f"expected one quote, parsed {len(result.quotes)}: {quote!r}")
@@ -237,17 +253,20 @@ def run(cases: list[Case], near: list[Case]) -> list[Row]:
     for i, case in enumerate(cases):
         style_row, style = (block, "block") if i % 4 == 3 else (exact, "inline")
         q = only_quote(case.text, f"[S{case.k}]", doc_sources(case.sources), style)
-        style_row.record(q.status == "verified" and q.source_span == case.span, describe(case, q, case.text))
+        style_row.record(
+            q.status == "verified" and case.true_span(q.source_span), describe(case, q, case.text)
+        )
 
     wrong = scenario("cited another source of the question", 0.99, "corrected to the true source")
     for case in cases:
-        others = [j for j in case.sources if j != case.k and not holds(case.text, {j: case.sources[j]})]
+        others = [
+            j for j in case.sources if j != case.k and not holds(case.text, {j: case.sources[j]})
+        ]
         if not others:
             wrong.skipped += 1
             continue
         q = only_quote(case.text, f"[S{rng.choice(others)}]", doc_sources(case.sources))
-        ok = q.status == "corrected" and q.source == f"S{case.k}" and q.source_span == case.span
-        wrong.record(ok, describe(case, q, case.text))
+        wrong.record(q.status == "corrected" and holds_at(q, case), describe(case, q, case.text))
 
     removed = scenario("true source removed", 0.99, "not_found")
     for case in cases:
@@ -271,7 +290,8 @@ def run(cases: list[Case], near: list[Case]) -> list[Row]:
                 row.skipped += 1
                 continue
             q = only_quote(written, f"[S{case.k}]", doc_sources(case.sources))
-            row.record(q.status == "verified" and q.source_span == case.span, describe(case, q, written))
+            ok = q.status == "verified" and case.true_span(q.source_span)
+            row.record(ok, describe(case, q, written))
 
     corrected_kinds: list[tuple[str, Callable[[str, random.Random], str | None]]] = [
         ("one changed word", change_word),
@@ -291,12 +311,16 @@ def run(cases: list[Case], near: list[Case]) -> list[Row]:
             q = only_quote(written, f"[S{case.k}]", doc_sources(case.sources))
             ok = (
                 q.status == "corrected"
-                and q.source_span == case.span
-                and q.corrected_text == case.source[slice(*case.span)]
+                and case.true_span(q.source_span)
+                and q.corrected_text == case.text
             )
             doc_row.record(ok, describe(case, q, written))
             q = only_quote(written, f"[S{case.k}]", doc_sources(case.sources, "email_body"))
-            ok = q.status == "mismatch" and q.source_span == case.span and q.corrected_text == q.text
+            ok = (
+                q.status == "mismatch"
+                and case.true_span(q.source_span)
+                and q.corrected_text == q.text
+            )
             mail_row.record(ok, describe(case, q, written))
 
     foreign = scenario("quote from another question's sources", None, "not_found (≤0.5% else)")
@@ -311,7 +335,9 @@ def run(cases: list[Case], near: list[Case]) -> list[Row]:
         q = only_quote(case.text, f"[S{next(iter(sources))}]", doc_sources(sources))
         foreign.record(q.status == "not_found", describe(case, q, case.text))
 
-    paragraph = scenario("cited the wrong paragraph of a document", 0.97, "corrected to the right one")
+    paragraph = scenario(
+        "cited the wrong paragraph of a document", 0.97, "corrected to the right one"
+    )
     for case in cases:
         order = list(case.sources)
         if len(order) < 2 or sum(case.text in case.sources[j] for j in order) != 1:
@@ -347,7 +373,10 @@ def print_table(rows: list[Row]) -> bool:
             target = f"{row.target:.1%}" if row.target is not None else "-"
         all_ok &= ok
         mark = "yes" if ok else "NO"
-        print(f"{row.name:<46} {row.expected:<32} {shown} {row.total:>5} {row.skipped:>5} {target:>7}  {mark}")
+        print(
+            f"{row.name:<46} {row.expected:<32} {shown} {row.total:>5} {row.skipped:>5} "
+            f"{target:>7}  {mark}"
+        )
     return all_ok
 
 
@@ -360,7 +389,9 @@ def failures(rows: list[Row]) -> Iterator[str]:
 def main() -> int:
     path = data_dir() / "quotesum" / "dev_half.jsonl"
     if not path.exists():
-        print(f"QuoteSum not found at {path}; set CITEPROOF_DATA to the data folder", file=sys.stderr)
+        print(
+            f"QuoteSum not found at {path}; set CITEPROOF_DATA to the data folder", file=sys.stderr
+        )
         return 2
     cases, near = load_cases(path)
     print(f"QuoteSum dev_half: {len(cases)} exact quotes, {len(near)} natural near-misses")

@@ -46,7 +46,7 @@ PIECES = st.sampled_from(
         "」",
         "don't",
         "5'10\"",
-        "27\"",
+        '27"',
         "[",
         "]",
         "[S1]",
@@ -131,7 +131,9 @@ def test_quote_ids_are_unique_and_in_order_of_position_003_8(answer: str) -> Non
 
 
 @settings(deadline=None)
-@given(st.lists(st.sampled_from(['"to a senior underwriter" [S1]. ', "[S2] ", "\n\n"]), max_size=12))
+@given(
+    st.lists(st.sampled_from(['"to a senior underwriter" [S1]. ', "[S2] ", "\n\n"]), max_size=12)
+)
 def test_repeated_quote_gives_one_record_per_occurrence_003_8(pieces: list[str]) -> None:
     answer = "".join(pieces)
     occurrences = answer.count('"to a senior underwriter"')

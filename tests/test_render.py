@@ -5,6 +5,7 @@ text kept inert, and similarity scores only beside the matched text.
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 import subprocess
 from html.parser import HTMLParser
@@ -467,6 +468,8 @@ CHROMIUM = Path("/usr/bin/chromium")
 @pytest.mark.browser
 def test_page_in_a_real_browser_has_expanders_and_no_script_003_5(tmp_path: Path) -> None:
     if not CHROMIUM.exists():
+        if os.environ.get("CITEPROOF_REQUIRE_BROWSER"):
+            pytest.fail("CITEPROOF_REQUIRE_BROWSER is set but /usr/bin/chromium is missing")
         pytest.skip("install chromium (apt-get install chromium) to run the browser test")
     for name, answer in (("lending", lending_answer()), ("hostile", hostile_answer())):
         page = tmp_path / f"{name}.html"

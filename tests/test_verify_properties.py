@@ -20,7 +20,6 @@ PARAGRAPHS = [
 HOMOGLYPHS = {"a": "а", "e": "е", "o": "о", "p": "р", "c": "с", "x": "х", "i": "і"}
 
 
-
 @st.composite
 def slices(draw: st.DrawFn) -> tuple[int, int]:
     words = draw(st.sampled_from(PARAGRAPHS))

@@ -33,7 +33,9 @@ class SourceCatalog:
 
     def __init__(self, sources: Sequence[Source]):
         if not sources:
-            raise SourceError("no sources were given: at least one source is needed", field="sources")
+            raise SourceError(
+                "no sources were given: at least one source is needed", field="sources"
+            )
         self._sources: dict[str, Source] = {}
         for position, source in enumerate(sources, start=1):
             if not isinstance(source, Source):
@@ -43,7 +45,7 @@ class SourceCatalog:
                 )
             if source.id in self._sources:
                 raise SourceError(
-                    f"duplicate source id {source.id!r} (sources {position - 1} and an earlier one)",
+                    f"duplicate source id {source.id!r} (sources[{position - 1}] repeats it)",
                     field="id",
                 )
             self._sources[source.id] = source

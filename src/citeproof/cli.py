@@ -52,22 +52,57 @@ def _read_text(path: Path, what: str) -> str:
 
 @main.command("verify")
 @click.argument("answer_file", required=False, type=click.Path(path_type=Path, allow_dash=True))
-@click.option("--source", "source_args", multiple=True, metavar="[ID=]FILE",
-              help="A document source (.txt, .md, .html; .eml becomes an email body). Repeatable.")
-@click.option("--email", "email_args", multiple=True, metavar="[ID=]FILE",
-              help="An email-body source given as a text or .eml file. Repeatable.")
-@click.option("--sources", "sources_file", type=click.Path(path_type=Path, exists=True, dir_okay=False),
-              help="A JSON file with a list of sources (the batch contract's source objects).")
-@click.option("--format", "fmt", type=click.Choice(["html", "md", "term", "json"]), default="term",
-              show_default=True)
-@click.option("--out", "out", type=click.Path(path_type=Path, dir_okay=False),
-              help="Write here instead of standard output (required with --batch).")
-@click.option("--batch", "batch", type=click.Path(path_type=Path, exists=True, dir_okay=False),
-              help="Verify every line of a JSON-lines file (see the JSON contract).")
-@click.option("--ineligible", type=click.Choice(["flag", "remove"]), default=None,
-              help="Citations to sources not provided: keep and flag them, or remove them.")
-@click.option("--min-similarity", type=float, default=None,
-              help="Lowest similarity for an approximate match (default: the measured 0.85).")
+@click.option(
+    "--source",
+    "source_args",
+    multiple=True,
+    metavar="[ID=]FILE",
+    help="A document source (.txt, .md, .html; .eml becomes an email body). Repeatable.",
+)
+@click.option(
+    "--email",
+    "email_args",
+    multiple=True,
+    metavar="[ID=]FILE",
+    help="An email-body source given as a text or .eml file. Repeatable.",
+)
+@click.option(
+    "--sources",
+    "sources_file",
+    type=click.Path(path_type=Path, exists=True, dir_okay=False),
+    help="A JSON file with a list of sources (the batch contract's source objects).",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["html", "md", "term", "json"]),
+    default="term",
+    show_default=True,
+)
+@click.option(
+    "--out",
+    "out",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Write here instead of standard output (required with --batch).",
+)
+@click.option(
+    "--batch",
+    "batch",
+    type=click.Path(path_type=Path, exists=True, dir_okay=False),
+    help="Verify every line of a JSON-lines file (see the JSON contract).",
+)
+@click.option(
+    "--ineligible",
+    type=click.Choice(["flag", "remove"]),
+    default=None,
+    help="Citations to sources not provided: keep and flag them, or remove them.",
+)
+@click.option(
+    "--min-similarity",
+    type=float,
+    default=None,
+    help="Lowest similarity for an approximate match (default: the measured 0.85).",
+)
 def verify_command(
     answer_file: Path | None,
     source_args: tuple[str, ...],
@@ -142,8 +177,12 @@ def _run_batch(batch: Path, out: Path, policy: Policy) -> int:
     good = bad = 0
     total = batch.stat().st_size
     progress = Progress(
-        TextColumn("verifying"), BarColumn(), TextColumn("{task.fields[done]} answers"),
-        TimeRemainingColumn(), console=errors, transient=True,
+        TextColumn("verifying"),
+        BarColumn(),
+        TextColumn("{task.fields[done]} answers"),
+        TimeRemainingColumn(),
+        console=errors,
+        transient=True,
     )
     with batch.open("rb") as lines, out.open("w", encoding="utf-8") as sink, progress:
         task = progress.add_task("batch", total=total, done=0)
@@ -151,10 +190,10 @@ def _run_batch(batch: Path, out: Path, policy: Policy) -> int:
             progress.update(task, advance=len(raw), done=good + bad)
             if not raw.strip():
                 continue
-            record = _verify_line(raw, f"{batch}: line {number}", policy)
-            if "error" in record:
+            record, problem = _verify_line(raw, number, f"{batch}: line {number}", policy)
+            if problem is not None:
                 bad += 1
-                errors.print(f"[red]skipped[/red] {record['error']['message']}", highlight=False)
+                errors.print(f"[red]skipped[/red] {problem}", highlight=False)
             else:
                 good += 1
             sink.write(json.dumps(record, ensure_ascii=False) + "\n")
@@ -162,20 +201,25 @@ def _run_batch(batch: Path, out: Path, policy: Policy) -> int:
     return 1 if bad else 0
 
 
-def _verify_line(raw: bytes, where: str, policy: Policy) -> dict[str, object]:
+def _verify_line(
+    raw: bytes, number: int, where: str, policy: Policy
+) -> tuple[dict[str, object], str | None]:
+    """The output record of one batch line, and the problem that stopped it, if any."""
     line_id: str | None = None
     try:
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as error:
-            raise InputError(f"invalid UTF-8 at byte {error.start} of the line", where=where) from None
+            raise InputError(
+                f"invalid UTF-8 at byte {error.start} of the line", where=where
+            ) from None
         line_id, answer, sources, line_policy = read_batch_line(text, where=where)
         effective = line_policy.to_policy(policy) if line_policy else policy
-        return answer_to_json(verify(answer, sources, policy=effective, answer_id=line_id))
+        return answer_to_json(verify(answer, sources, policy=effective, answer_id=line_id)), None
     except InputError as error:
         message = str(error) if error.where else f"{where}: {error}"
-        return {"id": line_id, "line": int(where.rsplit(" ", 1)[1]), "error": {
-            "field": error.field, "message": message}}
+        error_record = {"field": error.field, "message": message}
+        return {"id": line_id, "line": number, "error": error_record}, message
 
 
 if __name__ == "__main__":  # pragma: no cover

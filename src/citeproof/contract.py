@@ -79,7 +79,9 @@ def read_sources(raw: str, *, where: str) -> list[Source]:
     try:
         data = json.loads(raw)
     except json.JSONDecodeError as error:
-        raise InputError(f"not valid JSON ({error.msg} at line {error.lineno})", where=where) from None
+        raise InputError(
+            f"not valid JSON ({error.msg} at line {error.lineno})", where=where
+        ) from None
     if isinstance(data, dict) and "sources" in data:
         data = data["sources"]
     if not isinstance(data, list):

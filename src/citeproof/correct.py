@@ -128,7 +128,9 @@ def apply_verdicts(
                 entries.append(rewrite)
             else:
                 flagged = _flagged(citation, judgements)
-                statuses.append((citation, "flagged" if flagged else "ok", source.id, citation.paragraph))
+                statuses.append(
+                    (citation, "flagged" if flagged else "ok", source.id, citation.paragraph)
+                )
                 entries.append((source.id, citation.paragraph))
         changed = any(s in ("corrected", "removed") for _, s, _, _ in statuses)
         if changed:
@@ -180,7 +182,9 @@ def _markers(answer: ParsedAnswer) -> dict[Span, list[Citation]]:
     return markers
 
 
-def _rewrite_for(citation: Citation, judgements: Sequence[Judgement]) -> tuple[str, int | None] | None:
+def _rewrite_for(
+    citation: Citation, judgements: Sequence[Judgement]
+) -> tuple[str, int | None] | None:
     for j in judgements:
         if j.citation == citation and j.new_citation is not None:
             return j.new_citation
@@ -208,7 +212,9 @@ def _verified_quote(j: Judgement, edited: _Edits, replaced: bool) -> VerifiedQuo
     else:
         corrected_span = (start, edited.position(j.quote.span[1]))
     match = j.match
-    cited_source = j.cited_source.id if j.cited_source else (j.citation.label if j.citation else None)
+    cited_source = (
+        j.cited_source.id if j.cited_source else (j.citation.label if j.citation else None)
+    )
     return VerifiedQuote(
         id=j.quote.id,
         text=j.quote.text,

@@ -239,9 +239,7 @@ def _found(
                 now,
             )
         )
-    new_citation = (
-        (holding.id, new_paragraph) if (location_differs or source_differs) else None
-    )
+    new_citation = (holding.id, new_paragraph) if (location_differs or source_differs) else None
     return replace(
         base,
         status="corrected",
@@ -278,7 +276,9 @@ def _differences(
         parts.append(f"wording differs from {holding.id} (similarity {match.score:.2f})")
     if source_differs:
         parts.append(
-            f"found in {holding.id}, not in the cited {cited.id}" if cited else f"uncited; found in {holding.id}"
+            f"found in {holding.id}, not in the cited {cited.id}"
+            if cited
+            else f"uncited; found in {holding.id}"
         )
     elif citation is not None and citation.paragraph not in (None, match.paragraph):
         parts.append(f"found in paragraph {match.paragraph}, not the cited {citation.paragraph}")

@@ -91,11 +91,15 @@ def similarity(quote: str, matched: str) -> float:
     longer quote costs many characters but is one word: word similarity (1 - word edits /
     max(words), for quotes of at least `WORD_SIMILARITY_MIN_WORDS` words) scores it as such.
     """
+    return max(char_similarity(quote, matched), word_similarity(quote, matched))
+
+
+def char_similarity(quote: str, matched: str) -> float:
+    """1 - edits / max(len)."""
     longest = max(len(quote), len(matched))
     if longest == 0:
         return 0.0
-    chars = 1.0 - distance(quote, matched) / longest
-    return max(chars, word_similarity(quote, matched))
+    return 1.0 - distance(quote, matched) / longest
 
 
 WORD_SIMILARITY_MIN_WORDS = 5
@@ -107,12 +111,14 @@ def word_similarity(quote: str, matched: str) -> float:
     """1 - word edits / max(words); 0.0 for quotes too short for words to say much."""
     quote_words = _WORDS.findall(quote)
     matched_words = _WORDS.findall(matched)
-    if len(quote_words) < WORD_SIMILARITY_MIN_WORDS or not matched_words:
+    if max(len(quote_words), len(matched_words)) < WORD_SIMILARITY_MIN_WORDS or not matched_words:
         return 0.0
     codes: dict[str, str] = {}
     for word in quote_words + matched_words:
         codes.setdefault(word, chr(0x4E00 + len(codes)))
-    edits = distance("".join(codes[w] for w in quote_words), "".join(codes[w] for w in matched_words))
+    edits = distance(
+        "".join(codes[w] for w in quote_words), "".join(codes[w] for w in matched_words)
+    )
     similar = 1.0 - edits / max(len(quote_words), len(matched_words))
     # Identical words with different punctuation are not identical text.
     return min(similar, 0.99) if quote != matched else 1.0
@@ -151,8 +157,19 @@ def snap_options(text: str, start: int, end: int) -> list[tuple[int, int]]:
         rights = [out, inward]
     # An LLM that changed the first or last word leaves the alignment one word short of the
     # passage it quoted: offer one more whole word on each side too.
-    lefts.append(_previous_word_start(text, min(lefts)))
-    rights.append(_next_word_end(text, max(rights)))
+    # (two words: a word dropped next to the edge shifts the alignment by one more).
+    for _ in range(2):
+        lefts.append(_previous_word_start(text, min(lefts)))
+        rights.append(_next_word_end(text, max(rights)))
+    # ...and one without the punctuation at each edge ("1916." for a quote ending "1916").
+    lefts += [_skip_punctuation(text, left, end) for left in lefts]
+    rights += [_drop_punctuation(text, start, right) for right in rights]
+    # ...and each edge with the punctuation that clings to its word ("science." for "science").
+    lefts += [_token_start(text, left) for left in lefts]
+    rights += [_token_end(text, right) for right in rights]
+    # Never a cut word, whatever the edge.
+    lefts = [p for p in dict.fromkeys(lefts) if not _inside_word(text, p)]
+    rights = [p for p in dict.fromkeys(rights) if not _inside_word(text, p)]
     options: list[tuple[int, int]] = []
     for left in lefts:
         for right in rights:
@@ -164,6 +181,34 @@ def snap_options(text: str, start: int, end: int) -> list[tuple[int, int]]:
             if s < e and (s, e) not in options:
                 options.append((s, e))
     return options
+
+
+def _inside_word(text: str, position: int) -> bool:
+    return 0 < position < len(text) and _is_word(text[position - 1]) and _is_word(text[position])
+
+
+def _token_start(text: str, position: int) -> int:
+    while position > 0 and not text[position - 1].isspace():
+        position -= 1
+    return position
+
+
+def _token_end(text: str, position: int) -> int:
+    while position < len(text) and not text[position].isspace():
+        position += 1
+    return position
+
+
+def _skip_punctuation(text: str, start: int, end: int) -> int:
+    while start < end and not _is_word(text[start]):
+        start += 1
+    return start
+
+
+def _drop_punctuation(text: str, start: int, end: int) -> int:
+    while end > start and not _is_word(text[end - 1]):
+        end -= 1
+    return end
 
 
 def _previous_word_start(text: str, position: int) -> int:

@@ -5,10 +5,18 @@ segment, in order, each gap bounded.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from citeproof.match.align import infix, same_numbers, similarity, snap_options, word_infix
+from citeproof.match.align import (
+    char_similarity,
+    infix,
+    same_numbers,
+    similarity,
+    snap_options,
+    word_infix,
+)
 from citeproof.match.index import SourceIndex
 from citeproof.match.quote import parse_quote
 from citeproof.model import Match
@@ -20,6 +28,9 @@ _CANDIDATES = 6  # index windows aligned per quote
 _FIRST_SEGMENTS = 20  # placements of an elided quote's first segment tried
 _CHAR_SIMILARITY_FLOOR = 0.6  # edits searched for, whatever the word similarity
 _WORD_TIE_EDITS = 3  # edits by which a placement with the quote's word count may trail
+_WORD_RE = re.compile(r"\w+")
+_FUZZY_MIN_WORDS = 3  # shorter quotes match word for word or not at all...
+_FUZZY_MIN_CHARS = 20  # ...unless they are this long (one long name, a URL)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +82,8 @@ def find_quote(
     if len(quote.segments) > 1:
         chain = _find_chain(index, quote.segments, prefer, settings)
         return None if chain is None else _match(index, chain, elided=True)
+    if not _long_enough(quote.segments[0]):
+        return None
     hits = _fuzzy(index, quote.segments[0], _regions(index, quote.segments[0], prefer), settings)
     best = _best(hits, prefer)
     return None if best is None else _match(index, [best], elided=False)
@@ -86,6 +99,11 @@ def _first_exact(index: SourceIndex, quote: str, prefer: tuple[int, int] | None)
 
 
 # -- approximate ------------------------------------------------------------------------
+
+
+def _long_enough(quote: str) -> bool:
+    """Too short to tell a misquote from another word: "forged" is not a typo of "forges"."""
+    return len(quote.split()) >= _FUZZY_MIN_WORDS or len(quote) >= _FUZZY_MIN_CHARS
 
 
 def _max_edits(quote: str, settings: MatchSettings) -> int:
@@ -143,15 +161,34 @@ def _fuzzy(
 
 def _snap(text: str, quote: str, start: int, end: int) -> _Hit | None:
     """The word-aligned placement closest to the quote: among placements within
-    `_WORD_TIE_EDITS` edits of the best, the one with the quote's number of words wins."""
+    `_WORD_TIE_EDITS` edits or one word of the best, the one that starts and ends on the
+    quote's own first and last words wins, then the one with the quote's number of words."""
     options = [_Hit(s, e, similarity(quote, text[s:e])) for s, e in snap_options(text, start, end)]
     if not options:
         return None
     top = max(h.score for h in options)
-    tie = _WORD_TIE_EDITS / max(len(quote), 1)
     words = len(quote.split())
+    tie = max(_WORD_TIE_EDITS / max(len(quote), 1), 1 / max(words, 1))
     near = [h for h in options if top - h.score <= tie]
-    return min(near, key=lambda h: (abs(len(text[h.start : h.end].split()) - words), -h.score))
+
+    quote_words = _WORD_RE.findall(quote)
+
+    def closeness(h: _Hit) -> tuple[int, int, float, float]:
+        # Prefer the placement whose first and last words are the quote's own, then the one
+        # with as many words as the quote, then the most similar.
+        matched = text[h.start : h.end]
+        matched_words = _WORD_RE.findall(matched)
+        edges = 0
+        if quote_words and matched_words:
+            edges = (quote_words[0] == matched_words[0]) + (quote_words[-1] == matched_words[-1])
+        return (
+            -edges,
+            abs(len(matched.split()) - words),
+            -h.score,
+            -char_similarity(quote, matched),
+        )
+
+    return min(near, key=closeness)
 
 
 def _best(hits: list[_Hit], prefer: tuple[int, int] | None) -> _Hit | None:

@@ -19,7 +19,11 @@ Citation markers (each id in a marker becomes one `Citation` sharing the marker'
   footnote with no definition is labelled with its name.
 - A bracket is a citation only if all of it reads as ids: links ``[text](url)``, ``[ ]``,
   ``[x]``, ``[sic]``, ``[...]`` and ``[citation needed]`` are not. Ids are a number, up to three
-  letters and a number (``S2``, ``D1``), ``doc-3``/``email-1`` style, or ``Source N``.
+  letters and a number (``S2``, ``D1``), ``doc-3``/``email-1`` style, ``Source N``, or a source
+  named by one word: any word with a paragraph suffix (``[policy, ¶3]``), else a lower-case
+  word of two letters or more that is not an editor's word (``[memo]``, ``[credit-policy]``;
+  not ``[sic]``, ``[redacted]``, ``[name]``). Capitalised lone words (``[Note]``, ``[Name]``)
+  are template text, not citations.
 - Markers inside inline quotes, code, footnote or link definition lines cite nothing.
 
 Quotes, numbered ``q1``, ``q2``... by position; each occurrence is its own quote (003.8):

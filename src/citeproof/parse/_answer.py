@@ -41,9 +41,28 @@ def parse_answer(text: str) -> ParsedAnswer:
     ]
     markers = _markers(text, masked, layout, inline)
     marker_starts = [m.span[0] for m in markers]
+    claim_spans, found = _claims_and_block_quotes(text, masked, layout, markers, inline)
+    claim_starts = [s for s, _ in claim_spans]
+    for quote in inline:
+        holder = _holder(claim_starts, claim_spans, quote.inner[0])
+        if holder is not None:
+            quoted = text[quote.inner[0] : quote.inner[1]]
+            found.append(_QuoteFound(quote.inner, quoted, "inline", holder, None, quote.outer))
+    found.sort(key=lambda q: q.span[0])
+    return _assemble(text, claim_spans, found, markers, marker_starts)
+
+
+def _claims_and_block_quotes(
+    text: str,
+    masked: str,
+    layout: Layout,
+    markers: Sequence[Marker],
+    inline: Sequence[InlineQuote],
+) -> tuple[list[Span], list[_QuoteFound]]:
+    """Claim spans in order (sentences of prose, whole block quotes) and the block quotes."""
+    marker_starts = [m.span[0] for m in markers]
     protected = SpanIndex([q.outer for q in inline] + [m.span for m in markers])
     marker_ends = {m.span[0]: m.span[1] for m in markers}
-
     claim_spans: list[Span] = []
     found: list[_QuoteFound] = []
     for block in layout.blocks:
@@ -62,15 +81,7 @@ def parse_answer(text: str) -> ParsedAnswer:
             if block_quote is not None:
                 span, quoted, cited = block_quote
                 found.append(_QuoteFound(span, quoted, "block", len(claim_spans) - 1, cited, span))
-
-    claim_starts = [s for s, _ in claim_spans]
-    for quote in inline:
-        holder = _holder(claim_starts, claim_spans, quote.inner[0])
-        if holder is not None:
-            quoted = text[quote.inner[0] : quote.inner[1]]
-            found.append(_QuoteFound(quote.inner, quoted, "inline", holder, None, quote.outer))
-    found.sort(key=lambda q: q.span[0])
-    return _assemble(text, claim_spans, found, markers, marker_starts)
+    return claim_spans, found
 
 
 def _markers(text: str, masked: str, layout: Layout, inline: Sequence[InlineQuote]) -> list[Marker]:

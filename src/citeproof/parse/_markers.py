@@ -37,16 +37,29 @@ _PARAGRAPH = (
     r"(?:[ \t]*[-–][ \t]*[0-9]{1,6})?"
 )
 _SOURCE_WORD = r"(?:sources?|src)[ \t]*[-_]?[ \t]*"
-_ID = (
+_NUMBERED_ID = (
     rf"(?:{_SOURCE_WORD}[0-9]{{1,6}}"
     r"|(?:doc|document|email|mail|attachment|att|file|ref|msg|message|chunk|passage)[-_][0-9]{1,6}"
     r"|[a-z]{1,3}[0-9]{1,6}"
     r"|[0-9]{1,6})"
 )
+# A source named by a word ("policy", "credit-policy", "memo.txt"): see `_names_a_source`.
+_NAMED_ID = r"[a-z](?:[\w./:-]{0,62}[a-z0-9])?"
+_ID = rf"(?:{_NUMBERED_ID}|{_NAMED_ID})"
 _ITEM = re.compile(
     rf"(?P<first>{_ID})(?:[ \t]*[-–][ \t]*(?P<last>{_ID}))?(?:[ \t]*[:\#]?[ \t]*{_PARAGRAPH})?",
     re.IGNORECASE,
 )
+_NUMBERED_ONLY = re.compile(_NUMBERED_ID, re.IGNORECASE)
+# Words that editors and templates put in brackets: never a source's name.
+_EDITORIAL_WRITTEN = (
+    "sic sic! redacted inaudible illegible unclear emphasis sp ibid id etc cf sic. omitted "
+    "paraphrased translated citation ref reference source sources quote link here this that "
+    "note nb ps edit update todo tbd fixme tk xx xxx name date amount company client customer "
+    "address phone number year month time location city value placeholder insert sigh laughs "
+    "applause pause crosstalk music pp p para the a an and or"
+)
+_EDITORIAL = frozenset(_EDITORIAL_WRITTEN.split())
 _PARAGRAPH_ONLY = re.compile(rf"[:\#]?[ \t]*{_PARAGRAPH}", re.IGNORECASE)
 _SEPARATOR = re.compile(r"[ \t]*(?:[,;&]|\band\b)[ \t]*", re.IGNORECASE)
 _SOURCE_PREFIX = re.compile(_SOURCE_WORD, re.IGNORECASE)
@@ -111,7 +124,8 @@ def resolve_footnote(definition: str) -> tuple[Reference, ...]:
 @lru_cache(maxsize=4096)  # answers repeat the same few markers many times
 def parse_ids(body: str) -> tuple[Reference, ...] | None:
     """Read ``S2, ¶4``, ``1, 3``, ``2-4``, ``Source 2 para 4``...; ``None`` if it is not ids."""
-    references: list[list[str | int | None]] = []
+    labels: list[str] = []
+    paragraphs: list[int | None] = []
     latest: list[int] = []  # indices of the references the last id token produced
     for token in _SEPARATOR.split(body.strip()):
         if not token:
@@ -121,21 +135,31 @@ def parse_ids(body: str) -> tuple[Reference, ...] | None:
             if not latest:
                 return None  # "[p. 4]" alone names no source
             for i in latest:
-                if references[i][1] is None:
-                    references[i][1] = int(paragraph_only.group("para"))
+                if paragraphs[i] is None:
+                    paragraphs[i] = int(paragraph_only.group("para"))
             continue
         item = _ITEM.fullmatch(token)
         if item is None:
             return None
-        labels = _expand(_label(item.group("first")), item.group("last"))
-        if labels is None:
+        expanded = _expand(_label(item.group("first")), item.group("last"))
+        if expanded is None:
             return None
         para = int(item.group("para")) if item.group("para") else None
-        latest = list(range(len(references), len(references) + len(labels)))
-        references.extend([label, para] for label in labels)
-    if not references:
+        latest = list(range(len(labels), len(labels) + len(expanded)))
+        labels.extend(expanded)
+        paragraphs.extend([para] * len(expanded))
+    if not labels or not all(map(_names_a_source, labels, paragraphs)):
         return None
-    return tuple((str(lbl), para if isinstance(para, int) else None) for lbl, para in references)
+    return tuple(zip(labels, paragraphs, strict=True))
+
+
+def _names_a_source(label: str, paragraph: int | None) -> bool:
+    """Numbered ids always name a source; a word does with a paragraph (``[policy ¶3]``) or
+    when written like an id: lower case, two letters or more, not an editor's word (``[sic]``).
+    Capitalised words are left alone: ``[Name]`` and ``[Note]`` are template text, not ids."""
+    if paragraph is not None or _NUMBERED_ONLY.fullmatch(label):
+        return True
+    return len(label) >= 2 and label[0].islower() and label.lower() not in _EDITORIAL
 
 
 def _label(written: str) -> str:

@@ -15,7 +15,9 @@ from citeproof.model import Source, SourceKind
 TEXT_SUFFIXES = {".txt", ".md", ".markdown", ".text", ".rst", ".csv", ""}
 
 
-def read_source_file(path: Path, *, source_id: str | None = None, kind: SourceKind | None = None) -> Source:
+def read_source_file(
+    path: Path, *, source_id: str | None = None, kind: SourceKind | None = None
+) -> Source:
     """Read ``path`` into a `Source`; the id defaults to the file name without its suffix."""
     where = str(path)
     try:
@@ -27,17 +29,29 @@ def read_source_file(path: Path, *, source_id: str | None = None, kind: SourceKi
     url = path.resolve().as_uri()
     if suffix == ".eml":
         return Source(
-            id=sid, kind=kind or "email_body", text=_email_body(raw, where), title=path.name, url=url
+            id=sid,
+            kind=kind or "email_body",
+            text=_email_body(raw, where),
+            title=path.name,
+            url=url,
         )
     if suffix in (".html", ".htm"):
-        return Source(id=sid, kind=kind or "document", text=_html_text(_decode(raw, where)),
-                      title=path.name, url=url)
+        return Source(
+            id=sid,
+            kind=kind or "document",
+            text=_html_text(_decode(raw, where)),
+            title=path.name,
+            url=url,
+        )
     if suffix not in TEXT_SUFFIXES:
         raise SourceError(
-            f"cannot read {suffix} files here; give the text as a .txt file or in a --sources JSON file",
+            f"cannot read {suffix} files here; "
+            "give the text as a .txt file or in a --sources JSON file",
             where=where,
         )
-    return Source(id=sid, kind=kind or "document", text=_decode(raw, where), title=path.name, url=url)
+    return Source(
+        id=sid, kind=kind or "document", text=_decode(raw, where), title=path.name, url=url
+    )
 
 
 def _decode(raw: bytes, where: str) -> str:
@@ -46,7 +60,8 @@ def _decode(raw: bytes, where: str) -> str:
     except UnicodeDecodeError as error:
         line = raw[: error.start].count(b"\n") + 1
         raise SourceError(
-            f"invalid UTF-8 at byte {error.start} (line {line}): {raw[error.start:error.start + 4]!r}",
+            f"invalid UTF-8 at byte {error.start} (line {line}): "
+            f"{raw[error.start : error.start + 4]!r}",
             where=where,
         ) from None
 
@@ -70,8 +85,26 @@ def _email_body(raw: bytes, where: str) -> str:
 
 
 class _TextOnly(HTMLParser):
-    _BLOCKS = frozenset({"p", "div", "br", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6",
-                         "blockquote", "pre", "table", "ul", "ol"})
+    _BLOCKS = frozenset(
+        {
+            "p",
+            "div",
+            "br",
+            "li",
+            "tr",
+            "h1",
+            "h2",
+            "h3",
+            "h4",
+            "h5",
+            "h6",
+            "blockquote",
+            "pre",
+            "table",
+            "ul",
+            "ol",
+        }
+    )
     _SKIP = frozenset({"script", "style", "head", "title"})
 
     def __init__(self) -> None:
