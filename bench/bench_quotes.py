@@ -1,7 +1,7 @@
 """Quote matching speed and recall: citeproof vs rapidfuzz vs a plain `str.find` floor.
 
 Run: ``.venv/bin/python bench/bench_quotes.py`` (reads ``$CITEPROOF_DATA/quotesum/dev_half.jsonl``,
-default ``/work/shared/data``). See bench/README.md.
+default ``../shared/data`` beside the checkout). See bench/README.md.
 """
 
 from __future__ import annotations
@@ -38,7 +38,8 @@ class Planted:
 
 
 def data_path() -> Path:
-    root = Path(os.environ.get("CITEPROOF_DATA", "/work/shared/data"))
+    default = Path(__file__).resolve().parents[2] / "shared" / "data"
+    root = Path(os.environ.get("CITEPROOF_DATA", default))
     return root / "quotesum" / "dev_half.jsonl"
 
 

@@ -321,3 +321,13 @@ def test_malformed_source_names_the_field() -> None:
         Source(id="S1", kind="pdf", text="x")  # type: ignore[arg-type]
     with pytest.raises(SourceError, match="paragraph 1 span"):
         Source(id="S1", kind="document", text="short", paragraphs=((0, 99),))
+
+
+def test_attachment_quote_at_the_wrong_paragraph_is_relocated_011_1() -> None:
+    fragment = "The applicant is self-employed and provided one year of certified accounts."
+    result = run(f'The memo: "{fragment}" <cite:S3#p3>')
+    (quote,) = result.quotes
+    right = paragraph_of(MEMO, fragment)
+    assert quote.status == "corrected"
+    assert [c.kind for c in quote.corrections] == ["location"]
+    assert result.text.endswith(f"<cite:S3#p{right}>")

@@ -206,7 +206,7 @@ def _found(
                 quote.text,
                 corrected_text,
                 f"quote differs from {holding.id}; replaced with the source's exact wording",
-                match.score,
+                round(match.score, 4),
                 method,
                 now,
             )
@@ -220,7 +220,7 @@ def _found(
                 _place(holding.id, match.paragraph),
                 f"quote is in paragraph {match.paragraph} of {holding.id}, "
                 f"not paragraph {citation.paragraph}",
-                match.score,
+                round(match.score, 4),
                 method,
                 now,
             )
@@ -234,7 +234,7 @@ def _found(
                 _place(holding.id, new_paragraph),
                 f"quote is in {holding.id}"
                 + (f", not in the cited {cited.id}" if cited else "; citation added"),
-                match.score,
+                round(match.score, 4),
                 method,
                 now,
             )
