@@ -115,7 +115,7 @@ def test_003_2_index_path_for_large_sources(monkeypatch: pytest.MonkeyPatch) -> 
     [
         # one changed word
         (
-            "the forces of the future Louis IX of France",
+            "the armies of the future Louis VIII of France",
             "the forces of the future Louis VIII of France",
         ),
         # a dropped word
@@ -178,6 +178,11 @@ def test_003_6_too_different_is_not_found() -> None:
     assert find("the armies of the old king of Spain", src) is None
 
 
+def test_003_6_a_changed_name_is_a_different_statement() -> None:
+    # Louis IX is not Louis VIII: a quote that names someone else is never "close enough".
+    assert find("the forces of the future Louis IX of France", source(LINCOLN)) is None
+
+
 def test_003_6_threshold_is_respected() -> None:
     src = source(LINCOLN)
     quote = "the forces of the future Louis IX of France"
@@ -197,7 +202,7 @@ def test_003_6_approximate_on_indexed_large_source(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr("citeproof.match.search._ALIGN_WHOLE", 0)
     src = source(*([ROM, NCAS] * 20), LINCOLN, OKLAHOMA)
     idx = prepare(src)
-    match = find_quote("the forces of the future Louis IX of France", idx)
+    match = find_quote("the armies of the future Louis VIII of France", idx)
     assert match is not None and match.text == "the forces of the future Louis VIII of France"
     single = find_quote("Earl of Pembrok", idx)
     assert single is not None and single.text == "Earl of Pembroke"

@@ -180,6 +180,13 @@ def test_a_changed_number_is_never_corrected_into_the_sources_number_003_6() -> 
     assert quote.corrected_text == "Applications above 90% are declined."
 
 
+def test_a_changed_name_is_never_corrected_into_the_sources_name_003_6() -> None:
+    written = "Approval of the single year of accounts was given by M. Mensah, senior underwriter"
+    (quote,) = run(f'"{written}" [S3]').quotes
+    assert quote.status == "not_found"
+    assert quote.corrected_text == written
+
+
 def test_quote_in_no_source_is_not_found() -> None:
     answer = 'The policy says "all refinancing requests are fast-tracked within a day" [S1].'
     (quote,) = run(answer).quotes

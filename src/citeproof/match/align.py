@@ -124,6 +124,22 @@ def word_similarity(quote: str, matched: str) -> float:
     return min(similar, 0.99) if quote != matched else 1.0
 
 
+def names_agree(quote: str, matched: str) -> bool:
+    """Every name (a capitalised word) the quote asserts is in the matched text, give or take
+    a typo: "Alfred" is not "Al", and "New Testament" is not "Old Testament"."""
+    present = {w.casefold() for w in _WORDS.findall(matched)}
+    for word in _WORDS.findall(quote):
+        if not word[0].isupper():
+            continue
+        folded = word.casefold()
+        if folded in present:
+            continue
+        allowed = 1 if len(folded) < 4 else 2
+        if not any(distance(folded, other) <= allowed for other in present):
+            return False
+    return True
+
+
 def same_numbers(quote: str, matched: str) -> bool:
     """Numbers carry the meaning of a passage: "11th" is not a typo of "5th"."""
     return _NUMBERS.findall(quote) == _NUMBERS.findall(matched)

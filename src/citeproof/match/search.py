@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from citeproof.match.align import (
     char_similarity,
     infix,
+    names_agree,
     same_numbers,
     similarity,
     snap_options,
@@ -154,6 +155,7 @@ def _fuzzy(
                 hit is not None
                 and hit.score >= settings.min_similarity
                 and same_numbers(quote, text[hit.start : hit.end])
+                and names_agree(quote, text[hit.start : hit.end])
             ):
                 hits.append(hit)
     return hits
