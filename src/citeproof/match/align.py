@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 import edlib
+from rapidfuzz.distance import Levenshtein
 
 _MAX_LOCATIONS = 4  # equally good alignments tried per window; more are near-duplicates
 
@@ -53,17 +55,20 @@ _TOKEN = re.compile(r"\S+")
 _NON_WORD = re.compile(r"\W+")
 
 
-def word_infix(quote: str, target: str, max_edits: int) -> list[tuple[int, int]]:
+def word_infix(
+    quote: str, target: str, max_edits: int
+) -> tuple[int, list[tuple[int, int]]] | None:
     """Best placements of ``quote`` in ``target`` aligned word by word: a dropped or changed
     word costs one edit, so a gap in the middle never loses to cutting the quote short.
 
-    Words are compared by their letters and digits (punctuation aside). Returns character
-    spans of ``target`` from the first aligned word's start to the last one's end.
+    Words are compared by their letters and digits (punctuation aside). Returns the word
+    edits and character spans of ``target`` from the first aligned word's start to the last
+    one's end, or None when no placement is within ``max_edits``.
     """
     quote_words = [_NON_WORD.sub("", w) for w in _TOKEN.findall(quote)]
     tokens = list(_TOKEN.finditer(target))
     if not quote_words or not tokens:
-        return []
+        return None
     codes: dict[str, str] = {}
     for word in quote_words:
         codes.setdefault(word, chr(0x4E00 + len(codes)))
@@ -72,16 +77,13 @@ def word_infix(quote: str, target: str, max_edits: int) -> list[tuple[int, int]]
     text = "".join(codes.get(_NON_WORD.sub("", t.group()), other) for t in tokens)
     placed = infix(query, text, max_edits)
     if placed is None:
-        return []
-    return [(tokens[s].start(), tokens[e - 1].end()) for s, e in placed[1]]
+        return None
+    return placed[0], [(tokens[s].start(), tokens[e - 1].end()) for s, e in placed[1]]
 
 
 def distance(a: str, b: str) -> int:
     """Plain (global) edit distance, case-sensitive."""
-    if not a or not b:
-        return max(len(a), len(b))
-    x, y = _encode(a, b)
-    return int(edlib.align(x, y, mode="NW", task="distance")["editDistance"])
+    return int(Levenshtein.distance(a, b))
 
 
 def similarity(quote: str, matched: str) -> float:
@@ -109,19 +111,19 @@ _NUMBERS = re.compile(r"\d+")
 
 def word_similarity(quote: str, matched: str) -> float:
     """1 - word edits / max(words); 0.0 for quotes too short for words to say much."""
-    quote_words = _WORDS.findall(quote)
-    matched_words = _WORDS.findall(matched)
+    quote_words = _words(quote)
+    matched_words = _words(matched)
     if max(len(quote_words), len(matched_words)) < WORD_SIMILARITY_MIN_WORDS or not matched_words:
         return 0.0
-    codes: dict[str, str] = {}
-    for word in quote_words + matched_words:
-        codes.setdefault(word, chr(0x4E00 + len(codes)))
-    edits = distance(
-        "".join(codes[w] for w in quote_words), "".join(codes[w] for w in matched_words)
-    )
+    edits = int(Levenshtein.distance(quote_words, matched_words))
     similar = 1.0 - edits / max(len(quote_words), len(matched_words))
     # Identical words with different punctuation are not identical text.
     return min(similar, 0.99) if quote != matched else 1.0
+
+
+@lru_cache(maxsize=4096)
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(_WORDS.findall(text))
 
 
 def names_agree(quote: str, matched: str) -> bool:

@@ -30,6 +30,8 @@ _FIRST_SEGMENTS = 20  # placements of an elided quote's first segment tried
 _CHAR_SIMILARITY_FLOOR = 0.6  # edits searched for, whatever the word similarity
 _WORD_TIE_EDITS = 3  # edits by which a placement with the quote's word count may trail
 _WORD_RE = re.compile(r"\w+")
+_COST_SLACK = 0.1  # placements costlier than the cheapest by more than this are not scored
+_SNAPPED = 4  # cheapest placements snapped to words and scored, per quote
 _FUZZY_MIN_WORDS = 3  # shorter quotes match word for word or not at all...
 _FUZZY_MIN_CHARS = 20  # ...unless they are this long (one long name, a URL)
 
@@ -142,30 +144,57 @@ def _fuzzy(
     """Best word-snapped placements of ``quote`` in each region, at or above the threshold."""
     text = index.text
     limit = _max_edits(quote, settings)
-    hits: list[_Hit] = []
-    word_limit = max(2, len(quote.split()) // 2)
+    words = max(len(quote.split()), 1)
+    word_limit = max(2, words // 2)
+    # Each region's best placements, by character and by word alignment, with their cost as
+    # a share of the quote; only those close to the cheapest are worth snapping and scoring.
+    costed: list[tuple[float, int, int]] = []
     for lo, hi in regions:
         window = text[lo:hi]
-        aligned = infix(quote, window, limit)
-        placements = aligned[1] if aligned is not None else []
-        placements += word_infix(quote, window, word_limit)[:2]
-        for start, end in placements:
-            hit = _snap(text, quote, lo + start, lo + end)
-            if (
-                hit is not None
-                and hit.score >= settings.min_similarity
-                and same_numbers(quote, text[hit.start : hit.end])
-                and names_agree(quote, text[hit.start : hit.end])
-            ):
-                hits.append(hit)
+        by_chars = infix(quote, window, limit)
+        if by_chars is not None:
+            cost = by_chars[0] / len(quote)
+            costed += [(cost, lo + s, lo + e) for s, e in by_chars[1]]
+        by_words = word_infix(quote, window, word_limit)
+        if by_words is not None:
+            cost = by_words[0] / words
+            costed += [(cost, lo + s, lo + e) for s, e in by_words[1][:2]]
+    if not costed:
+        return []
+    cheapest = min(c for c, _, _ in costed)
+    scores: dict[tuple[int, int], float] = {}
+    placed: set[tuple[int, int]] = set()
+    found: set[tuple[int, int]] = set()
+    hits: list[_Hit] = []
+    for cost, start, end in sorted(costed):
+        if cost > cheapest + _COST_SLACK or len(placed) >= _SNAPPED or (start, end) in placed:
+            continue
+        placed.add((start, end))
+        hit = _snap(text, quote, start, end, scores)
+        if hit is None or (hit.start, hit.end) in found:
+            continue
+        found.add((hit.start, hit.end))
+        matched = text[hit.start : hit.end]
+        if (
+            hit.score >= settings.min_similarity
+            and same_numbers(quote, matched)
+            and names_agree(quote, matched)
+        ):
+            hits.append(hit)
     return hits
 
 
-def _snap(text: str, quote: str, start: int, end: int) -> _Hit | None:
+def _snap(
+    text: str, quote: str, start: int, end: int, scores: dict[tuple[int, int], float]
+) -> _Hit | None:
     """The word-aligned placement closest to the quote: among placements within
     `_WORD_TIE_EDITS` edits or one word of the best, the one that starts and ends on the
     quote's own first and last words wins, then the one with the quote's number of words."""
-    options = [_Hit(s, e, similarity(quote, text[s:e])) for s, e in snap_options(text, start, end)]
+    options = []
+    for span in snap_options(text, start, end):
+        if span not in scores:
+            scores[span] = similarity(quote, text[span[0] : span[1]])
+        options.append(_Hit(span[0], span[1], scores[span]))
     if not options:
         return None
     top = max(h.score for h in options)
