@@ -55,9 +55,7 @@ _TOKEN = re.compile(r"\S+")
 _NON_WORD = re.compile(r"\W+")
 
 
-def word_infix(
-    quote: str, target: str, max_edits: int
-) -> tuple[int, list[tuple[int, int]]] | None:
+def word_infix(quote: str, target: str, max_edits: int) -> tuple[int, list[tuple[int, int]]] | None:
     """Best placements of ``quote`` in ``target`` aligned word by word: a dropped or changed
     word costs one edit, so a gap in the middle never loses to cutting the quote short.
 
