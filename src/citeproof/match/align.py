@@ -183,6 +183,9 @@ def snap_options(text: str, start: int, end: int) -> list[tuple[int, int]]:
     # ...and each edge with the punctuation that clings to its word ("science." for "science").
     lefts += [_token_start(text, left) for left in lefts]
     rights += [_token_end(text, right) for right in rights]
+    # ...and every cut inside a run of punctuation: '"ango".' offers '"ango"' for '"ango"'.
+    lefts += [p for left in lefts for p in _punctuation_cuts(text, left, forward=True)]
+    rights += [p for right in rights for p in _punctuation_cuts(text, right, forward=False)]
     # Never a cut word, whatever the edge.
     lefts = [p for p in dict.fromkeys(lefts) if not _inside_word(text, p)]
     rights = [p for p in dict.fromkeys(rights) if not _inside_word(text, p)]
@@ -197,6 +200,20 @@ def snap_options(text: str, start: int, end: int) -> list[tuple[int, int]]:
             if s < e and (s, e) not in options:
                 options.append((s, e))
     return options
+
+
+def _punctuation_cuts(text: str, position: int, *, forward: bool) -> list[int]:
+    """Positions inside the run of punctuation that ``position`` borders."""
+    cuts: list[int] = []
+    step = 1 if forward else -1
+    i = position
+    for _ in range(3):
+        char = text[i] if forward else text[i - 1] if i > 0 else ""
+        if not char or char.isspace() or _is_word(char) or not 0 <= i + step <= len(text):
+            break
+        i += step
+        cuts.append(i)
+    return cuts
 
 
 def _inside_word(text: str, position: int) -> bool:

@@ -166,9 +166,15 @@ def _fuzzy(
     placed: set[tuple[int, int]] = set()
     found: set[tuple[int, int]] = set()
     hits: list[_Hit] = []
+    starts: set[int] = set()
     for cost, start, end in sorted(costed):
-        if cost > cheapest + _COST_SLACK or len(placed) >= _SNAPPED or (start, end) in placed:
+        if cost > cheapest + _COST_SLACK or (start, end) in placed:
             continue
+        # Locations of one alignment share a start and end a character apart: the limit
+        # counts places, not such variants.
+        if start not in starts and len(starts) >= _SNAPPED:
+            continue
+        starts.add(start)
         placed.add((start, end))
         hit = _snap(text, quote, start, end, scores)
         if hit is None or (hit.start, hit.end) in found:
