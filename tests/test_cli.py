@@ -122,6 +122,7 @@ def test_batch_keeps_good_lines_around_bad_ones(tmp_path: Path) -> None:
     }
     for line in (good, second):
         jsonschema.validate(line, INPUT_SCHEMA)
+    huge = {"id": "big", "answer": "x" * 5_000_000, "sources": [source_json(POLICY)]}
     lines = [
         json.dumps(good),
         '{"id": "broken", "answer": ',
@@ -130,6 +131,7 @@ def test_batch_keeps_good_lines_around_bad_ones(tmp_path: Path) -> None:
         ),
         json.dumps({"id": "a4", "answer": "x", "sources": []}),
         json.dumps(second),
+        json.dumps(huge),
     ]
     batch = tmp_path / "in.jsonl"
     batch.write_bytes(("\n".join(lines) + "\n").encode() + b'{"id": "\xff"}\n')
@@ -137,7 +139,7 @@ def test_batch_keeps_good_lines_around_bad_ones(tmp_path: Path) -> None:
     code, _, err = invoke("verify", "--batch", str(batch), "--out", str(out))
     assert code == 1
     records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
-    assert [r.get("id") for r in records] == ["a1", None, None, None, "a3", None]
+    assert [r.get("id") for r in records] == ["a1", None, None, None, "a3", "big", None]
     assert records[0]["quotes"][0]["status"] == "verified"
     assert records[4]["quotes"][0]["status"] == "verified"
     assert records[4]["policy"]["ineligible_citations"] == "remove"
@@ -146,8 +148,10 @@ def test_batch_keeps_good_lines_around_bad_ones(tmp_path: Path) -> None:
     assert records[1]["line"] == 2 and "not valid JSON" in records[1]["error"]["message"]
     assert records[2]["line"] == 3 and records[2]["error"]["field"] == "sources.0.kind"
     assert records[3]["line"] == 4 and records[3]["error"]["field"] == "sources"
-    assert records[5]["line"] == 6 and "invalid UTF-8" in records[5]["error"]["message"]
-    assert "2 answers verified, 4 lines rejected" in err
+    assert records[5]["line"] == 6 and records[5]["error"]["field"] == "answer"
+    assert "limit is 1,000,000" in records[5]["error"]["message"]
+    assert records[6]["line"] == 7 and "invalid UTF-8" in records[6]["error"]["message"]
+    assert "2 answers verified, 5 lines rejected" in err
 
 
 def test_batch_needs_an_output_file(tmp_path: Path) -> None:

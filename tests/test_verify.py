@@ -338,3 +338,14 @@ def test_attachment_quote_at_the_wrong_paragraph_is_relocated_011_1() -> None:
     assert quote.status == "corrected"
     assert [c.kind for c in quote.corrections] == ["location"]
     assert result.text.endswith(f"<cite:S3#p{right}>")
+
+
+def test_given_paragraphs_are_the_ones_citations_count_011_1() -> None:
+    text = "Rates. The base rate is 4.25%. Fees. The arrangement fee is 999 GBP."
+    spans = ((0, 30), (31, 68))
+    sheet = Source(id="R1", kind="document", text=text, paragraphs=spans)
+    result = verify('"The arrangement fee is 999 GBP." <cite:R1#p1>', [sheet], now=NOW)
+    (quote,) = result.quotes
+    assert quote.status == "corrected"
+    assert quote.paragraph == 2
+    assert result.text == '"The arrangement fee is 999 GBP." <cite:R1#p2>'
