@@ -49,7 +49,7 @@ class Source:
     """A text the model was given: a document, an attachment or an email body.
 
     ``paragraphs`` are ``(start, end)`` spans into ``text``; when omitted, paragraphs are the
-    blank-line-separated blocks of ``text``.
+    blank-line-separated blocks of ``text``. ``retrieved_at`` is an ISO 8601 UTC time.
     """
 
     id: str
@@ -60,6 +60,7 @@ class Source:
     version: str | None = None
     url: str | None = None
     paragraphs: tuple[Span, ...] | None = None
+    retrieved_at: str | None = None
 
     def __post_init__(self) -> None:
         where = f"source {self.id!r}"
@@ -96,6 +97,23 @@ class Source:
         if self.paragraphs:
             return self.paragraphs
         return blank_line_paragraphs(self.text)
+
+
+@dataclass(frozen=True, slots=True)
+class Passage:
+    """A retrieved window of paragraphs of one source version (SPEC D, retriever).
+
+    ``paragraphs`` is the 1-based, inclusive ``(first, last)`` paragraph range; ``span`` its
+    character span in the source text; ``confidence`` a deterministic score in [0, 1].
+    """
+
+    source_id: str
+    doc_id: str | None
+    version: str | None
+    paragraphs: tuple[int, int]
+    span: Span
+    text: str
+    confidence: float
 
 
 @dataclass(frozen=True, slots=True)
