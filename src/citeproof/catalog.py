@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 
 from citeproof.errors import SourceError
-from citeproof.model import Source
+from citeproof.model import Exclusion, Source
 
 _PREFIXED_NUMBER = re.compile(r"(?i)^(?:s|src|source|doc|document)[\s_-]*(\d+)$")
 
@@ -31,7 +31,7 @@ def _aliases(key: str) -> Iterator[str]:
 class SourceCatalog:
     """The sources provided in one turn, looked up by citation label."""
 
-    def __init__(self, sources: Sequence[Source]):
+    def __init__(self, sources: Sequence[Source], excluded: Sequence[Exclusion] = ()):
         if not sources:
             raise SourceError(
                 "no sources were given: at least one source is needed", field="sources"
@@ -58,6 +58,10 @@ class SourceCatalog:
         for source in self._sources.values():
             for alias in _aliases(source.id):
                 self._by_alias[alias] = source
+        self._excluded: dict[str, Exclusion] = {}
+        for exclusion in excluded:
+            for alias in _aliases(exclusion.source_id):
+                self._excluded.setdefault(alias, exclusion)
 
     def __iter__(self) -> Iterator[Source]:
         return iter(self._sources.values())
@@ -75,6 +79,14 @@ class SourceCatalog:
             return exact
         for alias in _aliases(label):
             found = self._by_alias.get(alias)
+            if found is not None:
+                return found
+        return None
+
+    def why_excluded(self, label: str) -> Exclusion | None:
+        """Why the source a label names was kept out of this turn, when the turn knows it."""
+        for alias in _aliases(label):
+            found = self._excluded.get(alias)
             if found is not None:
                 return found
         return None

@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from citeproof.eligibility import eligibility_to_json
 from citeproof.errors import InputError
 from citeproof.model import Policy, Source, Span, VerifiedAnswer
 
@@ -179,6 +180,7 @@ def answer_to_json(answer: VerifiedAnswer) -> dict[str, Any]:
             for s in answer.sources
         ],
         "policy": asdict(answer.policy),
+        **({"eligibility": eligibility_to_json(answer.eligibility)} if answer.eligibility else {}),
     }
 
 

@@ -57,11 +57,15 @@ def judge_quote(
     eligible = [(c, s) for c, s in resolved if s is not None]
     if quote.citations and not eligible:
         labels = ", ".join(sorted({c.label for c in quote.citations}))
+        reasons = sorted(
+            {e.detail for c in quote.citations if (e := catalog.why_excluded(c.label))}
+        )
+        why = f" ({'; '.join(reasons)})" if reasons else ""
         return _verdict(
             quote,
             "ineligible",
             citation=quote.citations[0],
-            note=f"cites {labels}, which was not provided in this turn",
+            note=f"cites {labels}, which was not provided in this turn{why}",
         )
 
     primary = _best_match(quote.text, [(s, c.paragraph) for c, s in eligible], index_for, settings)

@@ -252,9 +252,44 @@ class VerifiedClaim:
     quote_ids: tuple[str, ...]
 
 
+ExclusionReason = Literal["not_in_turn", "not_permitted", "superseded", "over_budget"]
+
+
+@dataclass(frozen=True, slots=True)
+class Exclusion:
+    """A source that may not be cited in this turn, and why (012.1)."""
+
+    source_id: str
+    reason: ExclusionReason
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class Eligibility:
+    """Which sources this turn may show and cite: computed once per turn and passed, as this
+    same value, to prompt building, verification, rendering and the JSON output (012.3).
+
+    ``eligible`` keeps the order the sources will be presented in; ``fingerprint`` is a hash
+    over both lists, so any stage can show which decision it worked from.
+    """
+
+    eligible: tuple[str, ...]
+    excluded: tuple[Exclusion, ...]
+    fingerprint: str
+
+    def allows(self, source_id: str) -> bool:
+        return source_id in self.eligible
+
+    def reason(self, source_id: str) -> Exclusion | None:
+        return next((e for e in self.excluded if e.source_id == source_id), None)
+
+
 @dataclass(frozen=True, slots=True)
 class VerifiedAnswer:
-    """An answer after verification: ``text`` is the corrected answer, ``original`` as given."""
+    """An answer after verification: ``text`` is the corrected answer, ``original`` as given.
+
+    ``eligibility`` is the turn's eligibility decision when verification ran inside a turn.
+    """
 
     id: str
     text: str
@@ -263,6 +298,7 @@ class VerifiedAnswer:
     quotes: tuple[VerifiedQuote, ...]
     sources: tuple[Source, ...]
     policy: Policy
+    eligibility: Eligibility | None = None
 
     def counts(self) -> dict[str, int]:
         """Number of quotes per status, every status present."""

@@ -10,10 +10,10 @@ from datetime import UTC, datetime
 
 from citeproof.catalog import SourceCatalog
 from citeproof.correct import apply_verdicts
-from citeproof.errors import AnswerError
+from citeproof.errors import AnswerError, SourceError
 from citeproof.judgement import judge_quote
 from citeproof.match import MatchSettings, SourceIndex, prepare
-from citeproof.model import Policy, Source, VerifiedAnswer
+from citeproof.model import Eligibility, Policy, Source, VerifiedAnswer
 from citeproof.parse import parse_answer
 
 MAX_ANSWER_CHARS = 1_000_000
@@ -27,17 +27,22 @@ def verify(
     policy: Policy | None = None,
     answer_id: str | None = None,
     now: datetime | None = None,
+    eligibility: Eligibility | None = None,
 ) -> VerifiedAnswer:
     """Verify every quote of ``answer`` against ``sources``, the sources of this turn.
 
     Returns the corrected answer with one verdict per quote occurrence (003.4). Citations to
     ids not among ``sources`` are ineligible (012.2). ``answer_id`` defaults to a stable hash
     of the answer and the sources; ``now`` stamps the corrections (default: the current UTC
-    time). Raises `AnswerError` or `SourceError` for bad input.
+    time). Inside a turn, pass the turn's ``eligibility``: only its eligible sources can be
+    cited, and a citation to an excluded one says why (012.2, 012.3). Raises `AnswerError` or
+    `SourceError` for bad input.
     """
     policy = policy or Policy()
     _check_answer(answer)
-    catalog = SourceCatalog(sources)
+    if eligibility is not None:
+        sources = _eligible_sources(sources, eligibility)
+    catalog = SourceCatalog(sources, eligibility.excluded if eligibility else ())
     parsed = parse_answer(answer)
     settings = MatchSettings(
         min_similarity=policy.min_similarity, max_ellipsis_gap=policy.max_ellipsis_gap
@@ -70,7 +75,18 @@ def verify(
         quotes=quotes,
         sources=tuple(catalog),
         policy=policy,
+        eligibility=eligibility,
     )
+
+
+def _eligible_sources(sources: Sequence[Source], eligibility: Eligibility) -> list[Source]:
+    by_id = {s.id: s for s in sources}
+    missing = [sid for sid in eligibility.eligible if sid not in by_id]
+    if missing:
+        raise SourceError(
+            f"eligible sources {', '.join(missing)} were not given to verify", field="sources"
+        )
+    return [by_id[sid] for sid in eligibility.eligible]
 
 
 def default_answer_id(answer: str, sources: Sequence[Source]) -> str:
