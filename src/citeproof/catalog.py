@@ -31,8 +31,14 @@ def _aliases(key: str) -> Iterator[str]:
 class SourceCatalog:
     """The sources provided in one turn, looked up by citation label."""
 
-    def __init__(self, sources: Sequence[Source], excluded: Sequence[Exclusion] = ()):
-        if not sources:
+    def __init__(
+        self,
+        sources: Sequence[Source],
+        excluded: Sequence[Exclusion] = (),
+        *,
+        allow_empty: bool = False,
+    ):
+        if not sources and not allow_empty:
             raise SourceError(
                 "no sources were given: at least one source is needed", field="sources"
             )

@@ -42,7 +42,10 @@ def verify(
     _check_answer(answer)
     if eligibility is not None:
         sources = _eligible_sources(sources, eligibility)
-    catalog = SourceCatalog(sources, eligibility.excluded if eligibility else ())
+    # Inside a turn, no eligible source is a decision, not a mistake: every citation is refused.
+    catalog = SourceCatalog(
+        sources, eligibility.excluded if eligibility else (), allow_empty=eligibility is not None
+    )
     parsed = parse_answer(answer)
     settings = MatchSettings(
         min_similarity=policy.min_similarity, max_ellipsis_gap=policy.max_ellipsis_gap
