@@ -1,0 +1,155 @@
+"""Claude through the anthropic SDK.
+
+Settings come from the arguments, else the environment: ``ANTHROPIC_API_KEY``,
+``ANTHROPIC_BASE_URL`` (optional) and ``CITEPROOF_MODEL``. The SDK's own retries are off;
+citeproof's `RetryPolicy` applies, within the caller's deadline.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Sequence
+from dataclasses import replace
+
+import anthropic
+from anthropic.types import Message as AnthropicMessage
+from anthropic.types import MessageParam
+
+from citeproof.providers.base import (
+    ChatMessage,
+    Generation,
+    Message,
+    ProviderConfigError,
+    ProviderConnectionError,
+    ProviderError,
+    ProviderTimeout,
+    Usage,
+    check_request,
+    error_for_status,
+)
+from citeproof.providers.model_requests import check_model_request
+from citeproof.providers.openai_compat import DEFAULT_TIMEOUT, server_message
+from citeproof.providers.retry import (
+    DEFAULT_RETRY,
+    RetryPolicy,
+    call_with_retries,
+    retry_after_from_headers,
+)
+
+
+class AnthropicProvider:
+    """Claude's Messages API. System messages are joined into Claude's ``system`` field.
+
+    ``temperature`` is accepted for the `Provider` protocol but not sent: the anthropic SDK
+    this was built on (2.x) has no such parameter.
+    """
+
+    name = "anthropic"
+
+    def __init__(
+        self,
+        model: str | None = None,
+        *,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        retry: RetryPolicy = DEFAULT_RETRY,
+        client: anthropic.Anthropic | None = None,
+    ) -> None:
+        model = model or os.environ.get("CITEPROOF_MODEL") or None
+        if model is None:
+            raise ProviderConfigError(
+                "no model: pass model= or set CITEPROOF_MODEL", provider=self.name
+            )
+        self.model = model
+        self.timeout = timeout
+        self.retry = retry
+        if client is None:
+            api_key = api_key or os.environ.get("ANTHROPIC_API_KEY") or None
+            if api_key is None:
+                raise ProviderConfigError(
+                    "no API key: pass api_key or set ANTHROPIC_API_KEY", provider=self.name
+                )
+            base_url = base_url or os.environ.get("ANTHROPIC_BASE_URL") or None
+            client = anthropic.Anthropic(
+                api_key=api_key, base_url=base_url, max_retries=0, timeout=timeout
+            )
+        self.client = client
+        self.base_url = str(client.base_url)
+
+    def generate(
+        self,
+        messages: Sequence[ChatMessage],
+        *,
+        max_tokens: int,
+        temperature: float = 0.0,
+        deadline: float | None = None,
+    ) -> Generation:
+        """Send ``messages`` to Claude; see `Provider.generate`."""
+        check_request(messages, max_tokens, temperature)
+        check_model_request(self.name, self.base_url)
+        system = "\n\n".join(m.content for m in messages if m.role == "system")
+        turns = [_turn(m) for m in messages if m.role != "system"]
+        if not turns:
+            turns = [_turn(Message("user", ""))]
+        started = time.monotonic()
+
+        def once(remaining: float | None) -> Generation:
+            timeout = self.timeout if remaining is None else min(remaining, self.timeout)
+            try:
+                if system:
+                    reply = self.client.messages.create(
+                        model=self.model,
+                        max_tokens=max_tokens,
+                        messages=turns,
+                        system=system,
+                        timeout=timeout,
+                    )
+                else:
+                    reply = self.client.messages.create(
+                        model=self.model, max_tokens=max_tokens, messages=turns, timeout=timeout
+                    )
+            except anthropic.AnthropicError as error:
+                raise self._error(error, timeout) from error
+            return self._generation(reply)
+
+        generation, attempts = call_with_retries(once, deadline=deadline, policy=self.retry)
+        return replace(generation, seconds=time.monotonic() - started, attempts=attempts)
+
+    def _generation(self, reply: AnthropicMessage) -> Generation:
+        text = "".join(block.text for block in reply.content if block.type == "text")
+        return Generation(
+            text=text,
+            model=reply.model or self.model,
+            provider=self.name,
+            usage=Usage(reply.usage.input_tokens, reply.usage.output_tokens),
+            finish_reason=reply.stop_reason,
+        )
+
+    def _error(self, error: anthropic.AnthropicError, timeout: float) -> ProviderError:
+        if isinstance(error, anthropic.APITimeoutError):
+            return ProviderTimeout(
+                f"no answer from {self.base_url} within {timeout:.1f}s",
+                provider=self.name,
+                model=self.model,
+            )
+        if isinstance(error, anthropic.APIConnectionError):
+            return ProviderConnectionError(
+                f"cannot reach {self.base_url}: {error}", provider=self.name, model=self.model
+            )
+        if isinstance(error, anthropic.APIStatusError):
+            return error_for_status(
+                error.status_code,
+                server_message(error.body, error.message),
+                provider=self.name,
+                model=self.model,
+                retry_after=retry_after_from_headers(error.response.headers),
+            )
+        return ProviderError(str(error), provider=self.name, model=self.model)
+
+
+def _turn(message: ChatMessage) -> MessageParam:
+    if message.role == "assistant":
+        return {"role": "assistant", "content": message.content}
+    return {"role": "user", "content": message.content}

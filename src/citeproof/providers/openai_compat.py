@@ -1,0 +1,194 @@
+"""Any OpenAI-compatible chat endpoint (OpenAI, vLLM, Ollama, llama.cpp...) via the openai SDK.
+
+Settings come from the arguments, else the environment: ``OPENAI_BASE_URL``,
+``OPENAI_API_KEY`` and ``CITEPROOF_MODEL``. The SDK's own retries are off; citeproof's
+`RetryPolicy` applies, within the caller's deadline.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Sequence
+from dataclasses import replace
+
+import openai
+from openai.types.chat import ChatCompletion, ChatCompletionMessageParam
+
+from citeproof.providers.base import (
+    ChatMessage,
+    Generation,
+    ProviderConfigError,
+    ProviderConnectionError,
+    ProviderError,
+    ProviderModelError,
+    ProviderTimeout,
+    Usage,
+    check_request,
+    error_for_status,
+)
+from citeproof.providers.model_requests import check_model_request, is_loopback
+from citeproof.providers.retry import (
+    DEFAULT_RETRY,
+    RetryPolicy,
+    call_with_retries,
+    retry_after_from_headers,
+)
+
+DEFAULT_TIMEOUT = 120.0
+LOCAL_API_KEY = "not-needed"  # local servers take any key, but the SDK insists on one
+
+
+class OpenAICompatProvider:
+    """Chat completions from an OpenAI-compatible server.
+
+    ``timeout`` bounds each request when no deadline is given. With ``check_model``, the
+    first `generate` first asks the server's model list for ``model`` (see `verify_model`):
+    some servers (llama.cpp) answer with whatever model they have loaded, whatever name is
+    asked for.
+    """
+
+    def __init__(
+        self,
+        model: str | None = None,
+        *,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        retry: RetryPolicy = DEFAULT_RETRY,
+        check_model: bool = False,
+        name: str = "openai",
+        client: openai.OpenAI | None = None,
+    ) -> None:
+        self.name = name
+        self.model = _setting(model, "CITEPROOF_MODEL", "model", name)
+        self.timeout = timeout
+        self.retry = retry
+        self._check_model = check_model
+        if client is None:
+            base_url = base_url or os.environ.get("OPENAI_BASE_URL") or None
+            api_key = api_key or os.environ.get("OPENAI_API_KEY") or None
+            if api_key is None and is_loopback(base_url):
+                api_key = LOCAL_API_KEY
+            if api_key is None:
+                raise ProviderConfigError(
+                    "no API key: pass api_key or set OPENAI_API_KEY (any value for a server "
+                    "that needs none)",
+                    provider=name,
+                )
+            client = openai.OpenAI(
+                api_key=api_key, base_url=base_url, max_retries=0, timeout=timeout
+            )
+        self.client = client
+        self.base_url = str(client.base_url)
+
+    def generate(
+        self,
+        messages: Sequence[ChatMessage],
+        *,
+        max_tokens: int,
+        temperature: float = 0.0,
+        deadline: float | None = None,
+    ) -> Generation:
+        """Send ``messages`` and return the first choice; see `Provider.generate`."""
+        check_request(messages, max_tokens, temperature)
+        check_model_request(self.name, self.base_url)
+        if self._check_model:
+            self.verify_model()
+            self._check_model = False
+        wire = [_wire_message(m) for m in messages]
+        started = time.monotonic()
+
+        def once(remaining: float | None) -> Generation:
+            timeout = self.timeout if remaining is None else min(remaining, self.timeout)
+            try:
+                completion = self.client.chat.completions.create(
+                    model=self.model,
+                    messages=wire,
+                    max_tokens=max_tokens,
+                    temperature=temperature,
+                    timeout=timeout,
+                )
+            except openai.OpenAIError as error:
+                raise self._error(error, timeout) from error
+            return self._generation(completion)
+
+        generation, attempts = call_with_retries(once, deadline=deadline, policy=self.retry)
+        return replace(generation, seconds=time.monotonic() - started, attempts=attempts)
+
+    def verify_model(self) -> None:
+        """Raise `ProviderModelError` unless the server lists ``model`` among its models."""
+        check_model_request(self.name, self.base_url)
+        try:
+            listed = [m.id for m in self.client.models.list(timeout=self.timeout)]
+        except openai.OpenAIError as error:
+            raise self._error(error, self.timeout) from error
+        if self.model not in listed:
+            raise ProviderModelError(
+                f"the server at {self.base_url} has no model {self.model!r}; it lists: "
+                + (", ".join(sorted(listed)[:20]) or "nothing"),
+                provider=self.name,
+                model=self.model,
+            )
+
+    def _generation(self, completion: ChatCompletion) -> Generation:
+        if not completion.choices:
+            raise ProviderError(
+                "the server returned no choices", provider=self.name, model=self.model
+            )
+        choice = completion.choices[0]
+        usage = completion.usage
+        return Generation(
+            text=choice.message.content or "",
+            model=completion.model or self.model,
+            provider=self.name,
+            usage=Usage(usage.prompt_tokens, usage.completion_tokens) if usage else Usage(),
+            finish_reason=choice.finish_reason,
+        )
+
+    def _error(self, error: openai.OpenAIError, timeout: float) -> ProviderError:
+        if isinstance(error, openai.APITimeoutError):
+            return ProviderTimeout(
+                f"no answer from {self.base_url} within {timeout:.1f}s",
+                provider=self.name,
+                model=self.model,
+            )
+        if isinstance(error, openai.APIConnectionError):
+            return ProviderConnectionError(
+                f"cannot reach {self.base_url}: {error}", provider=self.name, model=self.model
+            )
+        if isinstance(error, openai.APIStatusError):
+            return error_for_status(
+                error.status_code,
+                server_message(error.body, error.message),
+                provider=self.name,
+                model=self.model,
+                retry_after=retry_after_from_headers(error.response.headers),
+            )
+        return ProviderError(str(error), provider=self.name, model=self.model)
+
+
+def server_message(body: object, fallback: str) -> str:
+    """The human message in an error body shaped like OpenAI's or Anthropic's."""
+    if isinstance(body, dict):
+        inner = body.get("error", body)
+        if isinstance(inner, dict) and isinstance(inner.get("message"), str):
+            return str(inner["message"])
+        if isinstance(body.get("message"), str):
+            return str(body["message"])
+    return fallback
+
+
+def _setting(value: str | None, env: str, field: str, provider: str) -> str:
+    value = value or os.environ.get(env) or None
+    if value is None:
+        raise ProviderConfigError(f"no {field}: pass {field}= or set {env}", provider=provider)
+    return value
+
+
+def _wire_message(message: ChatMessage) -> ChatCompletionMessageParam:
+    if message.role == "system":
+        return {"role": "system", "content": message.content}
+    if message.role == "assistant":
+        return {"role": "assistant", "content": message.content}
+    return {"role": "user", "content": message.content}
