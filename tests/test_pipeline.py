@@ -7,8 +7,8 @@ from typing import Any
 
 from citeproof.eligibility import Candidate, decide_eligibility
 from citeproof.model import Eligibility, Passage, Source
-from citeproof.pipeline import Reply, run_turn
-from citeproof.prompt import Prompt
+from citeproof.pipeline import run_turn
+from citeproof.providers.function import FunctionProvider
 from tests.lending import EMAIL, MEMO, POLICY
 
 SECRET = Source(id="S4", kind="document", text="Board minutes: cut the base rate by 0.5%.")
@@ -44,16 +44,15 @@ class Retriever:
         return found[:limit]
 
 
-class Model:
-    """Answers with a fixed text and remembers the prompt it was given."""
+class Model(FunctionProvider):
+    """Answers with a fixed text and remembers the messages it was given."""
 
     def __init__(self, text: str):
-        self.text = text
-        self.prompts: list[Prompt] = []
+        super().__init__(lambda request: text)
 
-    def complete(self, prompt: Prompt, *, max_tokens: int, deadline: float | None) -> Reply:
-        self.prompts.append(prompt)
-        return Reply(self.text, "fixed", "test")
+    @property
+    def prompts(self) -> list[str]:
+        return ["\n".join(m.content for m in r.messages) for r in self.requests]
 
 
 LIBRARY = Library(
@@ -77,7 +76,7 @@ def turn(model: Model, **kwargs: Any):  # type: ignore[no-untyped-def]
         "When must a loan-to-value application be referred, and what about the base rate?",
         retriever=Retriever(sources),
         library=LIBRARY,
-        generator=model,
+        provider=model,
         user="priya",
         **kwargs,
     )
@@ -97,15 +96,15 @@ def test_eligibility_is_computed_exactly_once_and_shared_by_every_stage_012_3() 
     (eligibility,) = calls
     assert result.eligibility is eligibility
     assert result.answer.eligibility is eligibility
-    assert model.prompts[0].eligibility_fingerprint == eligibility.fingerprint
+    assert result.prompt.eligibility_fingerprint == eligibility.fingerprint
 
 
 def test_the_model_never_sees_a_source_the_user_may_not_see_012_1() -> None:
     model = Model(ANSWER)
     result = turn(model)
-    prompt_text = "\n".join(m.content for m in model.prompts[0].messages)
+    (prompt_text,) = model.prompts
     assert "Board minutes" not in prompt_text
-    assert "S4" not in model.prompts[0].source_ids
+    assert "S4" not in result.prompt.source_ids
     assert result.eligibility.reason("S4") is not None
     statuses = {q.text[:20]: q.status for q in result.answer.quotes}
     assert statuses == {"Applications with a ": "verified", "to cut the base rate": "ineligible"}
@@ -119,17 +118,17 @@ def test_every_stage_is_timed() -> None:
 
 def test_attached_sources_are_shown_whole_even_when_not_retrieved() -> None:
     model = Model("Nothing to add.")
-    run_turn(
+    result = run_turn(
         "Who approved the accounts?",
         retriever=Retriever([]),
         library=LIBRARY,
-        generator=model,
+        provider=model,
         user="priya",
         attached=["S3"],
     )
-    (prompt,) = model.prompts
-    assert prompt.source_ids == ("S3",)
-    assert "M. Osei" in prompt.messages[1].content
+    (prompt_text,) = model.prompts
+    assert result.prompt.source_ids == ("S3",)
+    assert "M. Osei" in prompt_text
 
 
 def test_a_turn_with_nothing_eligible_refuses_every_citation_012_2() -> None:
@@ -138,7 +137,7 @@ def test_a_turn_with_nothing_eligible_refuses_every_citation_012_2() -> None:
         "base rate?",
         retriever=Retriever([SECRET]),
         library=LIBRARY,
-        generator=model,
+        provider=model,
         user="priya",
     )
     assert result.eligibility.eligible == ()

@@ -15,6 +15,7 @@ from typing import Protocol
 from citeproof.eligibility import DEFAULT_BUDGET_CHARS, Candidate, decide_eligibility
 from citeproof.model import Eligibility, Passage, Policy, Source, VerifiedAnswer
 from citeproof.prompt import Prompt, build_prompt
+from citeproof.providers.base import Generation, Provider
 from citeproof.verification import verify
 
 
@@ -30,19 +31,6 @@ class Library(Protocol):
     def known_ids(self) -> Sequence[str]: ...
 
 
-class Generator(Protocol):
-    """The part of a provider a turn needs: prompt messages in, answer text out."""
-
-    def complete(self, prompt: Prompt, *, max_tokens: int, deadline: float | None) -> Reply: ...
-
-
-@dataclass(frozen=True, slots=True)
-class Reply:
-    text: str
-    model: str
-    provider: str
-
-
 Decide = Callable[..., Eligibility]
 
 
@@ -55,7 +43,7 @@ class Turn:
     passages: tuple[Passage, ...]
     eligibility: Eligibility
     prompt: Prompt
-    reply: Reply
+    generation: Generation
     answer: VerifiedAnswer
     timings: dict[str, float]
 
@@ -65,7 +53,7 @@ def run_turn(
     *,
     retriever: Retriever,
     library: Library,
-    generator: Generator,
+    provider: Provider,
     user: str | None = None,
     attached: Sequence[str] = (),
     policy: Policy | None = None,
@@ -79,6 +67,7 @@ def run_turn(
 
     ``attached`` are source ids the user attached to this turn: they are candidates whether or
     not retrieval finds them. ``decide`` computes eligibility (exactly once per call).
+    ``deadline`` is a `time.monotonic()` time for the model call (see `deadline_after`).
     """
     timings: dict[str, float] = {}
 
@@ -111,14 +100,14 @@ def run_turn(
     timed("prompt", started)
 
     started = time.perf_counter()
-    reply = generator.complete(prompt, max_tokens=max_tokens, deadline=deadline)
+    generation = provider.generate(prompt.messages, max_tokens=max_tokens, deadline=deadline)
     timed("generate", started)
 
     started = time.perf_counter()
     eligible_sources = [s for s in sources if eligibility.allows(s.id)]
-    answer = verify(reply.text, eligible_sources, policy=policy, eligibility=eligibility)
+    answer = verify(generation.text, eligible_sources, policy=policy, eligibility=eligibility)
     timed("verify", started)
-    return Turn(question, user, passages, eligibility, prompt, reply, answer, timings)
+    return Turn(question, user, passages, eligibility, prompt, generation, answer, timings)
 
 
 def _shown_paragraphs(passages: Sequence[Passage]) -> dict[str, set[int]]:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from citeproof.errors import PolicyError
 from citeproof.model import Eligibility, Passage, Source
+from citeproof.providers.base import Message
 
 PROMPT_VERSION = "citeproof-prompt/1"
 
@@ -39,12 +40,6 @@ class Removal:
     source_id: str
     count: int
     codepoints: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Message:
-    role: str
-    content: str
 
 
 @dataclass(frozen=True, slots=True)
