@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from citeproof.errors import PolicyError
 from citeproof.model import Eligibility, Exclusion, Source
@@ -98,3 +99,14 @@ def eligibility_to_json(eligibility: Eligibility) -> dict[str, object]:
         ],
         "fingerprint": eligibility.fingerprint,
     }
+
+
+def eligibility_from_json(data: Mapping[str, Any]) -> Eligibility:
+    """The value `eligibility_to_json` wrote, as logged in an audit record."""
+    return Eligibility(
+        eligible=tuple(data["eligible"]),
+        excluded=tuple(
+            Exclusion(e["source_id"], e["reason"], e["detail"]) for e in data["excluded"]
+        ),
+        fingerprint=data["fingerprint"],
+    )

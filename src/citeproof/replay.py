@@ -24,6 +24,7 @@ from typing import Any
 import rfc8785
 
 from citeproof.contract import answer_to_json
+from citeproof.eligibility import eligibility_from_json
 from citeproof.errors import CiteproofError, InputError
 from citeproof.evidence import EvidenceBundle, build_evidence, content_hash
 from citeproof.live import LiveResponse
@@ -49,21 +50,22 @@ def audit_payload(
     answer: VerifiedAnswer,
     bundle: EvidenceBundle,
     validation: Validation,
-    facts: Mapping[str, object],
-    live: LiveResponse,
-    decision: Decision,
+    facts: Mapping[str, object] | None,
+    live: LiveResponse | None,
+    decision: Decision | None,
     request_meta: Mapping[str, Any],
 ) -> dict[str, Any]:
-    """The JSON-serialisable audit record of one answer and its decision.
+    """The JSON-serialisable audit record of one answer and, when rules ran, its decision.
 
-    ``request_meta`` must hold the ``request_id`` the live values were fetched under; the
-    rest of it (user, question, timings...) is logged as given and must be JSON values.
-    Raises `InputError` when the parts do not belong together.
+    ``request_meta`` must hold the ``request_id`` (the one the live values were fetched
+    under, when there are any); the rest of it (user, question, timings...) is logged as given
+    and must be JSON values. ``facts``, ``live`` and ``decision`` are None for an answer that
+    went through no rules. Raises `InputError` when the parts do not belong together.
     """
     request_id = request_meta.get("request_id")
     if not isinstance(request_id, str) or not request_id:
         raise InputError("must hold the request id", where="request_meta", field="request_id")
-    if live.request_id != request_id:
+    if live is not None and live.request_id != request_id:
         raise InputError(
             f"the live values were fetched for request {live.request_id!r}, not {request_id!r}",
             field="live",
@@ -80,10 +82,10 @@ def audit_payload(
         "sources": [_source_json(source) for source in answer.sources],
         "evidence": {"request_id": request_id, **bundle.to_json()},
         "validation": validation.to_json(),
-        "facts": values_to_json(as_values(facts, where="facts")),
-        "live": live.to_json(),
-        "rules": decision.rules.to_json(),
-        "decision": decision.to_json(),
+        "facts": values_to_json(as_values(facts, where="facts")) if facts is not None else None,
+        "live": live.to_json() if live is not None else None,
+        "rules": decision.rules.to_json() if decision is not None else None,
+        "decision": decision.to_json() if decision is not None else None,
     }
     try:
         rfc8785.dumps(payload)
@@ -133,12 +135,14 @@ def _replay(record: Mapping[str, Any]) -> ReplayResult:
     logged_answer = record["answer"]
     sources = [_source(item, n, differences) for n, item in enumerate(record["sources"])]
     verified_at = record.get("verified_at")
+    logged_eligibility = logged_answer.get("eligibility")
     answer = verify(
         logged_answer["original"],
         sources,
         policy=Policy(**logged_answer["policy"]),
         answer_id=logged_answer["id"],
         now=datetime.fromisoformat(verified_at) if verified_at else _EPOCH,
+        eligibility=eligibility_from_json(logged_eligibility) if logged_eligibility else None,
     )
     same_answer = answer_to_json(answer) == logged_answer
     if not same_answer:
@@ -158,20 +162,22 @@ def _replay(record: Mapping[str, Any]) -> ReplayResult:
     if not same_validation:
         differences.append("validation: the evidence validates differently now")
 
-    rules = parse_rules(record["rules"], where="record rules")
-    live = LiveResponse.from_json(record["live"])
-    facts = values_from_json(record["facts"], where="record facts")
-    decision = decide(rules, facts, live).to_json()
-    logged_decision = record["decision"]
+    logged_decision = record.get("decision") or {"outcome": "none"}
+    decision: Mapping[str, Any] = {"outcome": "none"}
+    request_ids = [("evidence", logged_evidence.get("request_id"))]
+    if record.get("rules") is not None:
+        rules = parse_rules(record["rules"], where="record rules")
+        live = LiveResponse.from_json(record["live"]) if record.get("live") else None
+        facts = values_from_json(record["facts"] or {}, where="record facts")
+        decision = decide(rules, facts, live).to_json()
+        if live is not None:
+            request_ids.append(("live", live.request_id))
     same_decision = decision == logged_decision
     if not same_decision:
         differences.append(
             f"decision: {decision['outcome']} instead of {logged_decision.get('outcome')}"
         )
-    for part, request_id in (
-        ("evidence", logged_evidence.get("request_id")),
-        ("live", live.request_id),
-    ):
+    for part, request_id in request_ids:
         if request_id != record["request_id"]:
             differences.append(f"{part}: logged under request {request_id!r}")
     return ReplayResult(
