@@ -1,0 +1,87 @@
+"""``citeproof ingest PATH... --store FILE.db``: read mail and documents into a source store."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from citeproof.errors import CiteproofError
+from citeproof.sources.ingest import IngestReport, collect_files, ingest_files
+from citeproof.sources.store import SourceStore
+
+
+@click.command("ingest")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option(
+    "--store",
+    "store_path",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The SQLite source store to write (created if missing).",
+)
+@click.option(
+    "--acl",
+    "acl",
+    multiple=True,
+    metavar="PRINCIPAL",
+    help="Who may read what is ingested (repeat for several); everyone when not given.",
+)
+def ingest_command(paths: tuple[Path, ...], store_path: Path, acl: tuple[str, ...]) -> None:
+    """Ingest mail (.eml, with attachments) and documents (.pdf, .docx, .html, .md, .txt)
+    from PATHS (files or folders) into the store. Unchanged files are left as they are; a
+    changed file becomes a new version. Exits with status 1 if any file failed; the others
+    are ingested all the same."""
+    logging.getLogger("pypdf").setLevel(logging.ERROR)  # damaged PDFs are reported below
+    out = Console(highlight=False, soft_wrap=True)
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    files, ignored = collect_files(paths)
+    try:
+        store = SourceStore(store_path)
+    except CiteproofError as error:
+        raise click.ClickException(str(error)) from None
+    with store:
+        progress = Progress(
+            TextColumn("ingesting"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TextColumn("{task.description}"),
+            console=err,
+            transient=True,
+        )
+        with progress:
+            task = progress.add_task("", total=len(files))
+
+            def advance(path: Path) -> None:
+                progress.update(task, advance=1, description=path.name)
+
+            report = ingest_files(
+                store, files, acl=list(acl) or None, on_file=advance, ignored=ignored
+            )
+    _summarise(report, store_path, out, err)
+    if not report.ok:
+        raise SystemExit(1)
+
+
+def _summarise(report: IngestReport, store_path: Path, out: Console, err: Console) -> None:
+    out.print(
+        f"{len(report.results)} files ingested into {store_path}: "
+        f"{report.count('added')} sources added, {report.count('new_version')} new versions, "
+        f"{report.count('unchanged')} unchanged"
+        + (f", {report.count('restored')} restored" if report.count("restored") else "")
+        + (f", {report.count('withdrawn')} withdrawn" if report.count("withdrawn") else "")
+    )
+    if report.ignored:
+        out.print(f"{len(report.ignored)} files ignored (formats citeproof does not read)")
+    for note in report.skipped:
+        out.print(f"skipped: {note}")
+    for problem in report.problems:
+        err.print(f"error: {problem}")
+    for failure in report.failures:
+        err.print(f"error: {failure.message}")
+    if report.failures:
+        err.print(f"{len(report.failures)} files failed; everything else was ingested")

@@ -1,0 +1,56 @@
+"""Stable ids: derived from what a source says and where it came from, never from its
+position in a list or the order files were ingested in.
+
+- ``doc_id`` names an origin across versions: a file's absolute path, a message's
+  Message-ID (so the same message saved twice is one document), an attachment's message
+  and file name.
+- a source ``id`` names one version of one origin: ``<prefix>-<12 hex>`` of the doc_id and
+  the content hash, with the prefix ``d`` (document), ``e`` (email body) or ``a`` (attachment).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from citeproof.model import SourceKind
+
+_PREFIX: dict[str, str] = {"document": "d", "email_body": "e", "attachment": "a"}
+ID_HEX = 12
+
+
+def content_hash(text: str) -> str:
+    """SHA-256 of the UTF-8 text, as ``sha256:<64 hex>``."""
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def short_version(digest: str) -> str:
+    """The version recorded when none is given: the first 12 hex digits of the content hash."""
+    return digest.removeprefix("sha256:")[:ID_HEX]
+
+
+def file_doc_id(path: Path) -> str:
+    """``file:<16 hex>`` of the absolute, resolved path."""
+    return "file:" + _hex(str(path.resolve()), 16)
+
+
+def message_doc_id(message_id: str | None, path: Path) -> str:
+    """``msg:<16 hex>`` of the Message-ID; of the file path when the message has none."""
+    origin = f"message-id:{message_id}" if message_id else f"path:{path.resolve()}"
+    return "msg:" + _hex(origin, 16)
+
+
+def attachment_doc_id(message_doc_id: str, filename: str, occurrence: int = 1) -> str:
+    """``att:<16 hex>`` of the message's doc_id and the file name (and its occurrence number
+    when one message attaches two files with the same name)."""
+    suffix = f"#{occurrence}" if occurrence > 1 else ""
+    return "att:" + _hex(f"{message_doc_id}\0{filename}{suffix}", 16)
+
+
+def source_id(kind: SourceKind, doc_id: str, digest: str) -> str:
+    """The id of one version of one origin, e.g. ``d-3f9a1c2b7e40``."""
+    return _PREFIX[kind] + "-" + _hex(doc_id + "\0" + digest, ID_HEX)
+
+
+def _hex(value: str, length: int) -> str:
+    return hashlib.sha256(value.encode("utf-8")).hexdigest()[:length]

@@ -1,0 +1,113 @@
+"""PDF: the text layer, extracted with pypdf, one paragraph per block of the page layout."""
+
+from __future__ import annotations
+
+import io
+import re
+
+from pypdf import PageObject, PdfReader
+from pypdf.errors import PyPdfError
+
+from citeproof.errors import SourceError
+from citeproof.sources.segment import Block, Segmented, join_blocks, layout_paragraphs
+from citeproof.sources.text_reader import normalise_newlines
+
+_SPACES = re.compile(r"\s+")
+
+
+def read_pdf(raw: bytes, where: str) -> Segmented:
+    """The text of every page, in order; paragraphs come from the page layout.
+
+    A page's paragraphs are the blocks that pypdf's layout mode separates with vertical
+    space; when the layout text does not line up with the plain text (several columns),
+    a line that ends a sentence and is clearly shorter than its neighbours ends a paragraph.
+    Lines wrapped by the layout are joined with a space. Pages are separate paragraphs. The
+    title is the document's metadata title, if any.
+
+    Raises `SourceError` naming ``where`` for a damaged or encrypted file, or a PDF with no
+    text layer (a scan).
+    """
+    try:
+        reader = PdfReader(io.BytesIO(raw))
+        if reader.is_encrypted:
+            raise SourceError("the PDF is encrypted; give a decrypted copy", where=where)
+        blocks: list[Block] = []
+        for page in reader.pages:
+            blocks.extend(_page_blocks(page.extract_text(), _layout(page)))
+        title = _title(reader)
+    except SourceError:
+        raise
+    except (PyPdfError, ValueError, KeyError, TypeError, AttributeError, OSError) as error:
+        raise SourceError(
+            f"cannot read the PDF: damaged or truncated ({_describe(error)})", where=where
+        ) from None
+    document = join_blocks(blocks, title=title)
+    if not document.text:
+        raise SourceError("the PDF has no text layer (a scan?); nothing to cite", where=where)
+    return document
+
+
+def _layout(page: PageObject) -> str | None:
+    try:
+        text = page.extract_text(extraction_mode="layout")
+    except Exception:  # layout mode only refines paragraphs; the plain text suffices
+        return None
+    return text if isinstance(text, str) else None
+
+
+def _page_blocks(plain: str, layout: str | None) -> list[Block]:
+    text = normalise_newlines(plain)
+    lines = text.split("\n")
+    breaks = _layout_breaks(lines, layout) if layout else None
+    if breaks is None:
+        return [Block(_unwrap(text[s:e].split("\n"))) for s, e in layout_paragraphs(text)]
+    blocks: list[Block] = []
+    current: list[str] = []
+    for number, line in enumerate(lines):
+        if number in breaks and current:
+            blocks.append(Block(_unwrap(current)))
+            current = []
+        current.append(line)
+    if current:
+        blocks.append(Block(_unwrap(current)))
+    return blocks
+
+
+def _unwrap(lines: list[str]) -> str:
+    """A paragraph's lines joined with single spaces: PDF line breaks are layout, not text."""
+    return " ".join(stripped for line in lines if (stripped := line.strip()))
+
+
+def _layout_breaks(lines: list[str], layout: str) -> set[int] | None:
+    """Numbers of the plain-text lines that start a new paragraph per the layout, or ``None``
+    when the layout lines do not match the plain lines one to one."""
+    plain_lines = [(n, _SPACES.sub(" ", line).strip()) for n, line in enumerate(lines)]
+    plain_lines = [(n, line) for n, line in plain_lines if line]
+    breaks: set[int] = set()
+    index = 0
+    gap = False
+    for raw in normalise_newlines(layout).split("\n"):
+        line = _SPACES.sub(" ", raw).strip()
+        if not line:
+            gap = True
+            continue
+        if index >= len(plain_lines) or plain_lines[index][1] != line:
+            return None
+        if gap:
+            breaks.add(plain_lines[index][0])
+        gap = False
+        index += 1
+    return breaks if index == len(plain_lines) else None
+
+
+def _title(reader: PdfReader) -> str | None:
+    metadata = reader.metadata
+    title = metadata.title if metadata is not None else None
+    return title.strip() or None if isinstance(title, str) else None
+
+
+def _describe(error: Exception) -> str:
+    message = str(error).strip()
+    if not message:
+        return type(error).__name__
+    return message
