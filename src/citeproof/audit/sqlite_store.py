@@ -1,0 +1,133 @@
+"""The SQLite audit store: WAL, ``synchronous=FULL``, one writer at a time (``BEGIN IMMEDIATE``).
+
+Schema changes are named migrations, applied in order and recorded in ``audit_migrations``;
+a migration is never edited once released, only new ones appended to `MIGRATIONS`.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from citeproof.audit.chain import GENESIS_HASH
+from citeproof.audit.checkpoint import CheckpointDirectory
+from citeproof.audit.errors import AuditStoreError
+from citeproof.audit.record import utc_timestamp
+from citeproof.audit.store import BaseAuditStore, Row
+
+BUSY_TIMEOUT_MS = 120_000
+
+MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (
+        "m001_audit_records",
+        (
+            """CREATE TABLE audit_records (
+                sequence INTEGER PRIMARY KEY,
+                request_id TEXT NOT NULL,
+                record_hash TEXT NOT NULL,
+                entry BLOB NOT NULL
+            )""",
+            "CREATE INDEX audit_records_by_request ON audit_records (request_id, sequence)",
+        ),
+    ),
+    (
+        "m002_append_only_triggers",
+        (
+            """CREATE TRIGGER audit_records_no_update BEFORE UPDATE ON audit_records
+               BEGIN SELECT RAISE(ABORT, 'citeproof audit log is append-only: UPDATE rejected');
+               END""",
+            """CREATE TRIGGER audit_records_no_delete BEFORE DELETE ON audit_records
+               BEGIN SELECT RAISE(ABORT, 'citeproof audit log is append-only: DELETE rejected');
+               END""",
+        ),
+    ),
+)
+
+
+class SQLiteAuditStore(BaseAuditStore):
+    """An audit log in one SQLite file. Safe for many processes; one writer at a time."""
+
+    def __init__(self, path: Path, checkpoints: CheckpointDirectory, checkpoint_every: int) -> None:
+        super().__init__(str(path), checkpoints, checkpoint_every)
+        self.path = path
+        try:
+            self._db = sqlite3.connect(
+                path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False
+            )
+            self._db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            mode = self._db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if str(mode).lower() != "wal":
+                raise AuditStoreError(f"{path}: cannot switch SQLite to WAL (got {mode})")
+            self._db.execute("PRAGMA synchronous = FULL")
+            self._migrate()
+        except sqlite3.DatabaseError as exc:
+            raise AuditStoreError(f"{path}: cannot open audit log: {exc}") from exc
+
+    def _migrate(self) -> None:
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute(
+                "CREATE TABLE IF NOT EXISTS audit_migrations "
+                "(name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)"
+            )
+            done = {name for (name,) in db.execute("SELECT name FROM audit_migrations")}
+            for name, statements in MIGRATIONS:
+                if name not in done:
+                    for statement in statements:
+                        db.execute(statement)
+                    db.execute(
+                        "INSERT INTO audit_migrations VALUES (?, ?)", (name, utc_timestamp())
+                    )
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+
+    def _write(self, build: Callable[[int, str], list[Row]]) -> list[Row]:
+        db = self._db
+        try:
+            db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise AuditStoreError(f"{self.path}: cannot take the write lock: {exc}") from exc
+        try:
+            last = db.execute(
+                "SELECT sequence, record_hash FROM audit_records ORDER BY sequence DESC LIMIT 1"
+            ).fetchone()
+            next_sequence, previous = (last[0] + 1, last[1]) if last else (0, GENESIS_HASH)
+            rows = build(next_sequence, previous)
+            db.executemany("INSERT INTO audit_records VALUES (?, ?, ?, ?)", rows)
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
+        return rows
+
+    def _rows(self, start: int, end: int | None) -> Iterator[Row]:
+        query = "SELECT sequence, request_id, record_hash, entry FROM audit_records"
+        if end is None:
+            cursor = self._db.execute(f"{query} WHERE sequence >= ? ORDER BY sequence", (start,))
+        else:
+            cursor = self._db.execute(
+                f"{query} WHERE sequence >= ? AND sequence < ? ORDER BY sequence", (start, end)
+            )
+        while batch := cursor.fetchmany(1000):
+            for sequence, request_id, digest, entry in batch:
+                yield int(sequence), str(request_id), str(digest), bytes(entry)
+
+    def _latest_for(self, request_id: str) -> Row | None:
+        row = self._db.execute(
+            "SELECT sequence, request_id, record_hash, entry FROM audit_records "
+            "WHERE request_id = ? ORDER BY sequence DESC LIMIT 1",
+            (request_id,),
+        ).fetchone()
+        return None if row is None else (int(row[0]), str(row[1]), str(row[2]), bytes(row[3]))
+
+    def size(self) -> int:
+        (last,) = self._db.execute("SELECT MAX(sequence) FROM audit_records").fetchone()
+        return 0 if last is None else int(last) + 1
+
+    def close(self) -> None:
+        self._db.close()

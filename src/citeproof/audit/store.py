@@ -1,0 +1,275 @@
+"""The `AuditStore` protocol, the logic every backend shares, and `open_store`.
+
+A backend supplies five primitives (`_write`, `_rows`, `_latest_for`, `size`, `close`); this
+module turns them into the append-only log: entries built under the backend's write lock so
+the chain never forks, checkpoints written after the commit, never before it.
+"""
+
+from __future__ import annotations
+
+import os
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Protocol, Self, runtime_checkable
+
+from citeproof.audit.chain import GENESIS_HASH, record_hash
+from citeproof.audit.checkpoint import Checkpoint, CheckpointDirectory, sign_checkpoint
+from citeproof.audit.errors import AuditRecordError, CheckpointError, RecordNotFoundError
+from citeproof.audit.merkle import MerkleFrontier, leaf_hash
+from citeproof.audit.record import (
+    AppendedRecord,
+    AuditRecord,
+    build_entry,
+    check_request_id,
+    parse_entry,
+    payload_json,
+    request_id_for,
+    utc_timestamp,
+)
+
+DEFAULT_CHECKPOINT_EVERY = 100
+"""A signed checkpoint is written after every 100th record unless told otherwise."""
+
+Row = tuple[int, str, str, bytes]
+"""A stored row: (sequence, request_id, record_hash, entry)."""
+
+
+@runtime_checkable
+class AuditStore(Protocol):
+    """An append-only, tamper-evident log of audit records.
+
+    Callers may rely on: `append` returns only after the record is durably committed;
+    sequence numbers are contiguous from 0; concurrent writers (threads or processes) never
+    fork the chain; stored records cannot be updated or deleted through the database's own
+    interface (triggers reject it); anything done around that is caught by `verify_log`.
+    """
+
+    location: str
+    checkpoints: CheckpointDirectory
+
+    def append(
+        self, payload: Mapping[str, Any], request_id: str | None = None
+    ) -> AppendedRecord: ...
+
+    def append_many(
+        self, items: Iterable[tuple[Mapping[str, Any], str | None]]
+    ) -> list[AppendedRecord]: ...
+
+    def get(self, request_id: str) -> AuditRecord: ...
+
+    def records(self, start: int = 0, end: int | None = None) -> Iterator[AuditRecord]: ...
+
+    def size(self) -> int: ...
+
+    def write_checkpoint(self, tree_size: int | None = None) -> Checkpoint: ...
+
+    def close(self) -> None: ...
+
+    def __enter__(self) -> Self: ...
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None: ...
+
+
+class BaseAuditStore(ABC):
+    """Shared behaviour of the SQLite and PostgreSQL stores."""
+
+    def __init__(
+        self, location: str, checkpoints: CheckpointDirectory, checkpoint_every: int
+    ) -> None:
+        if checkpoint_every < 0:
+            raise ValueError("checkpoint_every must be 0 (never) or a positive number")
+        self.location = location
+        self.checkpoints = checkpoints
+        self.checkpoint_every = checkpoint_every
+
+    # -- backend primitives -------------------------------------------------------------
+    @abstractmethod
+    def _write(self, build: Callable[[int, str], list[Row]]) -> list[Row]:
+        """In one write transaction holding the log's write lock: read the last row, call
+        ``build(next_sequence, previous_hash)``, insert the rows it returns, commit."""
+
+    @abstractmethod
+    def _rows(self, start: int, end: int | None) -> Iterator[Row]:
+        """Stored rows with start <= sequence < end, by sequence."""
+
+    @abstractmethod
+    def _latest_for(self, request_id: str) -> Row | None:
+        """The stored row with this request id and the highest sequence, if any."""
+
+    @abstractmethod
+    def size(self) -> int:
+        """Number of records the log claims: last sequence + 1 (0 when empty)."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Release the connection; the store cannot be used afterwards."""
+
+    # -- the log ---------------------------------------------------------------------------
+    def append(self, payload: Mapping[str, Any], request_id: str | None = None) -> AppendedRecord:
+        """Append one record and return once it is durably committed.
+
+        `payload` is any JSON object (str keys; str, int, float, bool, None, list, dict values;
+        integers within ±2**53). `request_id` is the caller's reproducible id for the request;
+        when None it is derived with `request_id_for` from ``payload["request"]`` if present,
+        else from the whole payload. Request ids need not be unique: `get` returns the latest.
+        """
+        return self.append_many([(payload, request_id)])[0]
+
+    def append_many(
+        self, items: Iterable[tuple[Mapping[str, Any], str | None]]
+    ) -> list[AppendedRecord]:
+        """Append several records in one transaction (all or none), in the given order."""
+        prepared: list[tuple[bytes, str]] = []
+        for payload, request_id in items:
+            body = payload_json(payload)
+            if request_id is None:
+                request = payload.get("request", payload)
+                if not isinstance(request, Mapping):
+                    raise AuditRecordError("payload['request'] must be a JSON object")
+                request_id = request_id_for(request)
+            prepared.append((body, check_request_id(request_id)))
+        if not prepared:
+            return []
+
+        stamps: list[str] = []
+
+        def build(sequence: int, previous: str) -> list[Row]:
+            rows: list[Row] = []
+            recorded_at = utc_timestamp()
+            stamps[:] = [recorded_at]
+            for offset, (body, request_id) in enumerate(prepared):
+                entry = build_entry(
+                    body,
+                    request_id=request_id,
+                    sequence=sequence + offset,
+                    previous_hash=previous,
+                    recorded_at=recorded_at,
+                )
+                previous = record_hash(entry)
+                rows.append((sequence + offset, request_id, previous, entry))
+            return rows
+
+        rows = self._write(build)
+        appended = [AppendedRecord(seq, rid, digest, stamps[0]) for seq, rid, digest, _ in rows]
+        self._checkpoint_after(rows[0][0], rows[-1][0] + 1)
+        return appended
+
+    def _checkpoint_after(self, first: int, end: int) -> None:
+        every = self.checkpoint_every
+        if every and (end // every) > (first // every):
+            self.write_checkpoint((end // every) * every)
+
+    def get(self, request_id: str) -> AuditRecord:
+        """The latest record logged under `request_id`; `RecordNotFoundError` if none."""
+        row = self._latest_for(request_id)
+        if row is None:
+            raise RecordNotFoundError(f"no audit record with request id {request_id!r}")
+        return AuditRecord(*row)
+
+    def records(self, start: int = 0, end: int | None = None) -> Iterator[AuditRecord]:
+        """Stored records with ``start <= sequence < end`` (to the end when None), in order."""
+        for row in self._rows(start, end):
+            yield AuditRecord(*row)
+
+    def leaf_hashes(self, tree_size: int) -> list[bytes]:
+        """Merkle leaf hashes of the first `tree_size` records (reads them all)."""
+        hashes = [leaf_hash(row[3]) for row in self._rows(0, tree_size)]
+        if len(hashes) != tree_size:
+            raise CheckpointError(f"log has {len(hashes)} of the {tree_size} records asked for")
+        return hashes
+
+    def write_checkpoint(self, tree_size: int | None = None) -> Checkpoint:
+        """Sign and save a checkpoint at `tree_size` (default: the current size) and return it.
+
+        Starts from the latest valid checkpoint below it, so only newer records are read.
+        Refuses (`CheckpointError`) to sign records whose chain does not hold. An existing
+        checkpoint at that size is returned as it is.
+        """
+        size = self.size() if tree_size is None else tree_size
+        key = self.checkpoints.signing_key()
+        public_key = key.public_key()
+        if self.checkpoints.file_for(size).exists():
+            existing = self.checkpoints.load(size)
+            existing.verify(public_key)
+            return existing
+        frontier, head = self._checkpoint_base(size, public_key)
+        for record in self.records(frontier.size, size):
+            where = f"refusing to sign checkpoint {size}: record {record.sequence}"
+            if record.sequence != frontier.size:
+                raise CheckpointError(f"{where}: expected record {frontier.size}")
+            if record_hash(record.entry) != record.record_hash:
+                raise CheckpointError(f"{where}: content does not match its hash")
+            fields = parse_entry(record.entry)
+            if fields["previous_hash"] != head or fields["sequence"] != record.sequence:
+                raise CheckpointError(f"{where}: does not continue the chain")
+            frontier.append(leaf_hash(record.entry))
+            head = record.record_hash
+        if frontier.size != size:
+            raise CheckpointError(f"cannot sign checkpoint {size}: log has {frontier.size}")
+        checkpoint = sign_checkpoint(
+            key,
+            tree_size=size,
+            root_hash=frontier.root().hex(),
+            chain_head=head,
+            frontier=frontier,
+        )
+        self.checkpoints.save(checkpoint)
+        return checkpoint
+
+    def _checkpoint_base(self, size: int, public_key: Any) -> tuple[MerkleFrontier, str]:
+        for earlier in reversed([s for s in self.checkpoints.sizes() if s <= size][-3:]):
+            try:
+                checkpoint = self.checkpoints.load(earlier)
+                checkpoint.verify(public_key)
+                return checkpoint.merkle_frontier(), checkpoint.chain_head
+            except CheckpointError:
+                continue  # a damaged checkpoint is verify's business; rebuild from further back
+        return MerkleFrontier(), GENESIS_HASH
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def open_store(
+    target: str | os.PathLike[str],
+    *,
+    checkpoint_dir: str | os.PathLike[str] | None = None,
+    checkpoint_every: int = DEFAULT_CHECKPOINT_EVERY,
+) -> BaseAuditStore:
+    """Open (creating if needed) the audit log at `target` and return its store.
+
+    `target` is a SQLite file path or a ``postgresql://`` (or ``postgres://``) URL. Checkpoints
+    go to `checkpoint_dir`; by default ``<db>.checkpoints/`` next to a SQLite file and
+    ``~/.citeproof/checkpoints/<host>-<port>-<database>/`` for PostgreSQL. A signed checkpoint
+    is written after every `checkpoint_every` records (0: only when asked). Typical use::
+
+        with open_store("audit.db") as log:
+            log.append({"request": {...}, "response": {...}}, request_id)
+    """
+    text = os.fspath(target)
+    if text.startswith(("postgresql://", "postgres://")):
+        from citeproof.audit.postgres_store import PostgresAuditStore, default_checkpoint_dir
+
+        directory = Path(checkpoint_dir) if checkpoint_dir else default_checkpoint_dir(text)
+        return PostgresAuditStore(text, CheckpointDirectory(directory), checkpoint_every)
+    from citeproof.audit.sqlite_store import SQLiteAuditStore
+
+    path = Path(text)
+    default = path.with_name(path.name + ".checkpoints")
+    directory = Path(checkpoint_dir) if checkpoint_dir else default
+    return SQLiteAuditStore(path, CheckpointDirectory(directory), checkpoint_every)

@@ -1,0 +1,61 @@
+"""Fixtures shared by the audit tests: PostgreSQL access and the slow marker."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from urllib.parse import quote
+
+import pytest
+
+PG_SKIP_MESSAGE = "set CITEPROOF_PG_URL (see .ci/postgres.sh) to run the PostgreSQL audit tests"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "slow: takes more than about 20 seconds")
+
+
+def pg_url() -> str:
+    """The server URL, or skip (fail when CITEPROOF_REQUIRE_PG=1, as in CI)."""
+    url = os.environ.get("CITEPROOF_PG_URL")
+    if url:
+        return url
+    if os.environ.get("CITEPROOF_REQUIRE_PG") == "1":
+        pytest.fail("CITEPROOF_REQUIRE_PG=1 but CITEPROOF_PG_URL is not set (.ci/postgres.sh)")
+    pytest.skip(PG_SKIP_MESSAGE)
+
+
+def schema_url(url: str, schema: str) -> str:
+    """`url` with its search_path set to `schema`."""
+    separator = "&" if "?" in url else "?"
+    return f"{url}{separator}options={quote('-csearch_path=' + schema)}"
+
+
+class PgSchemas:
+    """Creates throwaway schemas on the test server and drops them afterwards."""
+
+    def __init__(self, url: str) -> None:
+        import psycopg
+
+        self.url = url
+        self.admin = psycopg.connect(url, autocommit=True)
+        self.created: list[str] = []
+
+    def new(self) -> tuple[str, str]:
+        name = f"audit_test_{uuid.uuid4().hex[:16]}"
+        self.admin.execute(f"CREATE SCHEMA {name}".encode())
+        self.created.append(name)
+        return name, schema_url(self.url, name)
+
+    def close(self) -> None:
+        for name in self.created:
+            self.admin.execute(f"DROP SCHEMA IF EXISTS {name} CASCADE".encode())
+        self.admin.close()
+
+
+@pytest.fixture(scope="session")
+def pg_schemas() -> Iterator[PgSchemas]:
+    schemas = PgSchemas(pg_url())
+    yield schemas
+    schemas.close()

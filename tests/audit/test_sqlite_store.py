@@ -1,0 +1,77 @@
+"""The SQLite audit store passes the conformance suite (issue 4 §3)."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from citeproof.audit import open_store
+from citeproof.audit.store import Row
+from tests.audit.conformance import BIG_LOG_SIZE, AuditStoreConformance, fill
+
+
+@pytest.fixture(scope="session")
+def sqlite_big_log(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    folder = tmp_path_factory.mktemp("big-sqlite")
+    target, checkpoints = folder / "audit.db", folder / "audit.db.checkpoints"
+    with open_store(target, checkpoint_dir=checkpoints, checkpoint_every=1000) as store:
+        fill(store, BIG_LOG_SIZE, batch=1000)
+    return target, checkpoints
+
+
+def without_triggers(path: str) -> sqlite3.Connection:
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute("DROP TRIGGER IF EXISTS audit_records_no_update")
+    db.execute("DROP TRIGGER IF EXISTS audit_records_no_delete")
+    return db
+
+
+class TestSQLiteAudit(AuditStoreConformance):
+    @pytest.fixture(autouse=True)
+    def _folders(self, tmp_path: Path, sqlite_big_log: tuple[Path, Path]) -> None:
+        self.tmp_path = tmp_path
+        self.big = sqlite_big_log
+        self.count = 0
+
+    def new_log(self) -> tuple[str, Path]:
+        self.count += 1
+        target = self.tmp_path / f"log{self.count}.db"
+        return str(target), self.tmp_path / f"log{self.count}.db.checkpoints"
+
+    def raw_replace_rows(self, target: str, rows: list[Row]) -> None:
+        with without_triggers(target) as db:
+            db.execute("BEGIN")
+            db.execute("DELETE FROM audit_records")
+            db.executemany("INSERT INTO audit_records VALUES (?, ?, ?, ?)", rows)
+            db.execute("COMMIT")
+        db.close()
+
+    def raw_set_column(self, target: str, sequence: int, column: str, value: object) -> None:
+        db = without_triggers(target)
+        db.execute(f"UPDATE audit_records SET {column} = ? WHERE sequence = ?", (value, sequence))
+        db.close()
+
+    def raw_execute(self, target: str, statement: str) -> None:
+        db = sqlite3.connect(target, isolation_level=None)
+        try:
+            db.execute(statement)
+        finally:
+            db.close()
+
+    def big_log_copy(self) -> tuple[str, Path]:
+        target, checkpoints = self.new_log()
+        shutil.copyfile(self.big[0], target)
+        shutil.copytree(self.big[1], checkpoints)
+        return target, checkpoints
+
+
+def test_sqlite_log_uses_wal_and_full_sync(tmp_path: Path) -> None:
+    with open_store(tmp_path / "a.db") as store:
+        db = store._db
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+        names = [n for (n,) in db.execute("SELECT name FROM audit_migrations ORDER BY name")]
+        assert names == ["m001_audit_records", "m002_append_only_triggers"]
