@@ -12,14 +12,14 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
+from citeproof.cli_ask import ask_command
+from citeproof.cli_common import Format, emit, format_answer
+from citeproof.cli_ingest import ingest_command
 from citeproof.contract import answer_to_json, read_batch_line, read_sources
 from citeproof.errors import CiteproofError, InputError
-from citeproof.model import Policy, Source, VerifiedAnswer
-from citeproof.render import render
+from citeproof.model import Policy, Source
 from citeproof.sources import read_source_file
 from citeproof.verification import verify
-
-Format = Literal["html", "md", "term", "json"]
 
 
 @click.group()
@@ -126,7 +126,7 @@ def verify_command(
         sources = _gather_sources(source_args, email_args, sources_file)
         answer = _read_text(answer_file, "answer")
         verified = verify(answer, sources, policy=policy)
-        _emit(_format(verified, fmt), out)
+        emit(format_answer(verified, fmt), out)
     except CiteproofError as error:
         raise click.ClickException(str(error)) from None
 
@@ -155,20 +155,6 @@ def _gather_sources(
     if not sources:
         raise InputError("no sources: give --source FILE, --email FILE or --sources FILE.json")
     return sources
-
-
-def _format(verified: VerifiedAnswer, fmt: Format) -> str:
-    if fmt == "json":
-        return json.dumps(answer_to_json(verified), ensure_ascii=False, indent=2) + "\n"
-    return render(verified, fmt)
-
-
-def _emit(text: str, out: Path | None) -> None:
-    if out is None:
-        click.echo(text, nl=not text.endswith("\n"))
-    else:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(text, encoding="utf-8")
 
 
 def _run_batch(batch: Path, out: Path, policy: Policy) -> int:
@@ -220,6 +206,10 @@ def _verify_line(
         message = str(error) if error.where else f"{where}: {error}"
         error_record = {"field": error.field, "message": message}
         return {"id": line_id, "line": number, "error": error_record}, message
+
+
+main.add_command(ingest_command)
+main.add_command(ask_command)
 
 
 if __name__ == "__main__":  # pragma: no cover
