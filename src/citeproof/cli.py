@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from contextlib import ExitStack
 from dataclasses import replace
 from pathlib import Path
 from typing import Literal
@@ -12,12 +13,15 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
+from citeproof.audit.cli import audit_group
+from citeproof.audit.store import BaseAuditStore, open_store
 from citeproof.cli_ask import ask_command
-from citeproof.cli_common import Format, emit, format_answer
+from citeproof.cli_common import Format, conclude_from_options, emit, format_answer, outcome_options
 from citeproof.cli_ingest import ingest_command
 from citeproof.contract import answer_to_json, read_batch_line, read_sources
 from citeproof.errors import CiteproofError, InputError
 from citeproof.model import Policy, Source
+from citeproof.recording import conclude
 from citeproof.sources import read_source_file
 from citeproof.verification import verify
 
@@ -103,6 +107,7 @@ def _read_text(path: Path, what: str) -> str:
     default=None,
     help="Lowest similarity for an approximate match (default: the measured 0.85).",
 )
+@outcome_options
 def verify_command(
     answer_file: Path | None,
     source_args: tuple[str, ...],
@@ -113,19 +118,39 @@ def verify_command(
     batch: Path | None,
     ineligible: Literal["flag", "remove"] | None,
     min_similarity: float | None,
+    audit: str | None,
+    rules_path: Path | None,
+    facts_path: Path | None,
+    live_spec: str | None,
 ) -> None:
-    """Verify the quotes of ANSWER_FILE ('-' for standard input) against the given sources."""
+    """Verify the quotes of ANSWER_FILE ('-' for standard input) against the given sources.
+
+    With --audit, --rules, --facts and --live: attach the evidence, decide the rules on
+    today's live values, and append the record to the audit log."""
     try:
         policy = _policy(ineligible, min_similarity)
         if batch is not None:
             if out is None:
                 raise click.UsageError("--batch needs --out OUT.jsonl")
-            sys.exit(_run_batch(batch, out, policy))
+            with ExitStack() as stack:
+                log = stack.enter_context(open_store(audit)) if audit else None
+                status = _run_batch(batch, out, policy, log)
+                if log is not None:
+                    log.write_checkpoint()
+            sys.exit(status)
         if answer_file is None:
             raise click.UsageError("give an ANSWER_FILE (or --batch IN.jsonl)")
         sources = _gather_sources(source_args, email_args, sources_file)
         answer = _read_text(answer_file, "answer")
         verified = verify(answer, sources, policy=policy)
+        conclude_from_options(
+            verified,
+            {"command": "verify", "answer_file": str(answer_file)},
+            audit=audit,
+            rules_path=rules_path,
+            facts_path=facts_path,
+            live_spec=live_spec,
+        )
         emit(format_answer(verified, fmt), out)
     except CiteproofError as error:
         raise click.ClickException(str(error)) from None
@@ -157,7 +182,7 @@ def _gather_sources(
     return sources
 
 
-def _run_batch(batch: Path, out: Path, policy: Policy) -> int:
+def _run_batch(batch: Path, out: Path, policy: Policy, log: BaseAuditStore | None) -> int:
     """Verify each line; a bad line becomes an error record and never stops the others."""
     errors = Console(stderr=True)
     good = bad = 0
@@ -176,7 +201,7 @@ def _run_batch(batch: Path, out: Path, policy: Policy) -> int:
             progress.update(task, advance=len(raw), done=good + bad)
             if not raw.strip():
                 continue
-            record, problem = _verify_line(raw, number, f"{batch}: line {number}", policy)
+            record, problem = _verify_line(raw, number, f"{batch}: line {number}", policy, log)
             if problem is not None:
                 bad += 1
                 errors.print(f"[red]skipped[/red] {problem}", highlight=False)
@@ -188,7 +213,7 @@ def _run_batch(batch: Path, out: Path, policy: Policy) -> int:
 
 
 def _verify_line(
-    raw: bytes, number: int, where: str, policy: Policy
+    raw: bytes, number: int, where: str, policy: Policy, log: BaseAuditStore | None
 ) -> tuple[dict[str, object], str | None]:
     """The output record of one batch line, and the problem that stopped it, if any."""
     line_id: str | None = None
@@ -201,7 +226,11 @@ def _verify_line(
             ) from None
         line_id, answer, sources, line_policy = read_batch_line(text, where=where)
         effective = line_policy.to_policy(policy) if line_policy else policy
-        return answer_to_json(verify(answer, sources, policy=effective, answer_id=line_id)), None
+        verified = verify(answer, sources, policy=effective, answer_id=line_id)
+        if log is not None:
+            request = {"command": "verify --batch", "batch_line": number}
+            conclude(verified, request=request, log=log)
+        return answer_to_json(verified), None
     except InputError as error:
         message = str(error) if error.where else f"{where}: {error}"
         error_record = {"field": error.field, "message": message}
@@ -210,6 +239,7 @@ def _verify_line(
 
 main.add_command(ingest_command)
 main.add_command(ask_command)
+main.add_command(audit_group)
 
 
 if __name__ == "__main__":  # pragma: no cover

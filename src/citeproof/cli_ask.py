@@ -10,7 +10,7 @@ from typing import Any, Literal
 import click
 from rich.console import Console
 
-from citeproof.cli_common import emit, format_answer
+from citeproof.cli_common import conclude_from_options, emit, format_answer, outcome_options
 from citeproof.contract import answer_to_json
 from citeproof.eligibility import DEFAULT_BUDGET_CHARS
 from citeproof.errors import CiteproofError
@@ -85,6 +85,7 @@ _SQLITE_MAGIC = b"SQLite format 3\x00"
     show_default=True,
     help="Overall deadline for the model call, in seconds.",
 )
+@outcome_options
 def ask_command(
     question: str,
     sources_path: Path,
@@ -99,6 +100,10 @@ def ask_command(
     limit: int,
     max_tokens: int,
     timeout: float,
+    audit: str | None,
+    rules_path: Path | None,
+    facts_path: Path | None,
+    live_spec: str | None,
 ) -> None:
     """Answer QUESTION from the sources, verify the answer and show it."""
     try:
@@ -120,6 +125,23 @@ def ask_command(
                 max_tokens=max_tokens,
                 deadline=deadline_after(timeout),
             )
+        request = {
+            "command": "ask",
+            "question": question,
+            "user": user,
+            "provider": turn.generation.provider,
+            "model": turn.generation.model,
+            "prompt_version": turn.prompt.version,
+            "timings": turn.timings,
+        }
+        conclude_from_options(
+            turn.answer,
+            request,
+            audit=audit,
+            rules_path=rules_path,
+            facts_path=facts_path,
+            live_spec=live_spec,
+        )
         if as_json:
             emit(json.dumps(turn_to_json(turn), ensure_ascii=False, indent=2) + "\n", out)
         else:

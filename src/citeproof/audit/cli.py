@@ -167,3 +167,29 @@ def check_proof_command(proof_file: Any, public_key: str) -> None:
         click.echo(f"FAILED: {exc}")
         raise SystemExit(1) from exc
     click.echo("ok: the proof holds")
+
+
+@audit_group.command("replay")
+@click.argument("request_id")
+@audit_option
+@checkpoints_option
+def replay_command(request_id: str, audit: str, checkpoints: str | None) -> None:
+    """Re-run the deterministic part of REQUEST_ID (verification, evidence, rules) from the
+    logged inputs; exit 0 when the same answer, bundle and decision come out, else 1."""
+    from citeproof.replay import replay
+
+    with _open(audit, checkpoints) as store:
+        try:
+            record = store.get(request_id)
+        except AuditError as exc:
+            raise click.ClickException(str(exc)) from exc
+        result = replay(record.payload)
+    click.echo(f"request {result.request_id}")
+    click.echo(f"  evidence bundle: logged {result.logged_bundle_hash}")
+    click.echo(f"                   replay {result.replayed_bundle_hash}")
+    click.echo(f"  decision: logged {result.logged_outcome}, replay {result.replayed_outcome}")
+    for difference in result.differences:
+        click.echo(f"  DIFFERS {difference}")
+    click.echo("same result" if result.ok else "replay differs")
+    if not result.ok:
+        raise SystemExit(1)

@@ -115,7 +115,7 @@ class SQLiteAuditStore(BaseAuditStore):
             )
         while batch := cursor.fetchmany(1000):
             for sequence, request_id, digest, entry in batch:
-                yield int(sequence), str(request_id), str(digest), bytes(entry)
+                yield int(sequence), str(request_id), str(digest), _as_bytes(entry)
 
     def _latest_for(self, request_id: str) -> Row | None:
         row = self._db.execute(
@@ -123,7 +123,7 @@ class SQLiteAuditStore(BaseAuditStore):
             "WHERE request_id = ? ORDER BY sequence DESC LIMIT 1",
             (request_id,),
         ).fetchone()
-        return None if row is None else (int(row[0]), str(row[1]), str(row[2]), bytes(row[3]))
+        return None if row is None else (int(row[0]), str(row[1]), str(row[2]), _as_bytes(row[3]))
 
     def size(self) -> int:
         (last,) = self._db.execute("SELECT MAX(sequence) FROM audit_records").fetchone()
@@ -131,3 +131,11 @@ class SQLiteAuditStore(BaseAuditStore):
 
     def close(self) -> None:
         self._db.close()
+
+
+def _as_bytes(entry: object) -> bytes:
+    """The stored entry's bytes. A tampered row may hold another SQLite type (text from a
+    string function, a number): its bytes are read as they are, and then fail their hash."""
+    if isinstance(entry, bytes | bytearray | memoryview):
+        return bytes(entry)
+    return str(entry).encode("utf-8", "surrogateescape")
