@@ -18,14 +18,22 @@ install: $(STAMP)
 DEMO_SOURCES := --source policy=examples/lending/credit-policy.md \
 	--source email=examples/lending/hartley-valuation.eml \
 	--source memo=examples/lending/hartley-memo.txt
+DEMO_ASK := $(BIN)/citeproof ask --sources out/mailbox.db --provider embedded --max-tokens 120
 
 demo: $(STAMP)
-	@mkdir -p out
+	@rm -rf out && mkdir -p out
+	$(BIN)/citeproof ingest examples/mailbox --store out/mailbox.db
+	$(DEMO_ASK) "When must an application be referred to a senior underwriter?" \
+		--format html --out out/ask-referral.html
+	$(DEMO_ASK) "What loan-to-value did the Hartley valuation give?" \
+		--format html --out out/ask-hartley.html
 	$(BIN)/citeproof verify examples/lending/answer.md $(DEMO_SOURCES) --format html --out out/answer.html
-	$(BIN)/citeproof verify examples/lending/answer.md $(DEMO_SOURCES) --format md --out out/answer.md
-	$(BIN)/citeproof verify examples/lending/answer.md $(DEMO_SOURCES) --format json --out out/answer.json
+	$(BIN)/citeproof verify examples/lending/answer.md $(DEMO_SOURCES) --format json --out out/answer.json \
+		--audit out/audit.db --rules examples/lending/rules.toml \
+		--facts examples/lending/facts-hartley.json --live examples/lending/live-rates.json
+	$(BIN)/citeproof audit verify --audit out/audit.db
 	$(BIN)/citeproof verify examples/lending/answer.md $(DEMO_SOURCES) --format term
-	@echo "Pages written to out/answer.html, out/answer.md and out/answer.json"
+	@echo "Pages written to out/: ask-referral.html, ask-hartley.html, answer.html, answer.json"
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2
@@ -40,6 +48,8 @@ eval: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/bench_quotes.py
+	$(BIN)/python bench/bench_ingest.py
+	$(BIN)/python bench/bench_audit.py
 
 golden: $(STAMP)
 	CITEPROOF_UPDATE_GOLDEN=1 $(BIN)/python -m pytest -q tests/test_golden.py

@@ -151,7 +151,7 @@ def verify_command(
             facts_path=facts_path,
             live_spec=live_spec,
         )
-        emit(format_answer(verified, fmt), out)
+        emit(format_answer(verified, fmt), out, verified)
     except CiteproofError as error:
         raise click.ClickException(str(error)) from None
 

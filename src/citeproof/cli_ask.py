@@ -143,9 +143,13 @@ def ask_command(
             live_spec=live_spec,
         )
         if as_json:
-            emit(json.dumps(turn_to_json(turn), ensure_ascii=False, indent=2) + "\n", out)
+            emit(
+                json.dumps(turn_to_json(turn), ensure_ascii=False, indent=2) + "\n",
+                out,
+                turn.answer,
+            )
         else:
-            emit(format_answer(turn.answer, fmt), out)
+            emit(format_answer(turn.answer, fmt), out, turn.answer)
     except CiteproofError as error:
         raise click.ClickException(str(error)) from None
 

@@ -30,13 +30,18 @@ def format_answer(verified: VerifiedAnswer, fmt: Format) -> str:
     return render(verified, fmt)
 
 
-def emit(text: str, out: Path | None) -> None:
-    """Print ``text``, or write it to ``out`` (its folder made when missing)."""
+def emit(text: str, out: Path | None, answer: VerifiedAnswer | None = None) -> None:
+    """Print ``text``, or write it to ``out`` (its folder made when missing) and say on
+    standard error what was written, with the verdicts of ``answer``."""
     if out is None:
         click.echo(text, nl=not text.endswith("\n"))
-    else:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(text, encoding="utf-8")
+        return
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(text, encoding="utf-8")
+    if answer is not None:
+        counts = ", ".join(f"{n} {status}" for status, n in answer.counts().items() if n)
+        summary = f"{len(answer.quotes)} quotes: {counts}" if answer.quotes else "no quotes"
+        click.echo(f"wrote {out} ({summary})", err=True)
 
 
 def outcome_options(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -102,7 +107,7 @@ def conclude_from_options(
             live_values=live,
             log=log,
         )
-    console = Console(stderr=True, highlight=False)
+    console = Console(stderr=True, highlight=False, soft_wrap=True)
     coverage = outcome.validation.coverage
     console.print(
         f"evidence: {len(outcome.bundle.evidence)} objects, bundle {outcome.bundle.bundle_hash}, "
