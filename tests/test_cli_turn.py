@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from citeproof.cli import main
+from tests.conftest import PgSchemas
 
 ROOT = Path(__file__).resolve().parents[1]
 MAILBOX = ROOT / "examples" / "mailbox"
@@ -113,7 +114,7 @@ def test_a_user_outside_an_access_list_never_gets_that_source_012_1(tmp_path: Pa
     assert "85%" in json.loads(out)["text"]
 
 
-def _verify_with_rules(audit: Path, live: Path, facts: Path) -> tuple[int, str, str]:
+def _verify_with_rules(audit: str, live: Path, facts: Path) -> tuple[int, str, str]:
     return invoke(
         "verify",
         str(LENDING / "answer.md"),
@@ -131,10 +132,19 @@ def _verify_with_rules(audit: Path, live: Path, facts: Path) -> tuple[int, str, 
     )
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def audit_target(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """An empty audit log on each backend."""
+    if request.param == "sqlite":
+        return str(tmp_path / "audit.db")
+    schemas: PgSchemas = request.getfixturevalue("pg_schemas")
+    return schemas.new()[1]
+
+
 def test_live_rate_changes_the_decision_not_the_evidence_and_both_are_audited_adr2(
-    tmp_path: Path,
+    tmp_path: Path, audit_target: str
 ) -> None:
-    audit = tmp_path / "audit.db"
+    audit = audit_target
     facts = tmp_path / "facts.json"
     facts.write_text(
         json.dumps(
@@ -157,9 +167,9 @@ def test_live_rate_changes_the_decision_not_the_evidence_and_both_are_audited_ad
     assert "decision: approve" in decisions[0]
     assert "decision: refer (rules fired: affordability)" in decisions[1]
 
-    code, out, err = invoke("audit", "verify", "--audit", str(audit))
+    code, out, err = invoke("audit", "verify", "--audit", audit)
     assert code == 0, out + err
-    code, out, _ = invoke("audit", "show", "--audit", str(audit), _request_id(decisions[1]))
+    code, out, _ = invoke("audit", "show", "--audit", audit, _request_id(decisions[1]))
     shown = json.loads(out)
     records = [shown]
     payload = records[0]["payload"]
@@ -170,7 +180,7 @@ def test_live_rate_changes_the_decision_not_the_evidence_and_both_are_audited_ad
     bundles = {d.split("bundle ")[1].split(",")[0].strip() for d in decisions}
     assert len(bundles) == 1, "the evidence bundle must not change with the live rate"
 
-    code, out, err = invoke("audit", "replay", _request_id(decisions[1]), "--audit", str(audit))
+    code, out, err = invoke("audit", "replay", _request_id(decisions[1]), "--audit", audit)
     assert code == 0, out + err
     assert "decision: logged refer, replay refer" in out
     assert "same result" in out

@@ -16,7 +16,7 @@ import pytest
 from citeproof.audit import AuditStoreError, open_store
 from citeproof.audit.store import Row
 from tests.audit.conformance import BIG_LOG_SIZE, AuditStoreConformance, fill
-from tests.audit.conftest import PgSchemas
+from tests.conftest import PgSchemas
 
 
 @pytest.fixture(scope="session")
@@ -94,3 +94,14 @@ def test_unreachable_server_is_an_audit_store_error(tmp_path: Path) -> None:
         open_store(
             "postgresql://nobody:x@127.0.0.1:1/none?connect_timeout=2", checkpoint_dir=tmp_path
         )
+
+
+def test_logs_in_different_schemas_keep_separate_checkpoints() -> None:
+    from citeproof.audit.postgres_store import default_checkpoint_dir
+
+    base = "postgresql://citeproof:secret@db.internal:5433/audit"
+    plain = default_checkpoint_dir(base)
+    first = default_checkpoint_dir(base + "?options=-csearch_path%3Dteam_a")
+    second = default_checkpoint_dir(base + "?options=-csearch_path%3Dteam_b")
+    assert plain.name == "db.internal-5433-audit"
+    assert len({plain, first, second}) == 3

@@ -12,9 +12,10 @@ Migrations are named, applied in order under an advisory lock and recorded in
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 import psycopg
 
@@ -62,10 +63,18 @@ MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
 
 
 def default_checkpoint_dir(url: str) -> Path:
-    """``~/.citeproof/checkpoints/<host>-<port>-<database>`` for a PostgreSQL URL."""
+    """``~/.citeproof/checkpoints/<host>-<port>-<database>[-<schema>]`` for a PostgreSQL URL.
+
+    Logs in different schemas of one database are different logs: each gets its own
+    checkpoints, or one log's checkpoints would be checked against another's records.
+    """
     parts = urlsplit(url)
     database = parts.path.lstrip("/") or "postgres"
     name = f"{parts.hostname or 'localhost'}-{parts.port or 5432}-{database}"
+    for option in parse_qs(parts.query).get("options", []):
+        found = re.search(r"search_path\s*=\s*([A-Za-z0-9_]+)", option)
+        if found:
+            name += f"-{found.group(1)}"
     return Path.home() / ".citeproof" / "checkpoints" / name
 
 

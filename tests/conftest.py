@@ -1,4 +1,4 @@
-"""Fixtures shared by the audit tests: PostgreSQL access and the slow marker."""
+"""Fixtures shared by the tests: PostgreSQL access and the slow marker."""
 
 from __future__ import annotations
 
