@@ -21,20 +21,21 @@ from citeproof.providers.base import (
     Generation,
     Message,
     ProviderConfigError,
-    ProviderConnectionError,
     ProviderError,
-    ProviderTimeout,
     Usage,
     check_request,
-    error_for_status,
 )
 from citeproof.providers.model_requests import check_model_request
-from citeproof.providers.openai_compat import DEFAULT_TIMEOUT, server_message
+from citeproof.providers.openai_compat import DEFAULT_TIMEOUT
 from citeproof.providers.retry import (
     DEFAULT_RETRY,
     RetryPolicy,
     call_with_retries,
-    retry_after_from_headers,
+)
+from citeproof.providers.sdk_errors import SdkErrorTypes, sdk_error
+
+_ERROR_TYPES = SdkErrorTypes(
+    anthropic.APITimeoutError, anthropic.APIConnectionError, anthropic.APIStatusError
 )
 
 
@@ -128,25 +129,14 @@ class AnthropicProvider:
         )
 
     def _error(self, error: anthropic.AnthropicError, timeout: float) -> ProviderError:
-        if isinstance(error, anthropic.APITimeoutError):
-            return ProviderTimeout(
-                f"no answer from {self.base_url} within {timeout:.1f}s",
-                provider=self.name,
-                model=self.model,
-            )
-        if isinstance(error, anthropic.APIConnectionError):
-            return ProviderConnectionError(
-                f"cannot reach {self.base_url}: {error}", provider=self.name, model=self.model
-            )
-        if isinstance(error, anthropic.APIStatusError):
-            return error_for_status(
-                error.status_code,
-                server_message(error.body, error.message),
-                provider=self.name,
-                model=self.model,
-                retry_after=retry_after_from_headers(error.response.headers),
-            )
-        return ProviderError(str(error), provider=self.name, model=self.model)
+        return sdk_error(
+            error,
+            _ERROR_TYPES,
+            base_url=str(self.base_url),
+            timeout=timeout,
+            provider=self.name,
+            model=self.model,
+        )
 
 
 def _turn(message: ChatMessage) -> MessageParam:

@@ -19,24 +19,25 @@ from citeproof.providers.base import (
     ChatMessage,
     Generation,
     ProviderConfigError,
-    ProviderConnectionError,
     ProviderError,
     ProviderModelError,
-    ProviderTimeout,
     Usage,
     check_request,
-    error_for_status,
 )
 from citeproof.providers.model_requests import check_model_request, is_loopback
 from citeproof.providers.retry import (
     DEFAULT_RETRY,
     RetryPolicy,
     call_with_retries,
-    retry_after_from_headers,
 )
+from citeproof.providers.sdk_errors import SdkErrorTypes, sdk_error
 
 DEFAULT_TIMEOUT = 120.0
 LOCAL_API_KEY = "not-needed"  # local servers take any key, but the SDK insists on one
+
+_ERROR_TYPES = SdkErrorTypes(
+    openai.APITimeoutError, openai.APIConnectionError, openai.APIStatusError
+)
 
 
 class OpenAICompatProvider:
@@ -147,36 +148,14 @@ class OpenAICompatProvider:
         )
 
     def _error(self, error: openai.OpenAIError, timeout: float) -> ProviderError:
-        if isinstance(error, openai.APITimeoutError):
-            return ProviderTimeout(
-                f"no answer from {self.base_url} within {timeout:.1f}s",
-                provider=self.name,
-                model=self.model,
-            )
-        if isinstance(error, openai.APIConnectionError):
-            return ProviderConnectionError(
-                f"cannot reach {self.base_url}: {error}", provider=self.name, model=self.model
-            )
-        if isinstance(error, openai.APIStatusError):
-            return error_for_status(
-                error.status_code,
-                server_message(error.body, error.message),
-                provider=self.name,
-                model=self.model,
-                retry_after=retry_after_from_headers(error.response.headers),
-            )
-        return ProviderError(str(error), provider=self.name, model=self.model)
-
-
-def server_message(body: object, fallback: str) -> str:
-    """The human message in an error body shaped like OpenAI's or Anthropic's."""
-    if isinstance(body, dict):
-        inner = body.get("error", body)
-        if isinstance(inner, dict) and isinstance(inner.get("message"), str):
-            return str(inner["message"])
-        if isinstance(body.get("message"), str):
-            return str(body["message"])
-    return fallback
+        return sdk_error(
+            error,
+            _ERROR_TYPES,
+            base_url=str(self.base_url),
+            timeout=timeout,
+            provider=self.name,
+            model=self.model,
+        )
 
 
 def _setting(value: str | None, env: str, field: str, provider: str) -> str:
