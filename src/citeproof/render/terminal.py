@@ -128,6 +128,9 @@ def render_terminal(answer: VerifiedAnswer, width: int = 100) -> str:
         markup=False,
         soft_wrap=False,
     )
+    # The answer first, as corrected: what the person reads; the verdicts follow.
+    console.print(_text("Answer (corrected)", style="bold"))
+    console.print(Padding(_text(answer.text.strip() or "(empty)"), (0, 0, 1, 2)))
     console.print(quotes_table(answer))
     console.print(counts_line(answer))
     if answer.quotes:
