@@ -349,3 +349,17 @@ def test_given_paragraphs_are_the_ones_citations_count_011_1() -> None:
     assert quote.status == "corrected"
     assert quote.paragraph == 2
     assert result.text == '"The arrangement fee is 999 GBP." <cite:R1#p2>'
+
+
+def test_a_marker_shared_by_two_quotes_keeps_one_and_adds_the_others_source_003_3() -> None:
+    answer = (
+        'The policy says "Applications above 95% are declined." and the memo says '
+        '"Approval of the single year of accounts was given by M. Osei" [S1].'
+    )
+    result = run(answer)
+    first, second = result.quotes
+    assert (first.status, first.source) == ("verified", "S1")
+    assert (second.status, second.source) == ("corrected", "S3")
+    assert result.text.endswith('M. Osei" [S1][S3].')
+    statuses = [(c.source, c.status) for c in result.claims[0].citations]
+    assert statuses == [("S1", "ok"), ("S3", "corrected")]

@@ -110,44 +110,31 @@ def apply_verdicts(
             sid, par = j.new_citation
             edits.append(_Edit(close, close, " " + _marker_text(_CANONICAL, [(sid, par)])))
 
-    marker_status: dict[tuple[Span, str, int | None], CitedSource] = {}
+    marker_status: dict[tuple[Span, str, int | None], list[CitedSource]] = {}
     for marker_span, citations in _markers(answer).items():
-        entries: list[tuple[str, int | None]] = []
-        statuses: list[tuple[Citation, str, str, int | None]] = []
+        entries: list[tuple[str, int | None, str]] = []
         for citation in citations:
-            rewrite = _rewrite_for(citation, judgements)
-            source = catalog.resolve(citation.label)
-            if source is None:
-                if policy.ineligible_citations == "remove":
-                    statuses.append((citation, "removed", citation.label, citation.paragraph))
-                    continue
-                statuses.append((citation, "ineligible", citation.label, citation.paragraph))
-                entries.append((citation.label, citation.paragraph))
-            elif rewrite is not None:
-                statuses.append((citation, "corrected", rewrite[0], rewrite[1]))
-                entries.append(rewrite)
-            else:
-                flagged = _flagged(citation, judgements)
-                statuses.append(
-                    (citation, "flagged" if flagged else "ok", source.id, citation.paragraph)
+            for entry in _entries(citation, judgements, catalog, policy):
+                entries.append(entry)
+                sid, par, status = entry
+                key = (citation.marker_span, citation.label, citation.paragraph)
+                marker_status.setdefault(key, []).append(
+                    CitedSource(
+                        source=sid,
+                        paragraph=par,
+                        marker=citation.marker,
+                        answer_span=marker_span,
+                        status=status,  # type: ignore[arg-type]
+                    )
                 )
-                entries.append((source.id, citation.paragraph))
-        changed = any(s in ("corrected", "removed") for _, s, _, _ in statuses)
-        if changed:
-            deduped = list(dict.fromkeys(entries))
+        if any(status in ("corrected", "removed") for _, _, status in entries):
+            kept = [(sid, par) for sid, par, status in entries if status != "removed"]
+            deduped = list(dict.fromkeys(kept))
             new_marker = _marker_text(citations[0], deduped) if deduped else ""
             start, end = marker_span
             if not new_marker and start > 0 and text[start - 1] == " ":
                 start -= 1
             edits.append(_Edit(start, end, new_marker))
-        for citation, status, sid, par in statuses:
-            marker_status[(citation.marker_span, citation.label, citation.paragraph)] = CitedSource(
-                source=sid,
-                paragraph=par,
-                marker=citation.marker,
-                answer_span=marker_span,
-                status=status,  # type: ignore[arg-type]
-            )
 
     edited = _Edits(text, edits)
     quotes = tuple(_verified_quote(j, edited, j.quote.id in text_edited) for j in judgements)
@@ -158,9 +145,9 @@ def apply_verdicts(
             span=edited.span(claim.span),
             original_span=claim.span,
             citations=tuple(
-                _moved(marker_status[(c.marker_span, c.label, c.paragraph)], edited)
+                _moved(cited, edited)
                 for c in claim.citations
-                if (c.marker_span, c.label, c.paragraph) in marker_status
+                for cited in marker_status.get((c.marker_span, c.label, c.paragraph), ())
             ),
             quote_ids=claim.quote_ids,
         )
@@ -182,18 +169,31 @@ def _markers(answer: ParsedAnswer) -> dict[Span, list[Citation]]:
     return markers
 
 
-def _rewrite_for(
-    citation: Citation, judgements: Sequence[Judgement]
-) -> tuple[str, int | None] | None:
-    for j in judgements:
-        if j.citation == citation and j.new_citation is not None:
-            return j.new_citation
-    return None
-
-
-def _flagged(citation: Citation, judgements: Sequence[Judgement]) -> bool:
-    """A citation left as written although its quote is elsewhere (email bodies, 011.2)."""
-    return any(j.citation == citation and j.status == "mismatch" for j in judgements)
+def _entries(
+    citation: Citation,
+    judgements: Sequence[Judgement],
+    catalog: SourceCatalog,
+    policy: Policy,
+) -> list[tuple[str, int | None, str]]:
+    """What one citation becomes: ``(source, paragraph, status)`` for each place it must
+    name once corrected. A citation two quotes rely on, one of which was found elsewhere,
+    names both places."""
+    source = catalog.resolve(citation.label)
+    if source is None:
+        removed = policy.ineligible_citations == "remove"
+        return [(citation.label, citation.paragraph, "removed" if removed else "ineligible")]
+    users = [j for j in judgements if j.citation == citation]
+    entries: list[tuple[str, int | None, str]] = []
+    if not users or any(j.new_citation is None for j in users):
+        # A citation left as written although its quote is elsewhere (email bodies, 011.2).
+        flagged = any(j.status == "mismatch" for j in users)
+        entries.append((source.id, citation.paragraph, "flagged" if flagged else "ok"))
+    for j in users:
+        if j.new_citation is not None:
+            entry = (*j.new_citation, "corrected")
+            if entry not in entries:
+                entries.append(entry)
+    return entries
 
 
 def _moved(cited: CitedSource, edited: _Edits) -> CitedSource:
