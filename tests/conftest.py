@@ -1,4 +1,4 @@
-"""Fixtures shared by the tests: PostgreSQL access and the slow marker."""
+"""Shared by the tests: no remote model calls, PostgreSQL access, the slow marker."""
 
 from __future__ import annotations
 
@@ -14,6 +14,9 @@ PG_SKIP_MESSAGE = "set CITEPROOF_PG_URL (see .ci/postgres.sh) to run the Postgre
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "slow: takes more than about 20 seconds")
+    # No test may call a real, remote model: only loopback servers (the embedded model's,
+    # the tests' own fakes) are reachable from the providers.
+    os.environ["CITEPROOF_ALLOW_MODEL_REQUESTS"] = "0"
 
 
 def pg_url() -> str:
