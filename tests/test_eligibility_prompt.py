@@ -131,3 +131,19 @@ def test_prompt_shows_only_retrieved_paragraphs_numbered_as_in_the_source() -> N
 def test_budget_must_be_positive() -> None:
     with pytest.raises(PolicyError, match="budget_chars"):
         decide_eligibility([], user=None, budget_chars=0)
+
+
+@pytest.mark.parametrize("fmt", ["html", "md", "term"])
+def test_every_rendering_names_the_eligibility_it_used_and_what_was_kept_out_012_3(
+    fmt: str,
+) -> None:
+    from citeproof.render import render
+
+    eligibility = decide_eligibility(turn_candidates(), user="priya", budget_chars=1_300)
+    answer = 'The board said "the bank intends to cut the base rate" [S4].'
+    result = verify(answer, [POLICY, EMAIL, SECRET, MEMO], eligibility=eligibility)
+    page = render(result, fmt).replace("\\_", "_")  # type: ignore[arg-type]
+    assert eligibility.fingerprint in page
+    assert "not permitted for user" in page
+    assert "a newer version of this source exists" in page
+    assert "would exceed the prompt budget" in page

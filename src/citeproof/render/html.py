@@ -28,6 +28,8 @@ from citeproof.render.html_parts import (
 from citeproof.render.labels import (
     STATUS_LABELS,
     cited_but_not_provided,
+    eligibility_line,
+    kept_out,
     safe_url,
     status_label,
 )
@@ -189,6 +191,13 @@ def sources_html(answer: VerifiedAnswer) -> str:
             f"{names}</p>"
         )
     listing = f"<ol>{''.join(items)}</ol>" if items else "<p>No sources were provided.</p>"
+    turn = eligibility_line(answer)
+    if turn:
+        extra += f'<p class="eligibility">{escape(turn)}</p>'
+    withheld = kept_out(answer)
+    if withheld:
+        rows = "".join(f"<li>{escape(sid)}: {escape(why)}</li>" for sid, why in withheld)
+        extra += f'<p class="missing">Kept out of this turn:</p><ul class="kept-out">{rows}</ul>'
     return f'<section class="sources"><h2>Sources provided</h2>{listing}{extra}</section>'
 
 

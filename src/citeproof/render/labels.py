@@ -175,3 +175,26 @@ def split_excerpt(excerpt: Excerpt) -> tuple[str, str, str]:
     start = min(max(excerpt.highlight[0], 0), len(text))
     end = min(max(excerpt.highlight[1], start), len(text))
     return text[:start], text[start:end], text[end:]
+
+
+def kept_out(answer: VerifiedAnswer) -> list[tuple[str, str]]:
+    """The sources the turn's eligibility kept from the model, with why (012.1, 012.3).
+
+    Sources merely not retrieved this turn are left out: a store holds many.
+    """
+    if answer.eligibility is None:
+        return []
+    return [
+        (e.source_id, e.detail) for e in answer.eligibility.excluded if e.reason != "not_in_turn"
+    ]
+
+
+def eligibility_line(answer: VerifiedAnswer) -> str | None:
+    """One sentence naming the eligibility decision this rendering used, or None."""
+    if answer.eligibility is None:
+        return None
+    shown = len(answer.eligibility.eligible)
+    return (
+        f"Eligibility {answer.eligibility.fingerprint}: {shown} source"
+        f"{'' if shown == 1 else 's'} shown to the model."
+    )

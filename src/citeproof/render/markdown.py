@@ -16,6 +16,8 @@ from citeproof.render.labels import (
     STATUS_LABELS,
     citation_label,
     cited_but_not_provided,
+    eligibility_line,
+    kept_out,
     match_quality,
     safe_url,
     shorten,
@@ -185,6 +187,14 @@ def _sources_section(answer: VerifiedAnswer) -> str:
         label = status_label("ineligible")
         names = ", ".join(escape_markdown(m) for m in missing)
         parts += [f"{label.symbol} Cited but not provided with this answer: {names}", ""]
+    turn = eligibility_line(answer)
+    if turn:
+        parts += [escape_markdown(turn), ""]
+    withheld = kept_out(answer)
+    if withheld:
+        parts += ["**Kept out of this turn:**", ""]
+        parts += [f"- {escape_markdown(sid)}: {escape_markdown(why)}" for sid, why in withheld]
+        parts.append("")
     return "\n".join(parts)
 
 

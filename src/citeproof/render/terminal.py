@@ -17,6 +17,8 @@ from rich.text import Text
 from citeproof.model import Correction, VerifiedAnswer, VerifiedQuote
 from citeproof.render.labels import (
     STATUS_LABELS,
+    eligibility_line,
+    kept_out,
     match_quality,
     shorten,
     source_name,
@@ -133,6 +135,11 @@ def render_terminal(answer: VerifiedAnswer, width: int = 100) -> str:
     console.print(Padding(_text(answer.text.strip() or "(empty)"), (0, 0, 1, 2)))
     console.print(quotes_table(answer))
     console.print(counts_line(answer))
+    turn = eligibility_line(answer)
+    if turn:
+        console.print(_text(turn))
+    for source_id, why in kept_out(answer):
+        console.print(_text(f"  kept out of this turn: {source_id}: {why}"))
     if answer.quotes:
         console.print()
         console.print(_text("show source", style="bold"))
