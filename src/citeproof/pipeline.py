@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from citeproof.eligibility import DEFAULT_BUDGET_CHARS, Candidate, decide_eligibility
-from citeproof.model import Eligibility, Passage, Policy, Source, VerifiedAnswer
-from citeproof.prompt import Prompt, build_prompt
+from citeproof.model import Eligibility, Passage, Policy, VerifiedAnswer
+from citeproof.prompt import Prompt, build_prompt, shown_paragraphs
 from citeproof.providers.base import Generation, Provider
 from citeproof.verification import verify
 
@@ -80,7 +80,7 @@ def run_turn(
 
     started = time.perf_counter()
     order = list(dict.fromkeys([*attached, *(p.source_id for p in passages)]))
-    chosen = _shown_paragraphs(passages)
+    chosen = shown_paragraphs(passages)
     candidates = [_sized(library.candidate(sid), chosen.get(sid)) for sid in order]
     eligibility = decide(
         candidates, user=user, budget_chars=budget_chars, known_ids=library.known_ids()
@@ -89,14 +89,8 @@ def run_turn(
 
     started = time.perf_counter()
     sources = [c.source for c in candidates]
-    shown = [p for p in passages if eligibility.allows(p.source_id)]
-    attached_whole = [sid for sid in attached if sid not in chosen]
-    prompt = build_prompt(
-        question,
-        sources,
-        eligibility,
-        passages=shown + _whole(sources, attached_whole, eligibility),
-    )
+    # Retrieved sources show their passages; attached ones with none are shown whole.
+    prompt = build_prompt(question, sources, eligibility, passages=passages)
     timed("prompt", started)
 
     started = time.perf_counter()
@@ -110,14 +104,6 @@ def run_turn(
     return Turn(question, user, passages, eligibility, prompt, generation, answer, timings)
 
 
-def _shown_paragraphs(passages: Sequence[Passage]) -> dict[str, set[int]]:
-    chosen: dict[str, set[int]] = {}
-    for passage in passages:
-        first, last = passage.paragraphs
-        chosen.setdefault(passage.source_id, set()).update(range(first, last + 1))
-    return chosen
-
-
 def _sized(candidate: Candidate, paragraphs: set[int] | None) -> Candidate:
     """The candidate with the budget it takes: the paragraphs shown, or the whole text."""
     source = candidate.source
@@ -127,20 +113,3 @@ def _sized(candidate: Candidate, paragraphs: set[int] | None) -> Candidate:
         spans = source.paragraph_spans()
         chars = sum(spans[n - 1][1] - spans[n - 1][0] for n in paragraphs if n <= len(spans))
     return Candidate(source, chars, candidate.acl, candidate.superseded)
-
-
-def _whole(
-    sources: Sequence[Source], ids: Sequence[str], eligibility: Eligibility
-) -> list[Passage]:
-    """Attached sources are shown whole: one passage covering every paragraph."""
-    whole: list[Passage] = []
-    for source in sources:
-        if source.id in ids and eligibility.allows(source.id):
-            count = len(source.paragraph_spans())
-            span = (0, len(source.text))
-            whole.append(
-                Passage(
-                    source.id, source.doc_id, source.version, (1, count), span, source.text, 1.0
-                )
-            )
-    return whole

@@ -62,18 +62,15 @@ def build_prompt(
 ) -> Prompt:
     """The prompt for ``question`` over the eligible ``sources``.
 
-    With ``passages``, each source shows only its retrieved paragraphs (numbered as in the
-    whole source); without, each source is shown whole. A source the eligibility does not
-    allow is never shown, whatever the caller passes.
+    A source with ``passages`` shows only their paragraphs (numbered as in the whole
+    source); a source without any (one attached to the turn) is shown whole. A source the
+    eligibility does not allow is never shown, whatever the caller passes.
     """
     if not question.strip():
         raise PolicyError("the question is empty", field="question")
     by_id = {s.id: s for s in sources}
     shown = [by_id[sid] for sid in eligibility.eligible if sid in by_id]
-    wanted: dict[str, set[int]] = {}
-    for passage in passages:
-        first, last = passage.paragraphs
-        wanted.setdefault(passage.source_id, set()).update(range(first, last + 1))
+    wanted = shown_paragraphs(passages)
     blocks: list[str] = []
     removals: list[Removal] = []
     for source in shown:
@@ -89,6 +86,15 @@ def build_prompt(
         removals=tuple(removals),
         eligibility_fingerprint=eligibility.fingerprint,
     )
+
+
+def shown_paragraphs(passages: Sequence[Passage]) -> dict[str, set[int]]:
+    """The 1-based paragraphs each source's passages cover."""
+    chosen: dict[str, set[int]] = {}
+    for passage in passages:
+        first, last = passage.paragraphs
+        chosen.setdefault(passage.source_id, set()).update(range(first, last + 1))
+    return chosen
 
 
 def _source_block(source: Source, paragraphs: set[int] | None) -> tuple[str, Removal | None]:
