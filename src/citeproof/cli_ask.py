@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Literal
 
@@ -205,31 +207,22 @@ def turn_to_json(turn: Turn) -> dict[str, Any]:
     return record
 
 
-class _open_store:
+@contextmanager
+def _open_store(path: Path) -> Iterator[SourceStore]:
     """The store at ``path``; a folder or non-store file is ingested into a temporary one."""
-
-    def __init__(self, path: Path):
-        self._path = path
-        self._temp: tempfile.TemporaryDirectory[str] | None = None
-        self._store: SourceStore | None = None
-
-    def __enter__(self) -> SourceStore:
-        if _is_store(self._path):
-            self._store = SourceStore(self._path)
-            return self._store
-        self._temp = tempfile.TemporaryDirectory(prefix="citeproof-")
-        self._store = SourceStore(Path(self._temp.name) / "sources.db")
-        files, _ = collect_files([self._path])
-        report = ingest_files(self._store, files)
+    if _is_store(path):
+        with SourceStore(path) as store:
+            yield store
+        return
+    with (
+        tempfile.TemporaryDirectory(prefix="citeproof-") as folder,
+        SourceStore(Path(folder) / "sources.db") as store,
+    ):
+        files, _ = collect_files([path])
+        report = ingest_files(store, files)
         for problem in report.problems:
             Console(stderr=True).print(f"[yellow]skipped[/yellow] {problem}", highlight=False)
-        return self._store
-
-    def __exit__(self, *exc: object) -> None:
-        if self._store is not None:
-            self._store.close()
-        if self._temp is not None:
-            self._temp.cleanup()
+        yield store
 
 
 def _is_store(path: Path) -> bool:
