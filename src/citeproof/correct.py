@@ -74,9 +74,10 @@ class _Edits:
         return (self.position(old[0]), self.position(old[1]))
 
 
-def _marker_text(original: Citation, entries: Sequence[tuple[str, int | None]]) -> str:
-    """A marker naming ``entries``, in the family the model used (``<cite:..>`` or ``[..]``)."""
-    if original.marker.startswith("<cite:"):
+def _marker_text(written: str, entries: Sequence[tuple[str, int | None]]) -> str:
+    """A marker naming ``entries``, in the family of the ``written`` one (``<cite:..>`` or
+    ``[..]``)."""
+    if written.startswith("<cite:"):
         return "".join(f"<cite:{sid}#p{par}>" if par else f"<cite:{sid}>" for sid, par in entries)
     return "".join(f"[{sid} ¶{par}]" if par else f"[{sid}]" for sid, par in entries)
 
@@ -108,7 +109,7 @@ def apply_verdicts(
             # An uncited quote found in a document gets its citation right after it.
             close = j.quote.span[1] + (1 if j.quote.style == "inline" else 0)
             sid, par = j.new_citation
-            edits.append(_Edit(close, close, " " + _marker_text(_CANONICAL, [(sid, par)])))
+            edits.append(_Edit(close, close, " " + _marker_text("[", [(sid, par)])))
 
     marker_status: dict[tuple[Span, str, int | None], list[CitedSource]] = {}
     for marker_span, citations in _markers(answer).items():
@@ -130,7 +131,7 @@ def apply_verdicts(
         if any(status in ("corrected", "removed") for _, _, status in entries):
             kept = [(sid, par) for sid, par, status in entries if status != "removed"]
             deduped = list(dict.fromkeys(kept))
-            new_marker = _marker_text(citations[0], deduped) if deduped else ""
+            new_marker = _marker_text(citations[0].marker, deduped) if deduped else ""
             start, end = marker_span
             if not new_marker and start > 0 and text[start - 1] == " ":
                 start -= 1
@@ -154,9 +155,6 @@ def apply_verdicts(
         for claim in answer.claims
     )
     return edited.text, quotes, claims
-
-
-_CANONICAL = Citation(label="", paragraph=None, marker="[]", marker_span=(0, 0))
 
 
 def _markers(answer: ParsedAnswer) -> dict[Span, list[Citation]]:
