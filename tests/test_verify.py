@@ -363,3 +363,13 @@ def test_a_marker_shared_by_two_quotes_keeps_one_and_adds_the_others_source_003_
     assert result.text.endswith('M. Osei" [S1][S3].')
     statuses = [(c.source, c.status) for c in result.claims[0].citations]
     assert statuses == [("S1", "ok"), ("S3", "corrected")]
+
+
+def test_an_uncited_quote_found_in_a_document_gets_its_citation_003_3() -> None:
+    fragment = "Approval of the single year of accounts was given by M. Osei"
+    result = run(f'The memo says "{fragment}".')
+    (quote,) = result.quotes
+    right = paragraph_of(MEMO, fragment)
+    assert (quote.status, quote.source) == ("corrected", "S3")
+    assert [c.kind for c in quote.corrections] == ["source"]
+    assert result.text == f'The memo says "{fragment}" [S3 ¶{right}].'
