@@ -364,3 +364,12 @@ def test_011_given_paragraph_spans_are_used() -> None:
     between = Source(id="S", kind="document", text=text, paragraphs=((0, 5), (38, 53)))
     match = find("epsilon zeta", between)
     assert match is not None and match.paragraph == 2  # nearest paragraph to the span start
+
+
+def test_003_6_snapping_at_the_edges_of_the_source_never_fails() -> None:
+    # Found by the property test: an elided quote whose alignment reaches the source's end.
+    match = find("0 0 0 a… 0 0", source("0 0 0 A… 0 0 0 A "))
+    assert match is not None and match.method == "fuzzy"
+    assert match.text == "0 0 0 A… 0 0"
+    tail = find("the forces of the future Louis VIII.", source("Louis VIII... of the future."))
+    assert tail is None or tail.method == "fuzzy"

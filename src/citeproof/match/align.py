@@ -208,8 +208,8 @@ def _punctuation_cuts(text: str, position: int, *, forward: bool) -> list[int]:
     step = 1 if forward else -1
     i = position
     for _ in range(3):
-        char = text[i] if forward else text[i - 1] if i > 0 else ""
-        if not char or char.isspace() or _is_word(char) or not 0 <= i + step <= len(text):
+        at = i if forward else i - 1  # the character this cut would step over
+        if not 0 <= at < len(text) or text[at].isspace() or _is_word(text[at]):
             break
         i += step
         cuts.append(i)
