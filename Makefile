@@ -42,6 +42,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests bench eval examples
 	$(BIN)/ruff format --check src tests bench eval examples
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-cache
 
 eval: $(STAMP)
 	$(BIN)/python eval/quotesum_eval.py

@@ -36,8 +36,8 @@ import docx
 from fpdf import FPDF
 from rank_bm25 import BM25Okapi  # type: ignore[import-untyped]
 
-from citeproof.retrieve import STOPWORDS, WORD, StoreRetriever, query_terms
 from citeproof.sources import SourceStore, ingest_paths
+from citeproof.turn.retrieve import STOPWORDS, WORD, StoreRetriever, query_terms
 
 SEED = 20260310
 # Word lists read better as text.

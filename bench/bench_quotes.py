@@ -17,8 +17,8 @@ from pathlib import Path
 
 from rapidfuzz import fuzz
 
-from citeproof.match import find_quote, normalize, prepare
 from citeproof.model import Source, Span
+from citeproof.verifier.match import find_quote, normalize, prepare
 
 SEED = 20240617
 SIZES_MB = (1, 10, 40)

@@ -18,9 +18,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from citeproof.model import Passage
-from citeproof.rerank import EmbeddingReranker, RerankingRetriever
-from citeproof.retrieve import StoreRetriever
 from citeproof.sources import SourceStore, ingest_paths
+from citeproof.turn.rerank import EmbeddingReranker, RerankingRetriever
+from citeproof.turn.retrieve import StoreRetriever
 
 ROOT = Path(__file__).resolve().parents[1]
 LIMIT = 8

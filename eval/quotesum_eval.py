@@ -21,7 +21,7 @@ from pathlib import Path
 from rapidfuzz import fuzz
 
 from citeproof import Policy, Source, VerifiedQuote
-from citeproof.verification import verify
+from citeproof.verifier.verification import verify
 
 QUOTE = re.compile(r"\[\s*(\d+)\s+([^\[\]]*?)\s*\]")
 SEED = 20261130

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from citeproof.cli import main
-from citeproof.contract import answer_to_json
+from citeproof.outcome.contract import answer_to_json
 from tests.lending import EMAIL, MEMO, POLICY
 
 SCHEMA_DIR = Path(__file__).resolve().parents[1] / "src" / "citeproof" / "schema"

@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 
 from citeproof import Source, verify
-from citeproof.eligibility import Candidate, decide_eligibility
 from citeproof.errors import PolicyError
-from citeproof.prompt import PROMPT_VERSION, build_prompt
+from citeproof.model import Candidate
+from citeproof.turn.eligibility import decide_eligibility
+from citeproof.turn.prompt import PROMPT_VERSION, build_prompt
 from tests.lending import EMAIL, MEMO, POLICY
 
 SECRET = Source(

@@ -14,7 +14,7 @@ import pytest
 import rfc8785
 
 from citeproof import Source, verify
-from citeproof.evidence import (
+from citeproof.outcome.evidence import (
     UNCHECKED_CITATION_CONFIDENCE,
     Evidence,
     EvidenceBundle,
@@ -22,7 +22,7 @@ from citeproof.evidence import (
     build_evidence,
     content_hash,
 )
-from citeproof.live import LiveResponse
+from citeproof.outcome.live import LiveResponse
 from tests.lending import POLICY, SOURCES
 from tests.test_golden import example_answer
 

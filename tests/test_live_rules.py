@@ -19,7 +19,7 @@ from urllib.parse import parse_qs, urlparse
 import httpx
 import pytest
 
-from citeproof.live import (
+from citeproof.outcome.live import (
     REQUEST_ID_HEADER,
     FileLiveValues,
     HttpLiveValues,
@@ -27,7 +27,7 @@ from citeproof.live import (
     LiveValueError,
     LiveValues,
 )
-from citeproof.rules import Decision, RuleError, RuleSet, decide, load_rules, parse_rules
+from citeproof.outcome.rules import Decision, RuleError, RuleSet, decide, load_rules, parse_rules
 
 RULES_TOML = """\
 schema = "citeproof/rules/1"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-import citeproof.match.index as index_module
-from citeproof.match import MatchSettings, find_quote, normalize, prepare
+import citeproof.verifier.match.index as index_module
 from citeproof.model import Match, Source
+from citeproof.verifier.match import MatchSettings, find_quote, normalize, prepare
 
 LINCOLN = (
     "The Second Battle of Lincoln occurred at Lincoln Castle on Saturday 20 May 1217, "
@@ -199,7 +199,7 @@ def test_003_6_word_snapping_never_cuts_a_word() -> None:
 
 
 def test_003_6_approximate_on_indexed_large_source(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("citeproof.match.search._ALIGN_WHOLE", 0)
+    monkeypatch.setattr("citeproof.verifier.match.search._ALIGN_WHOLE", 0)
     src = source(*([ROM, NCAS] * 20), LINCOLN, OKLAHOMA)
     idx = prepare(src)
     match = find_quote("the armies of the future Louis VIII of France", idx)

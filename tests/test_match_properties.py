@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from citeproof.match import find_quote, normalize, prepare
 from citeproof.model import Source
+from citeproof.verifier.match import find_quote, normalize, prepare
 
 LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZéü"
 # Homoglyphs of Latin letters (Cyrillic а е о р с х, Greek ο).

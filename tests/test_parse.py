@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from citeproof.model import ParsedAnswer, Quote
-from citeproof.parse import parse_answer
+from citeproof.verifier.parse import parse_answer
 
 
 def at(answer: str, span: tuple[int, int]) -> str:

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from citeproof.model import ParsedAnswer
-from citeproof.parse import parse_answer
+from citeproof.verifier.parse import parse_answer
 
 # Pieces answers are made of, weighted towards the ones that make parsing hard.
 PIECES = st.sampled_from(

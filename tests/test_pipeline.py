@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from citeproof.eligibility import Candidate, decide_eligibility
 from citeproof.model import Eligibility, Passage, Source
-from citeproof.pipeline import run_turn
 from citeproof.providers.function import FunctionProvider
+from citeproof.turn.eligibility import Candidate, decide_eligibility
+from citeproof.turn.pipeline import run_turn
 from tests.lending import EMAIL, MEMO, POLICY
 
 SECRET = Source(id="S4", kind="document", text="Board minutes: cut the base rate by 0.5%.")

@@ -623,7 +623,7 @@ def test_extractive_quotes_the_best_matching_sentence_verbatim() -> None:
 
 
 def test_extractive_answers_verify_against_their_sources() -> None:
-    from citeproof.verification import verify
+    from citeproof.verifier.verification import verify
 
     generation = ExtractiveProvider().answer("When do fixed rates change?", [LENDING, EMAIL])
     verified = verify(generation.text, [LENDING, EMAIL])
@@ -679,8 +679,8 @@ def test_extractive_reads_sources_back_from_a_fenced_prompt() -> None:
 
 
 def test_extractive_reads_the_prompt_engines_own_prompt() -> None:
-    from citeproof.eligibility import Candidate, decide_eligibility
-    from citeproof.prompt import build_prompt
+    from citeproof.turn.eligibility import Candidate, decide_eligibility
+    from citeproof.turn.prompt import build_prompt
 
     sources = [LENDING, EMAIL]
     eligibility = decide_eligibility([Candidate(s, len(s.text)) for s in sources], user=None)

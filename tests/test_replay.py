@@ -20,11 +20,12 @@ import rfc8785
 
 from citeproof import VerifiedAnswer, verify
 from citeproof.errors import InputError
-from citeproof.evidence import EvidenceBundle, build_evidence
-from citeproof.live import FileLiveValues, HttpLiveValues, LiveValues
-from citeproof.replay import audit_payload, replay, request_id_for
-from citeproof.rules import RuleSet, decide, parse_rules
-from citeproof.validate import validate
+from citeproof.outcome.evidence import EvidenceBundle, build_evidence
+from citeproof.outcome.live import FileLiveValues, HttpLiveValues, LiveValues
+from citeproof.outcome.payload import audit_payload, request_id_for
+from citeproof.outcome.replay import replay
+from citeproof.outcome.rules import RuleSet, decide, parse_rules
+from citeproof.outcome.validate import validate
 from tests.lending import SOURCES
 from tests.test_golden import example_answer
 from tests.test_live_rules import OKAFOR, RULES_TOML, RatesService

@@ -12,8 +12,8 @@ import pytest
 from click.testing import CliRunner
 
 from citeproof.model import Passage
-from citeproof.retrieve import StaticRetriever, StoreRetriever
 from citeproof.sources import SourceStore, ingest_paths
+from citeproof.turn.retrieve import StaticRetriever, StoreRetriever
 
 _MISSING = [
     name
@@ -28,12 +28,12 @@ if _MISSING:
     )
 
 from citeproof.cli import main  # noqa: E402
-from citeproof.rerank import EmbeddingReranker, RerankingRetriever  # noqa: E402
+from citeproof.turn.rerank import EmbeddingReranker, RerankingRetriever  # noqa: E402
 
 try:
     from tests.test_retrieve import check_conformance
 except ImportError:  # pragma: no cover - a trimmed checkout without the retriever tests
-    from citeproof.retrieve import Retriever
+    from citeproof.turn.retrieve import Retriever
 
     def check_conformance(retriever: Retriever, query: str) -> None:
         assert isinstance(retriever, Retriever)
@@ -201,7 +201,7 @@ def test_ask_with_rerank_and_the_extractive_provider(tmp_path: Path) -> None:
 
 def test_a_missing_model_package_names_the_pip_command() -> None:
     from citeproof.errors import CiteproofError
-    from citeproof.rerank import RerankUnavailableError, package_file
+    from citeproof.turn.rerank import RerankUnavailableError, package_file
 
     with pytest.raises(RerankUnavailableError) as caught:
         package_file("citeproof_no_such_model_package", "model.onnx")

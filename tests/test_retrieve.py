@@ -7,8 +7,14 @@ from pathlib import Path
 import pytest
 
 from citeproof.model import Passage
-from citeproof.retrieve import Retriever, StaticRetriever, StoreRetriever, fts5_query, query_terms
 from citeproof.sources import SourceStore, ingest_paths
+from citeproof.turn.retrieve import (
+    Retriever,
+    StaticRetriever,
+    StoreRetriever,
+    fts5_query,
+    query_terms,
+)
 from tests.mailfixtures import build_mailbox, pdf_bytes
 
 HOSTILE_QUERIES = [

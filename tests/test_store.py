@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from citeproof.cli_ingest import ingest_command
+from citeproof.cli.ingest import ingest_command
 from citeproof.errors import SourceError
 from citeproof.sources import SourceStore, UnknownSourceError, ingest_paths
 from tests.mailfixtures import (

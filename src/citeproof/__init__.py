@@ -14,7 +14,7 @@ from citeproof.model import (
     VerifiedClaim,
     VerifiedQuote,
 )
-from citeproof.verification import verify
+from citeproof.verifier.verification import verify
 
 __all__ = [
     "AnswerError",

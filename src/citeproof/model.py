@@ -333,3 +333,28 @@ class Policy:
             raise PolicyError("must be >= 0", field="max_ellipsis_gap")
         if self.excerpt_context < 0:
             raise PolicyError("must be >= 0", field="excerpt_context")
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A source that could be shown this turn.
+
+    ``acl`` lists the principals allowed to see it (None: everyone); ``superseded`` marks an
+    older version; ``chars`` is how much of the prompt budget it takes (the text shown).
+    """
+
+    source: Source
+    chars: int
+    acl: frozenset[str] | None = None
+    superseded: bool = False
+
+
+Role = Literal["system", "user", "assistant"]
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """One chat message: ``role`` is ``"system"``, ``"user"`` or ``"assistant"``."""
+
+    role: Role
+    content: str

@@ -15,8 +15,8 @@ from citeproof.audit import (
     inclusion_proof,
     open_store,
 )
-from citeproof.audit.cli import audit_group
 from citeproof.audit.proofs import verify_proof
+from citeproof.cli.audit import audit_group
 from tests.audit.conformance import fill
 
 

@@ -12,6 +12,7 @@ and for auditors: ``citeproof audit verify --audit DB`` (or `verify_log`).
 
 from __future__ import annotations
 
+from citeproof.audit.backends import open_store
 from citeproof.audit.checkpoint import Checkpoint, CheckpointDirectory, load_public_key
 from citeproof.audit.errors import (
     AuditError,
@@ -28,7 +29,7 @@ from citeproof.audit.proofs import (
     inclusion_proof,
 )
 from citeproof.audit.record import AppendedRecord, AuditRecord, request_id_for
-from citeproof.audit.store import DEFAULT_CHECKPOINT_EVERY, AuditStore, open_store
+from citeproof.audit.store import DEFAULT_CHECKPOINT_EVERY, AuditStore
 from citeproof.audit.verify import Problem, VerifyReport, verify_log
 
 __all__ = [

@@ -7,10 +7,8 @@ the chain never forks, checkpoints written after the commit, never before it.
 
 from __future__ import annotations
 
-import os
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol, Self, runtime_checkable
 
@@ -243,33 +241,3 @@ class BaseAuditStore(ABC):
         trace: TracebackType | None,
     ) -> None:
         self.close()
-
-
-def open_store(
-    target: str | os.PathLike[str],
-    *,
-    checkpoint_dir: str | os.PathLike[str] | None = None,
-    checkpoint_every: int = DEFAULT_CHECKPOINT_EVERY,
-) -> BaseAuditStore:
-    """Open (creating if needed) the audit log at `target` and return its store.
-
-    `target` is a SQLite file path or a ``postgresql://`` (or ``postgres://``) URL. Checkpoints
-    go to `checkpoint_dir`; by default ``<db>.checkpoints/`` next to a SQLite file and
-    ``~/.citeproof/checkpoints/<host>-<port>-<database>/`` for PostgreSQL. A signed checkpoint
-    is written after every `checkpoint_every` records (0: only when asked). Typical use::
-
-        with open_store("audit.db") as log:
-            log.append({"request": {...}, "response": {...}}, request_id)
-    """
-    text = os.fspath(target)
-    if text.startswith(("postgresql://", "postgres://")):
-        from citeproof.audit.postgres_store import PostgresAuditStore, default_checkpoint_dir
-
-        directory = Path(checkpoint_dir) if checkpoint_dir else default_checkpoint_dir(text)
-        return PostgresAuditStore(text, CheckpointDirectory(directory), checkpoint_every)
-    from citeproof.audit.sqlite_store import SQLiteAuditStore
-
-    path = Path(text)
-    default = path.with_name(path.name + ".checkpoints")
-    directory = Path(checkpoint_dir) if checkpoint_dir else default
-    return SQLiteAuditStore(path, CheckpointDirectory(directory), checkpoint_every)

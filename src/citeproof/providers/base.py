@@ -9,11 +9,12 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from citeproof.errors import CiteproofError, InputError
+from citeproof.model import Message as Message
+from citeproof.model import Role as Role
 
-Role = Literal["system", "user", "assistant"]
 ROLES: tuple[str, ...] = ("system", "user", "assistant")
 
 
@@ -25,14 +26,6 @@ class ChatMessage(Protocol):
 
     @property
     def content(self) -> str: ...
-
-
-@dataclass(frozen=True, slots=True)
-class Message:
-    """One chat message: ``role`` is ``"system"``, ``"user"`` or ``"assistant"``."""
-
-    role: Role
-    content: str
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from citeproof.eligibility import Candidate
+from citeproof.model import Candidate
 from citeproof.sources.store import SourceStore
 
 
 class StoreLibrary:
-    """`citeproof.pipeline.Library` over a `SourceStore`."""
+    """`citeproof.turn.pipeline.Library` over a `SourceStore`."""
 
     def __init__(self, store: SourceStore):
         self._store = store

@@ -420,7 +420,7 @@ class SourceStore:
         score first, ties broken by source id then paragraph. Only current versions unless
         ``include_superseded``; with ``principals``, only sources readable by one of them.
 
-        The expression is passed to FTS5 as is: build it with `citeproof.retrieve`, which
+        The expression is passed to FTS5 as is: build it with `citeproof.turn.retrieve`, which
         quotes user text.
         """
         if limit <= 0:

@@ -1,0 +1,196 @@
+"""``citeproof audit ...``: verify a log, show a record, prove inclusion and consistency.
+
+Register with ``main.add_command(audit_group)``. Exit codes: 0 success, 1 a damaged log, a
+failed proof or a missing record, 2 usage errors (click's).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from citeproof.audit.backends import open_store
+from citeproof.audit.checkpoint import load_public_key
+from citeproof.audit.errors import AuditError
+from citeproof.audit.proofs import consistency_proof, inclusion_proof, verify_proof
+from citeproof.audit.store import BaseAuditStore
+from citeproof.audit.verify import verify_log
+
+AUDIT_HELP = "Audit log: a SQLite file path or a postgresql:// URL."
+CHECKPOINTS_HELP = "Checkpoint directory (default: <db>.checkpoints next to a SQLite file)."
+
+
+def _open(audit: str, checkpoints: str | None) -> BaseAuditStore:
+    is_url = audit.startswith(("postgresql://", "postgres://"))
+    if not is_url and not Path(audit).is_file():
+        raise click.ClickException(f"no audit log at {audit}")
+    try:
+        return open_store(audit, checkpoint_dir=checkpoints)
+    except AuditError as exc:
+        raise click.ClickException(str(exc)) from exc
+
+
+def _print_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+audit_option = click.option("--audit", "audit", required=True, metavar="DB", help=AUDIT_HELP)
+checkpoints_option = click.option(
+    "--checkpoints", type=click.Path(file_okay=False), default=None, help=CHECKPOINTS_HELP
+)
+
+
+@click.group("audit")
+def audit_group() -> None:
+    """Check the tamper-evident audit log and prove what it holds."""
+
+
+@audit_group.command("verify")
+@audit_option
+@checkpoints_option
+@click.option(
+    "--public-key",
+    type=click.Path(dir_okay=False, exists=True),
+    default=None,
+    help="Pinned Ed25519 public key (PEM) to check checkpoints with (default: signing.pub).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def verify_command(
+    audit: str, checkpoints: str | None, public_key: str | None, as_json: bool
+) -> None:
+    """Re-hash every record; exit 0 if the log is intact, 1 with the first bad record."""
+    with _open(audit, checkpoints) as store:
+        key = load_public_key(public_key) if public_key else None
+        report = verify_log(store, public_key=key)
+    if as_json:
+        _print_json(report.to_json())
+    elif report.problem is None:
+        click.echo(
+            f"ok: {report.records} records, root {report.root_hash}, "
+            f"{report.checkpoints} signed checkpoints"
+        )
+        if report.checkpoints == 0:
+            click.echo("warning: no checkpoints, a truncated tail cannot be detected", err=True)
+    else:
+        problem = report.problem
+        where = f"record {problem.index}" if problem.index is not None else "checkpoint"
+        if problem.checkpoint is not None and problem.index is None:
+            where = f"checkpoint {problem.checkpoint}"
+        click.echo(f"FAILED at {where}: {problem.kind}: {problem.detail}")
+    if not report.ok:
+        raise SystemExit(1)
+
+
+@audit_group.command("show")
+@click.argument("request_id")
+@audit_option
+@checkpoints_option
+def show_command(request_id: str, audit: str, checkpoints: str | None) -> None:
+    """Print the latest record logged under REQUEST_ID as JSON."""
+    with _open(audit, checkpoints) as store:
+        try:
+            record = store.get(request_id)
+        except AuditError as exc:
+            raise click.ClickException(str(exc)) from exc
+        _print_json(record.to_json())
+
+
+@audit_group.command("proof")
+@click.argument("request_id")
+@audit_option
+@checkpoints_option
+@click.option(
+    "--checkpoint",
+    "tree_size",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Tree size of the checkpoint to prove against (default: the latest).",
+)
+def proof_command(
+    request_id: str, audit: str, checkpoints: str | None, tree_size: int | None
+) -> None:
+    """Print an inclusion proof (JSON) for REQUEST_ID, checkable offline."""
+    with _open(audit, checkpoints) as store:
+        try:
+            proof = inclusion_proof(store, request_id, tree_size=tree_size)
+        except AuditError as exc:
+            raise click.ClickException(str(exc)) from exc
+        _print_json(proof.to_json())
+
+
+@audit_group.command("consistency")
+@audit_option
+@checkpoints_option
+@click.option("--from", "old_size", type=click.IntRange(min=1), required=True)
+@click.option("--to", "new_size", type=click.IntRange(min=1), default=None)
+def consistency_command(
+    audit: str, checkpoints: str | None, old_size: int, new_size: int | None
+) -> None:
+    """Print a consistency proof (JSON) between checkpoints --from N and --to M (the latest)."""
+    with _open(audit, checkpoints) as store:
+        try:
+            proof = consistency_proof(store, old_size, new_size)
+        except AuditError as exc:
+            raise click.ClickException(str(exc)) from exc
+        _print_json(proof.to_json())
+
+
+@audit_group.command("checkpoint")
+@audit_option
+@checkpoints_option
+def checkpoint_command(audit: str, checkpoints: str | None) -> None:
+    """Sign and write a checkpoint of the log as it is now; print it."""
+    with _open(audit, checkpoints) as store:
+        try:
+            checkpoint = store.write_checkpoint()
+        except AuditError as exc:
+            raise click.ClickException(str(exc)) from exc
+        _print_json(checkpoint.to_json())
+        click.echo(f"written to {store.checkpoints.file_for(checkpoint.tree_size)}", err=True)
+
+
+@audit_group.command("check-proof")
+@click.argument("proof_file", type=click.File("r"))
+@click.option(
+    "--public-key",
+    type=click.Path(dir_okay=False, exists=True),
+    required=True,
+    help="The log's Ed25519 public key (signing.pub).",
+)
+def check_proof_command(proof_file: Any, public_key: str) -> None:
+    """Check an inclusion or consistency proof offline; exit 0 if it holds, 1 if not."""
+    try:
+        verify_proof(json.load(proof_file), load_public_key(public_key))
+    except (AuditError, ValueError) as exc:
+        click.echo(f"FAILED: {exc}")
+        raise SystemExit(1) from exc
+    click.echo("ok: the proof holds")
+
+
+@audit_group.command("replay")
+@click.argument("request_id")
+@audit_option
+@checkpoints_option
+def replay_command(request_id: str, audit: str, checkpoints: str | None) -> None:
+    """Re-run the deterministic part of REQUEST_ID (verification, evidence, rules) from the
+    logged inputs; exit 0 when the same answer, bundle and decision come out, else 1."""
+    from citeproof.outcome.replay import replay
+
+    with _open(audit, checkpoints) as store:
+        try:
+            record = store.get(request_id)
+        except AuditError as exc:
+            raise click.ClickException(str(exc)) from exc
+        result = replay(record.payload)
+    click.echo(f"request {result.request_id}")
+    click.echo(f"  evidence bundle: logged {result.logged_bundle_hash}")
+    click.echo(f"                   replay {result.replayed_bundle_hash}")
+    click.echo(f"  decision: logged {result.logged_outcome}, replay {result.replayed_outcome}")
+    for difference in result.differences:
+        click.echo(f"  DIFFERS {difference}")
+    click.echo("same result" if result.ok else "replay differs")
+    if not result.ok:
+        raise SystemExit(1)

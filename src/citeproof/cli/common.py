@@ -1,0 +1,133 @@
+"""What the commands share: how an answer is formatted and where it is written."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from contextlib import ExitStack
+from decimal import Decimal
+from pathlib import Path
+from typing import Any, Literal
+
+import click
+from rich.console import Console
+
+from citeproof.audit.backends import open_store
+from citeproof.errors import InputError
+from citeproof.model import VerifiedAnswer
+from citeproof.outcome.contract import answer_to_json
+from citeproof.outcome.live import FileLiveValues, HttpLiveValues, LiveValues
+from citeproof.outcome.recording import Outcome, conclude
+from citeproof.outcome.rules import load_rules
+from citeproof.render import render
+
+Format = Literal["html", "md", "term", "json"]
+
+
+def format_answer(verified: VerifiedAnswer, fmt: Format) -> str:
+    if fmt == "json":
+        return json.dumps(answer_to_json(verified), ensure_ascii=False, indent=2) + "\n"
+    return render(verified, fmt)
+
+
+def emit(text: str, out: Path | None, answer: VerifiedAnswer | None = None) -> None:
+    """Print ``text``, or write it to ``out`` (its folder made when missing) and say on
+    standard error what was written, with the verdicts of ``answer``."""
+    if out is None:
+        click.echo(text, nl=not text.endswith("\n"))
+        return
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(text, encoding="utf-8")
+    if answer is not None:
+        counts = ", ".join(f"{n} {status}" for status, n in answer.counts().items() if n)
+        summary = f"{len(answer.quotes)} quotes: {counts}" if answer.quotes else "no quotes"
+        click.echo(f"wrote {out} ({summary})", err=True)
+
+
+def outcome_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--audit``, ``--rules``, ``--facts`` and ``--live``: what follows verification."""
+    options = [
+        click.option(
+            "--audit",
+            metavar="DB",
+            default=None,
+            help="Append the record to this audit log: a SQLite file or a postgresql:// URL.",
+        ),
+        click.option(
+            "--rules",
+            "rules_path",
+            type=click.Path(exists=True, dir_okay=False, path_type=Path),
+            default=None,
+            help="A rule file (.toml or .json) to decide on after the evidence is attached.",
+        ),
+        click.option(
+            "--facts",
+            "facts_path",
+            type=click.Path(exists=True, dir_okay=False, path_type=Path),
+            default=None,
+            help="A JSON object of request facts the rules read (loan amount, valuation...).",
+        ),
+        click.option(
+            "--live",
+            "live_spec",
+            default=None,
+            metavar="FILE_OR_URL",
+            help="Where today's live values come from: a JSON file or an https:// service.",
+        ),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def conclude_from_options(
+    answer: VerifiedAnswer,
+    request: Mapping[str, Any],
+    *,
+    audit: str | None,
+    rules_path: Path | None,
+    facts_path: Path | None,
+    live_spec: str | None,
+) -> Outcome | None:
+    """Run evidence, rules and audit when any of their options was given; report on stderr."""
+    if not (audit or rules_path):
+        return None
+    facts = _facts(facts_path) if facts_path else {}
+    live: LiveValues | None = None
+    if live_spec:
+        live = HttpLiveValues(live_spec) if "://" in live_spec else FileLiveValues(live_spec)
+    # One answer per command: checkpoint it at once, so a truncation is always detectable.
+    with ExitStack() as stack:
+        log = stack.enter_context(open_store(audit, checkpoint_every=1)) if audit else None
+        outcome = conclude(
+            answer,
+            request=request,
+            rules=load_rules(rules_path) if rules_path else None,
+            facts=facts,
+            live_values=live,
+            log=log,
+        )
+    console = Console(stderr=True, highlight=False, soft_wrap=True)
+    coverage = outcome.validation.coverage
+    console.print(
+        f"evidence: {len(outcome.bundle.evidence)} objects, bundle {outcome.bundle.bundle_hash}, "
+        f"coverage {coverage.with_evidence}/{coverage.claims} claims"
+    )
+    if outcome.decision is not None:
+        fired = ", ".join(r.rule_id for r in outcome.decision.results if r.fired) or "none"
+        console.print(f"decision: {outcome.decision.outcome} (rules fired: {fired})")
+    if outcome.audit_sequence is not None:
+        console.print(
+            f"audit: request {outcome.request_id} recorded as record {outcome.audit_sequence}"
+        )
+    return outcome
+
+
+def _facts(path: Path) -> dict[str, object]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"), parse_float=Decimal)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise InputError(f"cannot read the facts: {error}", where=str(path)) from None
+    if not isinstance(data, dict):
+        raise InputError("expected a JSON object of facts", where=str(path))
+    return data

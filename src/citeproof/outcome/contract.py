@@ -1,0 +1,192 @@
+"""The JSON contract, version 1: what a batch line holds going in and coming out.
+
+Input is validated with pydantic at this edge; inside, citeproof works on plain frozen values.
+Offsets in the output are Python ``str`` indices (code points); every span also comes as
+``*_utf16`` for browser clients, whose strings count UTF-16 code units.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from citeproof.errors import InputError
+from citeproof.model import Policy, Source, Span, VerifiedAnswer
+from citeproof.turn.eligibility import eligibility_to_json
+
+SCHEMA_VERSION = "1"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class SourceIn(_Strict):
+    id: str = Field(min_length=1)
+    kind: Literal["document", "attachment", "email_body"]
+    text: str
+    title: str | None = None
+    doc_id: str | None = None
+    version: str | None = None
+    url: str | None = None
+    paragraphs: list[tuple[int, int]] | None = None
+
+    def to_source(self) -> Source:
+        return Source(
+            id=self.id,
+            kind=self.kind,
+            text=self.text,
+            title=self.title,
+            doc_id=self.doc_id,
+            version=self.version,
+            url=self.url,
+            paragraphs=tuple(self.paragraphs) if self.paragraphs is not None else None,
+        )
+
+
+class PolicyIn(_Strict):
+    min_similarity: float | None = None
+    ineligible_citations: Literal["flag", "remove"] | None = None
+    max_ellipsis_gap: int | None = None
+    excerpt_context: int | None = None
+
+    def to_policy(self, base: Policy) -> Policy:
+        changes = {k: v for k, v in self.model_dump().items() if v is not None}
+        return Policy(**{**asdict(base), **changes})
+
+
+class BatchLine(_Strict):
+    id: str = Field(min_length=1)
+    answer: str
+    sources: list[SourceIn] = Field(min_length=1)
+    policy: PolicyIn | None = None
+
+
+def read_batch_line(raw: str, *, where: str) -> tuple[str, str, list[Source], PolicyIn | None]:
+    """One input line → (id, answer, sources, policy), or an `InputError` naming the field."""
+    try:
+        line = BatchLine.model_validate_json(raw)
+    except ValidationError as error:
+        raise _input_error(error, where) from None
+    sources = [s.to_source() for s in line.sources]
+    return line.id, line.answer, sources, line.policy
+
+
+def read_sources(raw: str, *, where: str) -> list[Source]:
+    """A sources file: a JSON list of source objects (or ``{"sources": [...]}``)."""
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as error:
+        raise InputError(
+            f"not valid JSON ({error.msg} at line {error.lineno})", where=where
+        ) from None
+    if isinstance(data, dict) and "sources" in data:
+        data = data["sources"]
+    if not isinstance(data, list):
+        raise InputError("expected a JSON list of sources", where=where)
+    sources = []
+    for position, item in enumerate(data):
+        try:
+            sources.append(SourceIn.model_validate(item).to_source())
+        except ValidationError as error:
+            raise _input_error(error, f"{where}: sources[{position}]") from None
+    return sources
+
+
+def _input_error(error: ValidationError, where: str) -> InputError:
+    first = error.errors()[0]
+    field = ".".join(str(part) for part in first["loc"]) or None
+    message = first["msg"]
+    if first["type"] == "json_invalid":
+        message = f"not valid JSON: {first.get('ctx', {}).get('error', message)}"
+    return InputError(message, where=where, field=field)
+
+
+def _utf16(text: str, span: Span) -> list[int]:
+    def units(end: int) -> int:
+        return len(text[:end].encode("utf-16-le", "surrogatepass")) // 2
+
+    return [units(span[0]), units(span[1])]
+
+
+def answer_to_json(answer: VerifiedAnswer) -> dict[str, Any]:
+    """The output record of one verified answer (schema ``verified-answer.schema.json``)."""
+    quotes = []
+    for q in answer.quotes:
+        quotes.append(
+            {
+                "id": q.id,
+                "text": q.text,
+                "style": q.style,
+                "answer_span": list(q.answer_span),
+                "answer_span_utf16": _utf16(answer.original, q.answer_span),
+                "claim_id": q.claim_id,
+                "cited_source": q.cited_source,
+                "cited_paragraph": q.cited_paragraph,
+                "status": q.status,
+                "source": q.source,
+                "paragraph": q.paragraph,
+                "source_span": list(q.source_span) if q.source_span else None,
+                "score": q.score,
+                "method": q.method,
+                "corrected_text": q.corrected_text,
+                "corrected_span": list(q.corrected_span),
+                "corrected_span_utf16": _utf16(answer.text, q.corrected_span),
+                "corrections": [asdict(c) for c in q.corrections],
+                "excerpt": _excerpt(q.excerpt),
+                "note": q.note,
+            }
+        )
+    claims = [
+        {
+            "id": c.id,
+            "text": c.text,
+            "span": list(c.span),
+            "original_span": list(c.original_span),
+            "citations": [
+                {
+                    "source": cs.source,
+                    "paragraph": cs.paragraph,
+                    "marker": cs.marker,
+                    "answer_span": list(cs.answer_span),
+                    "status": cs.status,
+                }
+                for cs in c.citations
+            ],
+            "quote_ids": list(c.quote_ids),
+        }
+        for c in answer.claims
+    ]
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "id": answer.id,
+        "text": answer.text,
+        "original": answer.original,
+        "counts": answer.counts(),
+        "claims": claims,
+        "quotes": quotes,
+        "sources": [
+            {
+                "id": s.id,
+                "kind": s.kind,
+                "title": s.title,
+                "doc_id": s.doc_id,
+                "version": s.version,
+                "url": s.url,
+            }
+            for s in answer.sources
+        ],
+        "policy": asdict(answer.policy),
+        **({"eligibility": eligibility_to_json(answer.eligibility)} if answer.eligibility else {}),
+    }
+
+
+def _excerpt(excerpt: Any) -> dict[str, Any] | None:
+    if excerpt is None:
+        return None
+    data = asdict(excerpt)
+    data["highlight"] = list(excerpt.highlight)
+    return data

@@ -1,0 +1,139 @@
+"""The replay of a logged answer (ADR 2).
+
+`replay` re-runs the deterministic part from such a payload: it verifies the original answer
+again against the logged sources with the logged policy and time, rebuilds and re-validates
+the evidence bundle, and decides the logged rules again on the logged facts and live-value
+response (the live service is not called). It says whether the same answer, the same bundle
+hash, the same validation and the same decision come out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from citeproof.errors import CiteproofError, InputError
+from citeproof.model import Policy, Source
+from citeproof.outcome.contract import answer_to_json
+from citeproof.outcome.evidence import EvidenceBundle, build_evidence, content_hash
+from citeproof.outcome.live import LiveResponse
+from citeproof.outcome.payload import AUDIT_SCHEMA
+from citeproof.outcome.rules import decide, parse_rules
+from citeproof.outcome.validate import validate
+from citeproof.turn.eligibility import eligibility_from_json
+from citeproof.values import values_from_json
+from citeproof.verifier.verification import verify
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayResult:
+    """What a replay found: each part the same as logged, or the differences."""
+
+    request_id: str
+    same_answer: bool
+    same_bundle: bool
+    same_validation: bool
+    same_decision: bool
+    logged_bundle_hash: str
+    replayed_bundle_hash: str
+    logged_outcome: str
+    replayed_outcome: str
+    differences: tuple[str, ...]
+
+    @property
+    def ok(self) -> bool:
+        """True when the replay reproduced the logged answer, bundle and decision exactly."""
+        return not self.differences
+
+
+def replay(record: Mapping[str, Any]) -> ReplayResult:
+    """Re-run verification, evidence, validation and rules from an `audit_payload` record.
+
+    Raises `InputError` when the record is not an audit payload or is malformed.
+    """
+    if not isinstance(record, Mapping) or record.get("schema") != AUDIT_SCHEMA:
+        raise InputError(f"not an audit payload (schema {AUDIT_SCHEMA!r})", field="schema")
+    try:
+        return _replay(record)
+    except (KeyError, TypeError, ValueError) as error:
+        if isinstance(error, CiteproofError):
+            raise
+        raise InputError(f"malformed audit payload: {error!r}", field="record") from None
+
+
+def _replay(record: Mapping[str, Any]) -> ReplayResult:
+    differences: list[str] = []
+    logged_answer = record["answer"]
+    sources = [_source(item, n, differences) for n, item in enumerate(record["sources"])]
+    verified_at = record.get("verified_at")
+    logged_eligibility = logged_answer.get("eligibility")
+    answer = verify(
+        logged_answer["original"],
+        sources,
+        policy=Policy(**logged_answer["policy"]),
+        answer_id=logged_answer["id"],
+        now=datetime.fromisoformat(verified_at) if verified_at else _EPOCH,
+        eligibility=eligibility_from_json(logged_eligibility) if logged_eligibility else None,
+    )
+    same_answer = answer_to_json(answer) == logged_answer
+    if not same_answer:
+        differences.append("verification: the answer verifies differently now")
+
+    bundle = build_evidence(answer)
+    logged_evidence = record["evidence"]
+    logged_hash = str(logged_evidence.get("bundle_hash"))
+    same_bundle = bundle.bundle_hash == logged_hash
+    if not same_bundle:
+        differences.append(f"evidence: bundle {bundle.bundle_hash} instead of {logged_hash}")
+    else:
+        EvidenceBundle.from_json({k: v for k, v in logged_evidence.items() if k != "request_id"})
+
+    validation = validate(answer, bundle, mode="flag").to_json()
+    same_validation = validation == record["validation"]
+    if not same_validation:
+        differences.append("validation: the evidence validates differently now")
+
+    logged_decision = record.get("decision") or {"outcome": "none"}
+    decision: Mapping[str, Any] = {"outcome": "none"}
+    request_ids = [("evidence", logged_evidence.get("request_id"))]
+    if record.get("rules") is not None:
+        rules = parse_rules(record["rules"], where="record rules")
+        live = LiveResponse.from_json(record["live"]) if record.get("live") else None
+        facts = values_from_json(record["facts"] or {}, where="record facts")
+        decision = decide(rules, facts, live).to_json()
+        if live is not None:
+            request_ids.append(("live", live.request_id))
+    same_decision = decision == logged_decision
+    if not same_decision:
+        differences.append(
+            f"decision: {decision['outcome']} instead of {logged_decision.get('outcome')}"
+        )
+    for part, request_id in request_ids:
+        if request_id != record["request_id"]:
+            differences.append(f"{part}: logged under request {request_id!r}")
+    return ReplayResult(
+        request_id=str(record["request_id"]),
+        same_answer=same_answer,
+        same_bundle=same_bundle,
+        same_validation=same_validation,
+        same_decision=same_decision,
+        logged_bundle_hash=logged_hash,
+        replayed_bundle_hash=bundle.bundle_hash,
+        logged_outcome=str(logged_decision.get("outcome")),
+        replayed_outcome=str(decision["outcome"]),
+        differences=tuple(differences),
+    )
+
+
+def _source(item: Mapping[str, Any], position: int, differences: list[str]) -> Source:
+    fields = {k: v for k, v in item.items() if k != "content_hash"}
+    if fields.get("paragraphs") is not None:
+        fields["paragraphs"] = tuple(tuple(span) for span in fields["paragraphs"])
+    source = Source(**fields)
+    if content_hash(source.text) != item.get("content_hash"):
+        differences.append(f"sources[{position}]: the logged text does not match its hash")
+    return source

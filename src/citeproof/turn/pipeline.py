@@ -1,0 +1,115 @@
+"""One turn, end to end: retrieve → eligibility → prompt → generate → verify → correct.
+
+The pipeline is the only place that knows the order. Each stage takes values and returns
+values; each is timed. Eligibility is decided exactly once and the same value goes to the
+prompt, to verification and (through the verified answer) to rendering and the JSON output.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from citeproof.model import Candidate, Eligibility, Passage, Policy, VerifiedAnswer
+from citeproof.providers.base import Generation, Provider
+from citeproof.turn.eligibility import DEFAULT_BUDGET_CHARS, decide_eligibility
+from citeproof.turn.prompt import Prompt, build_prompt, shown_paragraphs
+from citeproof.verifier.verification import verify
+
+
+class Retriever(Protocol):
+    def retrieve(self, query: str, *, limit: int = 8) -> list[Passage]: ...
+
+
+class Library(Protocol):
+    """Where a turn's sources come from: the whole source and what governs its use."""
+
+    def candidate(self, source_id: str) -> Candidate: ...
+
+    def known_ids(self) -> Sequence[str]: ...
+
+
+Decide = Callable[..., Eligibility]
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """Everything one turn produced, in the order it was produced."""
+
+    question: str
+    user: str | None
+    passages: tuple[Passage, ...]
+    eligibility: Eligibility
+    prompt: Prompt
+    generation: Generation
+    answer: VerifiedAnswer
+    timings: dict[str, float]
+
+
+def run_turn(
+    question: str,
+    *,
+    retriever: Retriever,
+    library: Library,
+    provider: Provider,
+    user: str | None = None,
+    attached: Sequence[str] = (),
+    policy: Policy | None = None,
+    budget_chars: int = DEFAULT_BUDGET_CHARS,
+    limit: int = 8,
+    max_tokens: int = 400,
+    deadline: float | None = None,
+    decide: Decide = decide_eligibility,
+) -> Turn:
+    """Answer ``question`` from the library and verify the answer.
+
+    ``attached`` are source ids the user attached to this turn: they are candidates whether or
+    not retrieval finds them. ``decide`` computes eligibility (exactly once per call).
+    ``deadline`` is a `time.monotonic()` time for the model call (see `deadline_after`).
+    """
+    timings: dict[str, float] = {}
+
+    def timed(stage: str, started: float) -> None:
+        timings[stage] = round(time.perf_counter() - started, 6)
+
+    started = time.perf_counter()
+    passages = tuple(retriever.retrieve(question, limit=limit))
+    timed("retrieve", started)
+
+    started = time.perf_counter()
+    order = list(dict.fromkeys([*attached, *(p.source_id for p in passages)]))
+    chosen = shown_paragraphs(passages)
+    candidates = [_sized(library.candidate(sid), chosen.get(sid)) for sid in order]
+    eligibility = decide(
+        candidates, user=user, budget_chars=budget_chars, known_ids=library.known_ids()
+    )
+    timed("eligibility", started)
+
+    started = time.perf_counter()
+    sources = [c.source for c in candidates]
+    # Retrieved sources show their passages; attached ones with none are shown whole.
+    prompt = build_prompt(question, sources, eligibility, passages=passages)
+    timed("prompt", started)
+
+    started = time.perf_counter()
+    generation = provider.generate(prompt.messages, max_tokens=max_tokens, deadline=deadline)
+    timed("generate", started)
+
+    started = time.perf_counter()
+    eligible_sources = [s for s in sources if eligibility.allows(s.id)]
+    answer = verify(generation.text, eligible_sources, policy=policy, eligibility=eligibility)
+    timed("verify", started)
+    return Turn(question, user, passages, eligibility, prompt, generation, answer, timings)
+
+
+def _sized(candidate: Candidate, paragraphs: set[int] | None) -> Candidate:
+    """The candidate with the budget it takes: the paragraphs shown, or the whole text."""
+    source = candidate.source
+    if paragraphs is None:
+        chars = len(source.text)
+    else:
+        spans = source.paragraph_spans()
+        chars = sum(spans[n - 1][1] - spans[n - 1][0] for n in paragraphs if n <= len(spans))
+    return Candidate(source, chars, candidate.acl, candidate.superseded)
