@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install demo test lint eval bench golden clean
+.PHONY: install demo test lint docs eval bench golden clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -39,10 +39,14 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests bench eval examples
-	$(BIN)/ruff format --check src tests bench eval examples
+	$(BIN)/ruff check src tests bench eval examples tools
+	$(BIN)/ruff format --check src tests bench eval examples tools
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache
+	$(BIN)/python tools/cli_reference.py --check
+
+docs: $(STAMP)
+	$(BIN)/python tools/cli_reference.py
 
 eval: $(STAMP)
 	$(BIN)/python eval/quotesum_eval.py
