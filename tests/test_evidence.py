@@ -14,11 +14,11 @@ import pytest
 import rfc8785
 
 from citeproof import Source, verify
+from citeproof.errors import EvidenceError
 from citeproof.outcome.evidence import (
     UNCHECKED_CITATION_CONFIDENCE,
     Evidence,
     EvidenceBundle,
-    EvidenceError,
     build_evidence,
     content_hash,
 )

@@ -7,18 +7,39 @@ def test_public_names_are_exactly_these() -> None:
     assert sorted(citeproof.__all__) == sorted(
         [
             "AnswerError",
+            "AuditError",
+            "AuditRecordError",
+            "AuditStoreError",
+            "CheckpointError",
             "Citation",
             "CiteproofError",
             "Claim",
             "Correction",
+            "EvidenceError",
             "Excerpt",
             "InputError",
+            "LiveValueError",
             "Match",
+            "ModelRequestsForbidden",
             "Policy",
             "PolicyError",
+            "ProofError",
+            "ProviderAuthError",
+            "ProviderConfigError",
+            "ProviderConnectionError",
+            "ProviderError",
+            "ProviderModelError",
+            "ProviderRateLimited",
+            "ProviderRequestError",
+            "ProviderServerError",
+            "ProviderTimeout",
             "Quote",
+            "RecordNotFoundError",
+            "RerankUnavailableError",
+            "RuleError",
             "Source",
             "SourceError",
+            "UnknownSourceError",
             "VerifiedAnswer",
             "VerifiedClaim",
             "VerifiedQuote",
@@ -30,5 +51,7 @@ def test_public_names_are_exactly_these() -> None:
 
 
 def test_every_error_is_a_citeproof_error() -> None:
-    for name in ("AnswerError", "InputError", "PolicyError", "SourceError"):
+    errors = [name for name in citeproof.__all__ if name.endswith(("Error", "Timeout"))]
+    errors += ["ModelRequestsForbidden", "ProviderRateLimited"]
+    for name in errors:
         assert issubclass(getattr(citeproof, name), citeproof.CiteproofError)

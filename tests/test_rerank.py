@@ -200,8 +200,8 @@ def test_ask_with_rerank_and_the_extractive_provider(tmp_path: Path) -> None:
 
 
 def test_a_missing_model_package_names_the_pip_command() -> None:
-    from citeproof.errors import CiteproofError
-    from citeproof.turn.rerank import RerankUnavailableError, package_file
+    from citeproof.errors import CiteproofError, RerankUnavailableError
+    from citeproof.turn.rerank import package_file
 
     with pytest.raises(RerankUnavailableError) as caught:
         package_file("citeproof_no_such_model_package", "model.onnx")

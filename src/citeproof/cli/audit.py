@@ -14,10 +14,10 @@ import click
 
 from citeproof.audit.backends import open_store
 from citeproof.audit.checkpoint import load_public_key
-from citeproof.audit.errors import AuditError
 from citeproof.audit.proofs import consistency_proof, inclusion_proof, verify_proof
 from citeproof.audit.store import BaseAuditStore
 from citeproof.audit.verify import verify_log
+from citeproof.errors import AuditError
 
 AUDIT_HELP = "Audit log: a SQLite file path or a postgresql:// URL."
 CHECKPOINTS_HELP = "Checkpoint directory (default: <db>.checkpoints next to a SQLite file)."

@@ -41,7 +41,7 @@ from typing import Any
 
 import rfc8785
 
-from citeproof.errors import CiteproofError
+from citeproof.errors import EvidenceError
 from citeproof.model import Source, Span, VerifiedAnswer, VerifiedClaim
 from citeproof.verifier.parse import parse_answer
 
@@ -56,32 +56,6 @@ CITATION_EXCERPT_CHARS = 240
 
 FOUND = ("verified", "corrected", "mismatch")
 """Quote statuses that locate the quote in a provided source."""
-
-
-class EvidenceError(CiteproofError, ValueError):
-    """Evidence is missing or malformed; names the claim, the quote and the field."""
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        claim_id: str | None = None,
-        quote_id: str | None = None,
-        field: str | None = None,
-        problems: tuple[Any, ...] = (),
-    ):
-        self.claim_id = claim_id
-        self.quote_id = quote_id
-        self.field = field
-        self.detail = message
-        self.problems = problems
-        where = [
-            f"claim {claim_id}" if claim_id else None,
-            f"quote {quote_id}" if quote_id else None,
-            f"field {field!r}" if field else None,
-        ]
-        prefix = ", ".join(p for p in where if p)
-        super().__init__(f"{prefix}: {message}" if prefix else message)
 
 
 def content_hash(text: str) -> str:

@@ -28,17 +28,13 @@ from typing import Any, Protocol
 
 import httpx
 
-from citeproof.errors import CiteproofError, InputError
+from citeproof.errors import InputError, LiveValueError
 from citeproof.values import Value, as_value, values_from_json, values_to_json
 
 REQUEST_ID_HEADER = "X-Request-ID"
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
 
 Clock = Callable[[], datetime]
-
-
-class LiveValueError(CiteproofError):
-    """A live value could not be fetched: unreachable, non-2xx, invalid JSON, value missing."""
 
 
 @dataclass(frozen=True, slots=True)

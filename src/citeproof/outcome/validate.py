@@ -32,8 +32,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
+from citeproof.errors import EvidenceError
 from citeproof.model import Source, VerifiedAnswer, VerifiedClaim, VerifiedQuote
-from citeproof.outcome.evidence import FOUND, Evidence, EvidenceBundle, EvidenceError, content_hash
+from citeproof.outcome.evidence import FOUND, Evidence, EvidenceBundle, content_hash
 from citeproof.verifier.parse import parse_answer
 
 Mode = Literal["reject", "flag"]

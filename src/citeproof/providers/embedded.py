@@ -20,7 +20,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from citeproof.providers.base import ChatMessage, Generation, ProviderConfigError
+from citeproof.errors import ProviderConfigError
+from citeproof.providers.base import ChatMessage, Generation
 from citeproof.providers.openai_compat import LOCAL_API_KEY, OpenAICompatProvider
 from citeproof.providers.retry import RetryPolicy
 

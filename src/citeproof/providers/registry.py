@@ -10,7 +10,8 @@ import os
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from citeproof.providers.base import Provider, ProviderConfigError
+from citeproof.errors import ProviderConfigError
+from citeproof.providers.base import Provider
 
 Factory = Callable[..., Provider]
 

