@@ -181,12 +181,13 @@ def test_ask_with_rerank_and_the_extractive_provider(tmp_path: Path) -> None:
         [
             "ask",
             "When must an application be referred to a senior underwriter?",
-            "--sources",
+            "--store",
             str(path),
             "--provider",
             "extractive",
             "--rerank",
-            "--json",
+            "--format",
+            "json",
         ],
     )
     assert result.exit_code == 0, result.stderr
