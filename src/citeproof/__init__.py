@@ -1,4 +1,10 @@
-"""citeproof: evidence-first verification of LLM answers against their sources."""
+"""citeproof: evidence-first verification of LLM answers against their sources.
+
+The public API is what this module exports (pinned by ``tests/test_exported_members.py``):
+`verify` and the values it takes and returns, `render` and `answer_to_json` to show and
+record its result, `read_source_file` to make a `Source` from a file, and the error tree
+(every error is a `CiteproofError`). Everything else is internal and may change.
+"""
 
 from citeproof.errors import (
     AnswerError,
@@ -10,6 +16,7 @@ from citeproof.errors import (
     EvidenceError,
     InputError,
     LiveValueError,
+    MissingExtraError,
     ModelRequestsForbidden,
     PolicyError,
     ProofError,
@@ -30,9 +37,12 @@ from citeproof.errors import (
 )
 from citeproof.model import (
     Citation,
+    CitedSource,
     Claim,
     Correction,
+    Eligibility,
     Excerpt,
+    Exclusion,
     Match,
     Policy,
     Quote,
@@ -41,6 +51,9 @@ from citeproof.model import (
     VerifiedClaim,
     VerifiedQuote,
 )
+from citeproof.outcome.contract import answer_to_json
+from citeproof.render import render
+from citeproof.sources.files import read_source_file
 from citeproof.verifier.verification import verify
 
 __all__ = [
@@ -50,14 +63,18 @@ __all__ = [
     "AuditStoreError",
     "CheckpointError",
     "Citation",
+    "CitedSource",
     "CiteproofError",
     "Claim",
     "Correction",
+    "Eligibility",
     "EvidenceError",
     "Excerpt",
+    "Exclusion",
     "InputError",
     "LiveValueError",
     "Match",
+    "MissingExtraError",
     "ModelRequestsForbidden",
     "Policy",
     "PolicyError",
@@ -81,6 +98,9 @@ __all__ = [
     "VerifiedAnswer",
     "VerifiedClaim",
     "VerifiedQuote",
+    "answer_to_json",
+    "read_source_file",
+    "render",
     "verify",
 ]
 __version__ = "0.1.0"

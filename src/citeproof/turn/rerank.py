@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
-from citeproof.errors import RerankUnavailableError
+from citeproof.errors import InputError, RerankUnavailableError, extra_needed
 from citeproof.model import Passage
 from citeproof.turn.retrieve import Retriever
 
@@ -100,11 +100,9 @@ class EmbeddingReranker:
         threads: int | None = None,
         cache_size: int = 4096,
     ) -> None:
-        try:
+        with extra_needed("rerank", "embedding re-ranking"):
             import onnxruntime  # type: ignore[import-untyped]
             from tokenizers import Tokenizer
-        except ImportError as error:
-            raise RerankUnavailableError(f"cannot import {error.name or error}") from None
         if model_path is None:
             model_path = package_file(MODEL_PACKAGE, MODEL_FILE)
             if _sha256(model_path) != MODEL_SHA256:
@@ -185,9 +183,9 @@ class RerankingRetriever:
         weight: float = 0.5,
     ) -> None:
         if candidates < 1:
-            raise ValueError("candidates must be >= 1")
+            raise InputError("must be >= 1", field="candidates")
         if not 0.0 <= weight <= 1.0:
-            raise ValueError("weight must be in [0, 1]")
+            raise InputError("must be in [0, 1]", field="weight")
         self.base = base
         self.reranker = reranker
         self.candidates = candidates
