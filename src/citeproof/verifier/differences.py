@@ -47,13 +47,13 @@ NEGATIONS = frozenset(
     "n't ain't aren't can't couldn't didn't doesn't don't hadn't hasn't haven't isn't "
     "mightn't mustn't needn't shan't shouldn't wasn't weren't won't wouldn't".split()
 )
-_DATE_WORDS = frozenset(
+DATE_WORDS = frozenset(
     "january february march april may june july august september october november december "
     "jan feb mar apr jun jul aug sep sept oct nov dec "
     "monday tuesday wednesday thursday friday saturday sunday "
     "bc bce ad ce".split()
 )
-_NUMBER_WORDS = frozenset(
+NUMBER_WORDS = frozenset(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
     "fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy "
     "eighty ninety hundred thousand million billion trillion dozen half twice thrice "
@@ -203,12 +203,12 @@ def _kind(a: list[_Token], b: list[_Token]) -> DifferenceKind:
     if _negations(a_folded) != _negations(b_folded):
         return "negation"
     changed = set(a_folded) ^ set(b_folded)
-    if changed & _DATE_WORDS:
-        return "date"
-    if any(_DIGIT.search(w) or w in _NUMBER_WORDS for w in changed):
-        return "number"
     if len(a) == 1 and len(b) == 1 and _misspelt(a_folded[0], b_folded[0]):
-        return "spelling"
+        return "spelling"  # "Auugst" is August misspelt, not another date
+    if changed & DATE_WORDS:
+        return "date"
+    if any(_DIGIT.search(w) or w in NUMBER_WORDS for w in changed):
+        return "number"
     if any(_is_name(t) for t in (*a, *b) if t.text.casefold() in changed):
         return "name"
     return "word"
@@ -220,8 +220,14 @@ def _negations(words: list[str]) -> int:
 
 def _misspelt(a: str, b: str) -> bool:
     """One typo apart (a letter added, dropped, changed or two swapped), in a word long
-    enough for a typo to be told from another word."""
-    return min(len(a), len(b)) >= 3 and OSA.distance(a, b) <= 1
+    enough for a typo to be told from another word. Digits are never typos ("1916" is not
+    "1917"), nor is one number or date word for another ("fifty" is not "fifth")."""
+    if _DIGIT.search(a) or _DIGIT.search(b) or min(len(a), len(b)) < 3:
+        return False
+    vocabulary = DATE_WORDS | NUMBER_WORDS
+    if a in vocabulary and b in vocabulary:
+        return False
+    return OSA.distance(a, b) <= 1
 
 
 def _is_name(token: _Token) -> bool:
@@ -255,8 +261,7 @@ def changes_meaning(difference: Difference) -> bool:
     after = {w.casefold() for w in _TOKEN.findall(difference.after)}
     # Negation words are weighed by the negation kind: "did not" / "didn't" is no change.
     return any(
-        w not in FUNCTION_WORDS and _negations([w]) == 0 and w[0].isalnum()
-        for w in before ^ after
+        w not in FUNCTION_WORDS and _negations([w]) == 0 and w[0].isalnum() for w in before ^ after
     )
 
 

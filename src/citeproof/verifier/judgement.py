@@ -90,9 +90,7 @@ def judge_quote(
     cited_ids = [s.id for _, s in eligible]
     others = [(s, None) for s in catalog.others(cited_ids)]
     # With a close wording in the cited source, only a verbatim copy elsewhere can win.
-    secondary = _best_match(
-        quote.text, others, index_for, settings, exact_only=primary is not None
-    )
+    secondary = _best_match(quote.text, others, index_for, settings, exact_only=primary is not None)
     first_citation, first_cited = eligible[0] if eligible else (None, None)
     if primary is not None and (secondary is None or secondary[1].method != "exact"):
         return _found_in_primary(quote, eligible, primary, excerpt_context, now)
