@@ -26,6 +26,8 @@ from citeproof.outcome.recording import conclude
 from citeproof.sources import read_source_file
 from citeproof.verifier.verification import verify
 
+DEFAULTS = Policy()
+
 
 @click.group()
 @click.version_option(package_name="citeproof")
@@ -100,13 +102,22 @@ def _read_text(path: Path, what: str) -> str:
     "--ineligible",
     type=click.Choice(["flag", "remove"]),
     default=None,
-    help="Citations to sources not provided: keep and flag them, or remove them.",
+    help="Citations to sources not provided: keep and flag them, or remove them "
+    f"(default: {DEFAULTS.ineligible_citations}).",
 )
 @click.option(
     "--min-similarity",
     type=float,
     default=None,
-    help="Lowest similarity for an approximate match (default: the measured 0.85).",
+    help="Lowest similarity for an approximate match "
+    f"(default: the measured {DEFAULTS.min_similarity}).",
+)
+@click.option(
+    "--number-sources",
+    is_flag=True,
+    default=False,
+    help="Give the sources the ids 1..n in the order given, for an answer that cites [1], [2]. "
+    "Without it, citations are matched by id, never by position.",
 )
 @outcome_options
 def verify_command(
@@ -119,6 +130,7 @@ def verify_command(
     batch: Path | None,
     ineligible: Literal["flag", "remove"] | None,
     min_similarity: float | None,
+    number_sources: bool,
     audit: str | None,
     rules_path: Path | None,
     facts_path: Path | None,
@@ -142,6 +154,8 @@ def verify_command(
         if answer_file is None:
             raise click.UsageError("give an ANSWER_FILE (or --batch IN.jsonl)")
         sources = _gather_sources(source_args, email_args, sources_file)
+        if number_sources:
+            sources = _numbered(sources)
         answer = _read_text(answer_file, "answer")
         verified = verify(answer, sources, policy=policy)
         conclude_from_options(
@@ -155,6 +169,14 @@ def verify_command(
         emit(format_answer(verified, fmt), out, verified)
     except CiteproofError as error:
         raise click.ClickException(str(error)) from None
+
+
+def _numbered(sources: list[Source]) -> list[Source]:
+    """The sources with the ids 1..n in the order given; the old id stays as the title."""
+    return [
+        replace(source, id=str(number), title=source.title or source.id)
+        for number, source in enumerate(sources, start=1)
+    ]
 
 
 def _policy(ineligible: Literal["flag", "remove"] | None, min_similarity: float | None) -> Policy:

@@ -42,25 +42,30 @@ _CANONICAL = str.maketrans(
 _TOKEN = re.compile(r"\w+(?:'\w+)*|[^\w\s]")
 _DIGIT = re.compile(r"\d")
 
-NEGATIONS = frozenset(
+
+def _vocabulary(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
+
+NEGATIONS = _vocabulary(
     "not no never none nobody nothing nowhere neither nor cannot without "
     "n't ain't aren't can't couldn't didn't doesn't don't hadn't hasn't haven't isn't "
-    "mightn't mustn't needn't shan't shouldn't wasn't weren't won't wouldn't".split()
+    "mightn't mustn't needn't shan't shouldn't wasn't weren't won't wouldn't"
 )
-DATE_WORDS = frozenset(
+DATE_WORDS = _vocabulary(
     "january february march april may june july august september october november december "
     "jan feb mar apr jun jul aug sep sept oct nov dec "
     "monday tuesday wednesday thursday friday saturday sunday "
-    "bc bce ad ce".split()
+    "bc bce ad ce"
 )
-NUMBER_WORDS = frozenset(
+NUMBER_WORDS = _vocabulary(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
     "fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy "
     "eighty ninety hundred thousand million billion trillion dozen half twice thrice "
     "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth "
-    "once single double triple percent".split()
+    "once single double triple percent"
 )
-FUNCTION_WORDS = frozenset(
+FUNCTION_WORDS = _vocabulary(
     "a an the and or but if then than that this these those there here which who whom whose "
     "what when where why how of in on at by for with from to into onto upon about above "
     "below over under between among through during before after since until till within "
@@ -69,11 +74,11 @@ FUNCTION_WORDS = frozenset(
     "must it its it's he him his she her hers they them their theirs we us our ours you "
     "your yours i me my mine one's also so such too very just only both each either any "
     "all some most more much many other another same own while although though because "
-    "whether yet still even up down out off again further once s".split()
+    "whether yet still even up down out off again further once s"
 )
 _SENTENCE_END = frozenset(".!?")
 # A full stop after these ends an abbreviation, not a sentence: "M. Mensah", "Dr. Okafor".
-_ABBREVIATIONS = frozenset("mr mrs ms dr prof st jr sr gen col lt capt sgt rev hon vs no".split())
+_ABBREVIATIONS = _vocabulary("mr mrs ms dr prof st jr sr gen col lt capt sgt rev hon vs no")
 
 
 @dataclass(frozen=True, slots=True)

@@ -78,7 +78,8 @@ def judge_quote(
             quote,
             "ineligible",
             citation=quote.citations[0],
-            note=f"cites {labels}, which was not provided in this turn{why}",
+            note=f"cites {labels}, which was not provided in this turn{why}"
+            + _provided_hint(catalog, [c.label for c in quote.citations]),
         )
 
     primary = _best_match(quote.text, [(s, c.paragraph) for c, s in eligible], index_for, settings)
@@ -110,6 +111,22 @@ def judge_quote(
         excerpt=excerpt,
         note=f"not found in {where} provided in this turn",
     )
+
+
+_NUMBERED = re.compile(r"(?i)^(?:s|src|source|doc|document)?[\s_-]*\d+$")
+
+
+def _provided_hint(catalog: SourceCatalog, labels: Sequence[str]) -> str:
+    """Which ids were provided, and, for a numbered citation, how to number the sources:
+    citations are never matched by position (012.2)."""
+    ids = ", ".join(source.id for source in catalog) or "none"
+    hint = f"; the sources provided are {ids}"
+    if any(_NUMBERED.match(label.strip()) for label in labels):
+        hint += (
+            "; to cite sources by number, give them those ids (--source 1=FILE) or number them"
+            " in the order given (--number-sources)"
+        )
+    return hint
 
 
 def _found_in_primary(
