@@ -102,7 +102,8 @@ def test_003_2_exact_uses_word_boundaries() -> None:
 def test_003_2_index_path_for_large_sources(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(index_module, "EXACT_SCAN_LIMIT", 0)
     src = source(LINCOLN, ROM, NCAS, LINCOLN)
-    idx = prepare(src)
+    idx = prepare(src, cache=None)
+    idx.build_candidate_index()  # exact search uses postings only once they exist
     match = find_quote("Louis's forces were attacked", idx, paragraph=4)
     assert match is not None and match.method == "exact" and match.paragraph == 4
     assert find_quote("Louis's forces were attackd", idx) is not None

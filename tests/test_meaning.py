@@ -84,7 +84,8 @@ CASES = [
         id="content-word",
     ),
     pytest.param(
-        "Regular physical activity can lead to improved heart health and better sleep in the adults",
+        "Regular physical activity can lead to improved heart health and better sleep in "
+        "the adults",
         "Regular physical activity can lead to improved heart health and better sleep in adults",
         ("word", "the", ""),
         False,

@@ -11,6 +11,7 @@ def test_public_names_are_exactly_these() -> None:
             "CiteproofError",
             "Claim",
             "Correction",
+            "Difference",
             "Excerpt",
             "InputError",
             "Match",
@@ -22,6 +23,7 @@ def test_public_names_are_exactly_these() -> None:
             "VerifiedAnswer",
             "VerifiedClaim",
             "VerifiedQuote",
+            "Verifier",
             "verify",
         ]
     )

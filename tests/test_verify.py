@@ -186,9 +186,7 @@ def test_a_changed_name_is_corrected_and_flagged_as_a_change_of_meaning_f_1() ->
     assert quote.status == "corrected"
     assert quote.corrected_text == written.replace("Mensah", "Osei")
     assert quote.meaning_changed
-    assert [(d.kind, d.before, d.after) for d in quote.differences] == [
-        ("name", "Mensah", "Osei")
-    ]
+    assert [(d.kind, d.before, d.after) for d in quote.differences] == [("name", "Mensah", "Osei")]
 
 
 def test_quote_in_no_source_is_not_found() -> None:

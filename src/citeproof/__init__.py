@@ -5,6 +5,7 @@ from citeproof.model import (
     Citation,
     Claim,
     Correction,
+    Difference,
     Excerpt,
     Match,
     Policy,
@@ -14,7 +15,7 @@ from citeproof.model import (
     VerifiedClaim,
     VerifiedQuote,
 )
-from citeproof.verifier.verification import verify
+from citeproof.verifier.verification import Verifier, verify
 
 __all__ = [
     "AnswerError",
@@ -22,6 +23,7 @@ __all__ = [
     "CiteproofError",
     "Claim",
     "Correction",
+    "Difference",
     "Excerpt",
     "InputError",
     "Match",
@@ -33,6 +35,7 @@ __all__ = [
     "VerifiedAnswer",
     "VerifiedClaim",
     "VerifiedQuote",
+    "Verifier",
     "verify",
 ]
 __version__ = "0.1.0"

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from citeproof.model import Match
 from citeproof.verifier.differences import COSMETIC_KINDS, FACT_KINDS, compare
@@ -18,7 +18,7 @@ from citeproof.verifier.match.align import (
     snap_options,
     word_infix,
 )
-from citeproof.verifier.match.index import SourceIndex, is_word
+from citeproof.verifier.match.index import FORGOTTEN, SourceIndex, is_word
 from citeproof.verifier.match.quote import parse_quote
 
 # Sources (or paragraphs) this short are aligned whole: cheaper than asking the index, and
@@ -82,6 +82,24 @@ def find_quote(
     ``segments`` holds one original span per segment of an elided quote, else ``()``.
     With ``exact_only`` only a verbatim occurrence is looked for (no approximate search).
     """
+    key = (text, paragraph, settings, exact_only)
+    found = index.core.recall(key)
+    if found is FORGOTTEN:
+        found = _find(text, index, paragraph, settings, exact_only)
+        index.core.remember(key, found)
+    if not isinstance(found, Match) or found.source_id == index.source.id:
+        return found if isinstance(found, Match) else None
+    # Found before for another source with the same text.
+    return replace(found, source_id=index.source.id)
+
+
+def _find(
+    text: str,
+    index: SourceIndex,
+    paragraph: int | None,
+    settings: MatchSettings,
+    exact_only: bool,
+) -> Match | None:
     quote = parse_quote(text)
     if not quote.full:
         return None
