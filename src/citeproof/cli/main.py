@@ -24,7 +24,7 @@ from citeproof.model import Policy, Source
 from citeproof.outcome.contract import answer_to_json, read_batch_line, read_sources
 from citeproof.outcome.recording import conclude
 from citeproof.sources import read_source_file
-from citeproof.verifier.verification import verify
+from citeproof.verifier.verification import Verifier, verify
 
 DEFAULTS = Policy()
 
@@ -249,7 +249,8 @@ def _verify_line(
             ) from None
         line_id, answer, sources, line_policy = read_batch_line(text, where=where)
         effective = line_policy.to_policy(policy) if line_policy else policy
-        verified = verify(answer, sources, policy=effective, answer_id=line_id)
+        # Indexes of sources repeated across lines come from the shared cache.
+        verified = Verifier(sources, policy=effective).verify(answer, answer_id=line_id)
         if log is not None:
             request = {"command": "verify --batch", "batch_line": number}
             conclude(verified, request=request, log=log)
