@@ -252,13 +252,20 @@ class Excerpt:
 
 @dataclass(frozen=True, slots=True)
 class CitedSource:
-    """A citation after verification: the source and paragraph it names once corrected."""
+    """A citation after verification: the source and paragraph it names once corrected.
+
+    ``answer_span`` locates the marker in the corrected answer, ``written_span`` in the answer
+    as given; ``quote_ids`` are the quotes that carry this marker (empty: it cites a claim
+    with no quote of its own, so only the cited paragraph can back it).
+    """
 
     source: str
     paragraph: int | None
     marker: str
     answer_span: Span
     status: Literal["ok", "corrected", "ineligible", "removed", "flagged"]
+    written_span: Span
+    quote_ids: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
