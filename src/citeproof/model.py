@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Literal, get_args
 
 from citeproof.errors import InputError, PolicyError, SourceError
@@ -113,6 +113,10 @@ class Source:
         if self.paragraphs:
             return self.paragraphs
         return blank_line_paragraphs(self.text)
+
+
+SOURCE_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Source))
+"""The names of a `Source`'s fields, for records that carry them under the same names."""
 
 
 def _paragraph_spans(paragraphs: Iterable[Any], where: str) -> tuple[Span, ...]:
