@@ -30,7 +30,18 @@ from citeproof.sources.store import SourceStore
     metavar="PRINCIPAL",
     help="Who may read what is ingested (repeat for several); everyone when not given.",
 )
-def ingest_command(paths: tuple[Path, ...], store_path: Path, acl: tuple[str, ...]) -> None:
+@click.option(
+    "--trusted",
+    "trusted",
+    multiple=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    metavar="FOLDER",
+    help="A folder of genuine mail whose messages are identified by Message-ID (the same "
+    "message saved twice there is one document). Elsewhere a message is identified by its file.",
+)
+def ingest_command(
+    paths: tuple[Path, ...], store_path: Path, acl: tuple[str, ...], trusted: tuple[Path, ...]
+) -> None:
     """Ingest mail (.eml, with attachments) and documents (.pdf, .docx, .html, .md, .txt)
     from PATHS (files or folders) into the store. Unchanged files are left as they are; a
     changed file becomes a new version. Exits with status 1 if any file failed; the others
@@ -60,7 +71,12 @@ def ingest_command(paths: tuple[Path, ...], store_path: Path, acl: tuple[str, ..
                 progress.update(task, advance=1, description=path.name)
 
             report = ingest_files(
-                store, files, acl=list(acl) or None, on_file=advance, ignored=ignored
+                store,
+                files,
+                acl=list(acl) or None,
+                on_file=advance,
+                ignored=ignored,
+                trusted_roots=trusted,
             )
     _summarise(report, store_path, out, err)
     if not report.ok:
@@ -79,6 +95,8 @@ def _summarise(report: IngestReport, store_path: Path, out: Console, err: Consol
         out.print(f"{len(report.ignored)} files ignored (formats citeproof does not read)")
     for note in report.skipped:
         out.print(f"skipped: {note}")
+    for clash in report.clashes:
+        err.print(f"warning: {clash}")
     for problem in report.problems:
         err.print(f"error: {problem}")
     for failure in report.failures:

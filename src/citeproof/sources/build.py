@@ -6,6 +6,7 @@ and one ``attachment`` source per readable attachment.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 from urllib.parse import quote
@@ -88,8 +89,14 @@ def is_supported(path: Path) -> bool:
     return path.suffix.lower() in SUPPORTED_SUFFIXES
 
 
-def read_file(path: Path, *, version: str | None = None) -> FileDrafts:
+def read_file(
+    path: Path, *, version: str | None = None, trusted_roots: Sequence[Path] = ()
+) -> FileDrafts:
     """Read ``path`` into drafts. ``version`` overrides the content-hash version.
+
+    A message is one document per file path, unless it lies under one of ``trusted_roots``
+    (folders whose mail is known to be genuine): there, its Message-ID names the document, so
+    a newer copy saved elsewhere in a trusted folder replaces an older one.
 
     Raises `SourceError` naming the file when it cannot be read at all.
     """
@@ -101,7 +108,8 @@ def read_file(path: Path, *, version: str | None = None) -> FileDrafts:
     absolute = path.resolve()
     url = absolute.as_uri()
     if path.suffix.lower() in EMAIL_SUFFIXES:
-        return _message_drafts(path, read_message(raw, where), url, version)
+        trusted = any(absolute.is_relative_to(root.resolve()) for root in trusted_roots)
+        return _message_drafts(path, read_message(raw, where), url, version, trusted)
     if document_format(path.name) is None:
         raise SourceError(f"cannot read {path.suffix or 'extension-less'} files", where=where)
     document = read_document_bytes(raw, name=path.name, where=where)
@@ -112,9 +120,11 @@ def read_file(path: Path, *, version: str | None = None) -> FileDrafts:
     return FileDrafts(path, doc_id, (draft,))
 
 
-def _message_drafts(path: Path, message: ReadMessage, url: str, version: str | None) -> FileDrafts:
+def _message_drafts(
+    path: Path, message: ReadMessage, url: str, version: str | None, trusted: bool
+) -> FileDrafts:
     origin = str(path.resolve())
-    doc_id = message_doc_id(message.message_id, path)
+    doc_id = message_doc_id(message.message_id, path, trusted=trusted)
     body = _draft(
         "email_body",
         message.body,

@@ -40,6 +40,10 @@ class IngestReport:
         return tuple(problem for result in self.results for problem in result.problems)
 
     @property
+    def clashes(self) -> tuple[str, ...]:
+        return tuple(clash for result in self.results for clash in result.clashes)
+
+    @property
     def skipped(self) -> tuple[str, ...]:
         return tuple(note for result in self.results for note in result.skipped)
 
@@ -77,14 +81,18 @@ def ingest_paths(
     *,
     acl: Sequence[str] | None = None,
     on_file: Callable[[Path], None] | None = None,
+    trusted_roots: Sequence[Path] = (),
 ) -> IngestReport:
     """Ingest every file under ``paths``; a file that fails is reported and the rest go on.
 
     ``on_file`` is called after each file (for a progress bar). Each file is one transaction,
-    so a failure never loses what was stored before.
+    so a failure never loses what was stored before. ``trusted_roots``: see
+    `SourceStore.ingest_file`.
     """
     files, ignored = collect_files(paths)
-    return ingest_files(store, files, acl=acl, on_file=on_file, ignored=ignored)
+    return ingest_files(
+        store, files, acl=acl, on_file=on_file, ignored=ignored, trusted_roots=trusted_roots
+    )
 
 
 def ingest_files(
@@ -94,13 +102,14 @@ def ingest_files(
     acl: Sequence[str] | None = None,
     on_file: Callable[[Path], None] | None = None,
     ignored: Sequence[Path] = (),
+    trusted_roots: Sequence[Path] = (),
 ) -> IngestReport:
     """Ingest exactly ``files`` (see `ingest_paths`)."""
     results: list[IngestResult] = []
     failures: list[FileFailure] = []
     for path in files:
         try:
-            results.append(store.ingest_file(path, acl=acl))
+            results.append(store.ingest_file(path, acl=acl, trusted_roots=trusted_roots))
         except CiteproofError as error:
             failures.append(FileFailure(path, str(error)))
         except Exception as error:  # a library choking on one file must not stop the run
