@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from citeproof.errors import CiteproofError
-from citeproof.sources.ingest import IngestReport, collect_files, ingest_files
+from citeproof.sources.ingest import IngestReport, find_files, ingest_files
 from citeproof.sources.store import SourceStore
 
 
@@ -39,8 +39,17 @@ from citeproof.sources.store import SourceStore
     help="A folder of genuine mail whose messages are identified by Message-ID (the same "
     "message saved twice there is one document). Elsewhere a message is identified by its file.",
 )
+@click.option(
+    "--follow-symlinks",
+    is_flag=True,
+    help="Follow symbolic links inside the folders given (never to anything outside them).",
+)
 def ingest_command(
-    paths: tuple[Path, ...], store_path: Path, acl: tuple[str, ...], trusted: tuple[Path, ...]
+    paths: tuple[Path, ...],
+    store_path: Path,
+    acl: tuple[str, ...],
+    trusted: tuple[Path, ...],
+    follow_symlinks: bool,
 ) -> None:
     """Ingest mail (.eml, with attachments) and documents (.pdf, .docx, .html, .md, .txt)
     from PATHS (files or folders) into the store. Unchanged files are left as they are; a
@@ -49,7 +58,7 @@ def ingest_command(
     logging.getLogger("pypdf").setLevel(logging.ERROR)  # damaged PDFs are reported below
     out = Console(highlight=False, soft_wrap=True)
     err = Console(stderr=True, highlight=False, soft_wrap=True)
-    files, ignored = collect_files(paths)
+    found = find_files(paths, follow_symlinks=follow_symlinks)
     try:
         store = SourceStore(store_path)
     except CiteproofError as error:
@@ -65,17 +74,17 @@ def ingest_command(
             transient=True,
         )
         with progress:
-            task = progress.add_task("", total=len(files))
+            task = progress.add_task("", total=len(found.files))
 
             def advance(path: Path) -> None:
                 progress.update(task, advance=1, description=path.name)
 
             report = ingest_files(
                 store,
-                files,
+                found.files,
                 acl=list(acl) or None,
                 on_file=advance,
-                ignored=ignored,
+                found=found,
                 trusted_roots=trusted,
             )
     _summarise(report, store_path, out, err)
@@ -93,6 +102,8 @@ def _summarise(report: IngestReport, store_path: Path, out: Console, err: Consol
     )
     if report.ignored:
         out.print(f"{len(report.ignored)} files ignored (formats citeproof does not read)")
+    for link in report.not_followed:
+        out.print(f"skipped: {link.path}: {link.reason}")
     for note in report.skipped:
         out.print(f"skipped: {note}")
     for clash in report.clashes:
