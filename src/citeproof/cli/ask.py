@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -10,7 +9,6 @@ from pathlib import Path
 from typing import Any, Literal
 
 import click
-from rich.console import Console
 
 from citeproof.cli.common import conclude_from_options, emit, format_answer, outcome_options
 from citeproof.errors import CiteproofError
@@ -18,6 +16,7 @@ from citeproof.outcome.contract import answer_to_json
 from citeproof.providers.base import deadline_after
 from citeproof.providers.embedded import EmbeddedProvider
 from citeproof.providers.registry import get_provider, provider_names
+from citeproof.render.safe_text import json_text, safe_console, visible
 from citeproof.sources.ingest import collect_files, ingest_files
 from citeproof.sources.library import StoreLibrary
 from citeproof.sources.store import SourceStore
@@ -161,7 +160,7 @@ def ask_command(
         )
         if as_json:
             emit(
-                json.dumps(turn_to_json(turn), ensure_ascii=False, indent=2) + "\n",
+                json_text(turn_to_json(turn), indent=2) + "\n",
                 out,
                 turn.answer,
             )
@@ -221,7 +220,7 @@ def _open_store(path: Path) -> Iterator[SourceStore]:
         files, _ = collect_files([path])
         report = ingest_files(store, files)
         for problem in report.problems:
-            Console(stderr=True).print(f"[yellow]skipped[/yellow] {problem}", highlight=False)
+            safe_console(stderr=True).print(visible(f"skipped {problem}"))
         yield store
 
 

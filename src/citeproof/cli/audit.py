@@ -18,6 +18,7 @@ from citeproof.audit.errors import AuditError
 from citeproof.audit.proofs import consistency_proof, inclusion_proof, verify_proof
 from citeproof.audit.store import BaseAuditStore
 from citeproof.audit.verify import verify_log
+from citeproof.render.safe_text import json_text, visible
 
 AUDIT_HELP = "Audit log: a SQLite file path or a postgresql:// URL."
 CHECKPOINTS_HELP = "Checkpoint directory (default: <db>.checkpoints next to a SQLite file)."
@@ -34,7 +35,7 @@ def _open(audit: str, checkpoints: str | None) -> BaseAuditStore:
 
 
 def _print_json(data: Any) -> None:
-    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    click.echo(json_text(data, indent=2))
 
 
 audit_option = click.option("--audit", "audit", required=True, metavar="DB", help=AUDIT_HELP)
@@ -79,7 +80,7 @@ def verify_command(
         where = f"record {problem.index}" if problem.index is not None else "checkpoint"
         if problem.checkpoint is not None and problem.index is None:
             where = f"checkpoint {problem.checkpoint}"
-        click.echo(f"FAILED at {where}: {problem.kind}: {problem.detail}")
+        click.echo(visible(f"FAILED at {where}: {problem.kind}: {problem.detail}"))
     if not report.ok:
         raise SystemExit(1)
 

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any, Literal
 
 import click
-from rich.console import Console
 
 from citeproof.audit.backends import open_store
 from citeproof.errors import InputError
@@ -20,13 +19,27 @@ from citeproof.outcome.live import FileLiveValues, HttpLiveValues, LiveValues
 from citeproof.outcome.recording import Outcome, conclude
 from citeproof.outcome.rules import load_rules
 from citeproof.render import render
+from citeproof.render.safe_text import json_text, safe_console, visible
 
 Format = Literal["html", "md", "term", "json"]
 
 
+class TextOnlyGroup(click.Group):
+    """A command group whose error messages (which quote file names, paths and values from
+    outside) reach the terminal as text: unsafe characters shown, never acted on."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.ClickException as error:
+            # The same error (usage errors keep their context and exit status), made safe.
+            setattr(error, "message", visible(error.message))  # noqa: B010
+            raise
+
+
 def format_answer(verified: VerifiedAnswer, fmt: Format) -> str:
     if fmt == "json":
-        return json.dumps(answer_to_json(verified), ensure_ascii=False, indent=2) + "\n"
+        return json_text(answer_to_json(verified), indent=2) + "\n"
     return render(verified, fmt)
 
 
@@ -41,7 +54,7 @@ def emit(text: str, out: Path | None, answer: VerifiedAnswer | None = None) -> N
     if answer is not None:
         counts = ", ".join(f"{n} {status}" for status, n in answer.counts().items() if n)
         summary = f"{len(answer.quotes)} quotes: {counts}" if answer.quotes else "no quotes"
-        click.echo(f"wrote {out} ({summary})", err=True)
+        click.echo(visible(f"wrote {out} ({summary})", one_line=True), err=True)
 
 
 def outcome_options(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -107,7 +120,7 @@ def conclude_from_options(
             live_values=live,
             log=log,
         )
-    console = Console(stderr=True, highlight=False, soft_wrap=True)
+    console = safe_console(stderr=True)
     coverage = outcome.validation.coverage
     console.print(
         f"evidence: {len(outcome.bundle.evidence)} objects, bundle {outcome.bundle.bundle_hash}, "
@@ -118,7 +131,9 @@ def conclude_from_options(
         console.print(f"decision: {outcome.decision.outcome} (rules fired: {fired})")
     if outcome.audit_sequence is not None:
         console.print(
-            f"audit: request {outcome.request_id} recorded as record {outcome.audit_sequence}"
+            visible(
+                f"audit: request {outcome.request_id} recorded as record {outcome.audit_sequence}"
+            )
         )
     return outcome
 

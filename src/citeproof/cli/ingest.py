@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from citeproof.errors import CiteproofError
+from citeproof.render.safe_text import markup_safe, safe_console, visible
 from citeproof.sources.ingest import IngestReport, find_files, ingest_files
 from citeproof.sources.store import SourceStore
 
@@ -56,8 +57,8 @@ def ingest_command(
     changed file becomes a new version. Exits with status 1 if any file failed; the others
     are ingested all the same."""
     logging.getLogger("pypdf").setLevel(logging.ERROR)  # damaged PDFs are reported below
-    out = Console(highlight=False, soft_wrap=True)
-    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    out = safe_console()
+    err = safe_console(stderr=True)
     found = find_files(paths, follow_symlinks=follow_symlinks)
     try:
         store = SourceStore(store_path)
@@ -77,7 +78,7 @@ def ingest_command(
             task = progress.add_task("", total=len(found.files))
 
             def advance(path: Path) -> None:
-                progress.update(task, advance=1, description=path.name)
+                progress.update(task, advance=1, description=markup_safe(path.name))
 
             report = ingest_files(
                 store,
@@ -101,16 +102,16 @@ def _summarise(report: IngestReport, store_path: Path, out: Console, err: Consol
         + (f", {report.count('withdrawn')} withdrawn" if report.count("withdrawn") else "")
     )
     if report.ignored:
-        out.print(f"{len(report.ignored)} files ignored (formats citeproof does not read)")
+        out.print(visible(f"{len(report.ignored)} files ignored (formats citeproof does not read)"))
     for link in report.not_followed:
-        out.print(f"skipped: {link.path}: {link.reason}")
+        out.print(visible(f"skipped: {link.path}: {link.reason}"))
     for note in report.skipped:
-        out.print(f"skipped: {note}")
+        out.print(visible(f"skipped: {note}"))
     for clash in report.clashes:
-        err.print(f"warning: {clash}")
+        err.print(visible(f"warning: {clash}"))
     for problem in report.problems:
-        err.print(f"error: {problem}")
+        err.print(visible(f"error: {problem}"))
     for failure in report.failures:
-        err.print(f"error: {failure.message}")
+        err.print(visible(f"error: {failure.message}"))
     if report.failures:
-        err.print(f"{len(report.failures)} files failed; everything else was ingested")
+        err.print(visible(f"{len(report.failures)} files failed; everything else was ingested"))

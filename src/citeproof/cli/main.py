@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from contextlib import ExitStack
 from dataclasses import replace
@@ -10,24 +9,31 @@ from pathlib import Path
 from typing import Literal
 
 import click
-from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
 from citeproof.audit.backends import open_store
 from citeproof.audit.store import BaseAuditStore
 from citeproof.cli.ask import ask_command
 from citeproof.cli.audit import audit_group
-from citeproof.cli.common import Format, conclude_from_options, emit, format_answer, outcome_options
+from citeproof.cli.common import (
+    Format,
+    TextOnlyGroup,
+    conclude_from_options,
+    emit,
+    format_answer,
+    outcome_options,
+)
 from citeproof.cli.ingest import ingest_command
 from citeproof.errors import CiteproofError, InputError
 from citeproof.model import Policy, Source
 from citeproof.outcome.contract import answer_to_json, read_batch_line, read_sources
 from citeproof.outcome.recording import conclude
+from citeproof.render.safe_text import json_text, safe_console, visible
 from citeproof.sources import read_source_file
 from citeproof.verifier.verification import verify
 
 
-@click.group()
+@click.group(cls=TextOnlyGroup)
 @click.version_option(package_name="citeproof")
 def main() -> None:
     """citeproof: check every quote of an LLM answer against the sources it was given."""
@@ -185,7 +191,7 @@ def _gather_sources(
 
 def _run_batch(batch: Path, out: Path, policy: Policy, log: BaseAuditStore | None) -> int:
     """Verify each line; a bad line becomes an error record and never stops the others."""
-    errors = Console(stderr=True)
+    errors = safe_console(stderr=True)
     good = bad = 0
     total = batch.stat().st_size
     progress = Progress(
@@ -205,11 +211,11 @@ def _run_batch(batch: Path, out: Path, policy: Policy, log: BaseAuditStore | Non
             record, problem = _verify_line(raw, number, f"{batch}: line {number}", policy, log)
             if problem is not None:
                 bad += 1
-                errors.print(f"[red]skipped[/red] {problem}", highlight=False)
+                errors.print(visible(f"skipped {problem}"))
             else:
                 good += 1
-            sink.write(json.dumps(record, ensure_ascii=False) + "\n")
-    errors.print(f"{good} answers verified, {bad} lines rejected -> {out}", highlight=False)
+            sink.write(json_text(record) + "\n")
+    errors.print(visible(f"{good} answers verified, {bad} lines rejected -> {out}"))
     return 1 if bad else 0
 
 

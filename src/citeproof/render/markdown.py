@@ -25,6 +25,7 @@ from citeproof.render.labels import (
     status_label,
 )
 from citeproof.render.markdown_safety import canonical_url, markdown_link, neutralise_markdown
+from citeproof.render.safe_text import visible
 
 _ANYWHERE = re.compile(r"([\\`*_\[\]|~])")
 _LINE_START = re.compile(r"^(\s*)([#+=-])", re.MULTILINE)
@@ -182,4 +183,6 @@ def _sources_section(answer: VerifiedAnswer) -> str:
 
 def render_markdown(answer: VerifiedAnswer) -> str:
     """The corrected answer with a badge after each quote, then the "Sources" section."""
-    return f"{_answer_with_badges(answer).rstrip()}\n\n{_sources_section(answer).rstrip()}\n"
+    markdown = f"{_answer_with_badges(answer).rstrip()}\n\n{_sources_section(answer).rstrip()}\n"
+    # No raw escape sequence, bidi or tag character reaches a terminal or a chat UI.
+    return visible(markdown, marks="⟨⟩")

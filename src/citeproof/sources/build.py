@@ -24,6 +24,7 @@ from citeproof.sources.ids import (
     content_hash,
     file_doc_id,
     message_doc_id,
+    readable_path,
     short_version,
     source_id,
 )
@@ -114,16 +115,15 @@ def read_file(
         raise SourceError(f"cannot read {path.suffix or 'extension-less'} files", where=where)
     document = read_document_bytes(raw, name=path.name, where=where)
     doc_id = file_doc_id(path)
-    draft = _draft(
-        "document", document, doc_id, url, str(absolute), version, document.title or path.name
-    )
+    title = document.title or readable_path(path.name)
+    draft = _draft("document", document, doc_id, url, readable_path(absolute), version, title)
     return FileDrafts(path, doc_id, (draft,))
 
 
 def _message_drafts(
     path: Path, message: ReadMessage, url: str, version: str | None, trusted: bool
 ) -> FileDrafts:
-    origin = str(path.resolve())
+    origin = readable_path(path.resolve())
     doc_id = message_doc_id(message.message_id, path, trusted=trusted)
     body = _draft(
         "email_body",
@@ -132,7 +132,7 @@ def _message_drafts(
         url,
         origin,
         version,
-        message.subject or path.name,
+        message.subject or readable_path(path.name),
         message_id=message.message_id,
     )
     drafts = [body]

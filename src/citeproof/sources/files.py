@@ -12,6 +12,7 @@ from pathlib import Path
 from citeproof.errors import SourceError
 from citeproof.model import Source, SourceKind
 from citeproof.sources.build import read_file
+from citeproof.sources.ids import readable_path
 from citeproof.sources.readers import SUPPORTED_SUFFIXES
 from citeproof.sources.text_reader import read_text
 
@@ -47,7 +48,7 @@ def read_source_file(
         id=source_id or path.stem,
         kind=kind or default_kind,
         text=text,
-        title=path.name,
+        title=readable_path(path.name),
         url=path.resolve().as_uri(),
         paragraphs=paragraphs or None,
     )

@@ -55,4 +55,11 @@ def source_id(kind: SourceKind, doc_id: str, digest: str) -> str:
 
 
 def _hex(value: str, length: int) -> str:
-    return hashlib.sha256(value.encode("utf-8")).hexdigest()[:length]
+    # surrogateescape: a file name whose bytes are not UTF-8 still has one stable id.
+    return hashlib.sha256(value.encode("utf-8", "surrogateescape")).hexdigest()[:length]
+
+
+def readable_path(path: Path | str) -> str:
+    """The path as text that can be stored and printed: bytes of a file name that are not
+    UTF-8 become U+FFFD."""
+    return str(path).encode("utf-8", "surrogateescape").decode("utf-8", "replace")
