@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Mapping
 from contextlib import ExitStack
 from decimal import Decimal
@@ -108,7 +109,12 @@ def conclude_from_options(
     facts = _facts(facts_path) if facts_path else {}
     live: LiveValues | None = None
     if live_spec:
-        live = HttpLiveValues(live_spec) if "://" in live_spec else FileLiveValues(live_spec)
+        allow_http = os.environ.get("CITEPROOF_ALLOW_HTTP_LIVE") == "1"
+        live = (
+            HttpLiveValues(live_spec, allow_http=allow_http)
+            if "://" in live_spec
+            else FileLiveValues(live_spec)
+        )
     # One answer per command: checkpoint it at once, so a truncation is always detectable.
     with ExitStack() as stack:
         log = stack.enter_context(open_store(audit, checkpoint_every=1)) if audit else None

@@ -12,6 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from citeproof.errors import CiteproofError
 from citeproof.render.safe_text import markup_safe, safe_console, visible
 from citeproof.sources.ingest import IngestReport, find_files, ingest_files
+from citeproof.sources.limits import ReadLimits
 from citeproof.sources.store import SourceStore
 
 
@@ -61,6 +62,7 @@ def ingest_command(
     err = safe_console(stderr=True)
     found = find_files(paths, follow_symlinks=follow_symlinks)
     try:
+        limits = ReadLimits.from_env()
         store = SourceStore(store_path)
     except CiteproofError as error:
         raise click.ClickException(str(error)) from None
@@ -87,6 +89,7 @@ def ingest_command(
                 on_file=advance,
                 found=found,
                 trusted_roots=trusted,
+                limits=limits,
             )
     _summarise(report, store_path, out, err)
     if not report.ok:

@@ -30,7 +30,8 @@ from citeproof.outcome.contract import answer_to_json, read_batch_line, read_sou
 from citeproof.outcome.recording import conclude
 from citeproof.render.safe_text import json_text, safe_console, visible
 from citeproof.sources import read_source_file
-from citeproof.verifier.verification import verify
+from citeproof.sources.limits import ReadLimits, bounded_lines, read_bounded
+from citeproof.verifier.verification import MAX_ANSWER_CHARS, verify
 
 
 @click.group(cls=TextOnlyGroup)
@@ -47,11 +48,18 @@ def _split_source_arg(value: str) -> tuple[str | None, Path]:
     return None, Path(value)
 
 
-def _read_text(path: Path, what: str) -> str:
+def _read_text(path: Path, what: str, limit: int) -> str:
+    """The UTF-8 text of ``path`` ('-': standard input), reading at most ``limit`` bytes."""
     try:
-        raw = sys.stdin.buffer.read() if str(path) == "-" else path.read_bytes()
+        if str(path) == "-":
+            raw = read_bounded(sys.stdin.buffer, limit)
+        else:
+            with path.open("rb") as handle:
+                raw = read_bounded(handle, limit)
     except OSError as error:
         raise InputError(f"cannot read the {what}: {error.strerror}", where=str(path)) from None
+    if raw is None:
+        raise InputError(f"more than {limit:,} bytes", where=str(path), field=what)
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -147,8 +155,10 @@ def verify_command(
             sys.exit(status)
         if answer_file is None:
             raise click.UsageError("give an ANSWER_FILE (or --batch IN.jsonl)")
-        sources = _gather_sources(source_args, email_args, sources_file)
-        answer = _read_text(answer_file, "answer")
+        limits = ReadLimits.from_env()
+        sources = _gather_sources(source_args, email_args, sources_file, limits)
+        # A character is at most four bytes of UTF-8 (and a BOM may come first).
+        answer = _read_text(answer_file, "answer", 4 * MAX_ANSWER_CHARS + 3)
         verified = verify(answer, sources, policy=policy)
         conclude_from_options(
             verified,
@@ -173,17 +183,23 @@ def _policy(ineligible: Literal["flag", "remove"] | None, min_similarity: float 
 
 
 def _gather_sources(
-    source_args: tuple[str, ...], email_args: tuple[str, ...], sources_file: Path | None
+    source_args: tuple[str, ...],
+    email_args: tuple[str, ...],
+    sources_file: Path | None,
+    limits: ReadLimits,
 ) -> list[Source]:
     sources: list[Source] = []
     if sources_file is not None:
-        sources.extend(read_sources(_read_text(sources_file, "sources"), where=str(sources_file)))
+        text = _read_text(sources_file, "sources", limits.max_file_bytes)
+        sources.extend(read_sources(text, where=str(sources_file), limits=limits))
     for value in source_args:
         source_id, path = _split_source_arg(value)
-        sources.append(read_source_file(path, source_id=source_id))
+        sources.append(read_source_file(path, source_id=source_id, limits=limits))
     for value in email_args:
         source_id, path = _split_source_arg(value)
-        sources.append(read_source_file(path, source_id=source_id, kind="email_body"))
+        sources.append(
+            read_source_file(path, source_id=source_id, kind="email_body", limits=limits)
+        )
     if not sources:
         raise InputError("no sources: give --source FILE, --email FILE or --sources FILE.json")
     return sources
@@ -192,6 +208,7 @@ def _gather_sources(
 def _run_batch(batch: Path, out: Path, policy: Policy, log: BaseAuditStore | None) -> int:
     """Verify each line; a bad line becomes an error record and never stops the others."""
     errors = safe_console(stderr=True)
+    limits = ReadLimits.from_env()
     good = bad = 0
     total = batch.stat().st_size
     progress = Progress(
@@ -204,11 +221,14 @@ def _run_batch(batch: Path, out: Path, policy: Policy, log: BaseAuditStore | Non
     )
     with batch.open("rb") as lines, out.open("w", encoding="utf-8") as sink, progress:
         task = progress.add_task("batch", total=total, done=0)
-        for number, raw in enumerate(lines, start=1):
-            progress.update(task, advance=len(raw), done=good + bad)
-            if not raw.strip():
+        for number, (size, raw) in enumerate(bounded_lines(lines, limits.max_line_bytes), 1):
+            progress.update(task, advance=size, done=good + bad)
+            if raw is not None and number == 1:
+                raw = raw.removeprefix(b"\xef\xbb\xbf")  # a UTF-8 BOM some editors write
+            if raw is not None and not raw.strip():
                 continue
-            record, problem = _verify_line(raw, number, f"{batch}: line {number}", policy, log)
+            where = f"{batch}: line {number}"
+            record, problem = _verify_line(raw, number, where, policy, log, limits)
             if problem is not None:
                 bad += 1
                 errors.print(visible(f"skipped {problem}"))
@@ -220,18 +240,29 @@ def _run_batch(batch: Path, out: Path, policy: Policy, log: BaseAuditStore | Non
 
 
 def _verify_line(
-    raw: bytes, number: int, where: str, policy: Policy, log: BaseAuditStore | None
+    raw: bytes | None,
+    number: int,
+    where: str,
+    policy: Policy,
+    log: BaseAuditStore | None,
+    limits: ReadLimits,
 ) -> tuple[dict[str, object], str | None]:
-    """The output record of one batch line, and the problem that stopped it, if any."""
+    """The output record of one batch line (``None``: a line over the size limit), and the
+    problem that stopped it, if any."""
     line_id: str | None = None
     try:
+        if raw is None:
+            raise InputError(
+                f"the line is longer than {limits.max_line_bytes:,} bytes (setting max_line_bytes)",
+                where=where,
+            )
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as error:
             raise InputError(
                 f"invalid UTF-8 at byte {error.start} of the line", where=where
             ) from None
-        line_id, answer, sources, line_policy = read_batch_line(text, where=where)
+        line_id, answer, sources, line_policy = read_batch_line(text, where=where, limits=limits)
         effective = line_policy.to_policy(policy) if line_policy else policy
         verified = verify(answer, sources, policy=effective, answer_id=line_id)
         if log is not None:

@@ -28,6 +28,13 @@ from citeproof.sources.ids import (
     short_version,
     source_id,
 )
+from citeproof.sources.limits import (
+    DEFAULT_LIMITS,
+    ReadLimits,
+    check_extent,
+    over_limit,
+    read_file_bounded,
+)
 from citeproof.sources.readers import EMAIL_SUFFIXES, SUPPORTED_SUFFIXES, document_format
 from citeproof.sources.readers import read_document as read_document_bytes
 from citeproof.sources.segment import Segmented
@@ -91,7 +98,11 @@ def is_supported(path: Path) -> bool:
 
 
 def read_file(
-    path: Path, *, version: str | None = None, trusted_roots: Sequence[Path] = ()
+    path: Path,
+    *,
+    version: str | None = None,
+    trusted_roots: Sequence[Path] = (),
+    limits: ReadLimits = DEFAULT_LIMITS,
 ) -> FileDrafts:
     """Read ``path`` into drafts. ``version`` overrides the content-hash version.
 
@@ -99,21 +110,21 @@ def read_file(
     (folders whose mail is known to be genuine): there, its Message-ID names the document, so
     a newer copy saved elsewhere in a trusted folder replaces an older one.
 
-    Raises `SourceError` naming the file when it cannot be read at all.
+    Raises `SourceError` naming the file when it cannot be read at all, or breaks one of
+    ``limits`` (an attachment over a limit is only reported among the file's problems).
     """
     where = str(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as error:
-        raise SourceError(f"cannot read the file: {error.strerror or error}", where=where) from None
+    raw = read_file_bounded(path, limits, where)
     absolute = path.resolve()
     url = absolute.as_uri()
     if path.suffix.lower() in EMAIL_SUFFIXES:
         trusted = any(absolute.is_relative_to(root.resolve()) for root in trusted_roots)
-        return _message_drafts(path, read_message(raw, where), url, version, trusted)
+        message = read_message(raw, where, limits)
+        check_extent(message.body.text, len(message.body.paragraphs), limits, where)
+        return _message_drafts(path, message, url, version, trusted, limits)
     if document_format(path.name) is None:
         raise SourceError(f"cannot read {path.suffix or 'extension-less'} files", where=where)
-    document = read_document_bytes(raw, name=path.name, where=where)
+    document = read_document_bytes(raw, name=path.name, where=where, limits=limits)
     doc_id = file_doc_id(path)
     title = document.title or readable_path(path.name)
     draft = _draft("document", document, doc_id, url, readable_path(absolute), version, title)
@@ -121,7 +132,12 @@ def read_file(
 
 
 def _message_drafts(
-    path: Path, message: ReadMessage, url: str, version: str | None, trusted: bool
+    path: Path,
+    message: ReadMessage,
+    url: str,
+    version: str | None,
+    trusted: bool,
+    limits: ReadLimits,
 ) -> FileDrafts:
     origin = readable_path(path.resolve())
     doc_id = message_doc_id(message.message_id, path, trusted=trusted)
@@ -136,14 +152,18 @@ def _message_drafts(
         message_id=message.message_id,
     )
     drafts = [body]
-    problems: list[str] = []
+    problems = [
+        str(over_limit("the attachment", f"{limits.max_attachment_bytes:,} bytes",
+                       "max_attachment_bytes", f"{path}#attachment={name}"))
+        for name in message.too_large
+    ]  # fmt: skip
     skipped: list[str] = []
     seen: dict[str, int] = {}
     for attachment in message.attachments:
         seen[attachment.filename] = seen.get(attachment.filename, 0) + 1
         where = f"{path}#attachment={attachment.filename}"
         try:
-            document = _read_attachment(attachment, where)
+            document = _read_attachment(attachment, where, limits)
         except _Unsupported as why:
             skipped.append(f"{where}: {why}")
             continue
@@ -173,15 +193,22 @@ class _Unsupported(Exception):
     pass
 
 
-def _read_attachment(attachment: Attachment, where: str) -> Segmented:
+def _read_attachment(attachment: Attachment, where: str, limits: ReadLimits) -> Segmented:
     name, content_type = attachment.filename, attachment.content_type
     if content_type == "message/rfc822" or PurePath(name).suffix.lower() in EMAIL_SUFFIXES:
-        return read_message(attachment.data, where).body
+        body = read_message(attachment.data, where, limits).body
+        check_extent(body.text, len(body.paragraphs), limits, where)
+        return body
     if document_format(name, content_type) is None:
         raise _Unsupported(f"{content_type} is not a format citeproof reads; skipped")
     text = decode_attachment_text(attachment) if content_type.startswith("text/") else None
     return read_document_bytes(
-        attachment.data, name=name, where=where, content_type=content_type, text=text
+        attachment.data,
+        name=name,
+        where=where,
+        content_type=content_type,
+        text=text,
+        limits=limits,
     )
 
 

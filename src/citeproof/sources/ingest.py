@@ -9,6 +9,7 @@ from pathlib import Path
 
 from citeproof.errors import CiteproofError
 from citeproof.sources.build import is_supported
+from citeproof.sources.limits import DEFAULT_LIMITS, ReadLimits
 from citeproof.sources.store import ChangeStatus, IngestResult, SourceStore
 
 
@@ -139,17 +140,24 @@ def ingest_paths(
     on_file: Callable[[Path], None] | None = None,
     trusted_roots: Sequence[Path] = (),
     follow_symlinks: bool = False,
+    limits: ReadLimits = DEFAULT_LIMITS,
 ) -> IngestReport:
     """Ingest every file under ``paths`` (see `find_files`); a file that fails is reported
     and the rest go on.
 
     ``on_file`` is called after each file (for a progress bar). Each file is one transaction,
     so a failure never loses what was stored before. ``trusted_roots``: see
-    `SourceStore.ingest_file`.
+    `SourceStore.ingest_file`; ``limits`` bound the reading of each file.
     """
     found = find_files(paths, follow_symlinks=follow_symlinks)
     return ingest_files(
-        store, found.files, acl=acl, on_file=on_file, found=found, trusted_roots=trusted_roots
+        store,
+        found.files,
+        acl=acl,
+        on_file=on_file,
+        found=found,
+        trusted_roots=trusted_roots,
+        limits=limits,
     )
 
 
@@ -161,6 +169,7 @@ def ingest_files(
     on_file: Callable[[Path], None] | None = None,
     found: FoundFiles | None = None,
     trusted_roots: Sequence[Path] = (),
+    limits: ReadLimits = DEFAULT_LIMITS,
 ) -> IngestReport:
     """Ingest exactly ``files`` (see `ingest_paths`); ``found`` is the walk they came from,
     whose ignored files and links not followed the report names."""
@@ -168,7 +177,8 @@ def ingest_files(
     failures: list[FileFailure] = []
     for path in files:
         try:
-            results.append(store.ingest_file(path, acl=acl, trusted_roots=trusted_roots))
+            result = store.ingest_file(path, acl=acl, trusted_roots=trusted_roots, limits=limits)
+            results.append(result)
         except CiteproofError as error:
             failures.append(FileFailure(path, str(error)))
         except Exception as error:  # a library choking on one file must not stop the run

@@ -25,6 +25,7 @@ from typing import Literal, Self
 from citeproof.errors import CiteproofError, SourceError
 from citeproof.model import Source, SourceKind, Span
 from citeproof.sources.build import Draft, FileDrafts, read_file
+from citeproof.sources.limits import DEFAULT_LIMITS, ReadLimits
 from citeproof.sources.windows import passage_windows
 
 SCHEMA_VERSION = 1
@@ -232,16 +233,17 @@ class SourceStore:
         acl: Sequence[str] | None = None,
         version: str | None = None,
         trusted_roots: Sequence[Path] = (),
+        limits: ReadLimits = DEFAULT_LIMITS,
     ) -> IngestResult:
         """Read ``path`` and store what it holds, in one transaction.
 
         ``acl`` lists the principals allowed to read the new versions (``None``: everyone);
         ``version`` overrides the content-hash version; ``trusted_roots`` are folders whose
-        messages are identified by Message-ID (see `citeproof.sources.build.read_file`).
-        Raises `SourceError` naming the file when it cannot be read; nothing is stored for it
-        then.
+        messages are identified by Message-ID (see `citeproof.sources.build.read_file`);
+        ``limits`` bound the reading. Raises `SourceError` naming the file when it cannot be
+        read or breaks a limit; nothing is stored for it then.
         """
-        file = read_file(Path(path), version=version, trusted_roots=trusted_roots)
+        file = read_file(Path(path), version=version, trusted_roots=trusted_roots, limits=limits)
         return self.put(file, acl=acl)
 
     def put(self, file: FileDrafts, *, acl: Sequence[str] | None = None) -> IngestResult:
