@@ -85,18 +85,38 @@ def verify_command(
         raise SystemExit(1)
 
 
+sequence_option = click.option(
+    "--sequence",
+    type=click.IntRange(min=0),
+    default=None,
+    help="The record's sequence number, when several records share the request id.",
+)
+
+
 @audit_group.command("show")
 @click.argument("request_id")
 @audit_option
 @checkpoints_option
-def show_command(request_id: str, audit: str, checkpoints: str | None) -> None:
-    """Print the latest record logged under REQUEST_ID as JSON."""
+@sequence_option
+def show_command(
+    request_id: str, audit: str, checkpoints: str | None, sequence: int | None
+) -> None:
+    """Print the record logged under REQUEST_ID as JSON; when several records share it, a
+    JSON list of them all (oldest first), and their sequences on standard error."""
     with _open(audit, checkpoints) as store:
         try:
-            record = store.get(request_id)
+            records = store.find(request_id, sequence)
         except AuditError as exc:
             raise click.ClickException(str(exc)) from exc
-        _print_json(record.to_json())
+        if len(records) == 1:
+            _print_json(records[0].to_json())
+            return
+        sequences = ", ".join(str(record.sequence) for record in records)
+        click.echo(
+            visible(f"{len(records)} records have request id {request_id}: sequences {sequences}"),
+            err=True,
+        )
+        _print_json([record.to_json() for record in records])
 
 
 @audit_group.command("proof")
@@ -110,13 +130,18 @@ def show_command(request_id: str, audit: str, checkpoints: str | None) -> None:
     default=None,
     help="Tree size of the checkpoint to prove against (default: the latest).",
 )
+@sequence_option
 def proof_command(
-    request_id: str, audit: str, checkpoints: str | None, tree_size: int | None
+    request_id: str,
+    audit: str,
+    checkpoints: str | None,
+    tree_size: int | None,
+    sequence: int | None,
 ) -> None:
     """Print an inclusion proof (JSON) for REQUEST_ID, checkable offline."""
     with _open(audit, checkpoints) as store:
         try:
-            proof = inclusion_proof(store, request_id, tree_size=tree_size)
+            proof = inclusion_proof(store, request_id, tree_size=tree_size, sequence=sequence)
         except AuditError as exc:
             raise click.ClickException(str(exc)) from exc
         _print_json(proof.to_json())
@@ -175,14 +200,17 @@ def check_proof_command(proof_file: Any, public_key: str) -> None:
 @click.argument("request_id")
 @audit_option
 @checkpoints_option
-def replay_command(request_id: str, audit: str, checkpoints: str | None) -> None:
+@sequence_option
+def replay_command(
+    request_id: str, audit: str, checkpoints: str | None, sequence: int | None
+) -> None:
     """Re-run the deterministic part of REQUEST_ID (verification, evidence, rules) from the
     logged inputs; exit 0 when the same answer, bundle and decision come out, else 1."""
     from citeproof.outcome.replay import replay
 
     with _open(audit, checkpoints) as store:
         try:
-            record = store.get(request_id)
+            record = store.one(request_id, sequence)
         except AuditError as exc:
             raise click.ClickException(str(exc)) from exc
         result = replay(record.payload)
