@@ -3,7 +3,6 @@ command line."""
 
 from __future__ import annotations
 
-import json
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -11,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import click
-from rich.console import Console
 
 from citeproof.cli.common import (
     Command,
@@ -28,6 +26,7 @@ from citeproof.outcome.contract import answer_to_json
 from citeproof.providers.base import deadline_after
 from citeproof.providers.embedded import EmbeddedProvider
 from citeproof.providers.registry import get_provider, provider_names
+from citeproof.render.safe_text import json_text, safe_console, visible
 from citeproof.sources.ingest import collect_files, ingest_files
 from citeproof.sources.library import StoreLibrary
 from citeproof.sources.store import SourceStore
@@ -207,7 +206,7 @@ def ask_command(
     )
     if as_json or fmt == "json":
         emit(
-            json.dumps(turn_to_json(turn), ensure_ascii=False, indent=2) + "\n",
+            json_text(turn_to_json(turn), indent=2) + "\n",
             out,
             turn.answer,
         )
@@ -273,7 +272,7 @@ def _open_sources(
         files, _ = collect_files(source_paths)
         report = ingest_files(store, files)
         for problem in report.problems:
-            Console(stderr=True).print(f"[yellow]skipped[/yellow] {problem}", highlight=False)
+            safe_console(stderr=True).print(visible(f"skipped {problem}"))
         yield store
 
 

@@ -9,13 +9,14 @@ from pypdf import PageObject, PdfReader
 from pypdf.errors import PyPdfError
 
 from citeproof.errors import SourceError
+from citeproof.sources.limits import DEFAULT_LIMITS, Deadline, ReadLimits, over_limit
 from citeproof.sources.segment import Block, Segmented, join_blocks, layout_paragraphs
 from citeproof.sources.text_reader import normalise_newlines
 
 _SPACES = re.compile(r"\s+")
 
 
-def read_pdf(raw: bytes, where: str) -> Segmented:
+def read_pdf(raw: bytes, where: str, limits: ReadLimits = DEFAULT_LIMITS) -> Segmented:
     """The text of every page, in order; paragraphs come from the page layout.
 
     A page's paragraphs are the blocks that pypdf's layout mode separates with vertical
@@ -24,16 +25,24 @@ def read_pdf(raw: bytes, where: str) -> Segmented:
     Lines wrapped by the layout are joined with a space. Pages are separate paragraphs. The
     title is the document's metadata title, if any.
 
-    Raises `SourceError` naming ``where`` for a damaged or encrypted file, or a PDF with no
-    text layer (a scan).
+    Raises `SourceError` naming ``where`` for a damaged or encrypted file, a PDF with no
+    text layer (a scan), or one over ``limits`` (pages, time).
     """
+    deadline = Deadline.start(limits, where)
     try:
         reader = PdfReader(io.BytesIO(raw))
         if reader.is_encrypted:
             raise SourceError("the PDF is encrypted; give a decrypted copy", where=where)
+        pages = len(reader.pages)
+        if pages > limits.max_pdf_pages:
+            raise over_limit(
+                f"the number of pages ({pages:,})", f"{limits.max_pdf_pages:,}", "max_pdf_pages",
+                where,
+            )  # fmt: skip
         blocks: list[Block] = []
         for page in reader.pages:
             blocks.extend(_page_blocks(page.extract_text(), _layout(page)))
+            deadline.check()
         title = _title(reader)
     except SourceError:
         raise
