@@ -32,8 +32,6 @@ from citeproof.outcome.recording import conclude
 from citeproof.sources import read_source_file
 from citeproof.verifier.verification import Verifier, verify
 
-DEFAULTS = Policy()
-
 
 def _split_source_arg(value: str) -> tuple[str | None, Path]:
     """``ID=PATH`` or ``PATH``."""
@@ -57,11 +55,14 @@ def _read_text(path: Path, what: str) -> str:
         ) from None
 
 
+DEFAULTS = Policy()
+
 FailOn = Literal["quote", "claim", "any"]
 
 FAILED_QUOTE = ("mismatch", "not_found", "ineligible")
 """Quote statuses `--fail-on quote` fails on: not in the source as written, or not provided.
-A ``corrected`` quote passes: the corrected answer holds the source's words."""
+A ``corrected`` quote passes (the corrected answer holds the source's words) unless the
+correction changed its meaning (F.1)."""
 
 FAILED_CITATION = ("ineligible", "removed", "flagged")
 """Citation statuses that fail a claim: a source not provided, or one kept but flagged."""
@@ -234,9 +235,13 @@ def _gather_sources(
 def failed(answer: VerifiedAnswer, fail_on: FailOn) -> list[str]:
     """What fails ``answer`` under ``--fail-on``: ``q2 not_found``, ``claim c3`` ..., in order."""
     failures: list[str] = []
-    failed_quotes = {q.id for q in answer.quotes if q.status in FAILED_QUOTE}
+    failed_quotes = {q.id for q in answer.quotes if q.status in FAILED_QUOTE or q.meaning_changed}
     if fail_on in ("quote", "any"):
-        failures += [f"{q.id} {q.status}" for q in answer.quotes if q.id in failed_quotes]
+        failures += [
+            f"{q.id} {q.status}" + (" (meaning changed)" if q.meaning_changed else "")
+            for q in answer.quotes
+            if q.id in failed_quotes
+        ]
     if fail_on in ("claim", "any"):
         failures += [
             f"claim {c.id}"

@@ -132,8 +132,6 @@ def verify(
     across calls for the same text (see `Verifier` for many answers over one corpus).
     """
     _check_answer(answer)
-    if answer_id is not None and not isinstance(answer_id, str):
-        raise AnswerError(f"expected text, got {type(answer_id).__name__}", field="answer_id")
     verifier = Verifier(sources, policy=policy, eligibility=eligibility)
     return verifier.verify(answer, answer_id=answer_id, now=now)
 
