@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
 from citeproof.audit.backends import open_store
-from citeproof.audit.store import BaseAuditStore
+from citeproof.audit.store import AuditStore
 from citeproof.cli.common import (
     Command,
     OutputFormat,
@@ -253,7 +253,7 @@ def failed(answer: VerifiedAnswer, fail_on: FailOn) -> list[str]:
 
 
 def _run_batch(
-    batch: Path, out: Path, policy: Policy, log: BaseAuditStore | None, fail_on: FailOn | None
+    batch: Path, out: Path, policy: Policy, log: AuditStore | None, fail_on: FailOn | None
 ) -> int:
     """Verify each line; a bad line becomes an error record and never stops the others."""
     errors = Console(stderr=True)
@@ -292,7 +292,7 @@ def _run_batch(
 
 
 def _verify_line(
-    raw: bytes, number: int, where: str, policy: Policy, log: BaseAuditStore | None
+    raw: bytes, number: int, where: str, policy: Policy, log: AuditStore | None
 ) -> tuple[dict[str, object], str | None, VerifiedAnswer | None]:
     """The output record of one batch line, the problem that stopped it, if any, and the
     verified answer when there was none."""
