@@ -237,6 +237,10 @@ def turn_to_json(turn: Turn) -> dict[str, Any]:
                 for r in turn.prompt.removals
             ],
             "eligibility_fingerprint": turn.prompt.eligibility_fingerprint,
+            "flagged_lines": [
+                {"source_id": f.source_id, "paragraph": f.paragraph, "text": f.text}
+                for f in turn.prompt.flagged
+            ],
         },
         "generation": {
             "provider": turn.generation.provider,
