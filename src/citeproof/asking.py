@@ -44,15 +44,18 @@ def ask_store(
     max_tokens: int = 300,
     timeout: float = 120.0,
     retriever: Retriever | None = None,
+    only_readable: bool = False,
 ) -> Turn:
     """One turn over ``store``: only sources ``user`` may read are eligible (the store's
     access lists), the prompt carries ``budget_chars`` (default: `default_budget`), and the
     model call must end within ``timeout`` seconds. ``retriever`` defaults to BM25 over the
-    store (pass a re-ranking one to re-rank)."""
+    store (pass a re-ranking one to re-rank). With ``only_readable``, sources ``user`` may not
+    read are not even retrieved or named in the turn's eligibility record."""
+    readers = [user or ""] if only_readable else None
     return run_turn(
         question,
-        retriever=retriever or StoreRetriever(store),
-        library=StoreLibrary(store),
+        retriever=retriever or StoreRetriever(store, principals=readers),
+        library=StoreLibrary(store, principals=readers),
         provider=provider,
         user=user,
         attached=attached,

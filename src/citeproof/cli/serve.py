@@ -43,6 +43,13 @@ DEFAULT_DATA = Path("citeproof-data")
     is_flag=True,
     help="No tokens needed (loopback addresses only); requests run as principal 'dev'.",
 )
+@click.option(
+    "--limits",
+    "limits_path",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="A JSON object of limits to change (body_bytes, rate_per_minute, deadline_seconds...).",
+)
 @click.option("--workers", type=int, default=1, show_default=True, help="Worker processes.")
 def serve_command(
     host: str,
@@ -52,13 +59,14 @@ def serve_command(
     audit: str | None,
     provider: str | None,
     dev: bool,
+    limits_path: Path | None,
     workers: int,
 ) -> None:
     """Run the HTTP API (/v1, docs at /docs) and the reviewers' pages (/review)."""
     try:
         import uvicorn
 
-        from citeproof.server.config import ServiceConfig, is_loopback
+        from citeproof.server.config import Limits, ServiceConfig, is_loopback
     except ImportError as error:
         raise click.ClickException(
             f"the service needs the `server` extra (pip install 'citeproof[server]'): {error}"
@@ -67,6 +75,10 @@ def serve_command(
         raise click.UsageError(f"--dev is for loopback addresses only, not {host!r}")
     if workers < 1:
         raise click.UsageError("--workers must be 1 or more")
+    try:
+        limits = Limits.from_file(limits_path) if limits_path else Limits()
+    except CiteproofError as error:
+        raise click.ClickException(str(error)) from None
     config = ServiceConfig(
         data=data.resolve(),
         store=store.resolve() if store else None,
@@ -74,6 +86,7 @@ def serve_command(
         host=host,
         dev=dev,
         provider=provider,
+        limits=limits,
     )
     from citeproof.server.process import config_to_env
 

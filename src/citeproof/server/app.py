@@ -126,7 +126,7 @@ def _mount_swagger(app: FastAPI) -> None:
     import swagger_ui_bundle  # type: ignore[import-untyped]
 
     app.mount(
-        "/static/swagger",
+        "/assets/swagger",
         StaticFiles(directory=swagger_ui_bundle.swagger_ui_path),
         name="swagger",
     )

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import ipaddress
-from dataclasses import dataclass, field
+import json
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
+from typing import Any
+
+from citeproof.errors import InputError
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +33,37 @@ class Limits:
     body_read_seconds: float = 10.0
     """Longest wait for the next chunk of a request body (a slow client is cut off)."""
     batch_lines: int = 10_000
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: Any, *, where: str = "limits") -> Limits:
+        """Limits from a JSON object of any of the fields; the rest keep their defaults.
+        Raises `InputError` naming an unknown field or a value that is not a positive
+        number."""
+        if not isinstance(data, dict):
+            raise InputError("expected a JSON object of limits", where=where)
+        known = {f.name: f.type for f in fields(cls)}
+        for name, value in data.items():
+            if name not in known:
+                raise InputError(
+                    f"unknown limit; expected one of {', '.join(known)}", where=where, field=name
+                )
+            wanted = float if known[name] in (float, "float") else int
+            if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+                raise InputError("must be a positive number", where=where, field=name)
+            if wanted is int and not isinstance(value, int):
+                raise InputError("must be a whole number", where=where, field=name)
+        return cls(**data)
+
+    @classmethod
+    def from_file(cls, path: Path) -> Limits:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+            raise InputError(f"cannot read the limits: {error}", where=str(path)) from None
+        return cls.from_json(data, where=str(path))
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +95,12 @@ class ServiceConfig:
     @property
     def audit_target(self) -> str:
         return self.audit or str(self.data / "audit.db")
+
+    @property
+    def checkpoint_dir(self) -> Path | None:
+        """Where a PostgreSQL log's signed checkpoints go: in ``data`` (a SQLite log keeps
+        them beside its file)."""
+        return self.data / "audit-checkpoints" if "://" in self.audit_target else None
 
 
 def is_loopback(host: str) -> bool:

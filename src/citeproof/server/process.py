@@ -10,7 +10,7 @@ from pathlib import Path
 from fastapi import FastAPI
 
 from citeproof.server.app import create_app
-from citeproof.server.config import ServiceConfig
+from citeproof.server.config import Limits, ServiceConfig
 
 ENV = "CITEPROOF_SERVE_CONFIG"
 
@@ -24,6 +24,7 @@ def config_to_env(config: ServiceConfig) -> None:
             "host": config.host,
             "dev": config.dev,
             "provider": config.provider,
+            "limits": config.limits.to_json(),
         }
     )
 
@@ -42,5 +43,6 @@ def app_from_env() -> FastAPI:
             host=data["host"],
             dev=bool(data["dev"]),
             provider=data["provider"],
+            limits=Limits.from_json(data["limits"]),
         )
     )

@@ -60,7 +60,7 @@ class Service:
         config.data.mkdir(parents=True, exist_ok=True)
         self.state = ServiceState(config.service_db)
         self.metrics = Metrics()
-        self._audit = open_store(config.audit_target)
+        self._audit = open_store(config.audit_target, checkpoint_dir=config.checkpoint_dir)
         self._audit_lock = threading.Lock()
         self._provider: Provider | None = None
         self._provider_lock = threading.Lock()
@@ -163,6 +163,9 @@ class Service:
                 limit=body.limit,
                 max_tokens=body.max_tokens,
                 timeout=self.limits.deadline_seconds,
+                # Another principal's sources are not even retrieved: not their passages,
+                # not their ids in the turn's record.
+                only_readable=True,
             )
         request = {
             "command": "serve ask",
