@@ -70,6 +70,10 @@ def create_app(config: ServiceConfig) -> FastAPI:
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     _mount_swagger(app)
 
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> Response:
+        return Response(status_code=204)
+
     @app.exception_handler(Problem)
     async def problem(request: Request, error: Exception) -> Response:
         assert isinstance(error, Problem)

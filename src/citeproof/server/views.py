@@ -55,6 +55,18 @@ class QuoteView:
 
 
 @dataclass(frozen=True, slots=True)
+class ClaimView:
+    """A claim whose support was judged: its verdict chip and what the passage does not
+    back (each difference: the claim's words, and what the source says instead if anything)."""
+
+    chip: Chip
+    text: str
+    differences: tuple[tuple[str, str], ...]
+    score: float | None
+    method: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class SourceView:
     index: int
     id: str
@@ -70,7 +82,7 @@ class AnswerPage:
     answer_id: str
     pieces: tuple[Piece, ...]
     quotes: tuple[QuoteView, ...]
-    claims: tuple[Chip, ...]
+    claims: tuple[ClaimView, ...]
     sources: tuple[SourceView, ...]
     excluded: tuple[tuple[str, str, str], ...]
     counts: tuple[tuple[str, str, int], ...]
@@ -118,7 +130,7 @@ def answer_page(payload: Mapping[str, Any], *, request_id: str, created_at: str)
         answer_id=str(answer.get("id", "")),
         pieces=pieces,
         quotes=tuple(quotes),
-        claims=tuple(chip for chip, _ in claims),
+        claims=tuple(view for view, _ in claims),
         sources=sources,
         excluded=excluded,
         counts=tuple(
@@ -180,28 +192,28 @@ def _quote(q: Mapping[str, Any], by_id: Mapping[str, SourceView]) -> QuoteView:
 
 def _claim(
     c: Mapping[str, Any], by_id: Mapping[str, SourceView], text: str
-) -> tuple[Chip, int] | None:
-    """A chip for a claim that carries ``support`` (a status string or an object with one),
-    placed at the claim's end; None for claims without it."""
-    support = c.get("support")
-    if support is None:
+) -> tuple[ClaimView, int] | None:
+    """A chip for a claim whose support was judged (``verdict`` and a ``support`` list, one
+    judgement per cited source), placed at the claim's end; None for claims without one."""
+    judgements = [j for j in c.get("support") or [] if isinstance(j, Mapping)]
+    verdict = c.get("verdict") or next((j.get("verdict") for j in judgements), None)
+    if not verdict:
         return None
-    status = support if isinstance(support, str) else None
-    if isinstance(support, Mapping):
-        found = support.get("status") or support.get("verdict") or support.get("label")
-        status = str(found) if found is not None else None
-    if not status:
-        return None
-    citations = c.get("citations") or []
-    source = None
-    for citation in citations:
-        source = by_id.get(str(citation.get("source")))
-        if source is not None:
-            break
-    span = support.get("source_span") if isinstance(support, Mapping) else None
-    start16 = end16 = None
-    if source is not None and isinstance(span, list) and len(span) == 2:
-        start16, end16 = utf16(source.text, int(span[0])), utf16(source.text, int(span[1]))
+    status = str(verdict)
+    best = next((j for j in judgements if j.get("verdict") == verdict), None)
+    passage = best.get("passage") if best else None
+    source = start16 = end16 = None
+    if isinstance(passage, Mapping):
+        source = by_id.get(str(passage.get("source")))
+        span = passage.get("span")
+        if source is not None and isinstance(span, list) and len(span) == 2:
+            start16 = utf16(source.text, int(span[0]))
+            end16 = utf16(source.text, int(span[1]))
+    if source is None:
+        for citation in c.get("citations") or []:
+            source = by_id.get(str(citation.get("source")))
+            if source is not None:
+                break
     claim_span = c.get("span") or [0, 0]
     end = min(max(int(claim_span[1]), 0), len(text))
     chip = Chip(
@@ -213,14 +225,27 @@ def _claim(
         start16=start16,
         end16=end16,
     )
-    return chip, end
+    differences = tuple(
+        (str(d.get("text") or ""), str(d.get("instead") or ""))
+        for d in (best.get("differences") or [] if best else [])
+        if isinstance(d, Mapping)
+    )
+    score = best.get("score") if best else None
+    view = ClaimView(
+        chip=chip,
+        text=str(c.get("text", "")),
+        differences=differences,
+        score=float(score) if isinstance(score, int | float) else None,
+        method=str(best["method"]) if best and best.get("method") else None,
+    )
+    return view, end
 
 
 def _pieces(
     text: str,
     raw_quotes: Sequence[Mapping[str, Any]],
     quotes: Sequence[QuoteView],
-    claims: Sequence[tuple[Chip, int]],
+    claims: Sequence[tuple[ClaimView, int]],
 ) -> tuple[Piece, ...]:
     """The answer cut at quote boundaries; claim chips go after the piece their claim ends in."""
     spans = []
@@ -241,10 +266,10 @@ def _pieces(
     if position < len(text) or not pieces:
         pieces.append((position, len(text), None))
     extra: dict[int, list[Chip]] = {}
-    for chip, end in claims:
+    for claim, end in claims:
         for number, (start, stop, _) in enumerate(pieces):
             if start < end <= stop or (end == 0 and number == 0):
-                extra.setdefault(number, []).append(chip)
+                extra.setdefault(number, []).append(claim.chip)
                 break
     return tuple(
         Piece(text[start:stop], chip, tuple(extra.get(number, ())))
