@@ -17,6 +17,7 @@ import anyio.to_thread
 from fastapi import APIRouter, Request
 from fastapi.templating import Jinja2Templates
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from starlette.convertors import PathConvertor, register_url_convertor
 from starlette.responses import RedirectResponse, Response
 
 from citeproof.server.auth import REVIEW_COOKIE, Authenticator
@@ -30,6 +31,15 @@ templates = Jinja2Templates(
 )
 templates.env.filters["pathquote"] = lambda value: quote(str(value), safe="")
 PAGE_HEADERS = {"Cache-Control": "no-store"}
+
+
+class AnswerIdConvertor(PathConvertor):
+    """Any answer id, line breaks included (the contract allows any string as an id)."""
+
+    regex = "(?s:.+)"
+
+
+register_url_convertor("answer_id", AnswerIdConvertor())
 
 
 def render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> Response:
@@ -96,7 +106,7 @@ def build_review_router(service: Service, auth: Authenticator) -> APIRouter:
         )
         return response
 
-    @router.get("/review/{answer_id:path}")
+    @router.get("/review/{answer_id:answer_id}")
     async def review(answer_id: str, request: Request) -> Response:
         principal = await who(request)
         if principal is None:
