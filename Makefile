@@ -33,7 +33,8 @@ demo: $(STAMP)
 		--facts examples/lending/facts-hartley.json --live examples/lending/live-rates.json
 	$(BIN)/citeproof audit verify --audit out/audit.db
 	$(BIN)/citeproof verify examples/lending/answer.md $(DEMO_SOURCES) --format term
-	@echo "Pages written to out/: ask-referral.html, ask-hartley.html, answer.html, answer.json"
+	$(BIN)/python examples/service/demo.py
+	@echo "Pages written to out/: ask-referral.html, ask-hartley.html, answer.html, answer.json, review-hartley.html"
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2
@@ -56,6 +57,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_ingest.py
 	$(BIN)/python bench/bench_audit.py
 	$(BIN)/python bench/bench_rerank.py
+	$(BIN)/python bench/bench_service.py
 
 golden: $(STAMP)
 	CITEPROOF_UPDATE_GOLDEN=1 $(BIN)/python -m pytest -q tests/test_golden.py

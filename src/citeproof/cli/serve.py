@@ -101,6 +101,9 @@ def serve_command(
         timeout_keep_alive=5,
         timeout_graceful_shutdown=10,
         limit_concurrency=1000,
+        # A worker imports citeproof before it answers the supervisor's first ping: give it
+        # time on a loaded machine instead of killing and respawning it.
+        timeout_worker_healthcheck=120,
         server_header=False,
         log_level="warning",
     )
