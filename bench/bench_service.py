@@ -7,7 +7,9 @@ with a fresh data folder and a token, then drives it with a bounded async httpx 
 for ``--seconds``. Every request is a 5-quote answer (three verbatim, one with a changed word,
 one not in the sources) over 5 sources of ~10 KB each (50 KB, QuoteSum paragraphs from
 ``$CITEPROOF_DATA/quotesum/dev_half.jsonl``), so every request verifies, builds the evidence
-and appends a durable audit record. Reports throughput, p50/p95/p99 latency and errors.
+and appends a durable audit record. Reports throughput, p50/p95/p99 latency and errors, and
+beside them the library's own cost per request (verify, evidence, audit append, JSON)
+in-process, one at a time.
 Target on the development machine: 0 errors, p95 under 250 ms.
 """
 
@@ -75,6 +77,41 @@ def request_line() -> dict[str, Any]:
         quotes.append(f'Source {number} says "{sentence}" [S{number}].')
     answer = "According to the sources:\n\n" + "\n".join(quotes)
     return {"id": "bench", "answer": answer, "sources": sources}
+
+
+def in_process(line: dict[str, Any], seconds: float) -> dict[str, Any]:
+    """The library's own cost, one request at a time, no HTTP: verify, evidence, audit append
+    (SQLite, durable) and the JSON of the record: what each request costs a worker's CPU."""
+    from citeproof.audit import open_store
+    from citeproof.outcome.contract import answer_to_json, read_batch_line
+    from citeproof.outcome.recording import conclude
+    from citeproof.verifier.verification import verify
+
+    raw = json.dumps(line)
+    latencies: list[float] = []
+    with tempfile.TemporaryDirectory() as folder, open_store(Path(folder) / "a.db") as log:
+        stop = time.perf_counter() + seconds
+        while time.perf_counter() < stop:
+            started = time.perf_counter()
+            answer_id, answer, sources, _ = read_batch_line(raw, where="bench")
+            verified = verify(answer, sources, answer_id=answer_id)
+            conclude(verified, request={"command": "bench"}, log=log)
+            json.dumps(answer_to_json(verified))
+            latencies.append(time.perf_counter() - started)
+    latencies.sort()
+
+    def pct(p: float) -> float:
+        return latencies[min(len(latencies) - 1, int(p * len(latencies)))] * 1000
+
+    return {
+        "requests": len(latencies),
+        "throughput": len(latencies) / seconds,
+        "p50_ms": pct(0.5),
+        "p95_ms": pct(0.95),
+        "p99_ms": pct(0.99),
+        "errors": 0,
+        "error_kinds": {},
+    }
 
 
 def free_port() -> int:
@@ -159,6 +196,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     line = request_line()
+    library = in_process(line, args.floor_seconds)
     content = json.dumps(line).encode()
     size = sum(len(s["text"].encode()) for s in line["sources"])
     with tempfile.TemporaryDirectory(prefix="citeproof-bench-") as folder:
@@ -178,6 +216,7 @@ def main() -> None:
                     url, "POST", "/v1/verify", content, headers, args.clients, args.seconds))),
                 ("GET /healthz (floor)", asyncio.run(drive(
                     url, "GET", "/healthz", None, {}, args.clients, args.floor_seconds))),
+                ("verify in-process, 1", library),
             ]  # fmt: skip
         finally:
             process.send_signal(signal.SIGTERM)

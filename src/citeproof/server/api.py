@@ -110,7 +110,13 @@ def build_router(service: Service, auth: Authenticator) -> APIRouter:
             return _json(dumps(record))
         if not key or len(key) > 200:
             raise InputError("must be 1 to 200 characters", field="Idempotency-Key")
-        claim, stored = await in_thread(service.state.claim_key, principal, key, body_digest(raw))
+        claim, stored = await in_thread(
+            service.state.claim_key,
+            principal,
+            key,
+            body_digest(raw),
+            stale_seconds=2 * limits.deadline_seconds,
+        )
         if claim == "stored":
             assert stored is not None
             return _json(stored, headers={"Idempotent-Replayed": "true"})

@@ -48,6 +48,7 @@ CREATE TABLE IF NOT EXISTS idempotency (
     digest      TEXT NOT NULL,
     response    TEXT,
     created_at  TEXT NOT NULL,
+    claimed_at  REAL NOT NULL,
     PRIMARY KEY (principal, key)
 );
 CREATE TABLE IF NOT EXISTS batches (
@@ -255,29 +256,35 @@ class ServiceState:
         return row is not None
 
     # --- idempotency -----------------------------------------------------------------------
-    def claim_key(self, principal: str, key: str, body_digest: str) -> tuple[Claim, str | None]:
+    def claim_key(
+        self, principal: str, key: str, body_digest: str, *, stale_seconds: float = 300.0
+    ) -> tuple[Claim, str | None]:
         """Claim idempotency ``key`` for a request whose body has ``body_digest``.
 
         ``new``: the caller does the work and calls `store_response` (or `release_key`);
         ``stored``: the response stored for the same key and body; ``busy``: the first
-        request with this key is still running. Raises `InputError` when the key was used
-        with another body."""
+        request with this key is still running (a claim older than ``stale_seconds`` with no
+        response was left by a stopped process and is taken over). Raises `InputError` when
+        the key was used with another body."""
         db = self._db()
+        now = time.time()
         db.execute("BEGIN IMMEDIATE")
         try:
             row = db.execute(
-                "SELECT digest, response FROM idempotency WHERE principal = ? AND key = ?",
+                "SELECT digest, response, claimed_at FROM idempotency "
+                "WHERE principal = ? AND key = ?",
                 (principal, key),
             ).fetchone()
-            if row is None:
+            stale = row is not None and row[1] is None and now - float(row[2]) > stale_seconds
+            if row is None or stale:
                 db.execute(
-                    "INSERT INTO idempotency (principal, key, digest, created_at) "
-                    "VALUES (?, ?, ?, ?)",
-                    (principal, key, body_digest, utc_now()),
+                    "INSERT OR REPLACE INTO idempotency "
+                    "(principal, key, digest, created_at, claimed_at) VALUES (?, ?, ?, ?, ?)",
+                    (principal, key, body_digest, utc_now(), now),
                 )
         finally:
             db.execute("COMMIT")
-        if row is None:
+        if row is None or stale:
             return "new", None
         if row[0] != body_digest:
             raise InputError(
