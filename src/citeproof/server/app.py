@@ -15,8 +15,7 @@ from starlette.exceptions import HTTPException
 from starlette.responses import Response
 
 import citeproof
-from citeproof.errors import CiteproofError, InputError
-from citeproof.providers.base import ProviderError
+from citeproof.errors import CiteproofError, InputError, ProviderError
 from citeproof.server.api import UPLOAD_PATHS, build_router
 from citeproof.server.auth import Authenticator, RateLimiter
 from citeproof.server.batches import BatchRunner
