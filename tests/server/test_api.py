@@ -35,7 +35,7 @@ def api(
     yield from start_server(tmp_path_factory.mktemp(f"api-{request.param}"), *args)
 
 
-def test_verify_returns_the_same_record_as_the_library_and_logs_it_F_1(api: Server) -> None:
+def test_verify_returns_the_same_record_as_the_library_and_logs_it_F_3(api: Server) -> None:
     with api.client("alice") as http:
         response = http.post("/v1/verify", content=body(lending_line("api-verify")))
         assert response.status_code == 200, response.text
@@ -61,7 +61,7 @@ def test_verify_returns_the_same_record_as_the_library_and_logs_it_F_1(api: Serv
         assert proof.json()["leaf_index"] == stored.json()["audit_sequence"]
 
 
-def test_an_idempotency_key_returns_the_first_record_for_a_repeat(api: Server) -> None:
+def test_an_idempotency_key_returns_the_first_record_for_a_repeat_F_3(api: Server) -> None:
     with api.client("alice") as http:
         headers = {"Idempotency-Key": "order-77"}
         first = http.post("/v1/verify", content=body(lending_line("idem")), headers=headers)
@@ -76,7 +76,7 @@ def test_an_idempotency_key_returns_the_first_record_for_a_repeat(api: Server) -
         assert clash.json()["field"] == "Idempotency-Key"
 
 
-def test_a_bad_line_is_a_problem_naming_the_field(api: Server) -> None:
+def test_a_bad_line_is_a_problem_naming_the_field_F_3(api: Server) -> None:
     with api.client("alice") as http:
         line = lending_line("bad")
         line["sources"][1]["kind"] = "letter"
@@ -98,7 +98,7 @@ def _wait_for_batch(http: httpx.Client, batch_id: str) -> dict[str, object]:
     raise AssertionError(f"batch {batch_id} did not finish: {info}")
 
 
-def test_a_batch_reports_progress_and_gives_results_as_jsonl(api: Server) -> None:
+def test_a_batch_reports_progress_and_gives_results_as_jsonl_F_3(api: Server) -> None:
     lines = [lending_line(f"batch-{n}") for n in range(3)]
     bad = lending_line("batch-bad")
     bad["answer"] = 7
@@ -153,7 +153,7 @@ def test_sources_uploaded_by_one_principal_stay_out_of_anothers_turn_012_3(
         assert bob.get(f"/v1/audit/{request_id}/proof").status_code == 404
 
 
-def test_health_readiness_metrics_and_the_openapi_document(api: Server) -> None:
+def test_health_readiness_metrics_and_the_openapi_document_F_3(api: Server) -> None:
     with api.client("alice") as http:
         assert http.post("/v1/verify", content=body(lending_line("metrics"))).status_code == 200
         assert http.get("/healthz").json() == {"status": "ok"}

@@ -40,7 +40,7 @@ def _problem(response: httpx.Response, status: int, field: str) -> dict[str, obj
     return problem
 
 
-def test_a_missing_or_wrong_token_is_rejected(limited: Server) -> None:
+def test_a_missing_or_wrong_token_is_rejected_F_5(limited: Server) -> None:
     with limited.client() as anonymous:
         for path in ("/v1/answers/x", "/v1/audit/verify", "/v1/batches/x"):
             missing = anonymous.get(path)
@@ -59,7 +59,7 @@ def test_a_missing_or_wrong_token_is_rejected(limited: Server) -> None:
     assert token.encode() not in (limited.data / "service.db").read_bytes()
 
 
-def test_dev_mode_is_refused_on_an_address_other_than_loopback(tmp_path: Path) -> None:
+def test_dev_mode_is_refused_on_an_address_other_than_loopback_F_3(tmp_path: Path) -> None:
     run = subprocess.run(
         [CITEPROOF, "serve", "--dev", "--host", "0.0.0.0", "--data", str(tmp_path)],
         capture_output=True,
@@ -71,7 +71,7 @@ def test_dev_mode_is_refused_on_an_address_other_than_loopback(tmp_path: Path) -
     assert "--dev is for loopback addresses only" in run.stderr
 
 
-def test_over_size_answers_sources_and_quotes_are_problems_naming_the_field(
+def test_over_size_answers_sources_and_quotes_are_problems_naming_the_field_F_3(
     limited: Server,
 ) -> None:
     with limited.client("alice") as http:
@@ -87,7 +87,7 @@ def test_over_size_answers_sources_and_quotes_are_problems_naming_the_field(
         assert "4 quotes" in str(problem["detail"])
 
 
-def test_an_oversized_body_is_refused_without_reading_it_whole(limited: Server) -> None:
+def test_an_oversized_body_is_refused_without_reading_it_whole_F_5(limited: Server) -> None:
     pid = limited.process.pid if limited.process else 0
     before = _rss_kib(pid)
     with limited.client("alice") as http:
@@ -114,7 +114,7 @@ def _rss_kib(pid: int) -> int:
     raise AssertionError("no VmRSS")
 
 
-def test_a_client_that_stops_sending_is_cut_off_and_others_are_served(limited: Server) -> None:
+def test_a_client_that_stops_sending_is_cut_off_and_others_are_served_F_5(limited: Server) -> None:
     token = limited.token("alice")
     with socket.create_connection(("127.0.0.1", limited.port), timeout=60) as slow:
         slow.sendall(
@@ -133,7 +133,7 @@ def test_a_client_that_stops_sending_is_cut_off_and_others_are_served(limited: S
     assert reply.startswith(b"HTTP/1.1 408"), reply[:200]
 
 
-def test_the_rate_limit_answers_429_with_retry_after(tmp_path: Path) -> None:
+def test_the_rate_limit_answers_429_with_retry_after_F_3(tmp_path: Path) -> None:
     for server in start_server(tmp_path, limits={"rate_per_minute": 1, "rate_burst": 3}):
         with server.client("dave") as http:
             statuses = [http.get("/v1/audit/verify").status_code for _ in range(4)]
@@ -145,7 +145,7 @@ def test_the_rate_limit_answers_429_with_retry_after(tmp_path: Path) -> None:
             assert other.get("/v1/audit/verify").status_code == 200
 
 
-def test_a_request_past_its_deadline_gets_503_at_once(tmp_path: Path) -> None:
+def test_a_request_past_its_deadline_gets_503_at_once_F_3(tmp_path: Path) -> None:
     for server in start_server(tmp_path, limits={"deadline_seconds": 0.001}):
         with server.client("alice") as http:
             response = http.post("/v1/verify", content=body(lending_line("late")))
@@ -154,7 +154,7 @@ def test_a_request_past_its_deadline_gets_503_at_once(tmp_path: Path) -> None:
             assert http.get("/healthz").status_code == 200
 
 
-def test_a_batch_survives_a_killed_server_and_resumes_F_1(tmp_path: Path) -> None:
+def test_a_batch_survives_a_killed_server_and_resumes_F_3(tmp_path: Path) -> None:
     count = 120
     lines = [body(lending_line(f"resume-{n}")) for n in range(count)]
     server = Server(tmp_path / "data", free_port())

@@ -44,7 +44,7 @@ def page(browser: Any, dev: Server) -> Iterator[Any]:
     context.close()
 
 
-def test_a_chip_click_opens_the_source_at_the_passage_highlighted(page: Any) -> None:
+def test_a_chip_click_opens_the_source_at_the_passage_highlighted_F_3(page: Any) -> None:
     panel = page.locator("#source-panel")
     assert panel.is_hidden()
     page.locator("#answer-text button.chip[data-status='corrected']").click()
@@ -63,7 +63,7 @@ def test_a_chip_click_opens_the_source_at_the_passage_highlighted(page: Any) -> 
     assert "£412,000" in page.locator("mark.passage").text_content()
 
 
-def test_the_correction_is_shown_as_a_diff(page: Any) -> None:
+def test_the_correction_is_shown_as_a_diff_F_3(page: Any) -> None:
     page.locator("#answer-text button.chip[data-status='corrected']").click()
     diff = page.locator("#detail-q1 .diff-text")
     assert diff.is_visible()
@@ -72,7 +72,7 @@ def test_the_correction_is_shown_as_a_diff(page: Any) -> None:
     assert page.locator("#detail-q2").is_hidden()
 
 
-def test_filters_show_the_quotes_of_one_status(page: Any) -> None:
+def test_filters_show_the_quotes_of_one_status_F_3(page: Any) -> None:
     items = page.locator(".quote-item")
     assert items.count() == 4
     page.locator("button.filter[data-filter='not_found']").click()
@@ -90,7 +90,7 @@ def test_filters_show_the_quotes_of_one_status(page: Any) -> None:
     assert page.locator(".quote-item:visible").count() == 4
 
 
-def test_the_page_reads_at_420_px_without_sideways_scrolling(browser: Any, dev: Server) -> None:
+def test_the_page_reads_at_420_px_without_sideways_scrolling_F_3(browser: Any, dev: Server) -> None:
     context = browser.new_context(viewport={"width": 420, "height": 800})
     page = context.new_page()
     try:
@@ -107,7 +107,7 @@ def test_the_page_reads_at_420_px_without_sideways_scrolling(browser: Any, dev: 
         context.close()
 
 
-def test_the_keyboard_reaches_chips_opens_and_closes_the_panel(page: Any) -> None:
+def test_the_keyboard_reaches_chips_opens_and_closes_the_panel_F_3(page: Any) -> None:
     for _ in range(40):  # Tab until a chip in the answer has the focus
         page.keyboard.press("Tab")
         if page.evaluate("document.activeElement.matches('#answer-text button.chip')"):
@@ -127,7 +127,9 @@ def test_the_keyboard_reaches_chips_opens_and_closes_the_panel(page: Any) -> Non
     assert page.locator(".quote-item:visible").count() == 2
 
 
-def test_the_list_shows_recent_answers_newest_first_and_searches(browser: Any, dev: Server) -> None:
+def test_the_list_shows_recent_answers_newest_first_and_searches_F_3(
+    browser: Any, dev: Server
+) -> None:
     context = browser.new_context()
     page = context.new_page()
     try:
@@ -142,7 +144,7 @@ def test_the_list_shows_recent_answers_newest_first_and_searches(browser: Any, d
         context.close()
 
 
-def test_a_reviewer_signs_in_with_a_token_and_sees_only_their_answers(
+def test_a_reviewer_signs_in_with_a_token_and_sees_only_their_answers_F_3(
     browser: Any, server: Server
 ) -> None:
     with server.client("rita") as http:

@@ -118,7 +118,7 @@ def _check(page: Any, server: Server, requests: list[str], where: str) -> dict[s
     return found
 
 
-def test_no_payload_runs_or_reaches_the_network_on_the_answer_pages(
+def test_no_payload_runs_or_reaches_the_network_on_the_answer_pages_F_5(
     browser: Any, hostile: Server
 ) -> None:
     assert len(PAYLOADS) >= 100
@@ -152,7 +152,7 @@ def test_no_payload_runs_or_reaches_the_network_on_the_answer_pages(
         context.close()
 
 
-def test_no_payload_runs_on_the_list_page(browser: Any, hostile: Server) -> None:
+def test_no_payload_runs_on_the_list_page_F_5(browser: Any, hostile: Server) -> None:
     context = browser.new_context()
     context.add_init_script(TRAPS)
     requests: list[str] = []

@@ -10,7 +10,7 @@ from citeproof.errors import InputError
 from citeproof.server.state import ServiceState
 
 
-def test_a_token_is_shown_once_kept_hashed_and_names_its_principal(tmp_path: Path) -> None:
+def test_a_token_is_shown_once_kept_hashed_and_names_its_principal_F_3(tmp_path: Path) -> None:
     state = ServiceState(tmp_path / "service.db")
     secret = state.add_token("alice")
     assert state.principal_for(secret) == "alice"
@@ -24,7 +24,7 @@ def test_a_token_is_shown_once_kept_hashed_and_names_its_principal(tmp_path: Pat
     assert error.value.field == "name"
 
 
-def test_an_idempotency_key_is_busy_then_stored_and_a_stale_claim_is_taken_over(
+def test_an_idempotency_key_is_busy_then_stored_and_a_stale_claim_is_taken_over_F_3(
     tmp_path: Path,
 ) -> None:
     state = ServiceState(tmp_path / "service.db")
@@ -43,7 +43,7 @@ def test_an_idempotency_key_is_busy_then_stored_and_a_stale_claim_is_taken_over(
     )
 
 
-def test_recent_answers_are_newest_first_searchable_and_per_principal(tmp_path: Path) -> None:
+def test_recent_answers_are_newest_first_searchable_and_per_principal_F_3(tmp_path: Path) -> None:
     state = ServiceState(tmp_path / "service.db")
     for number, (who, text, counts) in enumerate(
         [

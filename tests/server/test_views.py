@@ -17,7 +17,7 @@ def _payload() -> dict[str, Any]:
     return {"answer": answer, "sources": [source_json(s) for s in SOURCES]}
 
 
-def test_each_quote_gets_a_chip_at_its_passage_in_utf16_units() -> None:
+def test_each_quote_gets_a_chip_at_its_passage_in_utf16_units_F_3() -> None:
     page = answer_page(_payload(), request_id="req_1", created_at="now")
     chips = [q.chip for q in page.quotes]
     assert [c.status for c in chips] == ["corrected", "verified", "verified", "not_found"]
@@ -33,7 +33,7 @@ def test_each_quote_gets_a_chip_at_its_passage_in_utf16_units() -> None:
     assert "".join(p.text for p in page.pieces) == _payload()["answer"]["text"]
 
 
-def test_a_correction_is_a_word_diff_of_what_was_written_and_what_the_source_says() -> None:
+def test_a_correction_is_a_word_diff_of_what_was_written_and_what_the_source_says_F_3() -> None:
     page = answer_page(_payload(), request_id="req_1", created_at="now")
     runs = page.quotes[0].diff
     assert ("del", "any") in runs and ("ins", "an") in runs
@@ -41,11 +41,11 @@ def test_a_correction_is_a_word_diff_of_what_was_written_and_what_the_source_say
     assert word_diff("same words", "same words") == (("same", "same words"),)
 
 
-def test_emoji_offsets_count_utf16_units() -> None:
+def test_emoji_offsets_count_utf16_units_F_3() -> None:
     assert utf16("a😀b", 2) == 3
 
 
-def test_a_claim_with_support_gets_a_chip_at_its_end_and_its_differences() -> None:
+def test_a_claim_with_support_gets_a_chip_at_its_end_and_its_differences_F_3() -> None:
     payload = _payload()
     claim = payload["answer"]["claims"][1]
     policy_text = SOURCES[0].text

@@ -25,7 +25,7 @@ def _post(server: Server, number: int) -> int:
         return response.status_code
 
 
-def test_two_workers_append_to_one_intact_audit_log_and_share_tokens(
+def test_two_workers_append_to_one_intact_audit_log_and_share_tokens_F_3(
     two_workers: Server,
 ) -> None:
     two_workers.token("alice")  # made after the start: both workers read the same table
