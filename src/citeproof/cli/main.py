@@ -8,6 +8,7 @@ from citeproof.cli.ask import ask_command
 from citeproof.cli.audit import audit_group
 from citeproof.cli.common import Group, exit_codes
 from citeproof.cli.ingest import ingest_command
+from citeproof.cli.serve import serve_command, token_group
 from citeproof.cli.verify import verify_command
 
 
@@ -28,6 +29,8 @@ main.add_command(verify_command)
 main.add_command(ingest_command)
 main.add_command(ask_command)
 main.add_command(audit_group)
+main.add_command(serve_command)
+main.add_command(token_group)
 
 
 if __name__ == "__main__":  # pragma: no cover
