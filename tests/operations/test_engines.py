@@ -40,7 +40,7 @@ def run_on_copy(world: World, name: str, **engine: object) -> tuple[Revalidation
 
 
 def test_a_process_pool_gives_the_same_bytes_as_one_process_E(changed_world: World) -> None:
-    one, one_bytes = run_on_copy(changed_world, "one", workers=1)
+    _, one_bytes = run_on_copy(changed_world, "one", workers=1)
     pool, pool_bytes = run_on_copy(changed_world, "pool", engine="local", workers=2)
     assert pool_bytes == one_bytes
     assert pool.counts() == {"holds": 10, "changed": 5, "superseded": 5, "source_missing": 0}

@@ -19,6 +19,7 @@ from citeproof.cli.ask import ask_command
 from citeproof.cli.audit import audit_group
 from citeproof.cli.common import Format, conclude_from_options, emit, format_answer, outcome_options
 from citeproof.cli.ingest import ingest_command
+from citeproof.cli.report import report_command
 from citeproof.cli.revalidate import revalidate_command
 from citeproof.errors import CiteproofError, InputError
 from citeproof.model import Policy, Source
@@ -243,6 +244,7 @@ main.add_command(ingest_command)
 main.add_command(ask_command)
 main.add_command(audit_group)
 main.add_command(revalidate_command)
+main.add_command(report_command)
 
 
 if __name__ == "__main__":  # pragma: no cover
