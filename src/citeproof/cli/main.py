@@ -21,6 +21,7 @@ from citeproof.cli.common import Format, conclude_from_options, emit, format_ans
 from citeproof.cli.ingest import ingest_command
 from citeproof.cli.report import report_command
 from citeproof.cli.revalidate import revalidate_command
+from citeproof.cli.sample import review_command, sample_command
 from citeproof.errors import CiteproofError, InputError
 from citeproof.model import Policy, Source
 from citeproof.outcome.contract import answer_to_json, read_batch_line, read_sources
@@ -245,6 +246,8 @@ main.add_command(ask_command)
 main.add_command(audit_group)
 main.add_command(revalidate_command)
 main.add_command(report_command)
+audit_group.add_command(sample_command)
+audit_group.add_command(review_command)
 
 
 if __name__ == "__main__":  # pragma: no cover
