@@ -18,6 +18,7 @@ from citeproof.audit.store import BaseAuditStore
 from citeproof.cli.ask import ask_command
 from citeproof.cli.audit import audit_group
 from citeproof.cli.common import Format, conclude_from_options, emit, format_answer, outcome_options
+from citeproof.cli.guardrail import guardrail_command
 from citeproof.cli.ingest import ingest_command
 from citeproof.cli.report import report_command
 from citeproof.cli.revalidate import revalidate_command
@@ -246,6 +247,7 @@ main.add_command(ask_command)
 main.add_command(audit_group)
 main.add_command(revalidate_command)
 main.add_command(report_command)
+main.add_command(guardrail_command)
 audit_group.add_command(sample_command)
 audit_group.add_command(review_command)
 
