@@ -20,3 +20,12 @@ def audit_target(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
     schemas: PgSchemas = request.getfixturevalue("pg_schemas")
     _, url = schemas.new()
     yield url
+
+
+@pytest.fixture
+def second_audit_target(audit_target: str, request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Another empty log on the same backend as `audit_target`."""
+    if audit_target.startswith("postgresql"):
+        schemas: PgSchemas = request.getfixturevalue("pg_schemas")
+        return schemas.new()[1]
+    return str(tmp_path / "second.db")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -22,7 +21,7 @@ from citeproof.operations.logged import REVALIDATION_SCHEMA
 from citeproof.operations.revalidate_log import revalidate_log
 from citeproof.outcome.replay import replay
 from citeproof.sources.store import SourceStore
-from tests.operations.world import CHANGED_POLICY, NEW_RATES, World, make_world
+from tests.operations.world import CHANGED_POLICY, NEW_RATES, World, log_answers, make_world
 
 
 def run_cli(
@@ -149,18 +148,17 @@ def test_a_second_run_on_the_same_store_appends_nothing_and_reports_the_same_E(
 
 
 def test_a_run_killed_with_sigkill_and_restarted_gives_the_unbroken_report_E(
-    tmp_path: Path,
+    tmp_path: Path, audit_target: str, second_audit_target: str
 ) -> None:
-    killed = make_world(tmp_path, str(tmp_path / "killed.db"), copies=60)
+    killed = make_world(tmp_path, audit_target, copies=60)
+    # The same answers logged again in a second log: one run is killed, the other is not.
+    unbroken = replace(
+        killed, audit=second_audit_target, checkpoints=tmp_path / "unbroken-checkpoints"
+    )
+    log_answers(killed.store_path, killed.folder, unbroken.audit, unbroken.checkpoints, 60)
     killed.write("policy.md", CHANGED_POLICY)
     killed.write("rates.md", NEW_RATES)
     killed.reingest()
-    # The same log, copied before any re-validation: one run is killed, the other is not.
-    shutil.copyfile(killed.audit, tmp_path / "unbroken.db")
-    shutil.copytree(killed.checkpoints, tmp_path / "unbroken-checkpoints")
-    unbroken = replace(
-        killed, audit=str(tmp_path / "unbroken.db"), checkpoints=tmp_path / "unbroken-checkpoints"
-    )
     answers = 240
     command = [sys.executable, "-m", "citeproof.cli.main", "revalidate", "--audit", killed.audit]
     command += ["--checkpoints", str(killed.checkpoints), "--store", str(killed.store_path)]
@@ -195,3 +193,21 @@ def test_the_library_call_says_how_many_outcomes_it_computed_and_reused_E(tmp_pa
     assert (second.appended, second.reused) == (0, 4)
     assert second.results == first.results and first.ok
     assert first.counts() == {"holds": 4, "changed": 0, "superseded": 0, "source_missing": 0}
+
+
+def test_a_malformed_answer_record_stops_the_run_naming_the_record_E(tmp_path: Path) -> None:
+    world = make_world(tmp_path, str(tmp_path / "audit.db"))
+    with world.open_log() as log:
+        broken = log.get(world.request_ids["memo"]).payload
+        broken["answer"]["policy"] = {"min_similarity": 7}  # not in (0, 1]
+        log.append(broken, "req-broken")
+    result = CliRunner().invoke(
+        main,
+        ["revalidate", "--audit", world.audit, "--checkpoints", str(world.checkpoints),
+         "--store", str(world.store_path), "--workers", "1", "--chunk-size", "1"],
+    )  # fmt: skip
+    assert result.exit_code == 1
+    assert "audit record 4 (req-broken): cannot verify it again" in result.output
+    assert "min_similarity" in result.output
+    with world.open_log() as log:  # the four good answers before it were recorded
+        assert log.size() == 5 + 4

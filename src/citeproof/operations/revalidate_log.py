@@ -26,9 +26,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from citeproof.audit.store import BaseAuditStore
+from citeproof.errors import InputError
 from citeproof.operations.engines import Engine, ordered_map
 from citeproof.operations.logged import REVALIDATION_SCHEMA, LoggedRecord
-from citeproof.operations.revalidation import OUTCOMES, answer_task, revalidate_chunk
+from citeproof.operations.revalidation import (
+    OUTCOMES,
+    RevalidationFailed,
+    answer_task,
+    revalidate_chunk,
+)
 from citeproof.sources.store import SourceStore, StoredSource
 
 DEFAULT_CHUNK_SIZE = 64
@@ -90,15 +96,19 @@ def revalidate_log(
     resolver = _Resolver(store)
     chunks = _chunks(_pending_answers(log, end, done), resolver, chunk_size)
     appended = 0
-    for outcomes in ordered_map(
-        revalidate_chunk, chunks, engine=engine, workers=workers, address=address
-    ):
-        log.append_many([(_record(state, item), _record_id(state, item)) for item in outcomes])
-        for item in outcomes:
-            done[int(item["sequence"])] = item
-        appended += len(outcomes)
-        if on_chunk is not None:
-            on_chunk(len(outcomes))
+    try:
+        for outcomes in ordered_map(
+            revalidate_chunk, chunks, engine=engine, workers=workers, address=address
+        ):
+            log.append_many([(_record(state, item), _record_id(state, item)) for item in outcomes])
+            for item in outcomes:
+                done[int(item["sequence"])] = item
+            appended += len(outcomes)
+            if on_chunk is not None:
+                on_chunk(len(outcomes))
+    except RevalidationFailed as error:
+        # Outcomes appended so far stay: the next run continues after them.
+        raise InputError(str(error.args[0])) from None
     if appended:
         log.write_checkpoint()
     results = tuple(done[sequence] for sequence in sorted(done) if sequence < end)
@@ -159,7 +169,13 @@ def _chunks(
 ) -> Iterator[dict[str, Any]]:
     tasks: list[dict[str, Any]] = []
     for record in answers:
-        tasks.append(answer_task(record.sequence, record.request_id, record.payload))
+        try:
+            tasks.append(answer_task(record.sequence, record.request_id, record.payload))
+        except (KeyError, TypeError, AttributeError) as error:
+            raise InputError(
+                f"malformed answer record: {error!r}",
+                where=f"audit record {record.sequence} ({record.request_id})",
+            ) from None
         if len(tasks) >= size:
             yield _chunk(tasks, resolver)
             tasks = []

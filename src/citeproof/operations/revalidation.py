@@ -74,11 +74,27 @@ def answer_task(sequence: int, request_id: str, payload: Mapping[str, Any]) -> d
     }
 
 
+class RevalidationFailed(ValueError):
+    """An answer could not be verified again; the message names its record. A plain
+    `ValueError` subclass with one argument, so it crosses process and Ray boundaries."""
+
+
 def revalidate_chunk(chunk: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The outcomes of a chunk: ``{"answers": [answer_task...], "current": {logged id:
-    current source JSON or None}}``, one outcome per answer, in the order given."""
+    current source JSON or None}}``, one outcome per answer, in the order given.
+
+    Raises `RevalidationFailed` naming the first answer that cannot be verified again."""
     current: Mapping[str, Any] = chunk["current"]
-    return [revalidate_answer(task, current) for task in chunk["answers"]]
+    outcomes = []
+    for task in chunk["answers"]:
+        try:
+            outcomes.append(revalidate_answer(task, current))
+        except Exception as error:  # anything from a malformed record; named, not swallowed
+            raise RevalidationFailed(
+                f"audit record {task['sequence']} ({task['request_id']}): cannot verify it "
+                f"again: {error}"
+            ) from None
+    return outcomes
 
 
 def revalidate_answer(
