@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from citeproof.cli.ask import EMBEDDED_BUDGET_CHARS
-from citeproof.errors import CiteproofError
+from citeproof.cli.common import Command, exit_codes
 from citeproof.operations.guardrail import Margins, compare, describe, read_golden, run_golden
 from citeproof.providers.base import Provider
 from citeproof.providers.embedded import EmbeddedProvider
@@ -28,7 +28,14 @@ def _provider(spec: str) -> Provider:
     return get_provider(name, **settings)
 
 
-@click.command("guardrail")
+@click.command(
+    "guardrail",
+    cls=Command,
+    epilog=exit_codes(
+        (0, "the candidate is within the margins"),
+        (1, "the candidate is worse by more than a margin, or an error (the message says)"),
+    ),
+)
 @click.option(
     "--golden",
     required=True,
@@ -44,10 +51,34 @@ def _provider(spec: str) -> Provider:
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help="The source store the questions are answered from.",
 )
-@click.option("--max-correctness-drop", type=float, default=0.05, show_default=True)
-@click.option("--max-expected-drop", type=float, default=0.10, show_default=True)
-@click.option("--max-coverage-drop", type=float, default=0.05, show_default=True)
-@click.option("--max-extra-ineligible", type=int, default=0, show_default=True)
+@click.option(
+    "--max-correctness-drop",
+    type=float,
+    default=0.05,
+    show_default=True,
+    help="Largest allowed drop in the share of quotes verified word for word.",
+)
+@click.option(
+    "--max-expected-drop",
+    type=float,
+    default=0.10,
+    show_default=True,
+    help="Largest allowed drop in the share of questions citing an expected source.",
+)
+@click.option(
+    "--max-coverage-drop",
+    type=float,
+    default=0.05,
+    show_default=True,
+    help="Largest allowed drop in claims with evidence over claims.",
+)
+@click.option(
+    "--max-extra-ineligible",
+    type=int,
+    default=0,
+    show_default=True,
+    help="How many more ineligible citations than the baseline are allowed.",
+)
 @click.option(
     "--max-changed-bundles",
     type=click.IntRange(min=0),
@@ -55,8 +86,16 @@ def _provider(spec: str) -> Provider:
     help="Fail when more questions than this get a different evidence bundle "
     "(default: list them only).",
 )
-@click.option("--max-tokens", type=int, default=200, show_default=True)
-@click.option("--timeout", type=float, default=120.0, show_default=True)
+@click.option(
+    "--max-tokens", type=int, default=200, show_default=True, help="Longest answer, in tokens."
+)
+@click.option(
+    "--timeout",
+    type=float,
+    default=120.0,
+    show_default=True,
+    help="Deadline for each model call, in seconds.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
 def guardrail_command(
     golden: Path,
@@ -82,28 +121,25 @@ def guardrail_command(
         ineligible=max_extra_ineligible,
         changed_bundles=max_changed_bundles,
     )
-    try:
-        questions = read_golden(golden)
-        runs = []
-        with SourceStore(store_path) as store:
-            for spec in (baseline, candidate):
-                provider = _provider(spec)
-                embedded = isinstance(provider, EmbeddedProvider)
-                budget = EMBEDDED_BUDGET_CHARS if embedded else DEFAULT_BUDGET_CHARS
-                runs.append(
-                    run_golden(
-                        questions,
-                        provider,
-                        store,
-                        label=spec,
-                        budget_chars=budget,
-                        max_tokens=max_tokens,
-                        timeout=timeout,
-                    )
+    questions = read_golden(golden)
+    runs = []
+    with SourceStore(store_path) as store:
+        for spec in (baseline, candidate):
+            provider = _provider(spec)
+            embedded = isinstance(provider, EmbeddedProvider)
+            budget = EMBEDDED_BUDGET_CHARS if embedded else DEFAULT_BUDGET_CHARS
+            runs.append(
+                run_golden(
+                    questions,
+                    provider,
+                    store,
+                    label=spec,
+                    budget_chars=budget,
+                    max_tokens=max_tokens,
+                    timeout=timeout,
                 )
-        comparison = compare(runs[0], runs[1], margins)
-    except CiteproofError as error:
-        raise click.ClickException(str(error)) from None
+            )
+    comparison = compare(runs[0], runs[1], margins)
     if as_json:
         click.echo(json.dumps(comparison.to_json(), ensure_ascii=False, indent=2))
     else:

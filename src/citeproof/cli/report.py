@@ -10,28 +10,21 @@ from typing import Literal
 import click
 
 from citeproof.audit.backends import open_store
-from citeproof.audit.errors import AuditError
+from citeproof.cli.audit import AUDIT_HELP, checkpoints_option
+from citeproof.cli.common import Command, exit_codes
 from citeproof.cli.revalidate import existing_audit
-from citeproof.errors import CiteproofError
 from citeproof.operations.logged import logged_records
 from citeproof.operations.report import build_report, parse_since
 from citeproof.operations.report_render import render_report_html, render_report_term
 
 
-@click.command("report")
-@click.option(
-    "--audit",
-    "audit",
-    required=True,
-    metavar="DB",
-    help="Audit log: a SQLite file path or a postgresql:// URL.",
+@click.command(
+    "report",
+    cls=Command,
+    epilog=exit_codes((0, "the report was written"), (1, "an error (the message says)")),
 )
-@click.option(
-    "--checkpoints",
-    type=click.Path(file_okay=False),
-    default=None,
-    help="Checkpoint directory (default: <db>.checkpoints next to a SQLite file).",
-)
+@click.option("--audit", "audit", required=True, metavar="DB", help=AUDIT_HELP)
+@checkpoints_option
 @click.option(
     "--since",
     default="30d",
@@ -51,8 +44,15 @@ from citeproof.operations.report_render import render_report_html, render_report
     type=click.Choice(["term", "json", "html"]),
     default="term",
     show_default=True,
+    help="term: a table for a terminal; json: every figure; html: one self-contained page "
+    "with charts.",
 )
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write here instead of standard output.",
+)
 def report_command(
     audit: str,
     checkpoints: str | None,
@@ -63,17 +63,14 @@ def report_command(
 ) -> None:
     """Coverage, statuses and corrections, version drift, latency per stage and
     re-validation outcomes over a window of the audit log."""
-    try:
-        window = parse_since(since)
-        with open_store(existing_audit(audit), checkpoint_dir=checkpoints) as log:
-            report = build_report(
-                logged_records(log),
-                now=datetime.now(UTC),
-                since=window,
-                freshness=timedelta(days=freshness),
-            )
-    except (CiteproofError, AuditError) as error:
-        raise click.ClickException(str(error)) from None
+    window = parse_since(since)
+    with open_store(existing_audit(audit), checkpoint_dir=checkpoints) as log:
+        report = build_report(
+            logged_records(log),
+            now=datetime.now(UTC),
+            since=window,
+            freshness=timedelta(days=freshness),
+        )
     if fmt == "json":
         text = json.dumps(report.to_json(), ensure_ascii=False, indent=2) + "\n"
     elif fmt == "html":

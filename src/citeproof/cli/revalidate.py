@@ -12,13 +12,12 @@ from typing import Any
 import click
 
 from citeproof.audit.backends import open_store
-from citeproof.audit.errors import AuditError
-from citeproof.errors import CiteproofError
+from citeproof.cli.audit import AUDIT_HELP, checkpoints_option
+from citeproof.cli.common import Command, exit_codes
+from citeproof.errors import AuditStoreError
 from citeproof.operations.engines import ENGINES, Engine
 from citeproof.operations.revalidate_log import DEFAULT_CHUNK_SIZE, revalidate_log
 from citeproof.sources.store import SourceStore
-
-AUDIT_HELP = "Audit log: a SQLite file path or a postgresql:// URL."
 
 engine_option = click.option(
     "--engine",
@@ -39,13 +38,22 @@ workers_option = click.option(
 
 
 def existing_audit(audit: str) -> str:
-    """``audit`` when it names a PostgreSQL URL or an existing file; else a usage error."""
+    """``audit`` when it names a PostgreSQL URL or an existing file; else `AuditStoreError`
+    (a new log is never created by a command that only reads one)."""
     if not audit.startswith(("postgresql://", "postgres://")) and not Path(audit).is_file():
-        raise click.ClickException(f"no audit log at {audit}")
+        raise AuditStoreError(f"no audit log at {audit}")
     return audit
 
 
-@click.command("revalidate")
+@click.command(
+    "revalidate",
+    cls=Command,
+    epilog=exit_codes(
+        (0, "every logged answer's evidence holds against the current sources"),
+        (1, "an answer changed, cites a superseded version or a missing source, or an error "
+            "(the message says)"),
+    ),
+)  # fmt: skip
 @click.option("--audit", "audit", required=True, metavar="DB", help=AUDIT_HELP)
 @click.option(
     "--store",
@@ -55,12 +63,7 @@ def existing_audit(audit: str) -> str:
     help="The source store (made by `citeproof ingest`) holding the current versions.",
 )
 @click.option("--json", "as_json", is_flag=True, help="One JSON line per answer, in log order.")
-@click.option(
-    "--checkpoints",
-    type=click.Path(file_okay=False),
-    default=None,
-    help="Checkpoint directory (default: <db>.checkpoints next to a SQLite file).",
-)
+@checkpoints_option
 @engine_option
 @address_option
 @workers_option
@@ -86,21 +89,13 @@ def revalidate_command(
     Each answer's outcome (holds, changed, superseded, source_missing) is appended to the log
     as its own record. A run that is stopped continues where it stopped; a second run on an
     unchanged store appends nothing. Exit 0 when every answer holds, 1 otherwise."""
-    try:
-        with (
-            open_store(existing_audit(audit), checkpoint_dir=checkpoints) as log,
-            SourceStore(store_path) as store,
-        ):
-            run = revalidate_log(
-                log,
-                store,
-                engine=engine,
-                workers=workers,
-                address=address,
-                chunk_size=chunk_size,
-            )
-    except (CiteproofError, AuditError) as error:
-        raise click.ClickException(str(error)) from None
+    with (
+        open_store(existing_audit(audit), checkpoint_dir=checkpoints) as log,
+        SourceStore(store_path) as store,
+    ):
+        run = revalidate_log(
+            log, store, engine=engine, workers=workers, address=address, chunk_size=chunk_size
+        )
     if as_json:
         for result in run.results:
             click.echo(json.dumps(result, ensure_ascii=False, sort_keys=True))

@@ -14,9 +14,10 @@ import click
 import rfc8785
 
 from citeproof.audit.backends import open_store
-from citeproof.audit.errors import AuditError
+from citeproof.cli.audit import AUDIT_HELP, checkpoints_option
+from citeproof.cli.common import Command, exit_codes
 from citeproof.cli.revalidate import existing_audit
-from citeproof.errors import CiteproofError
+from citeproof.errors import AuditRecordError
 from citeproof.operations.logged import LoggedRecord, logged_records
 from citeproof.operations.sampling import (
     VERDICTS,
@@ -28,16 +29,12 @@ from citeproof.operations.sampling import (
 )
 from citeproof.render.html import render_html
 
-AUDIT_HELP = "Audit log: a SQLite file path or a postgresql:// URL."
-checkpoints_option = click.option(
-    "--checkpoints",
-    type=click.Path(file_okay=False),
-    default=None,
-    help="Checkpoint directory (default: <db>.checkpoints next to a SQLite file).",
+
+@click.command(
+    "sample",
+    cls=Command,
+    epilog=exit_codes((0, "the sample was written"), (1, "an error (the message says)")),
 )
-
-
-@click.command("sample")
 @click.option("--audit", "audit", required=True, metavar="DB", help=AUDIT_HELP)
 @checkpoints_option
 @click.option(
@@ -60,30 +57,42 @@ def sample_command(
 ) -> None:
     """Draw a reproducible random sample of logged answers: one HTML review page each and a
     CSV sheet (sample.csv) with empty verdict and note columns."""
-    try:
-        with open_store(existing_audit(audit), checkpoint_dir=checkpoints) as log:
-            sample = draw_sample(logged_records(log), rate=rate, seed=seed)
-        out_dir.mkdir(parents=True, exist_ok=True)
-        rows = []
-        for record in sample:
-            page = f"{record.sequence:08d}-{_file_safe(record.request_id)}.html"
-            (out_dir / page).write_text(
-                render_html(logged_answer(record.payload)), encoding="utf-8"
-            )
-            rows.append(SampleRow(record, page))
-        (out_dir / "sample.csv").write_text(sample_csv(rows), encoding="utf-8")
-    except (CiteproofError, AuditError) as error:
-        raise click.ClickException(str(error)) from None
-    except (KeyError, TypeError, ValueError) as error:
-        raise click.ClickException(f"malformed audit payload: {error!r}") from None
+    with open_store(existing_audit(audit), checkpoint_dir=checkpoints) as log:
+        sample = draw_sample(logged_records(log), rate=rate, seed=seed)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    rows = []
+    for record in sample:
+        page = f"{record.sequence:08d}-{_file_safe(record.request_id)}.html"
+        try:
+            answer = logged_answer(record.payload)
+        except (KeyError, TypeError, AttributeError) as error:
+            raise AuditRecordError(
+                f"audit record {record.sequence} ({record.request_id}) is not a well-formed "
+                f"answer: {error!r}"
+            ) from None
+        (out_dir / page).write_text(render_html(answer), encoding="utf-8")
+        rows.append(SampleRow(record, page))
+    (out_dir / "sample.csv").write_text(sample_csv(rows), encoding="utf-8")
     click.echo(f"{len(rows)} answers sampled -> {out_dir / 'sample.csv'}")
 
 
-@click.command("review")
+@click.command(
+    "review",
+    cls=Command,
+    epilog=exit_codes(
+        (0, "the verdict was appended"),
+        (1, "no answer is logged under REQUEST_ID, or another error (the message says)"),
+    ),
+)
 @click.argument("request_id")
 @click.option("--audit", "audit", required=True, metavar="DB", help=AUDIT_HELP)
 @checkpoints_option
-@click.option("--verdict", type=click.Choice(VERDICTS), required=True)
+@click.option(
+    "--verdict",
+    type=click.Choice(VERDICTS),
+    required=True,
+    help="ok: the answer and its evidence stand; wrong: they do not.",
+)
 @click.option("--note", default="", help="Why: what is wrong, or what was checked.")
 @click.option("--reviewer", default=None, help="Who reviewed (recorded with the verdict).")
 def review_command(
@@ -95,22 +104,13 @@ def review_command(
     reviewer: str | None,
 ) -> None:
     """Append a reviewer's verdict on the answer logged under REQUEST_ID as its own record."""
-    try:
-        with open_store(
-            existing_audit(audit), checkpoint_dir=checkpoints, checkpoint_every=1
-        ) as log:
-            found = log.get(request_id)
-            answer = LoggedRecord(
-                found.sequence,
-                found.request_id,
-                found.record_hash,
-                found.recorded_at,
-                found.payload,
-            )
-            payload = review_payload(answer, verdict=verdict, note=note, reviewer=reviewer)
-            appended = log.append(payload, "review-" + _digest(payload))
-    except (CiteproofError, AuditError) as error:
-        raise click.ClickException(str(error)) from None
+    with open_store(existing_audit(audit), checkpoint_dir=checkpoints, checkpoint_every=1) as log:
+        found = log.get(request_id)
+        answer = LoggedRecord(
+            found.sequence, found.request_id, found.record_hash, found.recorded_at, found.payload
+        )
+        payload = review_payload(answer, verdict=verdict, note=note, reviewer=reviewer)
+        appended = log.append(payload, "review-" + _digest(payload))
     click.echo(f"verdict {verdict} on {request_id} recorded as record {appended.sequence}")
 
 
