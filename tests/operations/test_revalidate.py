@@ -107,11 +107,13 @@ def test_outcomes_are_appended_as_their_own_records_and_the_log_still_verifies_E
     run_cli(world)
     with world.open_log() as log:
         payloads = [record.payload for record in log.records()]
+        answer_hashes = [record.record_hash for record in log.records(0, 4)]
         assert verify_log(log).ok
         # The original answer is untouched and still replays to the same result.
         assert replay(log.get(world.request_ids["policy"]).payload).ok
     assert [p["schema"] for p in payloads[4:]] == [REVALIDATION_SCHEMA] * 4
     assert [p["answer"]["sequence"] for p in payloads[4:]] == [0, 1, 2, 3]
+    assert [p["answer"]["record_hash"] for p in payloads[4:]] == answer_hashes
     show = CliRunner().invoke(
         main,
         [

@@ -5,7 +5,8 @@
 - `build_report` summarises a time window: coverage, statuses, drift, latency, re-validation;
 - `draw_sample` / `review_payload` draw a reproducible sample for manual review and record a
   reviewer's verdict;
-- `run_guardrail` compares a candidate model with a baseline on a golden question set.
+- `run_golden` / `compare` run a golden question set through a baseline and a candidate
+  model and say whether the candidate cites worse.
 
 This package sits above `citeproof.outcome` and `citeproof.render` and below the CLI; it
 reads the audit log and the source store and never rewrites either.

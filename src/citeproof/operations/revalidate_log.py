@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -84,28 +84,28 @@ def revalidate_log(
     workers: int | None = None,
     address: str | None = None,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
-    on_chunk: Callable[[int], None] | None = None,
 ) -> RevalidationRun:
-    """Re-validate every logged answer that has no outcome for the store's current state.
-
-    ``on_chunk(n)`` is called after each chunk of ``n`` outcomes is durably appended.
-    """
+    """Re-validate every logged answer that has no outcome for the store's current state,
+    on ``engine`` (see `ordered_map`), ``chunk_size`` answers per task and per transaction."""
     state = store_state(store)
     end = log.size()
     done = _outcomes_in_log(log, state)
     resolver = _Resolver(store)
-    chunks = _chunks(_pending_answers(log, end, done), resolver, chunk_size)
+    record_hashes: dict[int, str] = {}
+    chunks = _chunks(_pending_answers(log, end, done), resolver, chunk_size, record_hashes)
     appended = 0
     try:
         for outcomes in ordered_map(
             revalidate_chunk, chunks, engine=engine, workers=workers, address=address
         ):
-            log.append_many([(_record(state, item), _record_id(state, item)) for item in outcomes])
+            records = []
+            for item in outcomes:
+                answer_hash = record_hashes.pop(int(item["sequence"]))
+                records.append((_record(state, item, answer_hash), _record_id(state, item)))
+            log.append_many(records)
             for item in outcomes:
                 done[int(item["sequence"])] = item
             appended += len(outcomes)
-            if on_chunk is not None:
-                on_chunk(len(outcomes))
     except RevalidationFailed as error:
         # Outcomes appended so far stay: the next run continues after them.
         raise InputError(str(error.args[0])) from None
@@ -115,11 +115,16 @@ def revalidate_log(
     return RevalidationRun(state, results, appended, len(results) - appended)
 
 
-def _record(state: str, result: Mapping[str, Any]) -> dict[str, Any]:
+def _record(state: str, result: Mapping[str, Any], record_hash: str) -> dict[str, Any]:
+    answer = {
+        "sequence": result["sequence"],
+        "request_id": result["request_id"],
+        "record_hash": record_hash,
+    }
     return {
         "schema": REVALIDATION_SCHEMA,
         "store_state": state,
-        "answer": {"sequence": result["sequence"], "request_id": result["request_id"]},
+        "answer": answer,
         "result": dict(result),
     }
 
@@ -165,10 +170,15 @@ def _pending_answers(
 
 
 def _chunks(
-    answers: Iterator[LoggedRecord], resolver: _Resolver, size: int
+    answers: Iterator[LoggedRecord],
+    resolver: _Resolver,
+    size: int,
+    record_hashes: dict[int, str],
 ) -> Iterator[dict[str, Any]]:
+    """Chunks of answer tasks; notes each answer's record hash for its outcome record."""
     tasks: list[dict[str, Any]] = []
     for record in answers:
+        record_hashes[record.sequence] = record.record_hash
         try:
             tasks.append(answer_task(record.sequence, record.request_id, record.payload))
         except (KeyError, TypeError, AttributeError) as error:

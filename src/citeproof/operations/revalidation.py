@@ -24,7 +24,7 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 
 from citeproof.model import Policy, Source
-from citeproof.outcome.evidence import build_evidence
+from citeproof.outcome.evidence import FOUND, build_evidence
 from citeproof.outcome.validate import validate
 from citeproof.turn.eligibility import eligibility_from_json
 from citeproof.verifier.verification import verify
@@ -44,7 +44,9 @@ def evidence_source_ids(payload: Mapping[str, Any]) -> list[str]:
 
 
 def answer_task(sequence: int, request_id: str, payload: Mapping[str, Any]) -> dict[str, Any]:
-    """What a worker needs of one logged answer (everything but the sources' texts)."""
+    """What a worker needs of one logged answer: the answer, its verification settings, the
+    logged verdicts, the logged sources without their texts (the current versions travel once
+    per chunk), and the logged texts of the sources its evidence does not use."""
     answer = payload["answer"]
     evidence_ids = evidence_source_ids(payload)
     items = payload["evidence"].get("evidence", [])
@@ -58,7 +60,6 @@ def answer_task(sequence: int, request_id: str, payload: Mapping[str, Any]) -> d
         "verified_at": payload.get("verified_at"),
         "quotes": [{"id": q["id"], "status": q["status"]} for q in answer["quotes"]],
         "gaps": list(payload["validation"]["coverage"]["gaps"]),
-        "claims": [c["id"] for c in answer["claims"]],
         "evidence_sources": evidence_ids,
         "quote_sources": {
             str(item["quote_id"]): str(item["source_id"]) for item in items if item.get("quote_id")
@@ -117,8 +118,7 @@ def revalidate_answer(
         quotes = [
             {"id": q["id"], "was": q["status"], "now": "source_missing"}
             for q in task["quotes"]
-            if q["status"] in ("verified", "corrected", "mismatch")
-            and task["quote_sources"].get(q["id"]) in missing
+            if q["status"] in FOUND and task["quote_sources"].get(q["id"]) in missing
         ]
     else:
         quotes, claims = _reverify(task, current)
