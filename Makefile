@@ -58,6 +58,7 @@ eval: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/bench_quotes.py
+	$(BIN)/python bench/bench_verify.py
 	$(BIN)/python bench/bench_ingest.py
 	$(BIN)/python bench/bench_audit.py
 	$(BIN)/python bench/bench_rerank.py

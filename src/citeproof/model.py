@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Literal, get_args
 
 from citeproof.errors import InputError, PolicyError, SourceError
@@ -20,6 +20,10 @@ QuoteStyle = Literal["block", "inline"]
 Status = Literal["verified", "corrected", "mismatch", "not_found", "ineligible"]
 CorrectionKind = Literal["text", "location", "source"]
 MatchMethod = Literal["exact", "fuzzy"]
+DifferenceKind = Literal[
+    "whitespace", "punctuation", "case", "spelling", "word", "number", "name", "negation", "date"
+]
+CitationStatus = Literal["ok", "corrected", "ineligible", "removed", "flagged", "meaning_changed"]
 
 SOURCE_KINDS: tuple[str, ...] = get_args(SourceKind)
 STATUSES: tuple[str, ...] = get_args(Status)
@@ -113,6 +117,10 @@ class Source:
         if self.paragraphs:
             return self.paragraphs
         return blank_line_paragraphs(self.text)
+
+
+SOURCE_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Source))
+"""The names of a `Source`'s fields, for records that carry them under the same names."""
 
 
 def _paragraph_spans(paragraphs: Iterable[Any], where: str) -> tuple[Span, ...]:
@@ -236,6 +244,21 @@ class Correction:
 
 
 @dataclass(frozen=True, slots=True)
+class Difference:
+    """One way a quote's words differ from the source's words (F.1).
+
+    ``before`` is the quote as written in the answer, ``after`` the source's words ("" for a
+    word the quote added or dropped). A ``number``, ``name``, ``negation`` or ``date``
+    difference, or a changed content ``word``, changes the meaning; see
+    `citeproof.verifier.differences.changes_meaning`.
+    """
+
+    kind: DifferenceKind
+    before: str
+    after: str
+
+
+@dataclass(frozen=True, slots=True)
 class Excerpt:
     """The stored passage a "show source" action expands: the match with context around it.
 
@@ -252,18 +275,30 @@ class Excerpt:
 
 @dataclass(frozen=True, slots=True)
 class CitedSource:
-    """A citation after verification: the source and paragraph it names once corrected."""
+    """A citation after verification: the source and paragraph it names once corrected.
+
+    ``answer_span`` locates the marker in the corrected answer, ``written_span`` in the answer
+    as given; ``quote_ids`` are the quotes that carry this marker (empty: it cites a claim
+    with no quote of its own, so only the cited paragraph can back it).
+    """
 
     source: str
     paragraph: int | None
     marker: str
     answer_span: Span
-    status: Literal["ok", "corrected", "ineligible", "removed", "flagged"]
+    status: CitationStatus
+    written_span: Span
+    quote_ids: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class VerifiedQuote:
-    """The verdict on one quote occurrence (003.4): what was written, where it really is."""
+    """The verdict on one quote occurrence (003.4): what was written, where it really is.
+
+    ``differences`` names every way the quote as written differs from the source's words at
+    ``source_span`` (empty when it was not found); ``meaning_changed`` is true when one of
+    them changes the meaning (a number, name, negation, date or content word, F.1).
+    """
 
     id: str
     text: str
@@ -283,6 +318,8 @@ class VerifiedQuote:
     excerpt: Excerpt | None
     note: str
     claim_id: str
+    differences: tuple[Difference, ...] = ()
+    meaning_changed: bool = False
 
 
 @dataclass(frozen=True, slots=True)

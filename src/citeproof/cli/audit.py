@@ -15,7 +15,7 @@ import click
 from citeproof.audit.backends import open_store
 from citeproof.audit.checkpoint import load_public_key
 from citeproof.audit.proofs import consistency_proof, inclusion_proof, verify_proof
-from citeproof.audit.store import BaseAuditStore
+from citeproof.audit.store import AuditStore
 from citeproof.audit.verify import verify_log
 from citeproof.cli.common import Group, exit_codes
 from citeproof.errors import AuditError, AuditStoreError
@@ -24,7 +24,7 @@ AUDIT_HELP = "Audit log: a SQLite file path or a postgresql:// URL."
 CHECKPOINTS_HELP = "Checkpoint directory (default: <db>.checkpoints next to a SQLite file)."
 
 
-def _open(audit: str, checkpoints: str | None) -> BaseAuditStore:
+def _open(audit: str, checkpoints: str | None) -> AuditStore:
     is_url = audit.startswith(("postgresql://", "postgres://"))
     if not is_url and not Path(audit).is_file():
         raise AuditStoreError(f"no audit log at {audit}")

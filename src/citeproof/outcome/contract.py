@@ -35,16 +35,7 @@ class SourceIn(_Strict):
     paragraphs: list[tuple[int, int]] | None = None
 
     def to_source(self) -> Source:
-        return Source(
-            id=self.id,
-            kind=self.kind,
-            text=self.text,
-            title=self.title,
-            doc_id=self.doc_id,
-            version=self.version,
-            url=self.url,
-            paragraphs=tuple(self.paragraphs) if self.paragraphs is not None else None,
-        )
+        return Source(**self.model_dump())  # the same field names; Source checks the spans
 
 
 class PolicyIn(_Strict):
@@ -141,6 +132,8 @@ def answer_to_json(answer: VerifiedAnswer) -> dict[str, Any]:
                 "corrections": [asdict(c) for c in q.corrections],
                 "excerpt": _excerpt(q.excerpt),
                 "note": q.note,
+                "differences": [asdict(d) for d in q.differences],
+                "meaning_changed": q.meaning_changed,
             }
         )
     claims = [
