@@ -80,9 +80,19 @@ def test_a_changed_paragraph_and_a_superseded_version_are_caught_and_named_E(
     }
     (quote,) = outcomes["policy"]["quotes"]
     assert quote["id"] == "q1" and quote["was"] == "verified"
-    assert quote["now"] in ("mismatch", "not_found")
+    # 80% → 85%: a number that changes the meaning, whatever status the verifier gives it.
+    assert quote["meaning_changed"] or quote["now"] in ("mismatch", "not_found")
     (rates,) = outcomes["rates"]["sources"]
     assert rates["state"] == "superseded" and rates["current_id"] != rates["id"]
+    # Without --json: one line per answer that does not hold, naming what changed.
+    text = CliRunner().invoke(
+        main,
+        ["revalidate", "--audit", world.audit, "--checkpoints", str(world.checkpoints),
+         "--store", str(world.store_path), "--workers", "1"],
+    ).stdout  # fmt: skip
+    policy_line = next(line for line in text.splitlines() if world.request_ids["policy"] in line)
+    assert policy_line.startswith(f"{world.request_ids['policy']}: changed; quote q1 verified ->")
+    assert f"{world.request_ids['rates']}: superseded; source {rates['id']} superseded" in text
 
 
 def test_a_deleted_source_is_reported_missing_with_the_quotes_it_held_E(
@@ -94,7 +104,9 @@ def test_a_deleted_source_is_reported_missing_with_the_quotes_it_held_E(
     assert status == 1
     outcomes = by_name(world, lines)
     assert outcomes["memo"]["outcome"] == "source_missing"
-    assert outcomes["memo"]["quotes"] == [{"id": "q1", "was": "verified", "now": "source_missing"}]
+    assert outcomes["memo"]["quotes"] == [
+        {"id": "q1", "was": "verified", "now": "source_missing", "meaning_changed": False}
+    ]
     assert [outcomes[n]["outcome"] for n in ("policy", "rates", "guide")] == ["holds"] * 3
 
 

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from citeproof.audit.backends import open_store
-from citeproof.audit.store import BaseAuditStore
+from citeproof.audit.store import AuditStore
 from citeproof.model import Source
 from citeproof.outcome.recording import conclude
 from citeproof.sources.store import SourceStore
@@ -59,7 +59,7 @@ class World:
     checkpoints: Path
     request_ids: dict[str, str]
 
-    def open_log(self) -> BaseAuditStore:
+    def open_log(self) -> AuditStore:
         return open_store(self.audit, checkpoint_dir=self.checkpoints)
 
     def write(self, name: str, text: str) -> None:

@@ -116,10 +116,10 @@ def revalidate_command(
 def _line(result: dict[str, Any]) -> str:
     """``REQUEST_ID: outcome; quote q1 verified -> not_found; source d-... superseded``."""
     parts = [f"{result['request_id']}: {result['outcome']}"]
-    for kind in ("quotes", "claims"):
-        parts.extend(
-            f"{kind[:-1]} {item['id']} {item['was']} -> {item['now']}" for item in result[kind]
-        )
+    for item in result["quotes"]:
+        meaning = " (changes the meaning)" if item["meaning_changed"] else ""
+        parts.append(f"quote {item['id']} {item['was']} -> {item['now']}{meaning}")
+    parts.extend(f"claim {c['id']} {c['was']} -> {c['now']}" for c in result["claims"])
     parts.extend(
         f"source {s['id']} {s['state']}" for s in result["sources"] if s["state"] != "current"
     )

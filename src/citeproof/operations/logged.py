@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from citeproof.audit.store import BaseAuditStore
+from citeproof.audit.store import AuditStore
 from citeproof.errors import InputError
 from citeproof.outcome.payload import AUDIT_SCHEMA
 
@@ -50,7 +50,7 @@ class LoggedRecord:
         return parse_time(self.recorded_at, where=f"audit record {self.sequence}")
 
 
-def logged_records(log: BaseAuditStore, start: int = 0) -> Iterator[LoggedRecord]:
+def logged_records(log: AuditStore, start: int = 0) -> Iterator[LoggedRecord]:
     """Every record from ``start`` on, in log order, with its entry parsed once."""
     for record in log.records(start):
         fields = record.fields

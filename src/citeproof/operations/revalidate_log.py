@@ -25,7 +25,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from citeproof.audit.store import BaseAuditStore
+from citeproof.audit.store import AuditStore
 from citeproof.errors import InputError
 from citeproof.operations.engines import Engine, ordered_map
 from citeproof.operations.logged import REVALIDATION_SCHEMA, LoggedRecord
@@ -77,7 +77,7 @@ def store_state(store: SourceStore) -> str:
 
 
 def revalidate_log(
-    log: BaseAuditStore,
+    log: AuditStore,
     store: SourceStore,
     *,
     engine: Engine = "local",
@@ -134,7 +134,7 @@ def _record_id(state: str, result: Mapping[str, Any]) -> str:
     return "rv-" + hashlib.sha256(key.encode()).hexdigest()[:32]
 
 
-def _outcomes_in_log(log: BaseAuditStore, state: str) -> dict[int, dict[str, Any]]:
+def _outcomes_in_log(log: AuditStore, state: str) -> dict[int, dict[str, Any]]:
     """The outcomes already logged for this store state, by answer sequence."""
     done: dict[int, dict[str, Any]] = {}
     for record in log.records():
@@ -147,9 +147,7 @@ def _outcomes_in_log(log: BaseAuditStore, state: str) -> dict[int, dict[str, Any
     return done
 
 
-def _pending_answers(
-    log: BaseAuditStore, end: int, done: Mapping[int, Any]
-) -> Iterator[LoggedRecord]:
+def _pending_answers(log: AuditStore, end: int, done: Mapping[int, Any]) -> Iterator[LoggedRecord]:
     """Answer records before ``end`` with no outcome yet, read a page at a time (no cursor
     stays open while the driver appends)."""
     for start in range(0, end, _PAGE):

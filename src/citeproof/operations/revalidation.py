@@ -10,8 +10,9 @@ The outcome of one answer, from worst to best:
 - ``source_missing``: a source its evidence comes from has no current version in the store
   (deleted, withdrawn from its message, or never ingested there);
 - ``changed``: verified again against the current versions, a quote now fails (its status is
-  worse than logged: verified → corrected → mismatch → not found) or a claim that had
-  evidence has none now; the quotes and claims are named;
+  worse than logged: verified → corrected → mismatch → not found, or its words now change the
+  source's meaning where they did not) or a claim that had evidence has none now; the quotes
+  and claims are named;
 - ``superseded``: everything still holds, but a source its evidence comes from has a newer
   version than the one logged (the answer cites a version that is no longer current);
 - ``holds``: the logged versions are current and verification gives the same verdicts.
@@ -58,7 +59,14 @@ def answer_task(sequence: int, request_id: str, payload: Mapping[str, Any]) -> d
         "policy": answer["policy"],
         "eligibility": answer.get("eligibility"),
         "verified_at": payload.get("verified_at"),
-        "quotes": [{"id": q["id"], "status": q["status"]} for q in answer["quotes"]],
+        "quotes": [
+            {
+                "id": q["id"],
+                "status": q["status"],
+                "meaning_changed": bool(q.get("meaning_changed", False)),
+            }
+            for q in answer["quotes"]
+        ],
         "gaps": list(payload["validation"]["coverage"]["gaps"]),
         "evidence_sources": evidence_ids,
         "quote_sources": {
@@ -116,7 +124,7 @@ def revalidate_answer(
     if missing:
         outcome: RevalidationOutcome = "source_missing"
         quotes = [
-            {"id": q["id"], "was": q["status"], "now": "source_missing"}
+            {"id": q["id"], "was": q["status"], "now": "source_missing", "meaning_changed": False}
             for q in task["quotes"]
             if q["status"] in FOUND and task["quote_sources"].get(q["id"]) in missing
         ]
@@ -168,12 +176,25 @@ def _reverify(
         now=datetime.fromisoformat(verified_at) if verified_at else _EPOCH,
         eligibility=eligibility_from_json(eligibility) if eligibility else None,
     )
-    now_status = {quote.id: quote.status for quote in answer.quotes}
-    quotes = [
-        {"id": q["id"], "was": q["status"], "now": now_status.get(q["id"], "not_found")}
-        for q in task["quotes"]
-        if _RANK[now_status.get(q["id"], "not_found")] > _RANK[q["status"]]
-    ]
+    now = {quote.id: quote for quote in answer.quotes}
+    quotes = []
+    for logged in task["quotes"]:
+        quote = now.get(logged["id"])
+        status = quote.status if quote is not None else "not_found"
+        meaning_changed = quote is not None and quote.meaning_changed
+        # A quote fails when its status got worse, or its words now change the meaning of
+        # what the source says (a number, name, negation, date: F.1) where they did not.
+        if _RANK[status] > _RANK[logged["status"]] or (
+            meaning_changed and not logged["meaning_changed"]
+        ):
+            quotes.append(
+                {
+                    "id": logged["id"],
+                    "was": logged["status"],
+                    "now": status,
+                    "meaning_changed": meaning_changed,
+                }
+            )
     coverage = validate(answer, build_evidence(answer), mode="flag").coverage
     logged_gaps = set(task["gaps"])
     claims = [
