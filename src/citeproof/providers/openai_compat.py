@@ -46,7 +46,9 @@ class OpenAICompatProvider:
     ``timeout`` bounds each request when no deadline is given. With ``check_model``, the
     first `generate` first asks the server's model list for ``model`` (see `verify_model`):
     some servers (llama.cpp) answer with whatever model they have loaded, whatever name is
-    asked for.
+    asked for. With ``quote_first`` (for llama.cpp-compatible servers, which accept a GBNF
+    ``grammar``), the turn pipeline asks for evidence lines under a grammar first
+    (`citeproof.providers.constrained`).
     """
 
     def __init__(
@@ -60,8 +62,10 @@ class OpenAICompatProvider:
         check_model: bool = False,
         name: str = "openai",
         client: openai.OpenAI | None = None,
+        quote_first: bool = False,
     ) -> None:
         self.name = name
+        self.quote_first = quote_first
         self.model = _setting(model, "CITEPROOF_MODEL", "model", name)
         self.timeout = timeout
         self.retry = retry
@@ -90,14 +94,20 @@ class OpenAICompatProvider:
         max_tokens: int,
         temperature: float = 0.0,
         deadline: float | None = None,
+        grammar: str | None = None,
     ) -> Generation:
-        """Send ``messages`` and return the first choice; see `Provider.generate`."""
+        """Send ``messages`` and return the first choice; see `Provider.generate`.
+
+        ``grammar`` (GBNF) is sent as llama.cpp's ``grammar`` field; other servers may ignore
+        or refuse it.
+        """
         check_request(messages, max_tokens, temperature)
         check_model_request(self.name, self.base_url)
         if self._check_model:
             self.verify_model()
             self._check_model = False
         wire = [_wire_message(m) for m in messages]
+        extra = {"grammar": grammar} if grammar is not None else None
         started = time.monotonic()
 
         def once(remaining: float | None) -> Generation:
@@ -109,6 +119,7 @@ class OpenAICompatProvider:
                     max_tokens=max_tokens,
                     temperature=temperature,
                     timeout=timeout,
+                    extra_body=extra,
                 )
             except openai.OpenAIError as error:
                 raise self._error(error, timeout) from error

@@ -50,6 +50,7 @@ class Prompt:
     source_ids: tuple[str, ...]
     removals: tuple[Removal, ...]
     eligibility_fingerprint: str
+    grammar: str | None = None  # a GBNF grammar the answer must follow (quote-first mode)
 
 
 def build_prompt(
