@@ -47,11 +47,12 @@ Answer: The fee is 2% of the loan amount."""
 # Sentence ends: . ! ? (with closing quotes or brackets) then whitespace and a sentence start.
 _END = re.compile(r"[.!?]+[\"'”’)\]]*(?=\s+[\"'“‘(\[0-9A-Z\u00c0-\u024f])")
 _WORD_BEFORE = re.compile(r"(?:^|[\s(\[\"'“‘])([A-Za-z][A-Za-z.]{0,9})\Z")
-_ABBREVIATIONS = frozenset(
+_ABBREVIATIONS_WRITTEN = (
     "e.g i.e cf vs v mr mrs ms dr prof sr jr st no nos approx fig figs p pp para sec art ch "
     "vol inc ltd co corp dept est al jan feb apr jun jul aug sep sept oct nov dec u.s u.k "
-    "u.s.a e.u ca resp".split()
+    "u.s.a e.u ca resp"
 )
+_ABBREVIATIONS = frozenset(_ABBREVIATIONS_WRITTEN.split())
 # Quotation marks an evidence line may be wrapped in, tried in order: the first pair that
 # does not occur in the sentence is used, so the quote the verifier reads is the sentence.
 _QUOTE_PAIRS = (('"', '"'), ("“", "”"), ("«", "»"))
