@@ -34,6 +34,7 @@ from citeproof.render.labels import (
     status_label,
 )
 from citeproof.render.style import PAGE_CSS
+from citeproof.render.unanswered import page_heading, unchecked_notice
 
 ALLOWED_TAGS = frozenset(
     {
@@ -224,14 +225,17 @@ def render_html(answer: VerifiedAnswer) -> str:
         if lost
         else ""
     )
+    heading = page_heading(answer)
+    notice = unchecked_notice(answer)
+    summary = f'<p class="missing">{escape(notice)}</p>' if notice else summary_html(answer)
     page_body = (
-        '<main class="citeproof"><header><h1>Checked answer</h1>'
-        f"{summary_html(answer)}</header>"
+        f'<main class="citeproof"><header><h1>{escape(heading)}</h1>'
+        f"{summary}</header>"
         f'<article class="answer">{body}</article>{unplaced}{sources_html(answer)}'
         '<footer><p>Checked by citeproof. Open "show source" under a quote to read the '
         "passage it was checked against.</p></footer></main>"
     )
-    title = f"Checked answer {answer.id}"
+    title = f"{heading} {answer.id}"
     # The style sheet is ours and fixed, so it is added after sanitising the body.
     return (
         "<!DOCTYPE html>\n"

@@ -25,6 +25,7 @@ from citeproof.render.labels import (
     split_excerpt,
     status_label,
 )
+from citeproof.render.unanswered import unchecked_notice
 
 _ANYWHERE = re.compile(r"([\\`*_\[\]|~])")
 _LINE_START = re.compile(r"^(\s*)([#+=-])", re.MULTILINE)
@@ -200,4 +201,6 @@ def _sources_section(answer: VerifiedAnswer) -> str:
 
 def render_markdown(answer: VerifiedAnswer) -> str:
     """The corrected answer with a badge after each quote, then the "Sources" section."""
-    return f"{_answer_with_badges(answer).rstrip()}\n\n{_sources_section(answer).rstrip()}\n"
+    notice = unchecked_notice(answer)
+    head = f"**{notice}**\n\n" if notice else ""
+    return f"{head}{_answer_with_badges(answer).rstrip()}\n\n{_sources_section(answer).rstrip()}\n"

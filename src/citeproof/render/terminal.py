@@ -26,6 +26,7 @@ from citeproof.render.labels import (
     status_label,
     where_found,
 )
+from citeproof.render.unanswered import unchecked_notice
 
 # Escape sequences in a source could move the cursor, retitle the window or fake a link;
 # show every control character (but newline and tab) as a visible code point instead.
@@ -131,6 +132,9 @@ def render_terminal(answer: VerifiedAnswer, width: int = 100) -> str:
         soft_wrap=False,
     )
     # The answer first, as corrected: what the person reads; the verdicts follow.
+    notice = unchecked_notice(answer)
+    if notice:
+        console.print(_text(notice, style="bold"))
     console.print(_text("Answer (corrected)", style="bold"))
     console.print(Padding(_text(answer.text.strip() or "(empty)"), (0, 0, 1, 2)))
     console.print(quotes_table(answer))

@@ -25,13 +25,14 @@ PROMPT_VERSION = "citeproof-prompt/1+quote-first/1"
 NO_ANSWER = "The sources do not answer this."
 MAX_EVIDENCE = 3
 MAX_SENTENCE = 400  # longer sentences are left out of the grammar: a quote must stay readable
+MIN_WORDS = 3  # shorter sentences ("Hi Priya,", "Martin") are no evidence
 _MARKER_ID = re.compile(r"[\w.:/-]{1,200}")  # what a <cite:ID> marker can carry
 
 SYSTEM = f"""\
 You answer questions using only the sources given to you, evidence first.
 1. Write "Evidence:" and then, one per line, up to {MAX_EVIDENCE} sentences copied exactly from \
-the sources that answer the question, each in quotation marks followed by its marker \
-<cite:ID#pN> (ID is the source id, N the paragraph number shown as [pN]).
+the sources that answer the question, each as its marker <cite:ID#pN> (ID is the source id, N \
+the paragraph number shown as [pN]) followed by the sentence in quotation marks.
 2. Then write "Answer:" and answer the question in one to three sentences of your own words, \
 based only on that evidence.
 3. If the sources do not answer the question, write "Evidence: none" and then \
@@ -41,11 +42,12 @@ found there.
 
 Example:
 Evidence:
-- "The fee is 2% of the loan amount." <cite:fees#p3>
+- <cite:fees#p3> "The fee is 2% of the loan amount."
 Answer: The fee is 2% of the loan amount."""
 
 # Sentence ends: . ! ? (with closing quotes or brackets) then whitespace and a sentence start.
 _END = re.compile(r"[.!?]+[\"'”’)\]]*(?=\s+[\"'“‘(\[0-9A-Z\u00c0-\u024f])")
+_HEADING = re.compile(r"(?:[0-9]+[.)]?\s+)?\S+")
 _WORD_BEFORE = re.compile(r"(?:^|[\s(\[\"'“‘])([A-Za-z][A-Za-z.]{0,9})\Z")
 _ABBREVIATIONS_WRITTEN = (
     "e.g i.e cf vs v mr mrs ms dr prof sr jr st no nos approx fig figs p pp para sec art ch "
@@ -70,12 +72,17 @@ class EvidenceLine:
 
     @property
     def written(self) -> str | None:
-        """The line as the model must write it (quote and marker), or None if unquotable."""
+        """The line as the model must write it, or None if it cannot be quoted unambiguously.
+
+        The marker comes first: the model picks the paragraph it read (``[pN]``), then copies
+        one of its sentences, instead of starting a sentence of its own that the grammar
+        would bend into whichever source sentence shares its first words.
+        """
         if not _MARKER_ID.fullmatch(self.source_id):
             return None
         for opening, closing in _QUOTE_PAIRS:
             if opening not in self.text and closing not in self.text:
-                return f"{opening}{self.text}{closing} <cite:{self.source_id}#p{self.paragraph}>"
+                return f"<cite:{self.source_id}#p{self.paragraph}> {opening}{self.text}{closing}"
         return None
 
 
@@ -84,8 +91,9 @@ def split_sentences(text: str) -> list[str]:
 
     A sentence ends at ``.``, ``!`` or ``?`` (and any closing quotes or brackets) followed by
     whitespace and a capital letter, a digit, or an opening quote or bracket; never after an
-    initial (``M. Osei``) or a common abbreviation (``e.g.``, ``Dr.``, ``No.``), and never
-    inside a number (``2.5``, which has no whitespace after its point).
+    initial (``M. Osei``) or a common abbreviation (``e.g.``, ``Dr.``, ``No.``), never inside a
+    number (``2.5``, which has no whitespace after its point), and never after a lone word or
+    number (a heading such as ``1.`` or ``2. Scope.`` joins what follows).
     """
     sentences: list[str] = []
     start = 0
@@ -93,8 +101,9 @@ def split_sentences(text: str) -> list[str]:
         if end.group().startswith(".") and _after_abbreviation(text[start : end.start()]):
             continue
         piece = text[start : end.end()].strip()
-        if piece:
-            sentences.append(piece)
+        if _HEADING.fullmatch(piece):
+            continue  # "1." or "2. Scope." starts the sentence that follows, not one of its own
+        sentences.append(piece)
         start = end.end()
     rest = text[start:].strip()
     if rest:
@@ -122,7 +131,7 @@ def evidence_lines(
             if chosen is not None and number not in chosen:
                 continue
             for sentence in split_sentences(_visible(source.text[start:end])):
-                if len(sentence) <= MAX_SENTENCE and any(c.isalnum() for c in sentence):
+                if len(sentence) <= MAX_SENTENCE and len(sentence.split()) >= MIN_WORDS:
                     lines.append(EvidenceLine(source.id, number, sentence))
     return lines
 
@@ -207,5 +216,14 @@ def answer_text(generated: str) -> str:
     items = [line for line in complete.split("\n") if line.startswith("- ")]
     if not items:
         return generated
-    listing = "\n".join(dict.fromkeys(items))
+    listing = "\n".join(dict.fromkeys(_quote_then_marker(line) for line in items))
     return f"{prose.strip()}\n\nEvidence:\n\n{listing}\n".lstrip()
+
+
+_MARKER_FIRST = re.compile(r"- (?P<marker><cite:[^<>\n]+>) (?P<quote>.+)\Z")
+
+
+def _quote_then_marker(line: str) -> str:
+    """``- <cite:ID#pN> "quote"`` as ``- "quote" <cite:ID#pN>``, the way answers cite."""
+    found = _MARKER_FIRST.match(line)
+    return f"- {found['quote']} {found['marker']}" if found else line

@@ -15,6 +15,7 @@ from citeproof.verifier.correct import apply_verdicts
 from citeproof.verifier.judgement import judge_quote
 from citeproof.verifier.match import MatchSettings, SourceIndex, prepare
 from citeproof.verifier.parse import parse_answer
+from citeproof.verifier.parse.normalise import normalise_markers
 
 MAX_ANSWER_CHARS = 1_000_000
 """Longest answer accepted, in characters. LLM answers are a few KB; a megabyte is not an answer."""
@@ -46,7 +47,12 @@ def verify(
     catalog = SourceCatalog(
         sources, eligibility.excluded if eligibility else (), allow_empty=eligibility is not None
     )
-    parsed = parse_answer(answer)
+    # Markers written slightly wrong are rewritten first, when unambiguous (and recorded).
+    known = [s.id for s in sources] + [
+        e.source_id for e in (eligibility.excluded if eligibility else ())
+    ]
+    normalised = normalise_markers(answer, known)
+    parsed = parse_answer(normalised.text)
     settings = MatchSettings(
         min_similarity=policy.min_similarity, max_ellipsis_gap=policy.max_ellipsis_gap
     )
@@ -79,6 +85,7 @@ def verify(
         sources=tuple(catalog),
         policy=policy,
         eligibility=eligibility,
+        normalised_markers=normalised.changes,
     )
 
 
