@@ -41,7 +41,7 @@ from citeproof.turn.pipeline import Turn, run_turn
 from citeproof.turn.retrieve import StoreRetriever
 
 ROOT = Path(__file__).resolve().parent.parent
-MAILBOX_BUDGET_CHARS = 3_000  # what `citeproof ask` gives the embedded model
+BUDGET_CHARS = 3_000  # what `citeproof ask` gives the embedded model
 MAX_TOKENS = 200
 TIMEOUT = 900.0
 
@@ -193,7 +193,7 @@ def run(
                 retriever=StoreRetriever(store),
                 library=StoreLibrary(store),
                 provider=provider,
-                budget_chars=MAILBOX_BUDGET_CHARS,
+                budget_chars=BUDGET_CHARS,
                 max_tokens=MAX_TOKENS,
             )
             text = prose(turn)
@@ -213,6 +213,7 @@ def run(
             retriever=library,
             library=library,
             provider=provider,
+            budget_chars=BUDGET_CHARS,
             max_tokens=MAX_TOKENS,
         )
         qs.add(turn, overlap_right(prose(turn), references))
@@ -232,7 +233,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--modes", default="quote-first,plain")
     parser.add_argument("--quotesum", type=int, default=50, help="QuoteSum questions at most")
     parser.add_argument(
-        "--minutes", type=float, default=8.0, help="time budget of each model and mode"
+        "--minutes",
+        default="20,8",
+        help="time budget of each model in each mode, in the order of --modes (the last repeats)",
     )
     parser.add_argument("--out", type=Path, default=ROOT / "out" / "eval-generation.md")
     args = parser.parse_args(argv)
@@ -242,11 +245,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     cases = quotesum_cases(path, args.quotesum)
     rows: list[Row] = []
+    modes = args.modes.split(",")
+    budgets = [float(m) for m in args.minutes.split(",")]
     for key in args.models.split(","):
         with EmbeddedModel(key, threads=1, context_tokens=3072) as model:
-            for mode in args.modes.split(","):
+            for number, mode in enumerate(modes):
                 started = time.monotonic()
-                rows += run(model, mode, cases, args.minutes)
+                rows += run(model, mode, cases, budgets[min(number, len(budgets) - 1)])
                 print(f"{key}/{mode}: {time.monotonic() - started:.0f} s", flush=True)
     report = table(rows)
     print(report)
