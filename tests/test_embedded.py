@@ -24,6 +24,7 @@ from citeproof.providers import (
     forbid_model_requests,
     get_provider,
 )
+from citeproof.providers.constrained import wants_quote_first
 from citeproof.providers.embedded import (
     EmbeddedModel,
     EmbeddedProvider,
@@ -135,9 +136,10 @@ def test_the_server_compiles_the_grammar_of_hostile_source_text_D_F_5(
     source = Source(id="doc-1", kind="document", text=HOSTILE)
     lines = evidence_lines([source])
     ask = [Message("user", "Quote the sources, evidence first.")]
-    generation = EmbeddedProvider(embedded).generate(
-        ask, max_tokens=80, grammar=evidence_grammar(lines)
-    )
+    # Any llama.cpp-compatible server takes the grammar through the OpenAI-compatible provider.
+    provider = OpenAICompatProvider(MODEL_NAME, base_url=embedded.base_url, quote_first=True)
+    assert wants_quote_first(provider)
+    generation = provider.generate(ask, max_tokens=80, grammar=evidence_grammar(lines))
     # Whatever the small model picks, the grammar held: the no-answer form, or evidence
     # lines, each (the last perhaps cut by the token limit) the start of a source sentence.
     text = generation.text
