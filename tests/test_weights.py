@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from citeproof.providers.base import ProviderConfigError
+from citeproof.errors import ProviderConfigError
 from citeproof.providers.weights import (
     MODELS,
     QWEN_1_5B,

@@ -8,10 +8,11 @@ Field names match the JSON contract (``schema/verified-answer.schema.json``).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal, get_args
+from typing import Any, Literal, get_args
 
-from citeproof.errors import PolicyError, SourceError
+from citeproof.errors import InputError, PolicyError, SourceError
 
 Span = tuple[int, int]
 SourceKind = Literal["document", "attachment", "email_body"]
@@ -24,6 +25,21 @@ SOURCE_KINDS: tuple[str, ...] = get_args(SourceKind)
 STATUSES: tuple[str, ...] = get_args(Status)
 
 _BLANK_LINES = re.compile(r"\n[ \t\r\f\v]*\n\s*")
+
+
+def expect_instance(
+    value: object, kind: type, field: str, error: type[InputError] = InputError
+) -> None:
+    """Raise ``error`` naming ``field`` unless ``value`` is a ``kind``: what a public function
+    does with an argument of the wrong type, instead of an AttributeError deep inside."""
+    if not isinstance(value, kind):
+        raise error(
+            f"expected a citeproof.{kind.__name__}, got {type(value).__name__}", field=field
+        )
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def blank_line_paragraphs(text: str) -> tuple[Span, ...]:
@@ -75,7 +91,7 @@ class Source:
         if not isinstance(self.text, str):
             raise SourceError("text must be a string", where=where, field="text")
         if self.paragraphs is not None:
-            spans = tuple((int(s), int(e)) for s, e in self.paragraphs)
+            spans = _paragraph_spans(self.paragraphs, where)
             previous_end = 0
             for number, (s, e) in enumerate(spans, start=1):
                 if not 0 <= s <= e <= len(self.text) or s < previous_end:
@@ -97,6 +113,33 @@ class Source:
         if self.paragraphs:
             return self.paragraphs
         return blank_line_paragraphs(self.text)
+
+
+def _paragraph_spans(paragraphs: Iterable[Any], where: str) -> tuple[Span, ...]:
+    """``paragraphs`` as ``(start, end)`` integer pairs, or a `SourceError` naming the first
+    one that is not a pair of integers."""
+    try:
+        items = tuple(paragraphs)
+    except TypeError:
+        raise SourceError(
+            f"must be a sequence of (start, end) pairs, got {type(paragraphs).__name__}",
+            where=where,
+            field="paragraphs",
+        ) from None
+    spans: list[Span] = []
+    for number, item in enumerate(items, start=1):
+        try:
+            start, end = item
+            if isinstance(start, bool) or isinstance(end, bool):
+                raise TypeError
+            spans.append((int(start), int(end)))
+        except (TypeError, ValueError):
+            raise SourceError(
+                f"paragraph {number} must be a (start, end) pair of integers, got {item!r}",
+                where=where,
+                field="paragraphs",
+            ) from None
+    return tuple(spans)
 
 
 @dataclass(frozen=True, slots=True)
@@ -338,6 +381,14 @@ class Policy:
     excerpt_context: int = 160
 
     def __post_init__(self) -> None:
+        if not _is_number(self.min_similarity):
+            raise PolicyError(
+                f"must be a number, got {self.min_similarity!r}", field="min_similarity"
+            )
+        for name in ("max_ellipsis_gap", "excerpt_context"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise PolicyError(f"must be a whole number, got {value!r}", field=name)
         if not 0.0 < self.min_similarity <= 1.0:
             raise PolicyError("must be in (0, 1]", field="min_similarity")
         if self.ineligible_citations not in ("flag", "remove"):

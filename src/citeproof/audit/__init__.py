@@ -14,14 +14,6 @@ from __future__ import annotations
 
 from citeproof.audit.backends import open_store
 from citeproof.audit.checkpoint import Checkpoint, CheckpointDirectory, load_public_key
-from citeproof.audit.errors import (
-    AuditError,
-    AuditRecordError,
-    AuditStoreError,
-    CheckpointError,
-    ProofError,
-    RecordNotFoundError,
-)
 from citeproof.audit.proofs import (
     ConsistencyProof,
     InclusionProof,
@@ -31,6 +23,14 @@ from citeproof.audit.proofs import (
 from citeproof.audit.record import AppendedRecord, AuditRecord, request_id_for
 from citeproof.audit.store import DEFAULT_CHECKPOINT_EVERY, AuditStore
 from citeproof.audit.verify import Problem, VerifyReport, verify_log
+from citeproof.errors import (
+    AuditError,
+    AuditRecordError,
+    AuditStoreError,
+    CheckpointError,
+    ProofError,
+    RecordNotFoundError,
+)
 
 __all__ = [
     "DEFAULT_CHECKPOINT_EVERY",

@@ -21,9 +21,9 @@ import psycopg
 
 from citeproof.audit.chain import GENESIS_HASH
 from citeproof.audit.checkpoint import CheckpointDirectory
-from citeproof.audit.errors import AuditStoreError
 from citeproof.audit.record import utc_timestamp
 from citeproof.audit.store import BaseAuditStore, Row
+from citeproof.errors import AuditStoreError
 
 PAGE_SIZE = 2000
 

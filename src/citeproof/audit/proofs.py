@@ -14,12 +14,12 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from citeproof.audit.checkpoint import Checkpoint
-from citeproof.audit.errors import AuditRecordError, CheckpointError, ProofError
 from citeproof.audit.merkle import consistency_proof as merkle_consistency
 from citeproof.audit.merkle import inclusion_proof as merkle_inclusion
 from citeproof.audit.merkle import leaf_hash, root_hash, verify_consistency, verify_inclusion
 from citeproof.audit.record import parse_entry
 from citeproof.audit.store import AuditStore, BaseAuditStore
+from citeproof.errors import AuditRecordError, CheckpointError, ProofError
 
 INCLUSION = "citeproof-audit-inclusion/1"
 CONSISTENCY = "citeproof-audit-consistency/1"

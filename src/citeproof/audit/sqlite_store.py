@@ -12,9 +12,9 @@ from pathlib import Path
 
 from citeproof.audit.chain import GENESIS_HASH
 from citeproof.audit.checkpoint import CheckpointDirectory
-from citeproof.audit.errors import AuditStoreError
 from citeproof.audit.record import utc_timestamp
 from citeproof.audit.store import BaseAuditStore, Row
+from citeproof.errors import AuditStoreError
 
 BUSY_TIMEOUT_MS = 120_000
 

@@ -14,7 +14,6 @@ from typing import Any, Protocol, Self, runtime_checkable
 
 from citeproof.audit.chain import GENESIS_HASH, record_hash
 from citeproof.audit.checkpoint import Checkpoint, CheckpointDirectory, sign_checkpoint
-from citeproof.audit.errors import AuditRecordError, CheckpointError, RecordNotFoundError
 from citeproof.audit.merkle import MerkleFrontier, leaf_hash
 from citeproof.audit.record import (
     AppendedRecord,
@@ -26,6 +25,7 @@ from citeproof.audit.record import (
     request_id_for,
     utc_timestamp,
 )
+from citeproof.errors import AuditRecordError, CheckpointError, InputError, RecordNotFoundError
 
 DEFAULT_CHECKPOINT_EVERY = 100
 """A signed checkpoint is written after every 100th record unless told otherwise."""
@@ -82,7 +82,7 @@ class BaseAuditStore(ABC):
         self, location: str, checkpoints: CheckpointDirectory, checkpoint_every: int
     ) -> None:
         if checkpoint_every < 0:
-            raise ValueError("checkpoint_every must be 0 (never) or a positive number")
+            raise InputError("must be 0 (never) or a positive number", field="checkpoint_every")
         self.location = location
         self.checkpoints = checkpoints
         self.checkpoint_every = checkpoint_every

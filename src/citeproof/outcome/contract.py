@@ -14,7 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from citeproof.errors import InputError
-from citeproof.model import Policy, Source, Span, VerifiedAnswer
+from citeproof.model import Policy, Source, Span, VerifiedAnswer, expect_instance
 from citeproof.turn.eligibility import eligibility_to_json
 
 SCHEMA_VERSION = "1"
@@ -113,7 +113,10 @@ def _utf16(text: str, span: Span) -> list[int]:
 
 
 def answer_to_json(answer: VerifiedAnswer) -> dict[str, Any]:
-    """The output record of one verified answer (schema ``verified-answer.schema.json``)."""
+    """The output record of one verified answer (schema ``verified-answer.schema.json``).
+
+    Raises `InputError` when ``answer`` is not a `VerifiedAnswer`."""
+    expect_instance(answer, VerifiedAnswer, "answer")
     quotes = []
     for q in answer.quotes:
         quotes.append(

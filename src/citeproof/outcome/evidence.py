@@ -41,7 +41,7 @@ from typing import Any
 
 import rfc8785
 
-from citeproof.errors import CiteproofError
+from citeproof.errors import EvidenceError
 from citeproof.model import Source, Span, VerifiedAnswer, VerifiedClaim
 from citeproof.verifier.parse import parse_answer
 
@@ -56,32 +56,6 @@ CITATION_EXCERPT_CHARS = 240
 
 FOUND = ("verified", "corrected", "mismatch")
 """Quote statuses that locate the quote in a provided source."""
-
-
-class EvidenceError(CiteproofError, ValueError):
-    """Evidence is missing or malformed; names the claim, the quote and the field."""
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        claim_id: str | None = None,
-        quote_id: str | None = None,
-        field: str | None = None,
-        problems: tuple[Any, ...] = (),
-    ):
-        self.claim_id = claim_id
-        self.quote_id = quote_id
-        self.field = field
-        self.detail = message
-        self.problems = problems
-        where = [
-            f"claim {claim_id}" if claim_id else None,
-            f"quote {quote_id}" if quote_id else None,
-            f"field {field!r}" if field else None,
-        ]
-        prefix = ", ".join(p for p in where if p)
-        super().__init__(f"{prefix}: {message}" if prefix else message)
 
 
 def content_hash(text: str) -> str:
@@ -130,7 +104,7 @@ class Evidence:
             confidence,
         )
         if not math.isfinite(confidence):
-            raise ValueError(f"evidence field 'confidence' must be finite, got {confidence}")
+            raise EvidenceError(f"must be finite, got {confidence}", field="confidence")
         object.__setattr__(self, "confidence", float(confidence))
         paragraph = self.paragraph
         _require(
@@ -198,7 +172,7 @@ _FIELDS = tuple(Evidence.__dataclass_fields__)
 
 def _require(ok: bool, name: str, expected: str, value: object) -> None:
     if not ok:
-        raise TypeError(f"evidence field {name!r} must be {expected}, got {type(value).__name__}")
+        raise EvidenceError(f"must be {expected}, got {type(value).__name__}", field=name)
 
 
 def _field_of(error: Exception) -> str | None:
@@ -220,12 +194,13 @@ class EvidenceBundle:
 
     def __post_init__(self) -> None:
         if not isinstance(self.answer_id, str):
-            raise TypeError("answer_id must be text")
+            raise EvidenceError("must be text", field="answer_id")
         items = tuple(self.evidence)
         for item in items:
             if not isinstance(item, Evidence):
-                raise TypeError(
-                    f"an evidence bundle holds Evidence objects only, not {type(item).__name__}"
+                raise EvidenceError(
+                    f"an evidence bundle holds Evidence objects only, not {type(item).__name__}",
+                    field="evidence",
                 )
         object.__setattr__(self, "evidence", items)
         digest = hashlib.sha256(self.canonical_json()).hexdigest()

@@ -32,8 +32,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
+from citeproof.errors import EvidenceError, InputError
 from citeproof.model import Source, VerifiedAnswer, VerifiedClaim, VerifiedQuote
-from citeproof.outcome.evidence import FOUND, Evidence, EvidenceBundle, EvidenceError, content_hash
+from citeproof.outcome.evidence import FOUND, Evidence, EvidenceBundle, content_hash
 from citeproof.verifier.parse import parse_answer
 
 Mode = Literal["reject", "flag"]
@@ -123,7 +124,7 @@ def validate(
     in ``mode="reject"``; returns them all in ``mode="flag"``.
     """
     if mode not in ("reject", "flag"):
-        raise ValueError(f"mode must be 'reject' or 'flag', not {mode!r}")
+        raise InputError(f"must be 'reject' or 'flag', not {mode!r}", field="mode")
     checker = _Checker(answer)
     problems: list[EvidenceProblem] = []
     if bundle.answer_id != answer.id:

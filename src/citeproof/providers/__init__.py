@@ -5,12 +5,8 @@
 from calling remote models.
 """
 
-from citeproof.providers.base import (
-    ChatMessage,
-    Generation,
-    Message,
+from citeproof.errors import (
     ModelRequestsForbidden,
-    Provider,
     ProviderAuthError,
     ProviderConfigError,
     ProviderConnectionError,
@@ -20,6 +16,12 @@ from citeproof.providers.base import (
     ProviderRequestError,
     ProviderServerError,
     ProviderTimeout,
+)
+from citeproof.providers.base import (
+    ChatMessage,
+    Generation,
+    Message,
+    Provider,
     Usage,
     deadline_after,
 )

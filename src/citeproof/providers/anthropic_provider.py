@@ -16,15 +16,8 @@ import anthropic
 from anthropic.types import Message as AnthropicMessage
 from anthropic.types import MessageParam
 
-from citeproof.providers.base import (
-    ChatMessage,
-    Generation,
-    Message,
-    ProviderConfigError,
-    ProviderError,
-    Usage,
-    check_request,
-)
+from citeproof.errors import ProviderConfigError, ProviderError
+from citeproof.providers.base import ChatMessage, Generation, Message, Usage, check_request
 from citeproof.providers.model_requests import check_model_request
 from citeproof.providers.openai_compat import DEFAULT_TIMEOUT
 from citeproof.providers.retry import (

@@ -22,7 +22,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from citeproof.providers.base import ChatMessage, Generation, ProviderConfigError
+from citeproof.errors import ProviderConfigError, extra_needed
+from citeproof.providers.base import ChatMessage, Generation
 from citeproof.providers.openai_compat import LOCAL_API_KEY, OpenAICompatProvider
 from citeproof.providers.retry import RetryPolicy
 from citeproof.providers.weights import (
@@ -134,12 +135,8 @@ class EmbeddedModel:
 
 
 def _serve(model: EmbeddedModel) -> tuple[Any, str]:
-    try:
+    with extra_needed("embedded", "the embedded model"):
         import xllamacpp  # type: ignore[import-untyped]
-    except ImportError as error:
-        raise ProviderConfigError(
-            "the embedded model needs xllamacpp: pip install xllamacpp", provider="embedded"
-        ) from error
     path = find_weights(model.weights, model.path)
     params = xllamacpp.CommonParams()
     params.model.path = str(path)

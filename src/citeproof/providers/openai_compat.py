@@ -15,15 +15,8 @@ from dataclasses import replace
 import openai
 from openai.types.chat import ChatCompletion, ChatCompletionMessageParam
 
-from citeproof.providers.base import (
-    ChatMessage,
-    Generation,
-    ProviderConfigError,
-    ProviderError,
-    ProviderModelError,
-    Usage,
-    check_request,
-)
+from citeproof.errors import ProviderConfigError, ProviderError, ProviderModelError
+from citeproof.providers.base import ChatMessage, Generation, Usage, check_request
 from citeproof.providers.model_requests import check_model_request, is_loopback
 from citeproof.providers.retry import (
     DEFAULT_RETRY,

@@ -8,12 +8,8 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from citeproof.providers.base import (
-    ProviderConnectionError,
-    ProviderError,
-    ProviderTimeout,
-    error_for_status,
-)
+from citeproof.errors import ProviderConnectionError, ProviderError, ProviderTimeout
+from citeproof.providers.base import error_for_status
 from citeproof.providers.retry import retry_after_from_headers
 
 

@@ -21,7 +21,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from citeproof.providers.base import ProviderConfigError
+from citeproof.errors import ProviderConfigError
 
 _CHUNK = 1 << 20
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Literal
 
 from citeproof.errors import InputError
-from citeproof.model import VerifiedAnswer
+from citeproof.model import VerifiedAnswer, expect_instance
 from citeproof.render.html import render_html
 from citeproof.render.markdown import render_markdown
 from citeproof.render.terminal import render_terminal
@@ -20,7 +20,10 @@ FORMATS: tuple[Format, ...] = ("html", "md", "term")
 
 
 def render(answer: VerifiedAnswer, format: Format) -> str:
-    """Render ``answer`` as ``"html"`` (a full page), ``"md"`` or ``"term"`` (plain text)."""
+    """Render ``answer`` as ``"html"`` (a full page), ``"md"`` or ``"term"`` (plain text).
+
+    Raises `InputError` when ``answer`` is not a `VerifiedAnswer` or the format is unknown."""
+    expect_instance(answer, VerifiedAnswer, "answer")
     if format == "html":
         return render_html(answer)
     if format == "md":

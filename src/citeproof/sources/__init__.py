@@ -1,14 +1,9 @@
 """Reading sources from files, and the store that keeps every version of them."""
 
+from citeproof.errors import UnknownSourceError
 from citeproof.sources.files import read_source_file
 from citeproof.sources.ingest import FileFailure, IngestReport, ingest_paths
-from citeproof.sources.store import (
-    IngestResult,
-    SourceStore,
-    StoredChange,
-    StoredSource,
-    UnknownSourceError,
-)
+from citeproof.sources.store import IngestResult, SourceStore, StoredChange, StoredSource
 
 __all__ = [
     "FileFailure",

@@ -8,8 +8,8 @@ import json
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from citeproof.errors import AnswerError, SourceError
-from citeproof.model import Eligibility, Policy, Source, VerifiedAnswer
+from citeproof.errors import AnswerError, PolicyError, SourceError
+from citeproof.model import Eligibility, Policy, Source, VerifiedAnswer, expect_instance
 from citeproof.verifier.catalog import SourceCatalog
 from citeproof.verifier.correct import apply_verdicts
 from citeproof.verifier.judgement import judge_quote
@@ -37,10 +37,15 @@ def verify(
     of the answer and the sources; ``now`` stamps the corrections (default: the current UTC
     time). Inside a turn, pass the turn's ``eligibility``: only its eligible sources can be
     cited, and a citation to an excluded one says why (012.2, 012.3). Raises `AnswerError` or
-    `SourceError` for bad input.
+    `SourceError` for bad input, `PolicyError` for a bad policy.
     """
-    policy = policy or Policy()
+    policy = Policy() if policy is None else policy
+    expect_instance(policy, Policy, "policy", PolicyError)
     _check_answer(answer)
+    if answer_id is not None and not isinstance(answer_id, str):
+        raise AnswerError(f"expected text, got {type(answer_id).__name__}", field="answer_id")
+    if eligibility is not None:
+        expect_instance(eligibility, Eligibility, "eligibility")
     if eligibility is not None:
         sources = _eligible_sources(sources, eligibility)
     # Inside a turn, no eligible source is a decision, not a mistake: every citation is refused.
