@@ -64,6 +64,7 @@ eval-generation: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/bench_quotes.py
+	$(BIN)/python bench/bench_verify.py
 	$(BIN)/python bench/bench_ingest.py
 	$(BIN)/python bench/bench_audit.py
 	$(BIN)/python bench/bench_rerank.py

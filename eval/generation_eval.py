@@ -33,7 +33,7 @@ from quotesum_eval import data_dir  # this folder: the same data as `make eval`
 
 from citeproof.model import Candidate, Passage, Source
 from citeproof.providers.embedded import EmbeddedModel, EmbeddedProvider
-from citeproof.render.unanswered import NOT_ANSWERED, unchecked_notice
+from citeproof.render.unanswered import declines_to_answer
 from citeproof.sources.ingest import collect_files, ingest_files
 from citeproof.sources.library import StoreLibrary
 from citeproof.sources.store import SourceStore
@@ -198,7 +198,7 @@ def run(
             )
             text = prose(turn)
             if expected is None:
-                right = unchecked_notice(turn.answer) == NOT_ANSWERED
+                right = declines_to_answer(turn.answer)
             else:
                 right = any(word.casefold() in text.casefold() for word in expected)
             mail.add(turn, right)

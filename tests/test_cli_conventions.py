@@ -60,9 +60,16 @@ def test_verify_fail_on_quote_exits_1_and_names_the_failed_quotes_003_4() -> Non
     assert invoke("verify", answer, *SOURCES, "--format", "json")[0] == 0
     code, out, err = invoke("verify", answer, *SOURCES, "--format", "json", "--fail-on", "quote")
     assert code == 1
-    statuses = {q["id"]: q["status"] for q in json.loads(out)["quotes"]}  # written all the same
-    failed = [f"{qid} {status}" for qid, status in statuses.items() if status in FAILING]
-    assert failed and f"failed (--fail-on quote): {', '.join(failed)}" in err
+    quotes = json.loads(out)["quotes"]  # written all the same
+    failed = [
+        f"{q['id']} {q['status']}" + (" (meaning changed)" if q["meaning_changed"] else "")
+        for q in quotes
+        if q["status"] in FAILING or q["meaning_changed"]
+    ]
+    # A correction that changed the meaning fails too (F.1): "any offer is made" is not
+    # "an offer is issued".
+    assert any("(meaning changed)" in f for f in failed)
+    assert f"failed (--fail-on quote): {', '.join(failed)}" in err
 
 
 FAILING = ("mismatch", "not_found", "ineligible")

@@ -12,6 +12,7 @@ import citeproof.errors
 PUBLIC_API = [
     # verify, what it takes and returns, and how its result is shown and recorded
     "verify",
+    "Verifier",
     "render",
     "answer_to_json",
     "read_source_file",
@@ -22,6 +23,7 @@ PUBLIC_API = [
     "VerifiedClaim",
     "CitedSource",
     "Correction",
+    "Difference",
     "Excerpt",
     "Match",
     "Eligibility",

@@ -40,6 +40,7 @@ from citeproof.model import (
     CitedSource,
     Claim,
     Correction,
+    Difference,
     Eligibility,
     Excerpt,
     Exclusion,
@@ -54,7 +55,7 @@ from citeproof.model import (
 from citeproof.outcome.contract import answer_to_json
 from citeproof.render import render
 from citeproof.sources.files import read_source_file
-from citeproof.verifier.verification import verify
+from citeproof.verifier.verification import Verifier, verify
 
 __all__ = [
     "AnswerError",
@@ -67,6 +68,7 @@ __all__ = [
     "CiteproofError",
     "Claim",
     "Correction",
+    "Difference",
     "Eligibility",
     "EvidenceError",
     "Excerpt",
@@ -98,6 +100,7 @@ __all__ = [
     "VerifiedAnswer",
     "VerifiedClaim",
     "VerifiedQuote",
+    "Verifier",
     "answer_to_json",
     "read_source_file",
     "render",

@@ -20,6 +20,10 @@ QuoteStyle = Literal["block", "inline"]
 Status = Literal["verified", "corrected", "mismatch", "not_found", "ineligible"]
 CorrectionKind = Literal["text", "location", "source"]
 MatchMethod = Literal["exact", "fuzzy"]
+DifferenceKind = Literal[
+    "whitespace", "punctuation", "case", "spelling", "word", "number", "name", "negation", "date"
+]
+CitationStatus = Literal["ok", "corrected", "ineligible", "removed", "flagged", "meaning_changed"]
 
 SOURCE_KINDS: tuple[str, ...] = get_args(SourceKind)
 STATUSES: tuple[str, ...] = get_args(Status)
@@ -236,6 +240,21 @@ class Correction:
 
 
 @dataclass(frozen=True, slots=True)
+class Difference:
+    """One way a quote's words differ from the source's words (F.1).
+
+    ``before`` is the quote as written in the answer, ``after`` the source's words ("" for a
+    word the quote added or dropped). A ``number``, ``name``, ``negation`` or ``date``
+    difference, or a changed content ``word``, changes the meaning; see
+    `citeproof.verifier.differences.changes_meaning`.
+    """
+
+    kind: DifferenceKind
+    before: str
+    after: str
+
+
+@dataclass(frozen=True, slots=True)
 class Excerpt:
     """The stored passage a "show source" action expands: the match with context around it.
 
@@ -258,12 +277,17 @@ class CitedSource:
     paragraph: int | None
     marker: str
     answer_span: Span
-    status: Literal["ok", "corrected", "ineligible", "removed", "flagged"]
+    status: CitationStatus
 
 
 @dataclass(frozen=True, slots=True)
 class VerifiedQuote:
-    """The verdict on one quote occurrence (003.4): what was written, where it really is."""
+    """The verdict on one quote occurrence (003.4): what was written, where it really is.
+
+    ``differences`` names every way the quote as written differs from the source's words at
+    ``source_span`` (empty when it was not found); ``meaning_changed`` is true when one of
+    them changes the meaning (a number, name, negation, date or content word, F.1).
+    """
 
     id: str
     text: str
@@ -283,6 +307,8 @@ class VerifiedQuote:
     excerpt: Excerpt | None
     note: str
     claim_id: str
+    differences: tuple[Difference, ...] = ()
+    meaning_changed: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,7 +30,7 @@ from citeproof.model import Policy, Source, VerifiedAnswer
 from citeproof.outcome.contract import answer_to_json, read_batch_line, read_sources
 from citeproof.outcome.recording import conclude
 from citeproof.sources import read_source_file
-from citeproof.verifier.verification import verify
+from citeproof.verifier.verification import Verifier, verify
 
 
 def _split_source_arg(value: str) -> tuple[str | None, Path]:
@@ -55,11 +55,14 @@ def _read_text(path: Path, what: str) -> str:
         ) from None
 
 
+DEFAULTS = Policy()
+
 FailOn = Literal["quote", "claim", "any"]
 
 FAILED_QUOTE = ("mismatch", "not_found", "ineligible")
 """Quote statuses `--fail-on quote` fails on: not in the source as written, or not provided.
-A ``corrected`` quote passes: the corrected answer holds the source's words."""
+A ``corrected`` quote passes (the corrected answer holds the source's words) unless the
+correction changed its meaning (F.1)."""
 
 FAILED_CITATION = ("ineligible", "removed", "flagged")
 """Citation statuses that fail a claim: a source not provided, or one kept but flagged."""
@@ -115,13 +118,22 @@ FAILED_CITATION = ("ineligible", "removed", "flagged")
     "--ineligible",
     type=click.Choice(["flag", "remove"]),
     default=None,
-    help="Citations to sources not provided: keep and flag them, or remove them.",
+    help="Citations to sources not provided: keep and flag them, or remove them "
+    f"(default: {DEFAULTS.ineligible_citations}).",
 )
 @click.option(
     "--min-similarity",
     type=float,
     default=None,
-    help="Lowest similarity for an approximate match (default: the measured 0.85).",
+    help="Lowest similarity for an approximate match "
+    f"(default: the measured {DEFAULTS.min_similarity}).",
+)
+@click.option(
+    "--number-sources",
+    is_flag=True,
+    default=False,
+    help="Give the sources the ids 1..n in the order given, for an answer that cites [1], [2]. "
+    "Without it, citations are matched by id, never by position.",
 )
 @click.option(
     "--fail-on",
@@ -143,6 +155,7 @@ def verify_command(
     batch: Path | None,
     ineligible: Literal["flag", "remove"] | None,
     min_similarity: float | None,
+    number_sources: bool,
     fail_on: FailOn | None,
     audit: str | None,
     rules_path: Path | None,
@@ -166,6 +179,8 @@ def verify_command(
     if answer_file is None:
         raise click.UsageError("give an ANSWER_FILE (or --batch IN.jsonl)")
     sources = _gather_sources(source_args, email_args, sources_file)
+    if number_sources:
+        sources = _numbered(sources)
     answer = _read_text(answer_file, "answer")
     verified = verify(answer, sources, policy=policy)
     conclude_from_options(
@@ -181,6 +196,14 @@ def verify_command(
     if failures:
         click.echo(f"failed (--fail-on {fail_on}): {', '.join(failures)}", err=True)
         sys.exit(1)
+
+
+def _numbered(sources: list[Source]) -> list[Source]:
+    """The sources with the ids 1..n in the order given; the old id stays as the title."""
+    return [
+        replace(source, id=str(number), title=source.title or source.id)
+        for number, source in enumerate(sources, start=1)
+    ]
 
 
 def _policy(ineligible: Literal["flag", "remove"] | None, min_similarity: float | None) -> Policy:
@@ -212,9 +235,13 @@ def _gather_sources(
 def failed(answer: VerifiedAnswer, fail_on: FailOn) -> list[str]:
     """What fails ``answer`` under ``--fail-on``: ``q2 not_found``, ``claim c3`` ..., in order."""
     failures: list[str] = []
-    failed_quotes = {q.id for q in answer.quotes if q.status in FAILED_QUOTE}
+    failed_quotes = {q.id for q in answer.quotes if q.status in FAILED_QUOTE or q.meaning_changed}
     if fail_on in ("quote", "any"):
-        failures += [f"{q.id} {q.status}" for q in answer.quotes if q.id in failed_quotes]
+        failures += [
+            f"{q.id} {q.status}" + (" (meaning changed)" if q.meaning_changed else "")
+            for q in answer.quotes
+            if q.id in failed_quotes
+        ]
     if fail_on in ("claim", "any"):
         failures += [
             f"claim {c.id}"
@@ -279,7 +306,8 @@ def _verify_line(
             ) from None
         line_id, answer, sources, line_policy = read_batch_line(text, where=where)
         effective = line_policy.to_policy(policy) if line_policy else policy
-        verified = verify(answer, sources, policy=effective, answer_id=line_id)
+        # Indexes of sources repeated across lines come from the shared cache.
+        verified = Verifier(sources, policy=effective).verify(answer, answer_id=line_id)
         if log is not None:
             request = {"command": "verify --batch", "batch_line": number}
             conclude(verified, request=request, log=log)

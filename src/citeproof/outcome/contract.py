@@ -141,6 +141,8 @@ def answer_to_json(answer: VerifiedAnswer) -> dict[str, Any]:
                 "corrections": [asdict(c) for c in q.corrections],
                 "excerpt": _excerpt(q.excerpt),
                 "note": q.note,
+                "differences": [asdict(d) for d in q.differences],
+                "meaning_changed": q.meaning_changed,
             }
         )
     claims = [

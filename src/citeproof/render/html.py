@@ -30,11 +30,13 @@ from citeproof.render.labels import (
     cited_but_not_provided,
     eligibility_line,
     kept_out,
+    nothing_checked,
+    provided_hint,
     safe_url,
     status_label,
 )
 from citeproof.render.style import PAGE_CSS
-from citeproof.render.unanswered import page_heading, unchecked_notice
+from citeproof.render.unanswered import page_heading
 
 ALLOWED_TAGS = frozenset(
     {
@@ -191,6 +193,10 @@ def sources_html(answer: VerifiedAnswer) -> str:
             f'<p class="missing">{label.plain_symbol} Cited but not provided with this answer: '
             f"{names}</p>"
         )
+        hint = provided_hint(answer)
+        if hint:
+            extra += f'<p class="missing">{escape(hint)}</p>'
+
     listing = f"<ol>{''.join(items)}</ol>" if items else "<p>No sources were provided.</p>"
     turn = eligibility_line(answer)
     if turn:
@@ -225,12 +231,12 @@ def render_html(answer: VerifiedAnswer) -> str:
         if lost
         else ""
     )
+    nothing = nothing_checked(answer)
+    headline = f'<p class="nothing-checked">{escape(nothing)}</p>' if nothing else ""
     heading = page_heading(answer)
-    notice = unchecked_notice(answer)
-    summary = f'<p class="missing">{escape(notice)}</p>' if notice else summary_html(answer)
     page_body = (
         f'<main class="citeproof"><header><h1>{escape(heading)}</h1>'
-        f"{summary}</header>"
+        f"{headline}{summary_html(answer)}</header>"
         f'<article class="answer">{body}</article>{unplaced}{sources_html(answer)}'
         '<footer><p>Checked by citeproof. Open "show source" under a quote to read the '
         "passage it was checked against.</p></footer></main>"

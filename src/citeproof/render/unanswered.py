@@ -1,5 +1,8 @@
-"""The plain message for an answer with nothing checked: the model could not answer, or
-quoted nothing, so no heading may call it checked."""
+"""When the model could not answer from the sources: said plainly, never headed "checked".
+
+`citeproof.render.labels.nothing_checked` gives the one message every rendering shows for an
+answer with nothing checked; for a model that declined, that message is `NOT_ANSWERED`.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +12,6 @@ from citeproof.model import VerifiedAnswer
 from citeproof.turn.evidence_first import NO_ANSWER
 
 NOT_ANSWERED = "Not answered: the sources given do not answer this question."
-NOTHING_CHECKED = "Not checked: this answer quotes no source, so nothing in it could be checked."
 
 # How models say they cannot answer from the sources (checked only when nothing is quoted).
 _DECLINES = re.compile(
@@ -20,20 +22,16 @@ _DECLINES = re.compile(
 )
 
 
-def unchecked_notice(answer: VerifiedAnswer) -> str | None:
-    """`NOT_ANSWERED` when the answer quotes nothing and says the sources do not answer,
-    `NOTHING_CHECKED` when it quotes nothing otherwise, None when it has quotes."""
+def declines_to_answer(answer: VerifiedAnswer) -> bool:
+    """Whether the answer quotes nothing and says the sources do not answer the question."""
     if answer.quotes:
-        return None
+        return False
     text = answer.text.strip()
-    if text == NO_ANSWER or _DECLINES.search(text):
-        return NOT_ANSWERED
-    return NOTHING_CHECKED
+    return text == NO_ANSWER or _DECLINES.search(text) is not None
 
 
 def page_heading(answer: VerifiedAnswer) -> str:
     """ "Checked answer", or what the answer is when nothing in it was checked."""
-    notice = unchecked_notice(answer)
-    if notice is None:
+    if answer.quotes:
         return "Checked answer"
-    return "No answer from the sources" if notice == NOT_ANSWERED else "Unchecked answer"
+    return "No answer from the sources" if declines_to_answer(answer) else "Unchecked answer"
