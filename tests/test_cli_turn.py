@@ -260,6 +260,8 @@ def test_the_default_embedded_model_answers_with_a_verified_quote_offline_D(stor
     assert record["turn"]["generation"]["provider"] == "embedded"
     assert record["turn"]["generation"]["model"] == QWEN_1_5B.name
     assert record["turn"]["prompt"]["version"].endswith("quote-first/1")
+    assert record["turn"]["generation"]["quote_first"] is True
+    assert record["turn"]["generation"]["text"].startswith("Evidence:")
     verified = [q for q in record["quotes"] if q["status"] == "verified"]
     assert verified, record["original"]
     # The policy says it, and so does the email announcing the policy.

@@ -272,7 +272,15 @@ def turn_to_json(turn: Turn) -> dict[str, Any]:
             "prompt_tokens": turn.generation.usage.prompt_tokens,
             "completion_tokens": turn.generation.usage.completion_tokens,
             "seconds": round(turn.generation.seconds, 3),
+            # What the model wrote; "original" is the answer verified (quote-first: the prose,
+            # then the evidence lines).
+            "text": turn.generation.text,
+            "quote_first": turn.prompt.grammar is not None,
         },
+        "normalised_markers": [
+            {"written": n.written, "read_as": n.read_as, "start": n.start}
+            for n in turn.answer.normalised_markers
+        ],
         "timings": turn.timings,
     }
     return record
