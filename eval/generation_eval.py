@@ -175,10 +175,16 @@ def run(
     mode: str,
     quotesum: list[tuple[str, list[Source], list[str]]],
     minutes: float,
+    mailbox: bool = True,
 ) -> list[Row]:
     provider = EmbeddedProvider(model, quote_first=mode == "quote-first", timeout=TIMEOUT)
     stop_at = time.monotonic() + minutes * 60
-    mail = Row(model.weights.key, mode, "mailbox")
+    rows = [ask_mailbox(provider, mode, stop_at)] if mailbox else []
+    return [*rows, ask_quotesum(provider, mode, quotesum, stop_at)]
+
+
+def ask_mailbox(provider: EmbeddedProvider, mode: str, stop_at: float) -> Row:
+    mail = Row(provider.weights.key, mode, "mailbox")
     with (
         tempfile.TemporaryDirectory(prefix="citeproof-eval-") as folder,
         SourceStore(Path(folder) / "mailbox.db") as store,
@@ -203,7 +209,16 @@ def run(
                 right = any(word.casefold() in text.casefold() for word in expected)
             mail.add(turn, right)
             print(f"  {mail.model}/{mode} mailbox: {question!r} -> {text[:100]!r}", flush=True)
-    qs = Row(model.weights.key, mode, "QuoteSum")
+    return mail
+
+
+def ask_quotesum(
+    provider: EmbeddedProvider,
+    mode: str,
+    quotesum: list[tuple[str, list[Source], list[str]]],
+    stop_at: float,
+) -> Row:
+    qs = Row(provider.weights.key, mode, "QuoteSum")
     for question, sources, references in quotesum:
         if time.monotonic() > stop_at:
             break
@@ -218,7 +233,7 @@ def run(
         )
         qs.add(turn, overlap_right(prose(turn), references))
         print(f"  {qs.model}/{mode} QuoteSum {qs.asked}: {prose(turn)[:80]!r}", flush=True)
-    return [mail, qs]
+    return qs
 
 
 def table(rows: Sequence[Row]) -> str:
@@ -237,6 +252,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         default="20,8",
         help="time budget of each model in each mode, in the order of --modes (the last repeats)",
     )
+    parser.add_argument(
+        "--skip-mailbox", action="store_true", help="QuoteSum only (the mailbox rows ran before)"
+    )
     parser.add_argument("--out", type=Path, default=ROOT / "out" / "eval-generation.md")
     args = parser.parse_args(argv)
     path = data_dir() / "quotesum" / "dev_half.jsonl"
@@ -251,7 +269,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         with EmbeddedModel(key, threads=1, context_tokens=3072) as model:
             for number, mode in enumerate(modes):
                 started = time.monotonic()
-                rows += run(model, mode, cases, budgets[min(number, len(budgets) - 1)])
+                budget = budgets[min(number, len(budgets) - 1)]
+                rows += run(model, mode, cases, budget, mailbox=not args.skip_mailbox)
                 print(f"{key}/{mode}: {time.monotonic() - started:.0f} s", flush=True)
     report = table(rows)
     print(report)
