@@ -270,7 +270,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             for number, mode in enumerate(modes):
                 started = time.monotonic()
                 budget = budgets[min(number, len(budgets) - 1)]
-                rows += run(model, mode, cases, budget, mailbox=not args.skip_mailbox)
+                done = run(model, mode, cases, budget, mailbox=not args.skip_mailbox)
+                print(table(done), flush=True)  # each row as soon as it is known
+                rows += done
                 print(f"{key}/{mode}: {time.monotonic() - started:.0f} s", flush=True)
     report = table(rows)
     print(report)
