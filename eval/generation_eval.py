@@ -10,10 +10,10 @@ two shared cores, so it is not part of ``make eval``). For each model (``--model
   retriever ranks that question's passages by shared words.
 
 Columns: answers with at least one verified quote; quotes verified out of quotes written;
-answers a person would call right (mailbox: the expected fact is in the prose, or the answer
-says the sources do not answer the unanswerable question; QuoteSum: at least half of the
-content words of one of the reference short answers, or of the reference summary when it has
-none, are in the prose); mean seconds per answer. A row stops early when its time budget
+answers a person would call right (mailbox: the expected fact is in the prose, or the prose
+says the sources do not answer the unanswerable question, with or without quotes; QuoteSum: at
+least half of the content words of one of the reference short answers, or of the reference
+summary when it has none, are in the prose); mean seconds per answer. A row stops early when its time budget
 (``--minutes``) is spent, and says how many questions it asked (n).
 """
 
@@ -33,7 +33,7 @@ from quotesum_eval import data_dir  # this folder: the same data as `make eval`
 
 from citeproof.model import Candidate, Passage, Source
 from citeproof.providers.embedded import EmbeddedModel, EmbeddedProvider
-from citeproof.render.unanswered import declines_to_answer
+from citeproof.render.unanswered import says_not_answered
 from citeproof.sources.ingest import collect_files, ingest_files
 from citeproof.sources.library import StoreLibrary
 from citeproof.sources.store import SourceStore
@@ -204,7 +204,7 @@ def ask_mailbox(provider: EmbeddedProvider, mode: str, stop_at: float) -> Row:
             )
             text = prose(turn)
             if expected is None:
-                right = declines_to_answer(turn.answer)
+                right = says_not_answered(text)
             else:
                 right = any(word.casefold() in text.casefold() for word in expected)
             mail.add(turn, right)

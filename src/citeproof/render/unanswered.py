@@ -17,17 +17,20 @@ NOT_ANSWERED = "Not answered: the sources given do not answer this question."
 _DECLINES = re.compile(
     r"\b(?:sources?|documents?|context|passages?)\b[^.]{0,40}\b(?:do(?:es)? not|don't|doesn't"
     r"|cannot|can't)\b[^.]{0,20}\b(?:answer|say|mention|contain|provide|specify|state)"
+    r"|\b(?:policy|sources?|documents?)\b[^.]{0,40}\bdo(?:es)? not (?:\w+ )?mention\b"
     r"|\bcannot (?:be )?answer(?:ed)?\b|\bno (?:relevant )?information\b",
     re.IGNORECASE,
 )
 
 
+def says_not_answered(text: str) -> bool:
+    """Whether ``text`` says the sources do not answer the question."""
+    return text.strip() == NO_ANSWER or _DECLINES.search(text) is not None
+
+
 def declines_to_answer(answer: VerifiedAnswer) -> bool:
     """Whether the answer quotes nothing and says the sources do not answer the question."""
-    if answer.quotes:
-        return False
-    text = answer.text.strip()
-    return text == NO_ANSWER or _DECLINES.search(text) is not None
+    return not answer.quotes and says_not_answered(answer.text)
 
 
 def page_heading(answer: VerifiedAnswer) -> str:
