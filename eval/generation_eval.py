@@ -13,8 +13,8 @@ Columns: answers with at least one verified quote; quotes verified out of quotes
 answers a person would call right (mailbox: the expected fact is in the prose, or the prose
 says the sources do not answer the unanswerable question, with or without quotes; QuoteSum: at
 least half of the content words of one of the reference short answers, or of the reference
-summary when it has none, are in the prose); mean seconds per answer. A row stops early when its time budget
-(``--minutes``) is spent, and says how many questions it asked (n).
+summary when it has none, are in the prose); mean seconds per answer. A row stops early when its
+time budget (``--minutes``) is spent, and says how many questions it asked (n).
 """
 
 from __future__ import annotations
