@@ -10,7 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from citeproof.cli import main
-from tests.conftest import PgSchemas
+from citeproof.providers.weights import QWEN_1_5B
+from tests.conftest import PgSchemas, require_model
 
 ROOT = Path(__file__).resolve().parents[1]
 MAILBOX = ROOT / "examples" / "mailbox"
@@ -242,7 +243,9 @@ def test_batch_with_audit_appends_one_record_per_good_line(tmp_path: Path) -> No
 
 
 @pytest.mark.model
-def test_ask_with_the_embedded_model_runs_the_whole_turn_offline(store: Path) -> None:
+@pytest.mark.slow
+def test_the_default_embedded_model_answers_with_a_verified_quote_offline_D(store: Path) -> None:
+    require_model()
     code, out, err = invoke(
         "ask",
         "When must an application be referred to a senior underwriter?",
@@ -251,12 +254,20 @@ def test_ask_with_the_embedded_model_runs_the_whole_turn_offline(store: Path) ->
         "--provider",
         "embedded",
         "--max-tokens",
-        "60",
+        "160",
+        "--timeout",
+        "900",  # two shared cores: reading the prompt alone can take minutes under load
         "--format",
         "json",
     )
     assert code == 0, err
     record = json.loads(out)
     assert record["turn"]["generation"]["provider"] == "embedded"
-    assert record["turn"]["generation"]["completion_tokens"] > 0
-    assert record["original"].strip()
+    assert record["turn"]["generation"]["model"] == QWEN_1_5B.name
+    assert record["turn"]["prompt"]["version"].endswith("quote-first/1")
+    assert record["turn"]["generation"]["quote_first"] is True
+    assert record["turn"]["generation"]["text"].startswith("Evidence:")
+    verified = [q for q in record["quotes"] if q["status"] == "verified"]
+    assert verified, record["original"]
+    # The policy says it, and so does the email announcing the policy.
+    assert any("senior underwriter" in q["text"] for q in verified), record["original"]

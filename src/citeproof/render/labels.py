@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from citeproof.model import STATUSES, Excerpt, Source, VerifiedAnswer, VerifiedQuote
+from citeproof.render.unanswered import NOT_ANSWERED, declines_to_answer
 from citeproof.verifier.catalog import is_numbered
 from citeproof.verifier.differences import changes_meaning, describe
 
@@ -132,6 +133,8 @@ def nothing_checked(answer: VerifiedAnswer) -> str | None:
     """A plain sentence when nothing in the answer could be checked, saying why; else None."""
     if answer.quotes:
         return None
+    if declines_to_answer(answer):
+        return NOT_ANSWERED
     citations = [cite for claim in answer.claims for cite in claim.citations]
     if not citations:
         why = "it has no quotes and no citations to the sources provided"

@@ -82,6 +82,7 @@ class Prompt:
     removals: tuple[Removal, ...]
     eligibility_fingerprint: str
     flagged: tuple[FlaggedLine, ...] = ()
+    grammar: str | None = None  # a GBNF grammar the answer must follow (quote-first mode)
 
 
 def build_prompt(
