@@ -1,0 +1,33 @@
+"""Native citations of the LLM APIs, converted into what citeproof verifies.
+
+Each ``from_<vendor>`` takes a vendor response as it comes (parsed JSON, JSON text or the
+vendor SDK's object), optionally the request that produced it and the caller's own copies of
+the sources, and returns a `Converted`: the answer text with ``<cite:ID>`` markers (and, where
+the vendor states the cited text, inline quotes), the `Source` values, and the vendor's
+citations with what citeproof found at the locations they state. ``Converted.verify()`` gives
+the same `VerifiedAnswer` as `citeproof.verify`.
+"""
+
+from citeproof.adapters.anthropic import from_anthropic
+from citeproof.adapters.converted import (
+    VENDORS,
+    Converted,
+    LocationCheck,
+    Vendor,
+    VendorCitation,
+    citation_report,
+)
+from citeproof.adapters.offsets import TextOffsets, TextSpan, span_of
+
+__all__ = [
+    "VENDORS",
+    "Converted",
+    "LocationCheck",
+    "TextOffsets",
+    "TextSpan",
+    "Vendor",
+    "VendorCitation",
+    "citation_report",
+    "from_anthropic",
+    "span_of",
+]
