@@ -18,6 +18,7 @@ from citeproof.adapters.converted import (
     citation_report,
 )
 from citeproof.adapters.offsets import TextOffsets, TextSpan, span_of
+from citeproof.adapters.openai import from_openai
 
 __all__ = [
     "VENDORS",
@@ -29,5 +30,6 @@ __all__ = [
     "VendorCitation",
     "citation_report",
     "from_anthropic",
+    "from_openai",
     "span_of",
 ]

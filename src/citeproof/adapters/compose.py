@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import groupby
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from citeproof.adapters.converted import LocationCheck, VendorCitation
 from citeproof.adapters.offsets import TextOffsets
@@ -110,14 +111,28 @@ class SourceSet:
         for source in self.given:
             if source.id == vendor.id:
                 return source.id
+        wanted_url = same_url(vendor.url) if vendor.url else None
         for source in self.given:
-            if vendor.url and source.url == vendor.url:
+            if wanted_url and source.url and same_url(source.url) == wanted_url:
                 return source.id
         wanted = vendor.title.strip().casefold() if vendor.title else None
         for source in self.given:
             if wanted and source.title and source.title.strip().casefold() == wanted:
                 return source.id
         return None
+
+
+def same_url(url: str) -> str:
+    """``url`` without what search tools add to it (``utm_*`` parameters, a trailing slash),
+    so a cited page matches the caller's copy of it."""
+    parts = urlsplit(url.strip())
+    query = [
+        (k, v)
+        for k, v in parse_qsl(parts.query, keep_blank_values=True)
+        if not k.startswith("utm_")
+    ]
+    path = parts.path.rstrip("/")
+    return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), path, urlencode(query), ""))
 
 
 def marker(source_id: str, paragraph: int | None = None) -> str:
@@ -239,3 +254,23 @@ def paragraph_at(source: Source, index: int) -> int:
         if index < end:
             return number
     return len(spans)
+
+
+_SENTENCE_END = re.compile(r"[.!?。！？](?=[\s)\]\"'”’]|$)|\n")
+
+
+def sentence_before(text: str, at: int, start: int = 0) -> Span:
+    """The sentence that ends at or just before ``at`` (the claim a trailing citation cites).
+
+    Spaces before ``at`` are skipped; the sentence starts after the previous sentence end or
+    line break at or after ``start``.
+    """
+    end = at
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    begin = start
+    for boundary in _SENTENCE_END.finditer(text, start, max(start, end - 1)):
+        begin = boundary.end()
+    while begin < end and text[begin].isspace():
+        begin += 1
+    return (begin, end)
