@@ -9,6 +9,7 @@ from citeproof.adapters import from_anthropic
 from citeproof.errors import AnswerError, SourceError
 from citeproof.model import Source
 from tests.adapters.fixtures import load
+from tests.adapters.sdk import unknown_fields
 
 NAMES = ["plain-text", "policy", "pdf", "blocks"]
 
@@ -16,6 +17,7 @@ NAMES = ["plain-text", "policy", "pdf", "blocks"]
 @pytest.mark.parametrize("name", NAMES)
 def test_every_fixture_is_a_valid_messages_response_for_the_sdk_F_4(name: str) -> None:
     message = anthropic.types.Message.model_validate(load(f"anthropic-response-{name}"))
+    assert unknown_fields(message) == []
     assert any(block.type == "text" and block.citations for block in message.content)
 
 

@@ -10,6 +10,7 @@ from citeproof.adapters import from_openai
 from citeproof.errors import AnswerError
 from citeproof.model import Source
 from tests.adapters.fixtures import load
+from tests.adapters.sdk import unknown_fields
 
 RESPONSES = ["file-search", "web-search", "container-file"]
 BANK_URL = "https://www.bankofengland.co.uk/monetary-policy/the-interest-rate-bank-rate"
@@ -18,11 +19,13 @@ BANK_URL = "https://www.bankofengland.co.uk/monetary-policy/the-interest-rate-ba
 @pytest.mark.parametrize("name", RESPONSES)
 def test_every_responses_fixture_is_valid_for_the_sdk_F_4(name: str) -> None:
     response = Response.model_validate(load(f"openai-response-{name}"))
+    assert unknown_fields(response) == []
     assert response.output_text
 
 
 def test_the_chat_completion_fixture_is_valid_for_the_sdk_F_4() -> None:
     completion = ChatCompletion.model_validate(load("openai-chat-completion-web-search"))
+    assert unknown_fields(completion) == []
     assert completion.choices[0].message.annotations
 
 

@@ -17,6 +17,7 @@ from citeproof.adapters.converted import (
     VendorCitation,
     citation_report,
 )
+from citeproof.adapters.gemini import from_gemini
 from citeproof.adapters.offsets import TextOffsets, TextSpan, span_of
 from citeproof.adapters.openai import from_openai
 
@@ -30,6 +31,7 @@ __all__ = [
     "VendorCitation",
     "citation_report",
     "from_anthropic",
+    "from_gemini",
     "from_openai",
     "span_of",
 ]
