@@ -9,6 +9,7 @@ the same `VerifiedAnswer` as `citeproof.verify`.
 """
 
 from citeproof.adapters.anthropic import from_anthropic
+from citeproof.adapters.cohere import from_cohere
 from citeproof.adapters.converted import (
     VENDORS,
     Converted,
@@ -18,8 +19,10 @@ from citeproof.adapters.converted import (
     citation_report,
 )
 from citeproof.adapters.gemini import from_gemini
+from citeproof.adapters.mistral import from_mistral
 from citeproof.adapters.offsets import TextOffsets, TextSpan, span_of
 from citeproof.adapters.openai import from_openai
+from citeproof.adapters.perplexity import from_perplexity
 
 __all__ = [
     "VENDORS",
@@ -31,7 +34,10 @@ __all__ = [
     "VendorCitation",
     "citation_report",
     "from_anthropic",
+    "from_cohere",
     "from_gemini",
+    "from_mistral",
     "from_openai",
+    "from_perplexity",
     "span_of",
 ]

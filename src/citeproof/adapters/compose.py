@@ -32,7 +32,9 @@ class Cite:
 
     ``words`` are the cited words of the output text (``str`` indices); ``at`` is where the
     marker goes when not at the end of ``words`` (an OpenAI annotation's ``index``);
-    ``show_quote`` is False when ``cited_text`` cannot be checked (its source has no text).
+    ``show_quote`` is False when ``cited_text`` cannot be checked (its source has no text);
+    ``replaces`` is the vendor's own marker in the output (Perplexity's ``[1]``), which the
+    new marker takes the place of.
     """
 
     words: Span
@@ -44,6 +46,7 @@ class Cite:
     check: LocationCheck | None = None
     show_quote: bool = True
     at: int | None = None
+    replaces: Span | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,9 +166,10 @@ def compose(
     for at, items in groupby(placed, key=lambda item: item[0]):
         pieces.append(output[previous:at])
         length += at - previous
-        previous = at
         group = [(number, cite) for _, number, cite in items]
-        inserted, spans = _insertion(output, at, group, quotes, notes)
+        previous = max([at] + [c.replaces[1] for _, c in group if c.replaces is not None])
+        written = next((piece[-1] for piece in reversed(pieces) if piece), "")
+        inserted, spans = _insertion(output, written, previous, group, quotes, notes)
         for (number, cite), (start, end) in zip(group, spans, strict=True):
             results[number] = VendorCitation(
                 kind=cite.kind,
@@ -183,6 +187,8 @@ def compose(
 
 
 def _position(output: str, cite: Cite) -> int:
+    if cite.replaces is not None:
+        return cite.replaces[0]
     start, end = cite.words
     at = end if cite.at is None else cite.at
     if cite.at is None:
@@ -192,10 +198,16 @@ def _position(output: str, cite: Cite) -> int:
 
 
 def _insertion(
-    output: str, at: int, group: Sequence[tuple[int, Cite]], quotes: bool, notes: list[str]
+    output: str,
+    written: str,
+    resume: int,
+    group: Sequence[tuple[int, Cite]],
+    quotes: bool,
+    notes: list[str],
 ) -> tuple[str, list[Span]]:
-    """The text inserted at ``at`` and each cite's marker span relative to its start."""
-    text = " " if at > 0 and not output[at - 1].isspace() else ""
+    """The text inserted after the character ``written`` (the output resumes at ``resume``)
+    and each cite's marker span relative to the start of that text."""
+    text = " " if written and not written.isspace() else ""
     spans: dict[int, Span] = {}
     quoted: list[tuple[int, Cite, str]] = []
     written: dict[str, Span] = {}
@@ -219,7 +231,7 @@ def _insertion(
             spans[number] = (len(text), len(text) + len(written_marker))
             text += written_marker
         text += ")"
-    if at < len(output) and not output[at].isspace() and output[at] not in ".,;:!?)]}":
+    if resume < len(output) and not output[resume].isspace() and output[resume] not in ".,;:!?)]}":
         text += " "
     return text, [spans[number] for number, _ in group]
 
@@ -256,7 +268,8 @@ def paragraph_at(source: Source, index: int) -> int:
     return len(spans)
 
 
-_SENTENCE_END = re.compile(r"[.!?。！？](?=[\s)\]\"'”’]|$)|\n")
+_SENTENCE_END = re.compile(r"[.!?。！？](?=[\s)\]\[\"'”’]|$)|\n")
+_LEADING_MARKERS = re.compile(r"(?:\s*\[\d{1,3}\])+")  # "[1][2]" ending the sentence before
 
 
 def sentence_before(text: str, at: int, start: int = 0) -> Span:
@@ -271,6 +284,9 @@ def sentence_before(text: str, at: int, start: int = 0) -> Span:
     begin = start
     for boundary in _SENTENCE_END.finditer(text, start, max(start, end - 1)):
         begin = boundary.end()
+    leading = _LEADING_MARKERS.match(text, begin, end)
+    if leading is not None:
+        begin = leading.end()
     while begin < end and text[begin].isspace():
         begin += 1
     return (begin, end)

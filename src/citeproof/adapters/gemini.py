@@ -21,6 +21,7 @@ from citeproof.adapters import fields
 from citeproof.adapters.compose import Cite, SourceSet, VendorSource, compose
 from citeproof.adapters.converted import Converted, LocationCheck, sources_given
 from citeproof.adapters.offsets import TextOffsets
+from citeproof.adapters.segments import locate_segment
 from citeproof.errors import AnswerError
 from citeproof.model import Source, Span
 
@@ -141,39 +142,8 @@ def _locate(segment: fields.Json, where: str, offsets: TextOffsets) -> tuple[Spa
     """The segment's ``str`` span in its part, and whether its text is where its bytes say."""
     start = fields.integer(segment, "startIndex", where, "start_index", default=0)
     end = fields.integer(segment, "endIndex", where, "end_index", default=0)
-    stated = f"bytes {start}-{end}"
     said = fields.text(segment, "text", where)
-    try:
-        span = offsets.span(start, end, "utf8").code_points
-    except AnswerError:
-        if not said:
-            raise
-        span = None
-    if said is None:
-        assert span is not None
-        return span, LocationCheck("not_checked", stated, span, "the segment gives no text")
-    text = offsets.text
-    if span is not None and text[span[0] : span[1]] == said:
-        return span, LocationCheck("verbatim", stated, span, "the segment's text is at its bytes")
-    found = _nearest(text, said, span[0] if span else 0)
-    if found is None:
-        if span is None:
-            raise AnswerError(f"the segment text {said!r} is not in its part", where=where)
-        note = f"the segment's text {said!r} is not in its part; its bytes are used"
-        return span, LocationCheck("not_verbatim", stated, span, note)
-    actual = offsets.span(*found)
-    note = f"the segment's text is at bytes {actual.utf8[0]}-{actual.utf8[1]}, not {start}-{end}"
-    return found, LocationCheck("moved", stated, found, note)
-
-
-def _nearest(text: str, wanted: str, near: int) -> Span | None:
-    best: int | None = None
-    at = text.find(wanted)
-    while at >= 0:
-        if best is None or abs(at - near) < abs(best - near):
-            best = at
-        at = text.find(wanted, at + 1)
-    return None if best is None else (best, best + len(wanted))
+    return locate_segment(offsets, start, end, "utf8", said, where)
 
 
 def _scores(support: fields.Json, path: str) -> list[float]:
