@@ -199,15 +199,15 @@ def _position(output: str, cite: Cite) -> int:
 
 def _insertion(
     output: str,
-    written: str,
+    before: str,
     resume: int,
     group: Sequence[tuple[int, Cite]],
     quotes: bool,
     notes: list[str],
 ) -> tuple[str, list[Span]]:
-    """The text inserted after the character ``written`` (the output resumes at ``resume``)
+    """The text inserted after the character ``before`` (the output resumes at ``resume``)
     and each cite's marker span relative to the start of that text."""
-    text = " " if written and not written.isspace() else ""
+    text = " " if before and not before.isspace() else ""
     spans: dict[int, Span] = {}
     quoted: list[tuple[int, Cite, str]] = []
     written: dict[str, Span] = {}
