@@ -98,7 +98,7 @@ class Converted:
         return verify(self.answer, self.sources, policy=policy, answer_id=answer_id, now=now)
 
     def summary(self) -> dict[str, int]:
-        """Number of vendor citations per location check status (``unchecked``: no check)."""
+        """Number of vendor citations per check status (``unchecked``: nothing to check)."""
         tally: dict[str, int] = {}
         for citation in self.citations:
             key = citation.check.status if citation.check else "unchecked"

@@ -13,12 +13,14 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
+from citeproof.adapters import VENDORS
 from citeproof.audit.backends import open_store
 from citeproof.audit.store import BaseAuditStore
 from citeproof.cli.ask import ask_command
 from citeproof.cli.audit import audit_group
 from citeproof.cli.common import Format, conclude_from_options, emit, format_answer, outcome_options
 from citeproof.cli.ingest import ingest_command
+from citeproof.cli.vendor import verify_vendor_response
 from citeproof.errors import CiteproofError, InputError
 from citeproof.model import Policy, Source
 from citeproof.outcome.contract import answer_to_json, read_batch_line, read_sources
@@ -108,6 +110,21 @@ def _read_text(path: Path, what: str) -> str:
     default=None,
     help="Lowest similarity for an approximate match (default: the measured 0.85).",
 )
+@click.option(
+    "--from",
+    "vendor",
+    type=click.Choice(VENDORS),
+    default=None,
+    metavar="VENDOR",
+    help=f"ANSWER_FILE is the JSON response of an LLM API ({', '.join(VENDORS)}): "
+    "verify its native citations.",
+)
+@click.option(
+    "--request",
+    "request_file",
+    type=click.Path(path_type=Path, exists=True, dir_okay=False),
+    help="With --from: the JSON request that holds the cited documents.",
+)
 @outcome_options
 def verify_command(
     answer_file: Path | None,
@@ -119,6 +136,8 @@ def verify_command(
     batch: Path | None,
     ineligible: Literal["flag", "remove"] | None,
     min_similarity: float | None,
+    vendor: str | None,
+    request_file: Path | None,
     audit: str | None,
     rules_path: Path | None,
     facts_path: Path | None,
@@ -131,6 +150,8 @@ def verify_command(
     try:
         policy = _policy(ineligible, min_similarity)
         if batch is not None:
+            if vendor is not None:
+                raise click.UsageError("--from reads one response file, not --batch")
             if out is None:
                 raise click.UsageError("--batch needs --out OUT.jsonl")
             with ExitStack() as stack:
@@ -141,12 +162,22 @@ def verify_command(
             sys.exit(status)
         if answer_file is None:
             raise click.UsageError("give an ANSWER_FILE (or --batch IN.jsonl)")
-        sources = _gather_sources(source_args, email_args, sources_file)
-        answer = _read_text(answer_file, "answer")
-        verified = verify(answer, sources, policy=policy)
+        if vendor is not None:
+            given = (source_args, email_args, sources_file)
+            sources = _gather_sources(*given) if any(given) else []
+            verified, record = verify_vendor_response(
+                vendor, answer_file, request_file, sources, policy
+            )
+        else:
+            if request_file is not None:
+                raise click.UsageError("--request goes with --from")
+            sources = _gather_sources(source_args, email_args, sources_file)
+            answer = _read_text(answer_file, "answer")
+            verified = verify(answer, sources, policy=policy)
+            record = {"command": "verify", "answer_file": str(answer_file)}
         conclude_from_options(
             verified,
-            {"command": "verify", "answer_file": str(answer_file)},
+            record,
             audit=audit,
             rules_path=rules_path,
             facts_path=facts_path,
