@@ -6,8 +6,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from citeproof.adapters.convert import convert
 from citeproof.adapters.offsets import UNITS, TextOffsets, span_of
 from citeproof.errors import AnswerError
+from tests.adapters.fixtures import load
 
 # Texts where the three units differ, and what one character of each costs.
 CASES = [
@@ -77,3 +79,37 @@ def test_every_boundary_agrees_with_the_encoders_F_4(text: str, data: st.DataObj
     assert span.utf8[0] == len(prefix.encode("utf-8", "surrogatepass"))
     assert span.utf16[0] == len(prefix.encode("utf-16-le", "surrogatepass")) // 2
     assert span.utf8[1] - span.utf8[0] == len(text[start:end].encode("utf-8", "surrogatepass"))
+
+
+# Every fixture of every vendor: each cited span says the same words in all three units.
+VENDOR_FIXTURES = [
+    ("anthropic", "anthropic-response-plain-text", "anthropic-request-plain-text"),
+    ("anthropic", "anthropic-response-blocks", "anthropic-request-blocks"),
+    ("openai", "openai-response-web-search", None),
+    ("openai", "openai-chat-completion-web-search", None),
+    ("gemini", "gemini-response-search-emoji-cjk", None),
+    ("gemini", "gemini-response-rag", None),
+    ("cohere", "cohere-response-tool", None),
+    ("mistral", "mistral-response-nobel", "mistral-request-nobel"),
+    ("perplexity", "perplexity-response-rates", None),
+]
+
+
+@pytest.mark.parametrize(
+    ("vendor", "response", "request_name"), VENDOR_FIXTURES, ids=[f[1] for f in VENDOR_FIXTURES]
+)
+def test_every_cited_span_of_every_format_agrees_in_the_three_units_F_4(
+    vendor: str, response: str, request_name: str | None
+) -> None:
+    request = load(request_name) if request_name else None
+    converted = convert(vendor, load(response), request)
+    output = converted.output
+    assert converted.citations
+    for citation in converted.citations:
+        words = output[slice(*citation.cited_words.code_points)]
+        assert words.strip(), citation
+        utf8 = output.encode("utf-8")[slice(*citation.cited_words.utf8)].decode("utf-8")
+        utf16 = output.encode("utf-16-le")[
+            citation.cited_words.utf16[0] * 2 : citation.cited_words.utf16[1] * 2
+        ].decode("utf-16-le")
+        assert utf8 == utf16 == words
