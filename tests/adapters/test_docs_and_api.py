@@ -36,7 +36,7 @@ def test_the_adapters_public_names_are_exactly_these_F_4() -> None:
 
 
 def test_the_documented_python_example_runs_on_the_documented_response_F_4() -> None:
-    (block,) = re.findall(r"```python\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
+    block = re.findall(r"```python\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)[0]
     namespace = {
         "response": load("anthropic-response-plain-text"),
         "request": load("anthropic-request-plain-text"),
