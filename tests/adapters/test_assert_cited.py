@@ -70,7 +70,8 @@ def test_the_pytest_plugin_gives_the_fixture_F_4(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "citeproof.testing", str(test_file)],
+        # No "-p": the installed package registers the plugin through its pytest11 entry point.
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(test_file)],
         capture_output=True,
         text=True,
         cwd=tmp_path,
