@@ -45,11 +45,12 @@ def test_ask_with_the_extractive_provider_gives_verified_quotes_and_the_turn_rec
     code, out, err = invoke(
         "ask",
         "When must an application be referred to a senior underwriter?",
-        "--sources",
+        "--store",
         str(store),
         "--provider",
         "extractive",
-        "--json",
+        "--format",
+        "json",
     )
     assert code == 0, err
     record = json.loads(out)
@@ -66,11 +67,12 @@ def test_ask_records_the_invisible_characters_removed_from_an_email(store: Path)
     code, out, err = invoke(
         "ask",
         "What does the helpdesk update say about approval without referral?",
-        "--sources",
+        "--store",
         str(store),
         "--provider",
         "extractive",
-        "--json",
+        "--format",
+        "json",
     )
     assert code == 0, err
     removals = json.loads(out)["turn"]["prompt"]["removals"]
@@ -81,7 +83,7 @@ def test_ask_on_a_folder_ingests_it_first(tmp_path: Path) -> None:
     code, out, err = invoke(
         "ask",
         "What is the arrangement fee of the 5-year fixed?",
-        "--sources",
+        "--source",
         str(MAILBOX),
         "--provider",
         "extractive",
@@ -100,7 +102,7 @@ def test_a_user_outside_an_access_list_never_gets_that_source_012_1(tmp_path: Pa
     assert invoke("ingest", str(LENDING / "credit-policy.md"), "--store", str(db))[0] == 0
     question = "What is the referral threshold for loan-to-value?"
     code, out, err = invoke(
-        "ask", question, "--sources", str(db), "--provider", "extractive", "--json"
+        "ask", question, "--store", str(db), "--provider", "extractive", "--format", "json"
     )
     assert code == 0, err
     record = json.loads(out)
@@ -108,7 +110,7 @@ def test_a_user_outside_an_access_list_never_gets_that_source_012_1(tmp_path: Pa
     excluded = {e["reason"] for e in record["eligibility"]["excluded"]}
     assert "not_permitted" in excluded
     code, out, err = invoke(
-        "ask", question, "--sources", str(db), "--provider", "extractive", "--json",
+        "ask", question, "--store", str(db), "--provider", "extractive", "--format", "json",
         "--user", "board",
     )  # fmt: skip
     assert "85%" in json.loads(out)["text"]
@@ -239,13 +241,14 @@ def test_ask_with_the_embedded_model_runs_the_whole_turn_offline(store: Path) ->
     code, out, err = invoke(
         "ask",
         "When must an application be referred to a senior underwriter?",
-        "--sources",
+        "--store",
         str(store),
         "--provider",
         "embedded",
         "--max-tokens",
         "60",
-        "--json",
+        "--format",
+        "json",
     )
     assert code == 0, err
     record = json.loads(out)

@@ -11,12 +11,14 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from citeproof.providers import (
-    Message,
+from citeproof.errors import (
     ProviderConnectionError,
     ProviderModelError,
     ProviderRequestError,
     ProviderTimeout,
+)
+from citeproof.providers import (
+    Message,
     RetryPolicy,
     deadline_after,
     forbid_model_requests,

@@ -14,11 +14,11 @@ import pytest
 import rfc8785
 
 from citeproof import Source, verify
+from citeproof.errors import EvidenceError
 from citeproof.outcome.evidence import (
     UNCHECKED_CITATION_CONFIDENCE,
     Evidence,
     EvidenceBundle,
-    EvidenceError,
     build_evidence,
     content_hash,
 )
@@ -174,12 +174,12 @@ def test_evidence_is_immutable_adr1() -> None:
 
 def test_the_bundle_cannot_hold_live_values_adr2() -> None:
     live = LiveResponse({"base_rate": Decimal("4.25")}, "file:///rates.json", "t", "{}", "r1")
-    with pytest.raises(TypeError, match="Evidence objects only"):
+    with pytest.raises(EvidenceError, match="Evidence objects only"):
         EvidenceBundle("a", (live,))  # type: ignore[arg-type]
     item = build_evidence(example_answer()).evidence[0]
-    with pytest.raises(TypeError, match="confidence"):
+    with pytest.raises(EvidenceError, match="confidence"):
         replace(item, confidence=Decimal("4.25"))  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match="excerpt"):
+    with pytest.raises(EvidenceError, match="excerpt"):
         replace(item, excerpt={"base_rate": "4.25"})  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         replace(item, live=live)  # type: ignore[call-arg]

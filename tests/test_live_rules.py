@@ -19,15 +19,15 @@ from urllib.parse import parse_qs, urlparse
 import httpx
 import pytest
 
+from citeproof.errors import LiveValueError, RuleError
 from citeproof.outcome.live import (
     REQUEST_ID_HEADER,
     FileLiveValues,
     HttpLiveValues,
     LiveResponse,
-    LiveValueError,
     LiveValues,
 )
-from citeproof.outcome.rules import Decision, RuleError, RuleSet, decide, load_rules, parse_rules
+from citeproof.outcome.rules import Decision, RuleSet, decide, load_rules, parse_rules
 
 RULES_TOML = """\
 schema = "citeproof/rules/1"

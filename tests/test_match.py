@@ -89,18 +89,21 @@ def test_003_2_source_without_word_characters() -> None:
 
 
 def test_003_2_exact_uses_word_boundaries() -> None:
-    src = source("Denitrification releases nitrogen gas.")
+    src = source("Denitrification releases nitrogen gas into the air above the soil.")
     # Not exact inside a longer word, and one word is too short to be a misquote of another.
     assert find("nitrification", src) is None
-    match = find("nitrification releases nitrogen gas", src)
+    # A short quote is only ever the same words (F.1): "nitrification" is another word.
+    assert find("nitrification releases nitrogen gas", src) is None
+    match = find("nitrification releases nitrogen gas into the air above", src)
     assert match is not None and match.method == "fuzzy"
-    assert match.text == "Denitrification releases nitrogen gas"
+    assert match.text == "Denitrification releases nitrogen gas into the air above"
 
 
 def test_003_2_index_path_for_large_sources(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(index_module, "EXACT_SCAN_LIMIT", 0)
     src = source(LINCOLN, ROM, NCAS, LINCOLN)
-    idx = prepare(src)
+    idx = prepare(src, cache=None)
+    idx.build_candidate_index()  # exact search uses postings only once they exist
     match = find_quote("Louis's forces were attacked", idx, paragraph=4)
     assert match is not None and match.method == "exact" and match.paragraph == 4
     assert find_quote("Louis's forces were attackd", idx) is not None
@@ -166,11 +169,22 @@ def test_003_6_misspelt_word_in_a_longer_quote() -> None:
     assert match is not None and match.method == "fuzzy" and match.text == "Earl of Pembroke"
 
 
-def test_003_6_changed_number_is_not_a_match() -> None:
+def test_a_changed_number_in_a_long_quote_is_located_f_1() -> None:
+    # The passage is right there: the misquote is located, and the difference reported by
+    # the verdict, never hidden as "not found".
     src = source("The 5th Oklahoma Legislature met in special session from January 17, 1916.")
     assert find("The 5th Oklahoma Legislatur met in special session", src) is not None
-    assert find("The 11th Oklahoma Legislature met in special session", src) is None
-    assert find("The 5th Oklahoma Legislature met in special session from January 18", src) is None
+    changed = find("The 11th Oklahoma Legislature met in special session", src)
+    assert changed is not None
+    assert changed.text == "The 5th Oklahoma Legislature met in special session"
+    later = find("The 5th Oklahoma Legislature met in special session from January 18", src)
+    assert later is not None and later.text.endswith("January 17")
+
+
+def test_a_changed_number_in_a_short_quote_is_another_statement_f_1() -> None:
+    src = source("The 5th Oklahoma Legislature met in special session from January 17, 1916.")
+    assert find("from January 18, 1916", src) is None
+    assert find("The 11th Oklahoma Legislature", src) is None
 
 
 def test_003_6_too_different_is_not_found() -> None:
@@ -178,9 +192,15 @@ def test_003_6_too_different_is_not_found() -> None:
     assert find("the armies of the old king of Spain", src) is None
 
 
-def test_003_6_a_changed_name_is_a_different_statement() -> None:
-    # Louis IX is not Louis VIII: a quote that names someone else is never "close enough".
-    assert find("the forces of the future Louis IX of France", source(LINCOLN)) is None
+def test_a_changed_name_with_a_long_shared_context_is_located_f_1() -> None:
+    # Louis IX is not Louis VIII, but eight shared words say which passage was misquoted.
+    match = find("the forces of the future Louis IX of France", source(LINCOLN))
+    assert match is not None
+    assert match.text == "the forces of the future Louis VIII of France"
+
+
+def test_a_changed_name_in_a_short_quote_is_another_statement_f_1() -> None:
+    assert find("King Edward III of England", source(LINCOLN)) is None
 
 
 def test_003_6_threshold_is_respected() -> None:
@@ -192,9 +212,9 @@ def test_003_6_threshold_is_respected() -> None:
 
 def test_003_6_word_snapping_never_cuts_a_word() -> None:
     src = source(NCAS)
-    match = find("ational Centre for Atmospheric Scien", src)
+    match = find("ational Centre for Atmospheric Scien (NCAS) is a world", src)
     assert match is not None and match.method == "fuzzy"
-    assert match.text == "National Centre for Atmospheric Science"
+    assert match.text == "National Centre for Atmospheric Science (NCAS) is a world"
     assert not match.text.endswith(" ")
 
 

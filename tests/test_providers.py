@@ -21,15 +21,9 @@ from typing import Any
 
 import pytest
 
-from citeproof.errors import InputError
-from citeproof.model import Source
-from citeproof.providers import (
-    ExtractiveProvider,
-    FunctionProvider,
-    Generation,
-    Message,
+from citeproof.errors import (
+    InputError,
     ModelRequestsForbidden,
-    Provider,
     ProviderAuthError,
     ProviderConfigError,
     ProviderConnectionError,
@@ -39,6 +33,14 @@ from citeproof.providers import (
     ProviderRequestError,
     ProviderServerError,
     ProviderTimeout,
+)
+from citeproof.model import Source
+from citeproof.providers import (
+    ExtractiveProvider,
+    FunctionProvider,
+    Generation,
+    Message,
+    Provider,
     RetryPolicy,
     allow_model_requests,
     deadline_after,

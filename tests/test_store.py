@@ -11,8 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 from citeproof.cli.ingest import ingest_command
-from citeproof.errors import SourceError
-from citeproof.sources import SourceStore, UnknownSourceError, ingest_paths
+from citeproof.errors import SourceError, UnknownSourceError
+from citeproof.sources import SourceStore, ingest_paths
 from tests.mailfixtures import (
     Mailbox,
     build_mailbox,

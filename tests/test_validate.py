@@ -8,8 +8,9 @@ from datetime import UTC, datetime
 import pytest
 
 from citeproof import VerifiedAnswer, verify
+from citeproof.errors import EvidenceError
 from citeproof.outcome.evidence import Evidence, EvidenceBundle, build_evidence
-from citeproof.outcome.validate import EvidenceError, Validation, validate
+from citeproof.outcome.validate import Validation, validate
 from tests.lending import POLICY, SOURCES
 from tests.test_golden import example_answer
 

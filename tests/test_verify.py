@@ -180,11 +180,13 @@ def test_a_changed_number_is_never_corrected_into_the_sources_number_003_6() -> 
     assert quote.corrected_text == "Applications above 90% are declined."
 
 
-def test_a_changed_name_is_never_corrected_into_the_sources_name_003_6() -> None:
+def test_a_changed_name_is_corrected_and_flagged_as_a_change_of_meaning_f_1() -> None:
     written = "Approval of the single year of accounts was given by M. Mensah, senior underwriter"
     (quote,) = run(f'"{written}" [S3]').quotes
-    assert quote.status == "not_found"
-    assert quote.corrected_text == written
+    assert quote.status == "corrected"
+    assert quote.corrected_text == written.replace("Mensah", "Osei")
+    assert quote.meaning_changed
+    assert [(d.kind, d.before, d.after) for d in quote.differences] == [("name", "Mensah", "Osei")]
 
 
 def test_quote_in_no_source_is_not_found() -> None:

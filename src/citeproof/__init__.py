@@ -1,11 +1,49 @@
-"""citeproof: evidence-first verification of LLM answers against their sources."""
+"""citeproof: evidence-first verification of LLM answers against their sources.
 
-from citeproof.errors import AnswerError, CiteproofError, InputError, PolicyError, SourceError
+The public API is what this module exports (pinned by ``tests/test_exported_members.py``):
+`verify` and the values it takes and returns, `render` and `answer_to_json` to show and
+record its result, `read_source_file` to make a `Source` from a file, and the error tree
+(every error is a `CiteproofError`). Everything else is internal and may change.
+"""
+
+from citeproof.errors import (
+    AnswerError,
+    AuditError,
+    AuditRecordError,
+    AuditStoreError,
+    CheckpointError,
+    CiteproofError,
+    EvidenceError,
+    InputError,
+    LiveValueError,
+    MissingExtraError,
+    ModelRequestsForbidden,
+    PolicyError,
+    ProofError,
+    ProviderAuthError,
+    ProviderConfigError,
+    ProviderConnectionError,
+    ProviderError,
+    ProviderModelError,
+    ProviderRateLimited,
+    ProviderRequestError,
+    ProviderServerError,
+    ProviderTimeout,
+    RecordNotFoundError,
+    RerankUnavailableError,
+    RuleError,
+    SourceError,
+    UnknownSourceError,
+)
 from citeproof.model import (
     Citation,
+    CitedSource,
     Claim,
     Correction,
+    Difference,
+    Eligibility,
     Excerpt,
+    Exclusion,
     Match,
     Policy,
     Quote,
@@ -14,25 +52,58 @@ from citeproof.model import (
     VerifiedClaim,
     VerifiedQuote,
 )
-from citeproof.verifier.verification import verify
+from citeproof.outcome.contract import answer_to_json
+from citeproof.render import render
+from citeproof.sources.files import read_source_file
+from citeproof.verifier.verification import Verifier, verify
 
 __all__ = [
     "AnswerError",
+    "AuditError",
+    "AuditRecordError",
+    "AuditStoreError",
+    "CheckpointError",
     "Citation",
+    "CitedSource",
     "CiteproofError",
     "Claim",
     "Correction",
+    "Difference",
+    "Eligibility",
+    "EvidenceError",
     "Excerpt",
+    "Exclusion",
     "InputError",
+    "LiveValueError",
     "Match",
+    "MissingExtraError",
+    "ModelRequestsForbidden",
     "Policy",
     "PolicyError",
+    "ProofError",
+    "ProviderAuthError",
+    "ProviderConfigError",
+    "ProviderConnectionError",
+    "ProviderError",
+    "ProviderModelError",
+    "ProviderRateLimited",
+    "ProviderRequestError",
+    "ProviderServerError",
+    "ProviderTimeout",
     "Quote",
+    "RecordNotFoundError",
+    "RerankUnavailableError",
+    "RuleError",
     "Source",
     "SourceError",
+    "UnknownSourceError",
     "VerifiedAnswer",
     "VerifiedClaim",
     "VerifiedQuote",
+    "Verifier",
+    "answer_to_json",
+    "read_source_file",
+    "render",
     "verify",
 ]
 __version__ = "0.1.0"

@@ -8,10 +8,11 @@ Field names match the JSON contract (``schema/verified-answer.schema.json``).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Literal, get_args
+from collections.abc import Iterable
+from dataclasses import dataclass, fields
+from typing import Any, Literal, get_args
 
-from citeproof.errors import PolicyError, SourceError
+from citeproof.errors import InputError, PolicyError, SourceError
 
 Span = tuple[int, int]
 SourceKind = Literal["document", "attachment", "email_body"]
@@ -19,11 +20,30 @@ QuoteStyle = Literal["block", "inline"]
 Status = Literal["verified", "corrected", "mismatch", "not_found", "ineligible"]
 CorrectionKind = Literal["text", "location", "source"]
 MatchMethod = Literal["exact", "fuzzy"]
+DifferenceKind = Literal[
+    "whitespace", "punctuation", "case", "spelling", "word", "number", "name", "negation", "date"
+]
+CitationStatus = Literal["ok", "corrected", "ineligible", "removed", "flagged", "meaning_changed"]
 
 SOURCE_KINDS: tuple[str, ...] = get_args(SourceKind)
 STATUSES: tuple[str, ...] = get_args(Status)
 
 _BLANK_LINES = re.compile(r"\n[ \t\r\f\v]*\n\s*")
+
+
+def expect_instance(
+    value: object, kind: type, field: str, error: type[InputError] = InputError
+) -> None:
+    """Raise ``error`` naming ``field`` unless ``value`` is a ``kind``: what a public function
+    does with an argument of the wrong type, instead of an AttributeError deep inside."""
+    if not isinstance(value, kind):
+        raise error(
+            f"expected a citeproof.{kind.__name__}, got {type(value).__name__}", field=field
+        )
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def blank_line_paragraphs(text: str) -> tuple[Span, ...]:
@@ -75,7 +95,7 @@ class Source:
         if not isinstance(self.text, str):
             raise SourceError("text must be a string", where=where, field="text")
         if self.paragraphs is not None:
-            spans = tuple((int(s), int(e)) for s, e in self.paragraphs)
+            spans = _paragraph_spans(self.paragraphs, where)
             previous_end = 0
             for number, (s, e) in enumerate(spans, start=1):
                 if not 0 <= s <= e <= len(self.text) or s < previous_end:
@@ -97,6 +117,37 @@ class Source:
         if self.paragraphs:
             return self.paragraphs
         return blank_line_paragraphs(self.text)
+
+
+SOURCE_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Source))
+"""The names of a `Source`'s fields, for records that carry them under the same names."""
+
+
+def _paragraph_spans(paragraphs: Iterable[Any], where: str) -> tuple[Span, ...]:
+    """``paragraphs`` as ``(start, end)`` integer pairs, or a `SourceError` naming the first
+    one that is not a pair of integers."""
+    try:
+        items = tuple(paragraphs)
+    except TypeError:
+        raise SourceError(
+            f"must be a sequence of (start, end) pairs, got {type(paragraphs).__name__}",
+            where=where,
+            field="paragraphs",
+        ) from None
+    spans: list[Span] = []
+    for number, item in enumerate(items, start=1):
+        try:
+            start, end = item
+            if isinstance(start, bool) or isinstance(end, bool):
+                raise TypeError
+            spans.append((int(start), int(end)))
+        except (TypeError, ValueError):
+            raise SourceError(
+                f"paragraph {number} must be a (start, end) pair of integers, got {item!r}",
+                where=where,
+                field="paragraphs",
+            ) from None
+    return tuple(spans)
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,6 +244,21 @@ class Correction:
 
 
 @dataclass(frozen=True, slots=True)
+class Difference:
+    """One way a quote's words differ from the source's words (F.1).
+
+    ``before`` is the quote as written in the answer, ``after`` the source's words ("" for a
+    word the quote added or dropped). A ``number``, ``name``, ``negation`` or ``date``
+    difference, or a changed content ``word``, changes the meaning; see
+    `citeproof.verifier.differences.changes_meaning`.
+    """
+
+    kind: DifferenceKind
+    before: str
+    after: str
+
+
+@dataclass(frozen=True, slots=True)
 class Excerpt:
     """The stored passage a "show source" action expands: the match with context around it.
 
@@ -209,18 +275,30 @@ class Excerpt:
 
 @dataclass(frozen=True, slots=True)
 class CitedSource:
-    """A citation after verification: the source and paragraph it names once corrected."""
+    """A citation after verification: the source and paragraph it names once corrected.
+
+    ``answer_span`` locates the marker in the corrected answer, ``written_span`` in the answer
+    as given; ``quote_ids`` are the quotes that carry this marker (empty: it cites a claim
+    with no quote of its own, so only the cited paragraph can back it).
+    """
 
     source: str
     paragraph: int | None
     marker: str
     answer_span: Span
-    status: Literal["ok", "corrected", "ineligible", "removed", "flagged"]
+    status: CitationStatus
+    written_span: Span
+    quote_ids: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class VerifiedQuote:
-    """The verdict on one quote occurrence (003.4): what was written, where it really is."""
+    """The verdict on one quote occurrence (003.4): what was written, where it really is.
+
+    ``differences`` names every way the quote as written differs from the source's words at
+    ``source_span`` (empty when it was not found); ``meaning_changed`` is true when one of
+    them changes the meaning (a number, name, negation, date or content word, F.1).
+    """
 
     id: str
     text: str
@@ -240,6 +318,8 @@ class VerifiedQuote:
     excerpt: Excerpt | None
     note: str
     claim_id: str
+    differences: tuple[Difference, ...] = ()
+    meaning_changed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -325,6 +405,14 @@ class Policy:
     excerpt_context: int = 160
 
     def __post_init__(self) -> None:
+        if not _is_number(self.min_similarity):
+            raise PolicyError(
+                f"must be a number, got {self.min_similarity!r}", field="min_similarity"
+            )
+        for name in ("max_ellipsis_gap", "excerpt_context"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise PolicyError(f"must be a whole number, got {value!r}", field=name)
         if not 0.0 < self.min_similarity <= 1.0:
             raise PolicyError("must be in (0, 1]", field="min_similarity")
         if self.ineligible_citations not in ("flag", "remove"):

@@ -8,7 +8,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from citeproof.audit.errors import ProofError
 from citeproof.audit.merkle import (
     EMPTY_ROOT,
     MerkleFrontier,
@@ -19,6 +18,7 @@ from citeproof.audit.merkle import (
     verify_consistency,
     verify_inclusion,
 )
+from citeproof.errors import ProofError
 
 # The Certificate Transparency reference test vectors (merkle_tree_test.cc).
 CT_LEAVES = ["", "00", "10", "2021", "3031", "40414243", "5051525354555657",

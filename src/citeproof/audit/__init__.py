@@ -14,14 +14,6 @@ from __future__ import annotations
 
 from citeproof.audit.backends import open_store
 from citeproof.audit.checkpoint import Checkpoint, CheckpointDirectory, load_public_key
-from citeproof.audit.errors import (
-    AuditError,
-    AuditRecordError,
-    AuditStoreError,
-    CheckpointError,
-    ProofError,
-    RecordNotFoundError,
-)
 from citeproof.audit.proofs import (
     ConsistencyProof,
     InclusionProof,
@@ -35,19 +27,13 @@ from citeproof.audit.verify import Problem, VerifyReport, verify_log
 __all__ = [
     "DEFAULT_CHECKPOINT_EVERY",
     "AppendedRecord",
-    "AuditError",
     "AuditRecord",
-    "AuditRecordError",
     "AuditStore",
-    "AuditStoreError",
     "Checkpoint",
     "CheckpointDirectory",
-    "CheckpointError",
     "ConsistencyProof",
     "InclusionProof",
     "Problem",
-    "ProofError",
-    "RecordNotFoundError",
     "VerifyReport",
     "consistency_proof",
     "inclusion_proof",

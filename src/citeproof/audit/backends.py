@@ -6,7 +6,8 @@ import os
 from pathlib import Path
 
 from citeproof.audit.checkpoint import CheckpointDirectory
-from citeproof.audit.store import DEFAULT_CHECKPOINT_EVERY, BaseAuditStore
+from citeproof.audit.store import DEFAULT_CHECKPOINT_EVERY, AuditStore
+from citeproof.errors import extra_needed
 
 
 def open_store(
@@ -14,7 +15,7 @@ def open_store(
     *,
     checkpoint_dir: str | os.PathLike[str] | None = None,
     checkpoint_every: int = DEFAULT_CHECKPOINT_EVERY,
-) -> BaseAuditStore:
+) -> AuditStore:
     """Open (creating if needed) the audit log at `target` and return its store.
 
     `target` is a SQLite file path or a ``postgresql://`` (or ``postgres://``) URL. Checkpoints
@@ -27,7 +28,8 @@ def open_store(
     """
     text = os.fspath(target)
     if text.startswith(("postgresql://", "postgres://")):
-        from citeproof.audit.postgres_store import PostgresAuditStore, default_checkpoint_dir
+        with extra_needed("postgres", "a PostgreSQL audit log"):
+            from citeproof.audit.postgres_store import PostgresAuditStore, default_checkpoint_dir
 
         directory = Path(checkpoint_dir) if checkpoint_dir else default_checkpoint_dir(text)
         return PostgresAuditStore(text, CheckpointDirectory(directory), checkpoint_every)

@@ -29,9 +29,9 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-from citeproof.audit.errors import CheckpointError
 from citeproof.audit.merkle import MerkleFrontier
 from citeproof.audit.record import canonical_json, utc_timestamp
+from citeproof.errors import CheckpointError
 
 CHECKPOINT_FORMAT = "citeproof-audit-checkpoint/1"
 KEY_FILE = "signing.key"

@@ -21,9 +21,9 @@ import psycopg
 
 from citeproof.audit.chain import GENESIS_HASH
 from citeproof.audit.checkpoint import CheckpointDirectory
-from citeproof.audit.errors import AuditStoreError
 from citeproof.audit.record import utc_timestamp
-from citeproof.audit.store import BaseAuditStore, Row
+from citeproof.audit.store import AuditStore, Row
+from citeproof.errors import AuditStoreError
 
 PAGE_SIZE = 2000
 
@@ -78,7 +78,7 @@ def default_checkpoint_dir(url: str) -> Path:
     return Path.home() / ".citeproof" / "checkpoints" / name
 
 
-class PostgresAuditStore(BaseAuditStore):
+class PostgresAuditStore(AuditStore):
     """An audit log in a PostgreSQL database. Many writers may append concurrently."""
 
     def __init__(self, url: str, checkpoints: CheckpointDirectory, checkpoint_every: int) -> None:

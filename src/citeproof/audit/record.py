@@ -22,7 +22,7 @@ from typing import Any
 
 import rfc8785
 
-from citeproof.audit.errors import AuditRecordError
+from citeproof.errors import AuditRecordError
 
 RECORD_FORMAT = "citeproof-audit/1"
 MAX_REQUEST_ID_LENGTH = 200

@@ -12,9 +12,9 @@ from pathlib import Path
 
 from citeproof.audit.chain import GENESIS_HASH
 from citeproof.audit.checkpoint import CheckpointDirectory
-from citeproof.audit.errors import AuditStoreError
 from citeproof.audit.record import utc_timestamp
-from citeproof.audit.store import BaseAuditStore, Row
+from citeproof.audit.store import AuditStore, Row
+from citeproof.errors import AuditStoreError
 
 BUSY_TIMEOUT_MS = 120_000
 
@@ -45,7 +45,7 @@ MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 
 
-class SQLiteAuditStore(BaseAuditStore):
+class SQLiteAuditStore(AuditStore):
     """An audit log in one SQLite file. Safe for many processes; one writer at a time."""
 
     def __init__(self, path: Path, checkpoints: CheckpointDirectory, checkpoint_every: int) -> None:

@@ -1,4 +1,4 @@
-"""The `AuditStore` protocol, the logic every backend shares, and `open_store`.
+"""`AuditStore`: the audit log's one abstraction, with the logic every backend shares.
 
 A backend supplies five primitives (`_write`, `_rows`, `_latest_for`, `size`, `close`); this
 module turns them into the append-only log: entries built under the backend's write lock so
@@ -10,11 +10,10 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from types import TracebackType
-from typing import Any, Protocol, Self, runtime_checkable
+from typing import Any, Self
 
 from citeproof.audit.chain import GENESIS_HASH, record_hash
 from citeproof.audit.checkpoint import Checkpoint, CheckpointDirectory, sign_checkpoint
-from citeproof.audit.errors import AuditRecordError, CheckpointError, RecordNotFoundError
 from citeproof.audit.merkle import MerkleFrontier, leaf_hash
 from citeproof.audit.record import (
     AppendedRecord,
@@ -26,6 +25,7 @@ from citeproof.audit.record import (
     request_id_for,
     utc_timestamp,
 )
+from citeproof.errors import AuditRecordError, CheckpointError, InputError, RecordNotFoundError
 
 DEFAULT_CHECKPOINT_EVERY = 100
 """A signed checkpoint is written after every 100th record unless told otherwise."""
@@ -34,9 +34,9 @@ Row = tuple[int, str, str, bytes]
 """A stored row: (sequence, request_id, record_hash, entry)."""
 
 
-@runtime_checkable
-class AuditStore(Protocol):
-    """An append-only, tamper-evident log of audit records.
+class AuditStore(ABC):
+    """An append-only, tamper-evident log of audit records: what the SQLite and PostgreSQL
+    stores share; `open_store` returns one.
 
     Callers may rely on: `append` returns only after the record is durably committed;
     sequence numbers are contiguous from 0; concurrent writers (threads or processes) never
@@ -44,45 +44,11 @@ class AuditStore(Protocol):
     interface (triggers reject it); anything done around that is caught by `verify_log`.
     """
 
-    location: str
-    checkpoints: CheckpointDirectory
-
-    def append(
-        self, payload: Mapping[str, Any], request_id: str | None = None
-    ) -> AppendedRecord: ...
-
-    def append_many(
-        self, items: Iterable[tuple[Mapping[str, Any], str | None]]
-    ) -> list[AppendedRecord]: ...
-
-    def get(self, request_id: str) -> AuditRecord: ...
-
-    def records(self, start: int = 0, end: int | None = None) -> Iterator[AuditRecord]: ...
-
-    def size(self) -> int: ...
-
-    def write_checkpoint(self, tree_size: int | None = None) -> Checkpoint: ...
-
-    def close(self) -> None: ...
-
-    def __enter__(self) -> Self: ...
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        trace: TracebackType | None,
-    ) -> None: ...
-
-
-class BaseAuditStore(ABC):
-    """Shared behaviour of the SQLite and PostgreSQL stores."""
-
     def __init__(
         self, location: str, checkpoints: CheckpointDirectory, checkpoint_every: int
     ) -> None:
         if checkpoint_every < 0:
-            raise ValueError("checkpoint_every must be 0 (never) or a positive number")
+            raise InputError("must be 0 (never) or a positive number", field="checkpoint_every")
         self.location = location
         self.checkpoints = checkpoints
         self.checkpoint_every = checkpoint_every

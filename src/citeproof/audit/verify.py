@@ -20,10 +20,10 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from citeproof.audit.chain import GENESIS_HASH, record_hash
 from citeproof.audit.checkpoint import Checkpoint, CheckpointDirectory, load_public_key
-from citeproof.audit.errors import AuditRecordError, CheckpointError
 from citeproof.audit.merkle import MerkleFrontier, leaf_hash
 from citeproof.audit.record import AuditRecord, parse_entry
 from citeproof.audit.store import AuditStore
+from citeproof.errors import AuditRecordError, CheckpointError
 
 
 @dataclass(frozen=True, slots=True)

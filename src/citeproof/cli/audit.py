@@ -1,7 +1,7 @@
 """``citeproof audit ...``: verify a log, show a record, prove inclusion and consistency.
 
 Register with ``main.add_command(audit_group)``. Exit codes: 0 success, 1 a damaged log, a
-failed proof or a missing record, 2 usage errors (click's).
+failed proof, a missing record or any other error, 2 usage errors (click's).
 """
 
 from __future__ import annotations
@@ -14,23 +14,21 @@ import click
 
 from citeproof.audit.backends import open_store
 from citeproof.audit.checkpoint import load_public_key
-from citeproof.audit.errors import AuditError
 from citeproof.audit.proofs import consistency_proof, inclusion_proof, verify_proof
-from citeproof.audit.store import BaseAuditStore
+from citeproof.audit.store import AuditStore
 from citeproof.audit.verify import verify_log
+from citeproof.cli.common import Group, exit_codes
+from citeproof.errors import AuditError, AuditStoreError
 
 AUDIT_HELP = "Audit log: a SQLite file path or a postgresql:// URL."
 CHECKPOINTS_HELP = "Checkpoint directory (default: <db>.checkpoints next to a SQLite file)."
 
 
-def _open(audit: str, checkpoints: str | None) -> BaseAuditStore:
+def _open(audit: str, checkpoints: str | None) -> AuditStore:
     is_url = audit.startswith(("postgresql://", "postgres://"))
     if not is_url and not Path(audit).is_file():
-        raise click.ClickException(f"no audit log at {audit}")
-    try:
-        return open_store(audit, checkpoint_dir=checkpoints)
-    except AuditError as exc:
-        raise click.ClickException(str(exc)) from exc
+        raise AuditStoreError(f"no audit log at {audit}")
+    return open_store(audit, checkpoint_dir=checkpoints)
 
 
 def _print_json(data: Any) -> None:
@@ -43,12 +41,29 @@ checkpoints_option = click.option(
 )
 
 
-@click.group("audit")
+AN_ERROR = (1, "an error stopped it: no such log or record, an unreadable log (the message says)")
+
+
+@click.group(
+    "audit",
+    cls=Group,
+    epilog=exit_codes(
+        (0, "the command did what it says"),
+        (1, "a damaged log (verify), a proof that fails (check-proof), a replay that differs "
+            "(replay), or an error (the message says)"),
+    ),
+)  # fmt: skip
 def audit_group() -> None:
     """Check the tamper-evident audit log and prove what it holds."""
 
 
-@audit_group.command("verify")
+@audit_group.command(
+    "verify",
+    epilog=exit_codes(
+        (0, "every record re-hashes and every checkpoint checks: the log is intact"),
+        (1, "the log is damaged (the first bad record or checkpoint is named), or an error"),
+    ),
+)
 @audit_option
 @checkpoints_option
 @click.option(
@@ -84,21 +99,18 @@ def verify_command(
         raise SystemExit(1)
 
 
-@audit_group.command("show")
+@audit_group.command("show", epilog=exit_codes((0, "the record was printed"), AN_ERROR))
 @click.argument("request_id")
 @audit_option
 @checkpoints_option
 def show_command(request_id: str, audit: str, checkpoints: str | None) -> None:
     """Print the latest record logged under REQUEST_ID as JSON."""
     with _open(audit, checkpoints) as store:
-        try:
-            record = store.get(request_id)
-        except AuditError as exc:
-            raise click.ClickException(str(exc)) from exc
+        record = store.get(request_id)
         _print_json(record.to_json())
 
 
-@audit_group.command("proof")
+@audit_group.command("proof", epilog=exit_codes((0, "the proof was printed"), AN_ERROR))
 @click.argument("request_id")
 @audit_option
 @checkpoints_option
@@ -114,45 +126,55 @@ def proof_command(
 ) -> None:
     """Print an inclusion proof (JSON) for REQUEST_ID, checkable offline."""
     with _open(audit, checkpoints) as store:
-        try:
-            proof = inclusion_proof(store, request_id, tree_size=tree_size)
-        except AuditError as exc:
-            raise click.ClickException(str(exc)) from exc
+        proof = inclusion_proof(store, request_id, tree_size=tree_size)
         _print_json(proof.to_json())
 
 
-@audit_group.command("consistency")
+@audit_group.command("consistency", epilog=exit_codes((0, "the proof was printed"), AN_ERROR))
 @audit_option
 @checkpoints_option
-@click.option("--from", "old_size", type=click.IntRange(min=1), required=True)
-@click.option("--to", "new_size", type=click.IntRange(min=1), default=None)
+@click.option(
+    "--from",
+    "old_size",
+    type=click.IntRange(min=1),
+    required=True,
+    help="Tree size of the older checkpoint.",
+)
+@click.option(
+    "--to",
+    "new_size",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Tree size of the newer checkpoint (default: the latest).",
+)
 def consistency_command(
     audit: str, checkpoints: str | None, old_size: int, new_size: int | None
 ) -> None:
     """Print a consistency proof (JSON) between checkpoints --from N and --to M (the latest)."""
     with _open(audit, checkpoints) as store:
-        try:
-            proof = consistency_proof(store, old_size, new_size)
-        except AuditError as exc:
-            raise click.ClickException(str(exc)) from exc
+        proof = consistency_proof(store, old_size, new_size)
         _print_json(proof.to_json())
 
 
-@audit_group.command("checkpoint")
+@audit_group.command(
+    "checkpoint", epilog=exit_codes((0, "the checkpoint was written and printed"), AN_ERROR)
+)
 @audit_option
 @checkpoints_option
 def checkpoint_command(audit: str, checkpoints: str | None) -> None:
     """Sign and write a checkpoint of the log as it is now; print it."""
     with _open(audit, checkpoints) as store:
-        try:
-            checkpoint = store.write_checkpoint()
-        except AuditError as exc:
-            raise click.ClickException(str(exc)) from exc
+        checkpoint = store.write_checkpoint()
         _print_json(checkpoint.to_json())
         click.echo(f"written to {store.checkpoints.file_for(checkpoint.tree_size)}", err=True)
 
 
-@audit_group.command("check-proof")
+@audit_group.command(
+    "check-proof",
+    epilog=exit_codes(
+        (0, "the proof holds"), (1, "the proof is malformed or does not hold: FAILED and why")
+    ),
+)
 @click.argument("proof_file", type=click.File("r"))
 @click.option(
     "--public-key",
@@ -170,7 +192,13 @@ def check_proof_command(proof_file: Any, public_key: str) -> None:
     click.echo("ok: the proof holds")
 
 
-@audit_group.command("replay")
+@audit_group.command(
+    "replay",
+    epilog=exit_codes(
+        (0, "the same answer, evidence bundle and decision came out"),
+        (1, "the replay differs (each difference is listed), or an error"),
+    ),
+)
 @click.argument("request_id")
 @audit_option
 @checkpoints_option
@@ -180,10 +208,7 @@ def replay_command(request_id: str, audit: str, checkpoints: str | None) -> None
     from citeproof.outcome.replay import replay
 
     with _open(audit, checkpoints) as store:
-        try:
-            record = store.get(request_id)
-        except AuditError as exc:
-            raise click.ClickException(str(exc)) from exc
+        record = store.get(request_id)
         result = replay(record.payload)
     click.echo(f"request {result.request_id}")
     click.echo(f"  evidence bundle: logged {result.logged_bundle_hash}")

@@ -1,10 +1,12 @@
-"""What the commands share: how an answer is formatted and where it is written."""
+"""What the commands share: how errors become exit codes, how an answer is formatted and
+where it is written, and the options several commands take."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
-from contextlib import ExitStack
+import textwrap
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import ExitStack, contextmanager
 from decimal import Decimal
 from pathlib import Path
 from typing import Any, Literal
@@ -13,18 +15,78 @@ import click
 from rich.console import Console
 
 from citeproof.audit.backends import open_store
-from citeproof.errors import InputError
+from citeproof.errors import CiteproofError, InputError
 from citeproof.model import VerifiedAnswer
 from citeproof.outcome.contract import answer_to_json
 from citeproof.outcome.live import FileLiveValues, HttpLiveValues, LiveValues
 from citeproof.outcome.recording import Outcome, conclude
 from citeproof.outcome.rules import load_rules
-from citeproof.render import render
+from citeproof.render import FORMATS, Format, render
 
-Format = Literal["html", "md", "term", "json"]
+OutputFormat = Format | Literal["json"]
+"""What a command can print: a rendering, or the JSON contract."""
+
+EXIT_ERROR = 1
+"""Any error citeproof raises on purpose ends the command with this status (click's
+``ClickException``), its message on standard error; usage errors are click's status 2."""
 
 
-def format_answer(verified: VerifiedAnswer, fmt: Format) -> str:
+@contextmanager
+def errors_to_exit_status() -> Iterator[None]:
+    """The one translation of errors to exit codes: a `CiteproofError` prints ``Error:`` and
+    its message (which names what and where) and exits with `EXIT_ERROR`."""
+    try:
+        yield
+    except CiteproofError as error:
+        raise click.ClickException(str(error)) from None
+
+
+class Command(click.Command):
+    """A citeproof command: errors leave it through `errors_to_exit_status`."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        with errors_to_exit_status():
+            return super().invoke(ctx)
+
+
+class Group(click.Group):
+    """A citeproof command group: its commands are `Command`s, its errors translated alike."""
+
+    command_class = Command
+    group_class = type  # subgroups are `Group`s too
+
+    def invoke(self, ctx: click.Context) -> Any:
+        with errors_to_exit_status():
+            return super().invoke(ctx)
+
+
+def exit_codes(*codes: tuple[int, str]) -> str:
+    """A help epilog listing a command's exit codes; status 2 (usage) is click's everywhere."""
+    usage = (2, "usage error: an unknown option, a missing or unreadable argument")
+    lines = [
+        textwrap.fill(meaning, width=76, initial_indent=f"  {code}  ", subsequent_indent="     ")
+        for code, meaning in (*codes, usage)
+    ]
+    return "\b\nExit codes:\n" + "\n".join(lines)
+
+
+def deprecated(old: str, instead: str) -> None:
+    """Say on standard error that ``old`` (a hidden option that still works) is deprecated."""
+    click.echo(f"warning: {old} is deprecated; use {instead}", err=True)
+
+
+format_option = click.option(
+    "--format",
+    "fmt",
+    type=click.Choice([*FORMATS, "json"]),
+    default="term",
+    show_default=True,
+    help="term: for a terminal; html: one self-contained page; md: Markdown; "
+    "json: the JSON contract.",
+)
+
+
+def format_answer(verified: VerifiedAnswer, fmt: OutputFormat) -> str:
     if fmt == "json":
         return json.dumps(answer_to_json(verified), ensure_ascii=False, indent=2) + "\n"
     return render(verified, fmt)

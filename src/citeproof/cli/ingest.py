@@ -9,12 +9,19 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from citeproof.errors import CiteproofError
+from citeproof.cli.common import Command, exit_codes
 from citeproof.sources.ingest import IngestReport, collect_files, ingest_files
 from citeproof.sources.store import SourceStore
 
 
-@click.command("ingest")
+@click.command(
+    "ingest",
+    cls=Command,
+    epilog=exit_codes(
+        (0, "every file was ingested (or was unchanged, or is a format citeproof ignores)"),
+        (1, "a file failed (the others are ingested all the same), or the store cannot open"),
+    ),
+)
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option(
     "--store",
@@ -39,11 +46,7 @@ def ingest_command(paths: tuple[Path, ...], store_path: Path, acl: tuple[str, ..
     out = Console(highlight=False, soft_wrap=True)
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     files, ignored = collect_files(paths)
-    try:
-        store = SourceStore(store_path)
-    except CiteproofError as error:
-        raise click.ClickException(str(error)) from None
-    with store:
+    with SourceStore(store_path) as store:
         progress = Progress(
             TextColumn("ingesting"),
             BarColumn(),

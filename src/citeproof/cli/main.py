@@ -1,274 +1,30 @@
-"""The ``citeproof`` command line."""
+"""The ``citeproof`` command line: the group and its commands, one module per command group."""
 
 from __future__ import annotations
 
-import json
-import sys
-from contextlib import ExitStack
-from dataclasses import replace
-from pathlib import Path
-from typing import Literal
-
 import click
-from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
-from citeproof.adapters import VENDORS
-from citeproof.audit.backends import open_store
-from citeproof.audit.store import BaseAuditStore
 from citeproof.cli.ask import ask_command
 from citeproof.cli.audit import audit_group
-from citeproof.cli.common import Format, conclude_from_options, emit, format_answer, outcome_options
+from citeproof.cli.common import Group, exit_codes
 from citeproof.cli.ingest import ingest_command
-from citeproof.cli.vendor import verify_vendor_response
-from citeproof.errors import CiteproofError, InputError
-from citeproof.model import Policy, Source
-from citeproof.outcome.contract import answer_to_json, read_batch_line, read_sources
-from citeproof.outcome.recording import conclude
-from citeproof.sources import read_source_file
-from citeproof.verifier.verification import verify
+from citeproof.cli.verify import verify_command
 
 
-@click.group()
+@click.group(
+    cls=Group,
+    epilog=exit_codes(
+        (0, "success; the verdicts are in the output"),
+        (1, "an error (the message names what and where), or a check that did not hold "
+            "(see each command's --help)"),
+    ),
+)  # fmt: skip
 @click.version_option(package_name="citeproof")
 def main() -> None:
     """citeproof: check every quote of an LLM answer against the sources it was given."""
 
 
-def _split_source_arg(value: str) -> tuple[str | None, Path]:
-    """``ID=PATH`` or ``PATH``."""
-    if "=" in value and not Path(value).exists():
-        source_id, _, path = value.partition("=")
-        return source_id or None, Path(path)
-    return None, Path(value)
-
-
-def _read_text(path: Path, what: str) -> str:
-    try:
-        raw = sys.stdin.buffer.read() if str(path) == "-" else path.read_bytes()
-    except OSError as error:
-        raise InputError(f"cannot read the {what}: {error.strerror}", where=str(path)) from None
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        line = raw[: error.start].count(b"\n") + 1
-        raise InputError(
-            f"invalid UTF-8 at byte {error.start} (line {line})", where=str(path), field=what
-        ) from None
-
-
-@main.command("verify")
-@click.argument("answer_file", required=False, type=click.Path(path_type=Path, allow_dash=True))
-@click.option(
-    "--source",
-    "source_args",
-    multiple=True,
-    metavar="[ID=]FILE",
-    help="A document source (.txt, .md, .html; .eml becomes an email body). Repeatable.",
-)
-@click.option(
-    "--email",
-    "email_args",
-    multiple=True,
-    metavar="[ID=]FILE",
-    help="An email-body source given as a text or .eml file. Repeatable.",
-)
-@click.option(
-    "--sources",
-    "sources_file",
-    type=click.Path(path_type=Path, exists=True, dir_okay=False),
-    help="A JSON file with a list of sources (the batch contract's source objects).",
-)
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["html", "md", "term", "json"]),
-    default="term",
-    show_default=True,
-)
-@click.option(
-    "--out",
-    "out",
-    type=click.Path(path_type=Path, dir_okay=False),
-    help="Write here instead of standard output (required with --batch).",
-)
-@click.option(
-    "--batch",
-    "batch",
-    type=click.Path(path_type=Path, exists=True, dir_okay=False),
-    help="Verify every line of a JSON-lines file (see the JSON contract).",
-)
-@click.option(
-    "--ineligible",
-    type=click.Choice(["flag", "remove"]),
-    default=None,
-    help="Citations to sources not provided: keep and flag them, or remove them.",
-)
-@click.option(
-    "--min-similarity",
-    type=float,
-    default=None,
-    help="Lowest similarity for an approximate match (default: the measured 0.85).",
-)
-@click.option(
-    "--from",
-    "vendor",
-    type=click.Choice(VENDORS),
-    default=None,
-    metavar="VENDOR",
-    help=f"ANSWER_FILE is the JSON response of an LLM API ({', '.join(VENDORS)}): "
-    "verify its native citations.",
-)
-@click.option(
-    "--request",
-    "request_file",
-    type=click.Path(path_type=Path, exists=True, dir_okay=False),
-    help="With --from: the JSON request that holds the cited documents.",
-)
-@outcome_options
-def verify_command(
-    answer_file: Path | None,
-    source_args: tuple[str, ...],
-    email_args: tuple[str, ...],
-    sources_file: Path | None,
-    fmt: Format,
-    out: Path | None,
-    batch: Path | None,
-    ineligible: Literal["flag", "remove"] | None,
-    min_similarity: float | None,
-    vendor: str | None,
-    request_file: Path | None,
-    audit: str | None,
-    rules_path: Path | None,
-    facts_path: Path | None,
-    live_spec: str | None,
-) -> None:
-    """Verify the quotes of ANSWER_FILE ('-' for standard input) against the given sources.
-
-    With --audit, --rules, --facts and --live: attach the evidence, decide the rules on
-    today's live values, and append the record to the audit log."""
-    try:
-        policy = _policy(ineligible, min_similarity)
-        if batch is not None:
-            if vendor is not None:
-                raise click.UsageError("--from reads one response file, not --batch")
-            if out is None:
-                raise click.UsageError("--batch needs --out OUT.jsonl")
-            with ExitStack() as stack:
-                log = stack.enter_context(open_store(audit)) if audit else None
-                status = _run_batch(batch, out, policy, log)
-                if log is not None:
-                    log.write_checkpoint()
-            sys.exit(status)
-        if answer_file is None:
-            raise click.UsageError("give an ANSWER_FILE (or --batch IN.jsonl)")
-        if vendor is not None:
-            given = (source_args, email_args, sources_file)
-            sources = _gather_sources(*given) if any(given) else []
-            verified, record = verify_vendor_response(
-                vendor, answer_file, request_file, sources, policy
-            )
-        else:
-            if request_file is not None:
-                raise click.UsageError("--request goes with --from")
-            sources = _gather_sources(source_args, email_args, sources_file)
-            answer = _read_text(answer_file, "answer")
-            verified = verify(answer, sources, policy=policy)
-            record = {"command": "verify", "answer_file": str(answer_file)}
-        conclude_from_options(
-            verified,
-            record,
-            audit=audit,
-            rules_path=rules_path,
-            facts_path=facts_path,
-            live_spec=live_spec,
-        )
-        emit(format_answer(verified, fmt), out, verified)
-    except CiteproofError as error:
-        raise click.ClickException(str(error)) from None
-
-
-def _policy(ineligible: Literal["flag", "remove"] | None, min_similarity: float | None) -> Policy:
-    policy = Policy()
-    if ineligible is not None:
-        policy = replace(policy, ineligible_citations=ineligible)
-    if min_similarity is not None:
-        policy = replace(policy, min_similarity=min_similarity)
-    return policy
-
-
-def _gather_sources(
-    source_args: tuple[str, ...], email_args: tuple[str, ...], sources_file: Path | None
-) -> list[Source]:
-    sources: list[Source] = []
-    if sources_file is not None:
-        sources.extend(read_sources(_read_text(sources_file, "sources"), where=str(sources_file)))
-    for value in source_args:
-        source_id, path = _split_source_arg(value)
-        sources.append(read_source_file(path, source_id=source_id))
-    for value in email_args:
-        source_id, path = _split_source_arg(value)
-        sources.append(read_source_file(path, source_id=source_id, kind="email_body"))
-    if not sources:
-        raise InputError("no sources: give --source FILE, --email FILE or --sources FILE.json")
-    return sources
-
-
-def _run_batch(batch: Path, out: Path, policy: Policy, log: BaseAuditStore | None) -> int:
-    """Verify each line; a bad line becomes an error record and never stops the others."""
-    errors = Console(stderr=True)
-    good = bad = 0
-    total = batch.stat().st_size
-    progress = Progress(
-        TextColumn("verifying"),
-        BarColumn(),
-        TextColumn("{task.fields[done]} answers"),
-        TimeRemainingColumn(),
-        console=errors,
-        transient=True,
-    )
-    with batch.open("rb") as lines, out.open("w", encoding="utf-8") as sink, progress:
-        task = progress.add_task("batch", total=total, done=0)
-        for number, raw in enumerate(lines, start=1):
-            progress.update(task, advance=len(raw), done=good + bad)
-            if not raw.strip():
-                continue
-            record, problem = _verify_line(raw, number, f"{batch}: line {number}", policy, log)
-            if problem is not None:
-                bad += 1
-                errors.print(f"[red]skipped[/red] {problem}", highlight=False)
-            else:
-                good += 1
-            sink.write(json.dumps(record, ensure_ascii=False) + "\n")
-    errors.print(f"{good} answers verified, {bad} lines rejected -> {out}", highlight=False)
-    return 1 if bad else 0
-
-
-def _verify_line(
-    raw: bytes, number: int, where: str, policy: Policy, log: BaseAuditStore | None
-) -> tuple[dict[str, object], str | None]:
-    """The output record of one batch line, and the problem that stopped it, if any."""
-    line_id: str | None = None
-    try:
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as error:
-            raise InputError(
-                f"invalid UTF-8 at byte {error.start} of the line", where=where
-            ) from None
-        line_id, answer, sources, line_policy = read_batch_line(text, where=where)
-        effective = line_policy.to_policy(policy) if line_policy else policy
-        verified = verify(answer, sources, policy=effective, answer_id=line_id)
-        if log is not None:
-            request = {"command": "verify --batch", "batch_line": number}
-            conclude(verified, request=request, log=log)
-        return answer_to_json(verified), None
-    except InputError as error:
-        message = str(error) if error.where else f"{where}: {error}"
-        error_record = {"field": error.field, "message": message}
-        return {"id": line_id, "line": number, "error": error_record}, message
-
-
+main.add_command(verify_command)
 main.add_command(ingest_command)
 main.add_command(ask_command)
 main.add_command(audit_group)

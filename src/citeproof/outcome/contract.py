@@ -14,7 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from citeproof.errors import InputError
-from citeproof.model import Policy, Source, Span, VerifiedAnswer
+from citeproof.model import Policy, Source, Span, VerifiedAnswer, expect_instance
 from citeproof.turn.eligibility import eligibility_to_json
 
 SCHEMA_VERSION = "1"
@@ -35,16 +35,7 @@ class SourceIn(_Strict):
     paragraphs: list[tuple[int, int]] | None = None
 
     def to_source(self) -> Source:
-        return Source(
-            id=self.id,
-            kind=self.kind,
-            text=self.text,
-            title=self.title,
-            doc_id=self.doc_id,
-            version=self.version,
-            url=self.url,
-            paragraphs=tuple(self.paragraphs) if self.paragraphs is not None else None,
-        )
+        return Source(**self.model_dump())  # the same field names; Source checks the spans
 
 
 class PolicyIn(_Strict):
@@ -113,7 +104,10 @@ def _utf16(text: str, span: Span) -> list[int]:
 
 
 def answer_to_json(answer: VerifiedAnswer) -> dict[str, Any]:
-    """The output record of one verified answer (schema ``verified-answer.schema.json``)."""
+    """The output record of one verified answer (schema ``verified-answer.schema.json``).
+
+    Raises `InputError` when ``answer`` is not a `VerifiedAnswer`."""
+    expect_instance(answer, VerifiedAnswer, "answer")
     quotes = []
     for q in answer.quotes:
         quotes.append(
@@ -138,6 +132,8 @@ def answer_to_json(answer: VerifiedAnswer) -> dict[str, Any]:
                 "corrections": [asdict(c) for c in q.corrections],
                 "excerpt": _excerpt(q.excerpt),
                 "note": q.note,
+                "differences": [asdict(d) for d in q.differences],
+                "meaning_changed": q.meaning_changed,
             }
         )
     claims = [

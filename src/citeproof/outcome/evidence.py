@@ -35,15 +35,14 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import rfc8785
 
-from citeproof.errors import CiteproofError
+from citeproof.errors import EvidenceError
 from citeproof.model import Source, Span, VerifiedAnswer, VerifiedClaim
-from citeproof.verifier.parse import parse_answer
 
 EVIDENCE_SCHEMA = "citeproof/evidence-bundle/1"
 """The version of the bundle's JSON form (``schema/evidence.schema.json``)."""
@@ -56,32 +55,6 @@ CITATION_EXCERPT_CHARS = 240
 
 FOUND = ("verified", "corrected", "mismatch")
 """Quote statuses that locate the quote in a provided source."""
-
-
-class EvidenceError(CiteproofError, ValueError):
-    """Evidence is missing or malformed; names the claim, the quote and the field."""
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        claim_id: str | None = None,
-        quote_id: str | None = None,
-        field: str | None = None,
-        problems: tuple[Any, ...] = (),
-    ):
-        self.claim_id = claim_id
-        self.quote_id = quote_id
-        self.field = field
-        self.detail = message
-        self.problems = problems
-        where = [
-            f"claim {claim_id}" if claim_id else None,
-            f"quote {quote_id}" if quote_id else None,
-            f"field {field!r}" if field else None,
-        ]
-        prefix = ", ".join(p for p in where if p)
-        super().__init__(f"{prefix}: {message}" if prefix else message)
 
 
 def content_hash(text: str) -> str:
@@ -130,7 +103,7 @@ class Evidence:
             confidence,
         )
         if not math.isfinite(confidence):
-            raise ValueError(f"evidence field 'confidence' must be finite, got {confidence}")
+            raise EvidenceError(f"must be finite, got {confidence}", field="confidence")
         object.__setattr__(self, "confidence", float(confidence))
         paragraph = self.paragraph
         _require(
@@ -198,7 +171,7 @@ _FIELDS = tuple(Evidence.__dataclass_fields__)
 
 def _require(ok: bool, name: str, expected: str, value: object) -> None:
     if not ok:
-        raise TypeError(f"evidence field {name!r} must be {expected}, got {type(value).__name__}")
+        raise EvidenceError(f"must be {expected}, got {type(value).__name__}", field=name)
 
 
 def _field_of(error: Exception) -> str | None:
@@ -220,12 +193,13 @@ class EvidenceBundle:
 
     def __post_init__(self) -> None:
         if not isinstance(self.answer_id, str):
-            raise TypeError("answer_id must be text")
+            raise EvidenceError("must be text", field="answer_id")
         items = tuple(self.evidence)
         for item in items:
             if not isinstance(item, Evidence):
-                raise TypeError(
-                    f"an evidence bundle holds Evidence objects only, not {type(item).__name__}"
+                raise EvidenceError(
+                    f"an evidence bundle holds Evidence objects only, not {type(item).__name__}",
+                    field="evidence",
                 )
         object.__setattr__(self, "evidence", items)
         digest = hashlib.sha256(self.canonical_json()).hexdigest()
@@ -291,9 +265,6 @@ def build_evidence(answer: VerifiedAnswer) -> EvidenceBundle:
     """
     sources = {source.id: source for source in answer.sources}
     hashes = {source.id: content_hash(source.text) for source in sources.values()}
-    parsed = parse_answer(answer.original)
-    quoted_markers = {c.marker_span for quote in parsed.quotes for c in quote.citations}
-    written = {claim.id: claim.citations for claim in parsed.claims}
     quotes_by_claim: dict[str, list[tuple[int, Evidence]]] = {}
     for quote in answer.quotes:
         source = sources.get(quote.source or "")
@@ -314,32 +285,21 @@ def build_evidence(answer: VerifiedAnswer) -> EvidenceBundle:
     bundle: list[Evidence] = []
     for claim in answer.claims:
         located = quotes_by_claim.get(claim.id, [])
-        markers = [c.marker_span for c in written.get(claim.id, ())]
-        located += _citation_evidence(claim, markers, sources, hashes, quoted_markers)
+        located += _citation_evidence(claim, sources, hashes)
         bundle.extend(item for _, item in sorted(located, key=lambda pair: pair[0]))
     return EvidenceBundle(answer.id, tuple(bundle))
 
 
 def _citation_evidence(
-    claim: VerifiedClaim,
-    markers: Sequence[Span],
-    sources: Mapping[str, Source],
-    hashes: Mapping[str, str],
-    quoted_markers: set[Span],
+    claim: VerifiedClaim, sources: Mapping[str, Source], hashes: Mapping[str, str]
 ) -> list[tuple[int, Evidence]]:
-    """Evidence for the claim's citations that carry no quote and name a paragraph.
-
-    ``markers`` are the claim's citation markers as written (spans in the original answer),
-    one per verified citation and in the same order; verified citations carry spans in the
-    corrected answer, so the written ones tell which marker a quote carries.
-    """
-    if len(markers) != len(claim.citations):  # pragma: no cover - the verifier keeps them all
-        return []
+    """Evidence for the claim's citations that carry no quote and name a paragraph, each
+    placed by its marker's position in the answer as given."""
     located = []
-    for marker, citation in zip(markers, claim.citations, strict=True):
+    for citation in claim.citations:
         source = sources.get(citation.source)
         if (
-            marker in quoted_markers
+            citation.quote_ids
             or citation.status in ("ineligible", "removed")
             or source is None
             or citation.paragraph is None
@@ -360,7 +320,7 @@ def _citation_evidence(
             claim_id=claim.id,
             quote_id=None,
         )
-        located.append((marker[0], item))
+        located.append((citation.written_span[0], item))
     return located
 
 

@@ -28,17 +28,13 @@ from typing import Any, Protocol
 
 import httpx
 
-from citeproof.errors import CiteproofError, InputError
+from citeproof.errors import InputError, LiveValueError
 from citeproof.values import Value, as_value, values_from_json, values_to_json
 
 REQUEST_ID_HEADER = "X-Request-ID"
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
 
 Clock = Callable[[], datetime]
-
-
-class LiveValueError(CiteproofError):
-    """A live value could not be fetched: unreachable, non-2xx, invalid JSON, value missing."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,9 +108,11 @@ def read_payload(raw: str, names: Sequence[str], *, where: str) -> dict[str, Val
 
 def _check_request(names: Sequence[str], request_id: str) -> None:
     if isinstance(names, str) or not all(isinstance(n, str) and n for n in names):
-        raise ValueError("names must be a sequence of non-empty names")
+        raise InputError("must be a sequence of non-empty names", field="names")
     if not isinstance(request_id, str) or not _REQUEST_ID.match(request_id):
-        raise ValueError(f"request_id {request_id!r} must be 1-128 letters, digits or . _ : -")
+        raise InputError(
+            f"{request_id!r} must be 1-128 letters, digits or . _ : -", field="request_id"
+        )
 
 
 def _stamp(clock: Clock | None) -> str:
@@ -166,7 +164,7 @@ class HttpLiveValues:
         transport: httpx.BaseTransport | None = None,
     ):
         if timeout <= 0:
-            raise ValueError("timeout must be positive")
+            raise InputError("must be positive", field="timeout")
         self.url = url
         self.timeout = timeout
         self.verify = verify

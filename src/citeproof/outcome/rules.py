@@ -53,7 +53,7 @@ import rfc8785
 from celpy.celparser import CELParseError
 from celpy.evaluation import CELEvalError, Evaluator, Result
 
-from citeproof.errors import CiteproofError, InputError
+from citeproof.errors import InputError, RuleError
 from citeproof.outcome.live import LiveResponse
 from citeproof.values import Value, as_values, values_to_json
 
@@ -64,10 +64,6 @@ DECIMALS = Context(
 """The decimal context every rule is evaluated in."""
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-
-
-class RuleError(CiteproofError, ValueError):
-    """A rule file is malformed, or a rule cannot be evaluated on the facts given."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,5 @@
-"""LLM providers: one `Provider` protocol, several backends, one error tree.
+"""LLM providers: one `Provider` protocol and several backends (their errors are
+`citeproof.ProviderError` and its subclasses).
 
 `get_provider` picks one by name (or from the environment); `FunctionProvider` and
 `ExtractiveProvider` need no model and suit tests; `forbid_model_requests` keeps a test suite
@@ -9,17 +10,7 @@ from citeproof.providers.base import (
     ChatMessage,
     Generation,
     Message,
-    ModelRequestsForbidden,
     Provider,
-    ProviderAuthError,
-    ProviderConfigError,
-    ProviderConnectionError,
-    ProviderError,
-    ProviderModelError,
-    ProviderRateLimited,
-    ProviderRequestError,
-    ProviderServerError,
-    ProviderTimeout,
     Usage,
     deadline_after,
 )
@@ -44,17 +35,7 @@ __all__ = [
     "FunctionProvider",
     "Generation",
     "Message",
-    "ModelRequestsForbidden",
     "Provider",
-    "ProviderAuthError",
-    "ProviderConfigError",
-    "ProviderConnectionError",
-    "ProviderError",
-    "ProviderModelError",
-    "ProviderRateLimited",
-    "ProviderRequestError",
-    "ProviderServerError",
-    "ProviderTimeout",
     "Request",
     "RetryPolicy",
     "SourceParagraph",

@@ -11,7 +11,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
-from citeproof.errors import CiteproofError, InputError
+from citeproof.errors import (
+    InputError,
+    ProviderAuthError,
+    ProviderConnectionError,
+    ProviderError,
+    ProviderModelError,
+    ProviderRateLimited,
+    ProviderRequestError,
+    ProviderServerError,
+)
 from citeproof.model import Message as Message
 from citeproof.model import Role as Role
 
@@ -101,69 +110,6 @@ def check_request(messages: Sequence[ChatMessage], max_tokens: int, temperature:
         raise InputError(f"must be a positive integer, got {max_tokens!r}", field="max_tokens")
     if not 0.0 <= temperature <= 2.0:
         raise InputError(f"must be between 0 and 2, got {temperature!r}", field="temperature")
-
-
-class ProviderError(CiteproofError):
-    """A provider could not produce a generation.
-
-    ``provider`` and ``model`` name what was called; ``status`` is the HTTP status when the
-    server answered; ``retry_after`` the seconds the server asked us to wait, if it did.
-    """
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        provider: str | None = None,
-        model: str | None = None,
-        status: int | None = None,
-        retry_after: float | None = None,
-    ) -> None:
-        self.detail = message
-        self.provider = provider
-        self.model = model
-        self.status = status
-        self.retry_after = retry_after
-        who = provider or ""
-        if model:
-            who = f"{who} ({model})" if who else model
-        super().__init__(f"{who}: {message}" if who else message)
-
-
-class ProviderConfigError(ProviderError):
-    """The provider is not set up: no API key, no model name, a missing package or model file."""
-
-
-class ProviderConnectionError(ProviderError, ConnectionError):
-    """The server could not be reached, or dropped the connection. Retried."""
-
-
-class ProviderAuthError(ProviderError):
-    """The server refused the credentials (HTTP 401 or 403): a bad or missing API key."""
-
-
-class ProviderModelError(ProviderError):
-    """The server does not know the model asked for (HTTP 404, or absent from its list)."""
-
-
-class ProviderTimeout(ProviderError, TimeoutError):
-    """The deadline passed before the model answered."""
-
-
-class ProviderRateLimited(ProviderError):
-    """The server asked us to slow down (HTTP 429). Retried, honouring ``retry_after``."""
-
-
-class ProviderServerError(ProviderError):
-    """The server failed (HTTP 5xx). Retried."""
-
-
-class ProviderRequestError(ProviderError):
-    """The server rejected the request itself (HTTP 400, 413, 422): e.g. a prompt too long."""
-
-
-class ModelRequestsForbidden(ProviderError):
-    """A real model call was attempted while model requests are forbidden (tests)."""
 
 
 RETRYABLE: tuple[type[ProviderError], ...] = (

@@ -20,7 +20,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from citeproof.providers.base import ChatMessage, Generation, ProviderConfigError
+from citeproof.errors import ProviderConfigError, extra_needed
+from citeproof.providers.base import ChatMessage, Generation
 from citeproof.providers.openai_compat import LOCAL_API_KEY, OpenAICompatProvider
 from citeproof.providers.retry import RetryPolicy
 
@@ -124,12 +125,8 @@ class EmbeddedModel:
 
 
 def _serve(model: EmbeddedModel) -> tuple[Any, str]:
-    try:
+    with extra_needed("embedded", "the embedded model"):
         import xllamacpp  # type: ignore[import-untyped]
-    except ImportError as error:
-        raise ProviderConfigError(
-            "the embedded model needs xllamacpp: pip install xllamacpp", provider="embedded"
-        ) from error
     path = model.path or model_file()
     if not path.is_file():
         raise ProviderConfigError(f"no model file at {path}", provider="embedded")

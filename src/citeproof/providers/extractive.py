@@ -16,14 +16,9 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from citeproof.errors import ProviderTimeout
 from citeproof.model import Passage, Source, blank_line_paragraphs
-from citeproof.providers.base import (
-    ChatMessage,
-    Generation,
-    ProviderTimeout,
-    Usage,
-    check_request,
-)
+from citeproof.providers.base import ChatMessage, Generation, Usage, check_request
 
 NO_ANSWER = "The sources given do not answer this question."
 MAX_QUOTE_CHARS = 600

@@ -6,12 +6,8 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from citeproof.providers.base import (
-    ChatMessage,
-    Generation,
-    ProviderTimeout,
-    check_request,
-)
+from citeproof.errors import ProviderTimeout
+from citeproof.providers.base import ChatMessage, Generation, check_request
 
 
 @dataclass(frozen=True, slots=True)

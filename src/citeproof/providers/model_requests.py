@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from urllib.parse import urlsplit
 
-from citeproof.providers.base import ModelRequestsForbidden
+from citeproof.errors import ModelRequestsForbidden
 
 ENV_VAR = "CITEPROOF_ALLOW_MODEL_REQUESTS"
 _allowed: ContextVar[bool | None] = ContextVar("citeproof_model_requests", default=None)

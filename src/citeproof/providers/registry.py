@@ -10,7 +10,8 @@ import os
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from citeproof.providers.base import Provider, ProviderConfigError
+from citeproof.errors import ProviderConfigError, extra_needed
+from citeproof.providers.base import Provider
 
 Factory = Callable[..., Provider]
 
@@ -22,13 +23,15 @@ def _embedded(**settings: Any) -> Provider:
 
 
 def _openai(**settings: Any) -> Provider:
-    from citeproof.providers.openai_compat import OpenAICompatProvider
+    with extra_needed("openai", "the openai provider"):
+        from citeproof.providers.openai_compat import OpenAICompatProvider
 
     return OpenAICompatProvider(**settings)
 
 
 def _anthropic(**settings: Any) -> Provider:
-    from citeproof.providers.anthropic_provider import AnthropicProvider
+    with extra_needed("anthropic", "the anthropic provider"):
+        from citeproof.providers.anthropic_provider import AnthropicProvider
 
     return AnthropicProvider(**settings)
 

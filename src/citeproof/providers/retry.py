@@ -18,7 +18,8 @@ from datetime import UTC
 from email.utils import parsedate_to_datetime
 from typing import TypeVar
 
-from citeproof.providers.base import RETRYABLE, ProviderError, ProviderTimeout
+from citeproof.errors import ProviderError, ProviderTimeout
+from citeproof.providers.base import RETRYABLE
 
 T = TypeVar("T")
 log = logging.getLogger("citeproof.providers")

@@ -7,20 +7,23 @@ score only ever appears beside the matched text it measures (section D).
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 from citeproof.errors import InputError
-from citeproof.model import VerifiedAnswer
+from citeproof.model import VerifiedAnswer, expect_instance
 from citeproof.render.html import render_html
 from citeproof.render.markdown import render_markdown
 from citeproof.render.terminal import render_terminal
 
 Format = Literal["html", "md", "term"]
-FORMATS: tuple[Format, ...] = ("html", "md", "term")
+FORMATS: tuple[Format, ...] = get_args(Format)
 
 
 def render(answer: VerifiedAnswer, format: Format) -> str:
-    """Render ``answer`` as ``"html"`` (a full page), ``"md"`` or ``"term"`` (plain text)."""
+    """Render ``answer`` as ``"html"`` (a full page), ``"md"`` or ``"term"`` (plain text).
+
+    Raises `InputError` when ``answer`` is not a `VerifiedAnswer` or the format is unknown."""
+    expect_instance(answer, VerifiedAnswer, "answer")
     if format == "html":
         return render_html(answer)
     if format == "md":

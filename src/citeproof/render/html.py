@@ -30,6 +30,8 @@ from citeproof.render.labels import (
     cited_but_not_provided,
     eligibility_line,
     kept_out,
+    nothing_checked,
+    provided_hint,
     safe_url,
     status_label,
 )
@@ -190,6 +192,10 @@ def sources_html(answer: VerifiedAnswer) -> str:
             f'<p class="missing">{label.plain_symbol} Cited but not provided with this answer: '
             f"{names}</p>"
         )
+        hint = provided_hint(answer)
+        if hint:
+            extra += f'<p class="missing">{escape(hint)}</p>'
+
     listing = f"<ol>{''.join(items)}</ol>" if items else "<p>No sources were provided.</p>"
     turn = eligibility_line(answer)
     if turn:
@@ -224,9 +230,11 @@ def render_html(answer: VerifiedAnswer) -> str:
         if lost
         else ""
     )
+    nothing = nothing_checked(answer)
+    headline = f'<p class="nothing-checked">{escape(nothing)}</p>' if nothing else ""
     page_body = (
         '<main class="citeproof"><header><h1>Checked answer</h1>'
-        f"{summary_html(answer)}</header>"
+        f"{headline}{summary_html(answer)}</header>"
         f'<article class="answer">{body}</article>{unplaced}{sources_html(answer)}'
         '<footer><p>Checked by citeproof. Open "show source" under a quote to read the '
         "passage it was checked against.</p></footer></main>"

@@ -11,8 +11,10 @@ from html import escape
 
 from citeproof.model import CitedSource, Correction, VerifiedAnswer, VerifiedQuote
 from citeproof.render.labels import (
+    MEANING_PLAIN_SYMBOL,
     citation_label,
     match_quality,
+    meaning_warning,
     safe_url,
     shorten,
     source_name,
@@ -44,8 +46,21 @@ def _correction_line(correction: Correction) -> str:
     )
 
 
+def meaning_html(quote: VerifiedQuote, tag: str = "span") -> str:
+    """The warning that a quote's meaning changed (F.1), or "" for a cosmetic fix."""
+    warning = meaning_warning(quote)
+    if not warning:
+        return ""
+    return (
+        f'<{tag} class="meaning-changed"><span class="symbol">{MEANING_PLAIN_SYMBOL}</span> '
+        f"{escape(warning)}</{tag}>"
+    )
+
+
 def corrections_inline(quote: VerifiedQuote) -> str:
-    return "".join(" " + _correction_line(c) for c in quote.corrections)
+    warning = meaning_html(quote)
+    lines = "".join(" " + _correction_line(c) for c in quote.corrections)
+    return (" " + warning if warning else "") + lines
 
 
 def inline_quote(quote: VerifiedQuote, opening: str, closing: str) -> str:
@@ -129,6 +144,9 @@ def source_details(answer: VerifiedAnswer, quote: VerifiedQuote) -> str:
             parts.append(f'<p class="quality">Matched text above: {escape(quality)}</p>')
     else:
         parts.append(_no_excerpt(answer, quote))
+    warning = meaning_html(quote, "p")
+    if warning:
+        parts.append(warning)
     if quote.note:
         parts.append(f'<p class="note">{escape(quote.note)}</p>')
     if quote.corrections:

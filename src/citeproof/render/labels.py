@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from citeproof.model import STATUSES, Excerpt, Source, VerifiedAnswer, VerifiedQuote
+from citeproof.verifier.differences import changes_meaning, describe
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +80,12 @@ CITATION_LABELS: dict[str, Label] = {
         "removed", "✂️", "✗", "This citation was removed: its source was not provided."
     ),
     "flagged": Label("flagged", "⚠️", "!", "This citation needs a second look."),
+    "meaning_changed": Label(
+        "meaning changed",
+        "⚠️",
+        "!",
+        "The quote this citation backs says something its source does not: its meaning changed.",
+    ),
 }
 
 _UNKNOWN = Label("Unknown", "❓", "?", "citeproof does not know this status.")
@@ -106,6 +113,54 @@ def match_quality(quote: VerifiedQuote) -> str | None:
         return "exact match"
     method = f" ({quote.method} match)" if quote.method else ""
     return f"similarity {quote.score:.2f}{method}"
+
+
+def meaning_warning(quote: VerifiedQuote) -> str | None:
+    """``Meaning changed: the source says “1916”, not “1917”.`` for a quote whose differences
+    change the meaning (F.1); None for a cosmetic fix or no difference at all."""
+    if not quote.meaning_changed:
+        return None
+    said = "; ".join(describe(d) for d in quote.differences if changes_meaning(d))
+    return f"Meaning changed: {said or 'the source says something else'}."
+
+
+MEANING_SYMBOL, MEANING_PLAIN_SYMBOL = "⚠️", "⚠"
+
+
+def nothing_checked(answer: VerifiedAnswer) -> str | None:
+    """A plain sentence when nothing in the answer could be checked, saying why; else None."""
+    if answer.quotes:
+        return None
+    citations = [cite for claim in answer.claims for cite in claim.citations]
+    if not citations:
+        why = "it has no quotes and no citations to the sources provided"
+    elif all(cite.status in ("ineligible", "removed") for cite in citations):
+        why = "it has no quotes, and its citations name sources that were not provided"
+    else:
+        why = (
+            "it has no quotes, so there are no words to compare with the sources its citations name"
+        )
+    return f"Nothing in this answer could be checked: {why}."
+
+
+def provided_hint(answer: VerifiedAnswer) -> str | None:
+    """For citations to sources not provided: which ids were provided, and how to name sources
+    by number when the answer cites ``[1]``, ``[2]`` (sources are never matched by position)."""
+    missing = cited_but_not_provided(answer)
+    if not missing:
+        return None
+    ids = ", ".join(source.id for source in answer.sources) or "none"
+    hint = f"Sources provided: {ids}."
+    if any(_numbered(m) for m in missing):
+        hint += (
+            " Citations are never matched by position: to cite sources by number, give the ids"
+            " (--source 1=FILE) or number them in the order given (--number-sources)."
+        )
+    return hint
+
+
+def _numbered(label: str) -> bool:
+    return re.fullmatch(r"(?i)(?:s|source\s*)?\d+", label.strip()) is not None
 
 
 def find_source(answer: VerifiedAnswer, source_id: str | None) -> Source | None:

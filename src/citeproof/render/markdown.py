@@ -13,12 +13,16 @@ from html import escape, unescape
 from citeproof.model import VerifiedAnswer, VerifiedQuote
 from citeproof.render.edits import Edit, apply_edits, layout, line_indent
 from citeproof.render.labels import (
+    MEANING_SYMBOL,
     STATUS_LABELS,
     citation_label,
     cited_but_not_provided,
     eligibility_line,
     kept_out,
     match_quality,
+    meaning_warning,
+    nothing_checked,
+    provided_hint,
     safe_url,
     shorten,
     source_name,
@@ -77,7 +81,11 @@ def quote_badge(quote: VerifiedQuote) -> str:
             was.append(f"was: “{before}”")
         else:
             was.append(f"citation was: {before}")
-    return label.badge + (f" ({'; '.join(was)})" if was else "")
+    badge = label.badge + (f" ({'; '.join(was)})" if was else "")
+    warning = meaning_warning(quote)
+    if warning:
+        badge += f" {MEANING_SYMBOL} **{escape_markdown(warning)}**"
+    return badge
 
 
 def _answer_with_badges(answer: VerifiedAnswer) -> str:
@@ -151,6 +159,9 @@ def show_source(answer: VerifiedAnswer, quote: VerifiedQuote) -> str:
         parts += [f"{cited} was not provided with this answer; there is no stored text.", ""]
     else:
         parts += ["No passage from the sources provided with this answer matches this quote.", ""]
+    warning = meaning_warning(quote)
+    if warning:
+        parts += [f"{MEANING_SYMBOL} **{escape_markdown(warning)}**", ""]
     if quote.note:
         parts += [f"*{escape_markdown(quote.note)}*", ""]
     audit = _audit_lines(quote)
@@ -166,6 +177,9 @@ def _sources_section(answer: VerifiedAnswer) -> str:
         f"{label.badge} {counts.get(status, 0)}" for status, label in STATUS_LABELS.items()
     )
     parts = ["---", "", "## Sources", "", f"**Quotes checked:** {tally}", ""]
+    nothing = nothing_checked(answer)
+    if nothing:
+        parts += [f"**{escape_markdown(nothing)}**", ""]
     parts += [show_source(answer, quote) + "\n" for quote in answer.quotes]
     if answer.sources:
         parts += ["**Provided with this answer:**", ""]
@@ -187,6 +201,9 @@ def _sources_section(answer: VerifiedAnswer) -> str:
         label = status_label("ineligible")
         names = ", ".join(escape_markdown(m) for m in missing)
         parts += [f"{label.symbol} Cited but not provided with this answer: {names}", ""]
+        hint = provided_hint(answer)
+        if hint:
+            parts += [escape_markdown(hint), ""]
     turn = eligibility_line(answer)
     if turn:
         parts += [escape_markdown(turn), ""]

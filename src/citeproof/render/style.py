@@ -63,6 +63,11 @@ figure.block-quote figcaption { margin-top: .35rem; }
 .cite-ineligible, .cite-removed { background: #eeeff2; border-style: dashed; }
 .cite-flagged { background: #fff3df; border-color: #f0c77d; }
 .cite-status { font-style: italic; }
+.cite-meaning_changed { background: #fdeaea; border-color: #f1aaaa; }
+.meaning-changed { color: #9b1c1c; font-weight: 600; font-size: .9rem; margin-left: .25rem; }
+p.meaning-changed { margin: .25rem 0; }
+p.nothing-checked { background: #fff3df; border: 1px solid #f0c77d; border-radius: 8px;
+  padding: .5rem .75rem; font-weight: 600; }
 details.show-source { margin: .35rem 0 .75rem; font-size: .9rem; }
 details.show-source > summary { cursor: pointer; color: #1a4a94; font-weight: 600;
   width: fit-content; }

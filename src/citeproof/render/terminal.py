@@ -16,10 +16,14 @@ from rich.text import Text
 
 from citeproof.model import Correction, VerifiedAnswer, VerifiedQuote
 from citeproof.render.labels import (
+    MEANING_PLAIN_SYMBOL,
     STATUS_LABELS,
     eligibility_line,
     kept_out,
     match_quality,
+    meaning_warning,
+    nothing_checked,
+    provided_hint,
     shorten,
     source_name,
     split_excerpt,
@@ -57,6 +61,15 @@ def _where(answer: VerifiedAnswer, quote: VerifiedQuote) -> str:
     return where_found(answer, quote) or "—"
 
 
+def _changes(quote: VerifiedQuote) -> str:
+    """The corrections, after a warning when the quote's meaning changed (F.1)."""
+    lines = [_correction(c) for c in quote.corrections]
+    warning = meaning_warning(quote)
+    if warning:
+        lines.insert(0, f"{MEANING_PLAIN_SYMBOL} {warning}")
+    return "\n".join(lines) or "—"
+
+
 def quotes_table(answer: VerifiedAnswer) -> Table:
     table = Table(
         title=_text(f"Quotes in answer {answer.id}"),
@@ -77,7 +90,7 @@ def quotes_table(answer: VerifiedAnswer) -> Table:
             _text(status_label(quote.status).plain_badge),
             _text(shorten(quote.text, 70)),
             _text(_where(answer, quote)),
-            _text("\n".join(_correction(c) for c in quote.corrections) or "—"),
+            _text(_changes(quote)),
         )
     return table
 
@@ -110,6 +123,9 @@ def _show_source(answer: VerifiedAnswer, quote: VerifiedQuote) -> RenderableType
         body.append(_text(f"{quote.cited_source or 'The cited source'} was not provided."))
     else:
         body.append(_text("No passage from the provided sources matches this quote."))
+    warning = meaning_warning(quote)
+    if warning:
+        body.append(_text(f"{MEANING_PLAIN_SYMBOL} {warning}", style="bold"))
     if quote.note:
         body.append(_text(f"Note: {quote.note}", style="italic"))
     return Group(_text(head, style="bold"), Padding(Group(*body), (0, 0, 1, 4)))
@@ -135,6 +151,9 @@ def render_terminal(answer: VerifiedAnswer, width: int = 100) -> str:
     console.print(Padding(_text(answer.text.strip() or "(empty)"), (0, 0, 1, 2)))
     console.print(quotes_table(answer))
     console.print(counts_line(answer))
+    for line in (nothing_checked(answer), provided_hint(answer)):
+        if line:
+            console.print(_text(line, style="bold"))
     turn = eligibility_line(answer)
     if turn:
         console.print(_text(turn))

@@ -2,13 +2,7 @@
 
 from citeproof.sources.files import read_source_file
 from citeproof.sources.ingest import FileFailure, IngestReport, ingest_paths
-from citeproof.sources.store import (
-    IngestResult,
-    SourceStore,
-    StoredChange,
-    StoredSource,
-    UnknownSourceError,
-)
+from citeproof.sources.store import IngestResult, SourceStore, StoredChange, StoredSource
 
 __all__ = [
     "FileFailure",
@@ -17,7 +11,6 @@ __all__ = [
     "SourceStore",
     "StoredChange",
     "StoredSource",
-    "UnknownSourceError",
     "ingest_paths",
     "read_source_file",
 ]

@@ -11,7 +11,7 @@ from pathlib import Path, PurePath
 from urllib.parse import quote
 
 from citeproof.errors import SourceError
-from citeproof.model import Source, SourceKind, Span
+from citeproof.model import SOURCE_FIELDS, Source, SourceKind, Span
 from citeproof.sources.email_reader import (
     Attachment,
     ReadMessage,
@@ -54,17 +54,9 @@ class Draft:
     message_id: str | None = None
 
     def source(self, retrieved_at: str | None = None) -> Source:
-        return Source(
-            id=self.id,
-            kind=self.kind,
-            text=self.text,
-            title=self.title,
-            doc_id=self.doc_id,
-            version=self.version,
-            url=self.url,
-            paragraphs=self.paragraphs,
-            retrieved_at=retrieved_at,
-        )
+        """The `Source` this draft becomes: its fields of the same names, and the time."""
+        shared = {name: getattr(self, name) for name in SOURCE_FIELDS if name != "retrieved_at"}
+        return Source(**shared, retrieved_at=retrieved_at)
 
 
 @dataclass(frozen=True, slots=True)

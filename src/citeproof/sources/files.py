@@ -7,6 +7,7 @@ not read here: ingest the message into a store to get them as sources of their o
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from citeproof.errors import SourceError
@@ -17,7 +18,7 @@ from citeproof.sources.text_reader import read_text
 
 
 def read_source_file(
-    path: Path, *, source_id: str | None = None, kind: SourceKind | None = None
+    path: str | os.PathLike[str], *, source_id: str | None = None, kind: SourceKind | None = None
 ) -> Source:
     """Read ``path`` into a `Source` with paragraph spans and a ``file://`` url.
 
@@ -25,6 +26,7 @@ def read_source_file(
     citation label on the command line names the file. Raises `SourceError` naming the file
     when it cannot be read or its format is not supported.
     """
+    path = Path(path)
     suffix = path.suffix.lower()
     if suffix and suffix not in SUPPORTED_SUFFIXES:
         raise SourceError(

@@ -22,7 +22,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Literal, Self
 
-from citeproof.errors import CiteproofError, SourceError
+from citeproof.errors import SourceError, UnknownSourceError
 from citeproof.model import Source, SourceKind, Span
 from citeproof.sources.build import Draft, FileDrafts, read_file
 from citeproof.sources.windows import passage_windows
@@ -75,10 +75,6 @@ _COLUMNS = (
 )
 
 ChangeStatus = Literal["added", "new_version", "unchanged", "restored", "withdrawn"]
-
-
-class UnknownSourceError(CiteproofError, LookupError):
-    """No source with that id is in the store."""
 
 
 @dataclass(frozen=True, slots=True)

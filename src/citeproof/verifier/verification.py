@@ -5,19 +5,111 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 
-from citeproof.errors import AnswerError, SourceError
-from citeproof.model import Eligibility, Policy, Source, VerifiedAnswer
+from citeproof.errors import AnswerError, PolicyError, SourceError
+from citeproof.model import Eligibility, Policy, Source, VerifiedAnswer, expect_instance
 from citeproof.verifier.catalog import SourceCatalog
 from citeproof.verifier.correct import apply_verdicts
 from citeproof.verifier.judgement import judge_quote
-from citeproof.verifier.match import MatchSettings, SourceIndex, prepare
+from citeproof.verifier.match import IndexCache, MatchSettings, SourceIndex, content_key, prepare
+from citeproof.verifier.match.cache import SHARED
 from citeproof.verifier.parse import parse_answer
 
 MAX_ANSWER_CHARS = 1_000_000
 """Longest answer accepted, in characters. LLM answers are a few KB; a megabyte is not an answer."""
+
+
+class Verifier:
+    """Verifies answers over one set of sources: the catalog is built once, and each source's
+    index once per text (shared, through ``cache``, with every other `Verifier` and `verify`
+    call over the same text). Use one for many answers over one corpus: a batch, a service.
+
+    ``eligibility``: inside a turn, only its eligible sources can be cited, and a citation to
+    an excluded one says why (012.2, 012.3). Raises `SourceError` for bad sources. Safe to
+    share between threads.
+    """
+
+    def __init__(
+        self,
+        sources: Sequence[Source],
+        *,
+        policy: Policy | None = None,
+        eligibility: Eligibility | None = None,
+        cache: IndexCache | None = SHARED,
+    ) -> None:
+        self.policy = Policy() if policy is None else policy
+        expect_instance(self.policy, Policy, "policy", PolicyError)
+        self.eligibility = eligibility
+        if eligibility is not None:
+            expect_instance(eligibility, Eligibility, "eligibility")
+            sources = _eligible_sources(sources, eligibility)
+        # Inside a turn, no eligible source is a decision, not a mistake: every citation is
+        # refused.
+        self.catalog = SourceCatalog(
+            sources,
+            eligibility.excluded if eligibility else (),
+            allow_empty=eligibility is not None,
+        )
+        self.sources: tuple[Source, ...] = tuple(self.catalog)
+        self._cache = cache
+        self._text_key = cache.key if cache is not None else content_key
+        self._indexes: dict[str, SourceIndex] = {}
+        self._lock = threading.Lock()
+
+    def index_for(self, source: Source) -> SourceIndex:
+        """The index of one of this verifier's sources, built on first need."""
+        index = self._indexes.get(source.id)
+        if index is None:
+            index = prepare(source, self._cache)
+            with self._lock:
+                index = self._indexes.setdefault(source.id, index)
+        return index
+
+    def verify(
+        self,
+        answer: str,
+        *,
+        policy: Policy | None = None,
+        answer_id: str | None = None,
+        now: datetime | None = None,
+    ) -> VerifiedAnswer:
+        """Verify every quote of ``answer``; see `verify`. ``policy`` overrides the
+        verifier's policy for this answer."""
+        policy = self.policy if policy is None else policy
+        expect_instance(policy, Policy, "policy", PolicyError)
+        _check_answer(answer)
+        if answer_id is not None and not isinstance(answer_id, str):
+            raise AnswerError(f"expected text, got {type(answer_id).__name__}", field="answer_id")
+        parsed = parse_answer(answer)
+        settings = MatchSettings(
+            min_similarity=policy.min_similarity, max_ellipsis_gap=policy.max_ellipsis_gap
+        )
+        stamp = (now or datetime.now(UTC)).isoformat(timespec="seconds")
+        judgements = [
+            judge_quote(
+                quote,
+                self.catalog,
+                self.index_for,
+                settings,
+                excerpt_context=policy.excerpt_context,
+                now=stamp,
+            )
+            for quote in parsed.quotes
+        ]
+        text, quotes, claims = apply_verdicts(parsed, judgements, self.catalog, policy)
+        return VerifiedAnswer(
+            id=answer_id or default_answer_id(answer, self.sources, text_key=self._text_key),
+            text=text,
+            original=answer,
+            claims=claims,
+            quotes=quotes,
+            sources=self.sources,
+            policy=policy,
+            eligibility=self.eligibility,
+        )
 
 
 def verify(
@@ -36,50 +128,12 @@ def verify(
     of the answer and the sources; ``now`` stamps the corrections (default: the current UTC
     time). Inside a turn, pass the turn's ``eligibility``: only its eligible sources can be
     cited, and a citation to an excluded one says why (012.2, 012.3). Raises `AnswerError` or
-    `SourceError` for bad input.
+    `SourceError` for bad input, `PolicyError` for a bad policy. Source indexes are reused
+    across calls for the same text (see `Verifier` for many answers over one corpus).
     """
-    policy = policy or Policy()
     _check_answer(answer)
-    if eligibility is not None:
-        sources = _eligible_sources(sources, eligibility)
-    # Inside a turn, no eligible source is a decision, not a mistake: every citation is refused.
-    catalog = SourceCatalog(
-        sources, eligibility.excluded if eligibility else (), allow_empty=eligibility is not None
-    )
-    parsed = parse_answer(answer)
-    settings = MatchSettings(
-        min_similarity=policy.min_similarity, max_ellipsis_gap=policy.max_ellipsis_gap
-    )
-    indexes: dict[str, SourceIndex] = {}
-
-    def index_for(source: Source) -> SourceIndex:
-        if source.id not in indexes:
-            indexes[source.id] = prepare(source)
-        return indexes[source.id]
-
-    stamp = (now or datetime.now(UTC)).isoformat(timespec="seconds")
-    judgements = [
-        judge_quote(
-            quote,
-            catalog,
-            index_for,
-            settings,
-            excerpt_context=policy.excerpt_context,
-            now=stamp,
-        )
-        for quote in parsed.quotes
-    ]
-    text, quotes, claims = apply_verdicts(parsed, judgements, catalog, policy)
-    return VerifiedAnswer(
-        id=answer_id or default_answer_id(answer, sources),
-        text=text,
-        original=answer,
-        claims=claims,
-        quotes=quotes,
-        sources=tuple(catalog),
-        policy=policy,
-        eligibility=eligibility,
-    )
+    verifier = Verifier(sources, policy=policy, eligibility=eligibility)
+    return verifier.verify(answer, answer_id=answer_id, now=now)
 
 
 def _eligible_sources(sources: Sequence[Source], eligibility: Eligibility) -> list[Source]:
@@ -92,12 +146,17 @@ def _eligible_sources(sources: Sequence[Source], eligibility: Eligibility) -> li
     return [by_id[sid] for sid in eligibility.eligible]
 
 
-def default_answer_id(answer: str, sources: Sequence[Source]) -> str:
-    """A stable id: the same answer over the same sources always gets the same id."""
+def default_answer_id(
+    answer: str, sources: Sequence[Source], *, text_key: Callable[[Source], str] = content_key
+) -> str:
+    """A stable id: the same answer over the same sources always gets the same id.
+
+    ``text_key`` gives a hash of a source's text (`content_key`; a cache's ``key`` reuses it
+    for text seen before, so a long source is not hashed on every call)."""
     digest = hashlib.sha256()
     digest.update(answer.encode("utf-8", "surrogatepass"))
     for source in sources:
-        fingerprint = [source.id, source.kind, source.version or "", source.text]
+        fingerprint = [source.id, source.kind, source.version or "", text_key(source)]
         digest.update(json.dumps(fingerprint, ensure_ascii=False).encode("utf-8", "surrogatepass"))
     return "ans_" + digest.hexdigest()[:16]
 

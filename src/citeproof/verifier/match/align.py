@@ -104,7 +104,6 @@ def char_similarity(quote: str, matched: str) -> float:
 
 WORD_SIMILARITY_MIN_WORDS = 5
 _WORDS = re.compile(r"\w+")
-_NUMBERS = re.compile(r"\d+")
 
 
 def word_similarity(quote: str, matched: str) -> float:
@@ -122,27 +121,6 @@ def word_similarity(quote: str, matched: str) -> float:
 @lru_cache(maxsize=4096)
 def _words(text: str) -> tuple[str, ...]:
     return tuple(_WORDS.findall(text))
-
-
-def names_agree(quote: str, matched: str) -> bool:
-    """Every name (a capitalised word) the quote asserts is in the matched text, give or take
-    a typo: "Alfred" is not "Al", and "New Testament" is not "Old Testament"."""
-    present = {w.casefold() for w in _WORDS.findall(matched)}
-    for word in _WORDS.findall(quote):
-        if not word[0].isupper():
-            continue
-        folded = word.casefold()
-        if folded in present:
-            continue
-        allowed = 1 if len(folded) < 4 else 2
-        if not any(distance(folded, other) <= allowed for other in present):
-            return False
-    return True
-
-
-def same_numbers(quote: str, matched: str) -> bool:
-    """Numbers carry the meaning of a passage: "11th" is not a typo of "5th"."""
-    return _NUMBERS.findall(quote) == _NUMBERS.findall(matched)
 
 
 def _is_word(char: str) -> bool:

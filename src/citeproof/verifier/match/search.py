@@ -7,19 +7,18 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from citeproof.model import Match
+from citeproof.verifier.differences import COSMETIC_KINDS, FACT_KINDS, compare
 from citeproof.verifier.match.align import (
     char_similarity,
     infix,
-    names_agree,
-    same_numbers,
     similarity,
     snap_options,
     word_infix,
 )
-from citeproof.verifier.match.index import SourceIndex
+from citeproof.verifier.match.index import FORGOTTEN, SourceIndex, is_word
 from citeproof.verifier.match.quote import parse_quote
 
 # Sources (or paragraphs) this short are aligned whole: cheaper than asking the index, and
@@ -34,6 +33,14 @@ _COST_SLACK = 0.1  # placements costlier than the cheapest by more than this are
 _SNAPPED = 4  # cheapest placements snapped to words and scored, per quote
 _FUZZY_MIN_WORDS = 3  # shorter quotes match word for word or not at all...
 _FUZZY_MIN_CHARS = 20  # ...unless they are this long (one long name, a URL)
+SHORT_QUOTE_WORDS = 6
+"""A quote of at most this many words is too short to tell a misquote from another sentence:
+it matches approximately only where the source has the same words (spelling, case and
+punctuation aside)."""
+FACT_CONTEXT_WORDS = 6
+"""Words a longer quote must share, in order, with a passage whose number, name, date or
+negation differs, for that passage to be the one it misquotes (F.1). Fewer shared words and
+the passage is another statement, not this one misquoted."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +70,7 @@ def find_quote(
     *,
     paragraph: int | None = None,
     settings: MatchSettings = MatchSettings(),
+    exact_only: bool = False,
 ) -> Match | None:
     """Where ``text`` occurs in ``index.source``, or None.
 
@@ -72,7 +80,26 @@ def find_quote(
     and ``settings.min_similarity <= score < 1`` with the span snapped to whole source words;
     among equal placements the one in ``paragraph`` (1-based) wins, then the earliest;
     ``segments`` holds one original span per segment of an elided quote, else ``()``.
+    With ``exact_only`` only a verbatim occurrence is looked for (no approximate search).
     """
+    key = (text, paragraph, settings, exact_only)
+    found = index.core.recall(key)
+    if found is FORGOTTEN:
+        found = _find(text, index, paragraph, settings, exact_only)
+        index.core.remember(key, found)
+    if not isinstance(found, Match) or found.source_id == index.source.id:
+        return found if isinstance(found, Match) else None
+    # Found before for another source with the same text.
+    return replace(found, source_id=index.source.id)
+
+
+def _find(
+    text: str,
+    index: SourceIndex,
+    paragraph: int | None,
+    settings: MatchSettings,
+    exact_only: bool,
+) -> Match | None:
     quote = parse_quote(text)
     if not quote.full:
         return None
@@ -82,12 +109,15 @@ def find_quote(
         start = _first_exact(index, form, prefer) if form else None
         if start is not None:
             return _match(index, [_Hit(start, start + len(form), 1.0)], elided=False)
+    if exact_only:
+        return None
     if len(quote.segments) > 1:
         chain = _find_chain(index, quote.segments, prefer, settings)
         return None if chain is None else _match(index, chain, elided=True)
     if not _long_enough(quote.segments[0]):
         return None
-    hits = _fuzzy(index, quote.segments[0], _regions(index, quote.segments[0], prefer), settings)
+    regions = _regions(index, quote.segments[0], prefer)
+    hits = _fuzzy(index, quote.segments[0], regions, settings, whole=True)
     best = _best(hits, prefer)
     return None if best is None else _match(index, [best], elided=False)
 
@@ -140,8 +170,11 @@ def _fuzzy(
     quote: str,
     regions: Iterable[tuple[int, int]],
     settings: MatchSettings,
+    *,
+    whole: bool = False,
 ) -> list[_Hit]:
-    """Best word-snapped placements of ``quote`` in each region, at or above the threshold."""
+    """Best word-snapped placements of ``quote`` in each region, at or above the threshold,
+    that `_same_statement` accepts (``whole``: the quote is not a segment of an elided one)."""
     text = index.text
     limit = _max_edits(quote, settings)
     words = max(len(quote.split()), 1)
@@ -181,13 +214,35 @@ def _fuzzy(
             continue
         found.add((hit.start, hit.end))
         matched = text[hit.start : hit.end]
-        if (
-            hit.score >= settings.min_similarity
-            and same_numbers(quote, matched)
-            and names_agree(quote, matched)
-        ):
+        if hit.score >= settings.min_similarity and _same_statement(quote, matched, whole=whole):
             hits.append(hit)
     return hits
+
+
+def _same_statement(quote: str, matched: str, *, whole: bool) -> bool:
+    """Whether ``matched`` is the passage ``quote`` quotes, however badly, rather than
+    another statement that happens to be close in characters.
+
+    A short quote is only ever the same words (F.1): "signed the Treaty" is not "by the
+    Treaty", and a correction never starts or ends with punctuation the quote lacks. A
+    longer quote whose number, name, date or negation differs is that passage misquoted when
+    they share a long enough context (`FACT_CONTEXT_WORDS`); the difference is reported, not
+    hidden.
+    """
+    comparison = compare(quote, matched)
+    if whole and comparison.words <= SHORT_QUOTE_WORDS:
+        return comparison.kinds <= COSMETIC_KINDS and not _adds_edge_punctuation(quote, matched)
+    if comparison.kinds & FACT_KINDS:
+        return comparison.shared_words >= FACT_CONTEXT_WORDS
+    return True
+
+
+def _adds_edge_punctuation(quote: str, matched: str) -> bool:
+    """``matched`` starts or ends with punctuation that ``quote`` does not have there."""
+    for ours, theirs in ((quote[:1], matched[:1]), (quote[-1:], matched[-1:])):
+        if theirs and not is_word(theirs) and theirs != ours:
+            return True
+    return False
 
 
 def _snap(

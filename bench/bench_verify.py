@@ -1,0 +1,156 @@
+"""What a user pays: one answer of 20 quotes over 2 MB of sources, through `citeproof.verify`.
+
+Run: ``.venv/bin/python bench/bench_verify.py`` (reads ``$CITEPROOF_DATA/quotesum/dev_half.jsonl``,
+default ``../shared/data`` beside the checkout). See bench/README.md.
+
+The sources are 20 documents of about 100 KB, made of QuoteSum paragraphs (one verbatim copy of
+each, the other copies with ~2% of their words altered, as in bench_quotes.py), shuffled anew for
+every trial so each trial's first call sees text it has never indexed. The answer cites each quote
+to the document holding its verbatim copy: 10 exact quotes and 10 perturbed ones (curly quotes, a
+changed word, a dropped word, a typo, an ellipsis, a changed number). Timed: the first call over
+the new sources, the same answer again over the same `Source` objects, and the same answer through
+a `Verifier` kept for the corpus. Every quote must be found (verified or corrected) every time.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_quotes import load, perturb_quote
+
+from citeproof import Source, Verifier, verify
+
+SEED = 20261130
+TRIALS = 5
+DOCUMENTS = 20
+TARGET_MB = 2.0
+KINDS = ["exact"] * 10 + ["curly", "changed", "dropped", "typo", "ellipsis", "number"] * 2
+KINDS = KINDS[:20]
+TARGET_NEW_MS, TARGET_REPEAT_MS = 150, 20
+
+
+def documents(paragraphs: list[str], rng: random.Random) -> tuple[list[Source], dict[int, str]]:
+    """About 2 MB in ``DOCUMENTS`` documents; where each paragraph's verbatim copy went."""
+    total = sum(len(p) + 2 for p in paragraphs)
+    copies = max(1, round(TARGET_MB * 1_000_000 / total))
+    items = [(p, c) for c in range(copies) for p in range(len(paragraphs))]
+    rng.shuffle(items)
+    per_doc = -(-len(items) // DOCUMENTS)
+    sources: list[Source] = []
+    home: dict[int, str] = {}
+    for d in range(DOCUMENTS):
+        parts = []
+        for p, c in items[d * per_doc : (d + 1) * per_doc]:
+            text = paragraphs[p]
+            if c == 0:
+                home[p] = f"D{d + 1}"
+            else:
+                words = text.split(" ")
+                for i in rng.sample(range(len(words)), k=max(1, len(words) // 50)):
+                    words[i] = words[i] + words[i][-1:]
+                text = " ".join(words)
+            parts.append(text)
+        sources.append(Source(id=f"D{d + 1}", kind="document", text="\n\n".join(parts)))
+    return sources, home
+
+
+def change_number(quote: str, rng: random.Random) -> str:
+    digits = [m.start() for m in re.finditer(r"\d", quote)]
+    i = rng.choice(digits)
+    return quote[:i] + rng.choice([d for d in "0123456789" if d != quote[i]]) + quote[i + 1 :]
+
+
+def answer_for(pool: list[tuple[str, int]], home: dict[int, str], rng: random.Random) -> str:
+    lines = []
+    used: set[str] = set()
+    for n, kind in enumerate(KINDS, start=1):
+        long_enough = [
+            (q, p)
+            for q, p in pool
+            if q not in used
+            and (kind == "exact" or len(q.split()) >= 8)
+            and (kind != "number" or re.search(r"\d", q[1:-1]))
+        ]
+        quote, paragraph = rng.choice(long_enough)
+        used.add(quote)
+        if kind == "number":
+            written = change_number(quote, rng)
+        elif kind == "exact":
+            written = quote
+        else:
+            written = perturb_quote(quote, kind, rng)
+        mark = "“" if '"' in written else '"'
+        close = "”" if mark == "“" else '"'
+        lines.append(f"{n}. The record says {mark}{written}{close} [{home[paragraph]}].")
+    return "\n".join(lines) + "\n"
+
+
+def timed(call):  # type: ignore[no-untyped-def]
+    start = time.perf_counter()
+    result = call()
+    return (time.perf_counter() - start) * 1e3, result
+
+
+def main() -> int:
+    paragraphs, located = load()
+    # Quotes the annotators cut mid-word ("he Second Red Scare") are not exact quotes.
+    pool = [
+        (q, p) for q, p, _ in located if re.search(rf"(?<!\w){re.escape(q)}(?!\w)", paragraphs[p])
+    ]
+    rng = random.Random(SEED)
+    new_ms, repeat_ms, kept_ms = [], [], []
+    found_everywhere = True
+    size = 0
+    for _ in range(TRIALS):
+        sources, home = documents(paragraphs, rng)
+        size = sum(len(s.text) for s in sources)
+        answer = answer_for(pool, home, rng)
+        first_ms, first = timed(lambda: verify(answer, sources))  # noqa: B023
+        again_ms, again = timed(lambda: verify(answer, sources))  # noqa: B023
+        verifier = Verifier(sources)
+        verifier.verify(answer)
+        kept, third = timed(lambda: verifier.verify(answer))  # noqa: B023
+        new_ms.append(first_ms)
+        repeat_ms.append(again_ms)
+        kept_ms.append(kept)
+        for result in (first, again, third):
+            statuses = [q.status for q in result.quotes]
+            if len(statuses) != len(KINDS) or any(
+                s not in ("verified", "corrected") for s in statuses
+            ):
+                found_everywhere = False
+                print(f"  not every quote found: {statuses}")
+    print(
+        f"one answer of {len(KINDS)} quotes ({KINDS.count('exact')} exact, "
+        f"{len(KINDS) - KINDS.count('exact')} perturbed) over {size / 1e6:.1f} MB in "
+        f"{DOCUMENTS} documents, {TRIALS} trials, through citeproof.verify"
+    )
+    header = f"{'call':<42} {'median ms':>10} {'max ms':>8} {'target':>8}  ok"
+    print(header)
+    print("-" * len(header))
+    rows = [
+        ("first answer over new sources", new_ms, TARGET_NEW_MS),
+        ("same answer again, same Source objects", repeat_ms, TARGET_REPEAT_MS),
+        ("same answer through a kept Verifier", kept_ms, TARGET_REPEAT_MS),
+    ]
+    all_ok = found_everywhere
+    for name, times, target in rows:
+        median = statistics.median(times)
+        ok = median <= target
+        all_ok &= ok
+        print(
+            f"{name:<42} {median:10.1f} {max(times):8.1f} {target:>6} ms  {'yes' if ok else 'NO'}"
+        )
+    print(f"every quote found in every call: {'yes' if found_everywhere else 'NO'}")
+    return 0 if all_ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
