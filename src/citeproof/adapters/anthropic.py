@@ -119,13 +119,12 @@ def _cite(
     if kind in ("char_location", "page_location", "content_block_location"):
         number = fields.integer(citation, "document_index", path)
         title = fields.text(citation, "document_title", path)
-        document = _numbered(documents, number, f"doc-{number}", title, path, "document_index")
+        document = _numbered(documents, number, f"doc-{number}", title)
     elif kind == "search_result_location":
         number = fields.integer(citation, "search_result_index", path)
         title = fields.text(citation, "title", path)
-        document = _numbered(
-            results, number, f"result-{number}", title, path, "search_result_index"
-        )
+        url = fields.text(citation, "source", path)
+        document = _numbered(results, number, f"result-{number}", title, url)
     elif kind == "web_search_result_location":
         url = fields.text(citation, "url", path, required=True) or ""
         web.setdefault(url, f"web-{len(web) + 1}")
@@ -165,11 +164,16 @@ def _cite(
 
 
 def _numbered(
-    documents: list[_Document], number: int, source_id: str, title: str | None, path: str, key: str
+    documents: list[_Document],
+    number: int,
+    source_id: str,
+    title: str | None,
+    url: str | None = None,
 ) -> _Document:
+    """Document ``number`` of the request, else what the citation says of it."""
     if number < len(documents):
         return documents[number]
-    return _Document(VendorSource(source_id, None, title=title))
+    return _Document(VendorSource(source_id, None, title=title, url=url))
 
 
 def _stated_words(kind: str, citation: fields.Json, path: str) -> str:

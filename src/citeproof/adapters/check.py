@@ -11,10 +11,9 @@ from collections.abc import Callable
 
 from citeproof.adapters.converted import LocationCheck
 from citeproof.model import Span
-from citeproof.verifier.match import MatchSettings, SourceIndex, find_quote
+from citeproof.verifier.match import SourceIndex, find_quote
 
 Describe = Callable[[Span], str]
-_SETTINGS = MatchSettings()
 
 
 def check_cited_text(
@@ -25,7 +24,6 @@ def check_cited_text(
     describe: Describe,
     *,
     paragraph: int | None = None,
-    settings: MatchSettings = _SETTINGS,
 ) -> LocationCheck:
     """Compare ``cited`` with the source of ``index`` over the ``stated`` ``str`` span.
 
@@ -41,7 +39,7 @@ def check_cited_text(
     if 0 <= start <= end <= len(text) and inside >= 0:
         found = (inside, inside + len(wanted))
         return LocationCheck("verbatim", stated_words, found, "word for word where stated")
-    match = find_quote(wanted, index, paragraph=paragraph, settings=settings)
+    match = find_quote(wanted, index, paragraph=paragraph)
     if match is None:
         return LocationCheck(
             "not_verbatim",

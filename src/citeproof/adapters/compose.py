@@ -272,17 +272,17 @@ _SENTENCE_END = re.compile(r"[.!?。！？](?=[\s)\]\[\"'”’]|$)|\n")
 _LEADING_MARKERS = re.compile(r"(?:\s*\[\d{1,3}\])+")  # "[1][2]" ending the sentence before
 
 
-def sentence_before(text: str, at: int, start: int = 0) -> Span:
+def sentence_before(text: str, at: int) -> Span:
     """The sentence that ends at or just before ``at`` (the claim a trailing citation cites).
 
     Spaces before ``at`` are skipped; the sentence starts after the previous sentence end or
-    line break at or after ``start``.
+    line break, and after the numbered markers (``[1][2]``) that closed that sentence.
     """
     end = at
-    while end > start and text[end - 1].isspace():
+    while end > 0 and text[end - 1].isspace():
         end -= 1
-    begin = start
-    for boundary in _SENTENCE_END.finditer(text, start, max(start, end - 1)):
+    begin = 0
+    for boundary in _SENTENCE_END.finditer(text, 0, max(0, end - 1)):
         begin = boundary.end()
     leading = _LEADING_MARKERS.match(text, begin, end)
     if leading is not None:
