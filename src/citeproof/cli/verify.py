@@ -11,6 +11,7 @@ from typing import Literal
 import click
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
+from citeproof.adapters import VENDORS
 from citeproof.audit.backends import open_store
 from citeproof.audit.store import AuditStore
 from citeproof.cli.common import (
@@ -23,6 +24,7 @@ from citeproof.cli.common import (
     format_option,
     outcome_options,
 )
+from citeproof.cli.vendor import verify_vendor_response
 from citeproof.errors import InputError
 from citeproof.model import Policy, Source, VerifiedAnswer
 from citeproof.outcome.contract import answer_to_json, read_batch_line, read_sources
@@ -151,6 +153,21 @@ FAILED_CITATION = ("ineligible", "removed", "flagged")
     "failed (it cites a source not provided, a flagged source, or carries a failed quote), "
     "or either: for CI. The output is written all the same.",
 )
+@click.option(
+    "--from",
+    "vendor",
+    type=click.Choice(VENDORS),
+    default=None,
+    metavar="VENDOR",
+    help=f"ANSWER_FILE is the JSON response of an LLM API ({', '.join(VENDORS)}): "
+    "verify its native citations.",
+)
+@click.option(
+    "--request",
+    "request_file",
+    type=click.Path(path_type=Path, exists=True, dir_okay=False),
+    help="With --from: the JSON request that holds the cited documents.",
+)
 @outcome_options
 def verify_command(
     answer_file: Path | None,
@@ -164,6 +181,8 @@ def verify_command(
     min_similarity: float | None,
     number_sources: bool,
     fail_on: FailOn | None,
+    vendor: str | None,
+    request_file: Path | None,
     audit: str | None,
     rules_path: Path | None,
     facts_path: Path | None,
@@ -175,6 +194,8 @@ def verify_command(
     today's live values, and append the record to the audit log."""
     policy = _policy(ineligible, min_similarity)
     if batch is not None:
+        if vendor is not None:
+            raise click.UsageError("--from reads one response file, not --batch")
         if out is None:
             raise click.UsageError("--batch needs --out OUT.jsonl")
         with ExitStack() as stack:
@@ -186,15 +207,25 @@ def verify_command(
     if answer_file is None:
         raise click.UsageError("give an ANSWER_FILE (or --batch IN.jsonl)")
     limits = ReadLimits.from_env()
-    sources = _gather_sources(source_args, email_args, sources_file, limits)
-    if number_sources:
-        sources = _numbered(sources)
-    # A character is at most four bytes of UTF-8 (and a BOM may come first).
-    answer = _read_text(answer_file, "answer", 4 * MAX_ANSWER_CHARS + 3)
-    verified = verify(answer, sources, policy=policy)
+    if vendor is not None:
+        given = (source_args, email_args, sources_file)
+        sources = _gather_sources(*given, limits) if any(given) else []
+        verified, record = verify_vendor_response(
+            vendor, answer_file, request_file, sources, policy
+        )
+    else:
+        if request_file is not None:
+            raise click.UsageError("--request goes with --from")
+        sources = _gather_sources(source_args, email_args, sources_file, limits)
+        if number_sources:
+            sources = _numbered(sources)
+        # A character is at most four bytes of UTF-8 (and a BOM may come first).
+        answer = _read_text(answer_file, "answer", 4 * MAX_ANSWER_CHARS + 3)
+        verified = verify(answer, sources, policy=policy)
+        record = {"command": "verify", "answer_file": str(answer_file)}
     conclude_from_options(
         verified,
-        {"command": "verify", "answer_file": str(answer_file)},
+        record,
         audit=audit,
         rules_path=rules_path,
         facts_path=facts_path,
