@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install demo test lint eval bench golden clean
+.PHONY: install demo test lint eval bench golden clean train-support
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -58,3 +58,6 @@ golden: $(STAMP)
 
 clean:
 	rm -rf $(VENV) out build .pytest_cache .mypy_cache .ruff_cache
+
+train-support: $(STAMP)
+	$(BIN)/python eval/train_support.py

@@ -1,0 +1,189 @@
+"""The fact layer: which tokens of a claim its passage backs, and where the passage says
+something else instead. Deterministic and self-explaining: every judgement it feeds is a
+list of `Difference` values a reader can check against the passage.
+
+A claim token is backed when the passage holds the same key (stem, or number value and
+unit); a word also when a passage word shares its first `PREFIX` letters (valuation /
+valued), a number when the values agree and one side has no unit (£412,000 / 412,000).
+"What the passage says instead" comes from aligning the claim with the passage token by
+token (difflib): a claim number, date, name or comparative replaced in the passage by
+another of its kind is a conflict, as is a negation on one side only of an aligned stretch.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from citeproof.model import Difference
+from citeproof.verifier.support.text import COMPARATIVES, Token, is_content
+
+PREFIX = 5
+MAX_REPLACED = 8  # a longer replaced stretch is a rewording, not one fact for another
+HARD_KINDS = ("number", "date", "name", "comparative")
+
+
+@dataclass(frozen=True, slots=True)
+class FactCheck:
+    """What the fact layer found for one claim against one passage."""
+
+    differences: tuple[Difference, ...]
+    conflicts: int  # differences where the passage states something else
+    recall: float  # share of content tokens backed
+    weighted_recall: float  # the same, idf-weighted
+    anchor: float  # weighted recall of the tokens that are not in conflict
+    pair_recall: float  # share of adjacent claim token pairs adjacent in the passage
+    number_recall: float  # 1.0 when the claim has no number
+    has_number: float
+    name_recall: float  # 1.0 when the claim has no name
+    negation_conflict: float
+    longest_run: float  # longest aligned stretch / claim tokens
+    content: int  # content tokens judged
+    unbacked_words: int
+
+
+def _backs(token: Token, passage: Sequence[Token], keys: frozenset[str]) -> bool:
+    if token.key in keys:
+        return True
+    if token.kind in ("number", "date") and token.value is not None:
+        return any(
+            p.value is not None
+            and math.isclose(p.value, token.value, rel_tol=1e-9)
+            and (not p.unit or not token.unit or p.unit == token.unit)
+            for p in passage
+        )
+    if token.kind in ("word", "name", "comparative") and len(token.key) >= PREFIX:
+        head = token.key[:PREFIX]
+        return any(len(k) >= PREFIX and k[:PREFIX] == head for k in keys if k[:1] != "#")
+    return False
+
+
+def check_facts(
+    claim_text: str,
+    claim: Sequence[Token],
+    passage: Sequence[Token],
+    weights: dict[str, float],
+    judged: Sequence[bool],
+) -> FactCheck:
+    """Compare ``claim`` (tokens of ``claim_text``) with ``passage``. ``judged[i]`` is False
+    for claim tokens already backed some other way (inside a verified quote)."""
+    keys = frozenset(t.key for t in passage)
+    has_negation = any(t.kind == "negation" for t in passage)
+    backed = [
+        (not judged[i])
+        or (t.kind == "negation" and has_negation)
+        or (t.kind != "negation" and _backs(t, passage, keys))
+        for i, t in enumerate(claim)
+    ]
+    instead: dict[int, str] = {}
+    negation_diffs: list[Difference] = []
+    matcher = difflib.SequenceMatcher(
+        None, [t.key for t in claim], [t.key for t in passage], autojunk=False
+    )
+    opcodes = matcher.get_opcodes()
+    blocks = [b for b in matcher.get_matching_blocks() if b.size]
+    longest = max((b.size for b in blocks), default=0)
+    for index, (op, i1, i2, j1, j2) in enumerate(opcodes):
+        inner = 0 < index < len(opcodes) - 1  # between two aligned stretches
+        said = passage[j1:j2]
+        if op == "replace" and j2 - j1 <= MAX_REPLACED:
+            for i in range(i1, i2):
+                token = claim[i]
+                if backed[i] or token.kind not in HARD_KINDS:
+                    continue
+                other = _counterpart(token, said)
+                if other is not None:
+                    instead[i] = other
+        if op in ("replace", "insert") and inner and j2 - j1 <= MAX_REPLACED:
+            claim_negated = any(t.kind == "negation" for t in claim[i1:i2])
+            negation = next((t for t in said if t.kind == "negation"), None)
+            if negation is not None and not claim_negated:
+                at = claim[i1].span[0] if i1 < len(claim) else len(claim_text)
+                negation_diffs.append(Difference("negation", "", (at, at), negation.text))
+    differences: list[Difference] = []
+    conflicts = len(negation_diffs)
+    negation_conflict = 1.0 if negation_diffs else 0.0
+    run: list[Token] = []
+
+    def flush() -> None:
+        if run:
+            start, end = run[0].span[0], run[-1].span[1]
+            differences.append(Difference("word", claim_text[start:end], (start, end), None))
+            run.clear()
+
+    for i, token in enumerate(claim):
+        if backed[i] or not is_content(token):
+            if not is_content(token) and run and token.kind == "stop":
+                continue  # "loan of the bank": one stretch of unbacked words
+            flush()
+            continue
+        if token.kind == "word":
+            run.append(token)
+            continue
+        flush()
+        replaced = instead.get(i)
+        if token.kind == "negation":
+            negation_conflict = 1.0
+            conflicts += 1
+            differences.append(Difference("negation", token.text, token.span, None))
+            continue
+        if replaced is not None:
+            conflicts += 1
+        differences.append(Difference(token.kind, token.text, token.span, replaced))  # type: ignore[arg-type]
+    flush()
+    differences.extend(negation_diffs)
+    differences.sort(key=lambda d: d.span)
+
+    content = [i for i, t in enumerate(claim) if judged[i] and is_content(t)]
+    conflicting = set(instead)
+    total_w = sum(weights.get(claim[i].key, 0.0) for i in content) or 1.0
+    backed_w = sum(weights.get(claim[i].key, 0.0) for i in content if backed[i])
+    anchor_total = (
+        sum(weights.get(claim[i].key, 0.0) for i in content if i not in conflicting) or 1.0
+    )
+    numbers = [i for i in content if claim[i].kind in ("number", "date")]
+    names = [i for i in content if claim[i].kind == "name"]
+    pairs = [
+        (claim[i].key, claim[i + 1].key)
+        for i in range(len(claim) - 1)
+        if judged[i] and judged[i + 1]
+    ]
+    passage_pairs = {(passage[j].key, passage[j + 1].key) for j in range(len(passage) - 1)}
+    return FactCheck(
+        differences=tuple(differences),
+        conflicts=conflicts,
+        recall=sum(backed[i] for i in content) / len(content) if content else 1.0,
+        weighted_recall=backed_w / total_w if content else 1.0,
+        anchor=backed_w / anchor_total if content else 1.0,
+        pair_recall=sum(p in passage_pairs for p in pairs) / len(pairs) if pairs else 1.0,
+        number_recall=sum(backed[i] for i in numbers) / len(numbers) if numbers else 1.0,
+        has_number=1.0 if numbers else 0.0,
+        name_recall=sum(backed[i] for i in names) / len(names) if names else 1.0,
+        negation_conflict=negation_conflict,
+        longest_run=longest / max(len(claim), 1),
+        content=len(content),
+        unbacked_words=sum(1 for i in content if not backed[i] and claim[i].kind == "word"),
+    )
+
+
+def _counterpart(token: Token, said: Sequence[Token]) -> str | None:
+    """What the passage says in place of ``token`` in an aligned stretch, if of its kind."""
+    if token.kind in ("number", "date"):
+        other = next((t for t in said if t.kind in ("number", "date")), None)
+    elif token.kind == "comparative":
+        direction = COMPARATIVES.get(token.text.casefold(), 0)
+        other = next(
+            (
+                t
+                for t in said
+                if t.kind == "comparative" and COMPARATIVES.get(t.text.casefold(), 0) == -direction
+            ),
+            None,
+        )
+    else:
+        other = next((t for t in said if t.kind == "name"), None) or next(
+            (t for t in said if t.kind == "word"), None
+        )
+    return other.text if other is not None else None

@@ -1,0 +1,148 @@
+"""Claim support (issue 10): is a cited claim backed by the source it cites?
+
+For each cited claim and each source it cites: locate the best passage (`locate`), compare
+its facts (`facts`), score paraphrase with the learned head (`learned`), then decide:
+
+- ``contradicted``: the passage states another number, date, name or comparative in the
+  claim's place, or the negation of the claim, while the rest of the claim is anchored
+  there (at least `ANCHOR` of its other weighted content backed);
+- ``supported``: score ≥ ``Policy.support_threshold`` and every number and date backed;
+- ``partial``: not supported, but score ≥ ``Policy.partial_threshold`` or at least
+  `PARTIAL_RECALL` of the claim's weighted content backed;
+- ``unsupported``: otherwise.
+
+Tokens inside the claim's verified quotes are backed by the quote's own verification; the
+rest of the sentence is still judged. A claim with nothing left to judge is ``supported``
+with method ``quote``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from citeproof.model import ClaimSupport, Policy, Source, Span, SupportPassage, SupportVerdict
+from citeproof.turn.rerank import EmbeddingReranker
+from citeproof.verifier.support.facts import FactCheck, check_facts
+from citeproof.verifier.support.learned import (
+    EMBEDDING,
+    LEXICAL,
+    Encoder,
+    Head,
+    cosines,
+    features,
+    load_heads,
+)
+from citeproof.verifier.support.locate import (
+    PreparedSource,
+    Sentence,
+    claim_weights,
+    locate,
+    prepare_source,
+)
+from citeproof.verifier.support.text import Token, is_content, tokenize
+
+ANCHOR = 0.3
+PARTIAL_RECALL = 0.6
+
+
+@dataclass(frozen=True, slots=True)
+class Examined:
+    """What the fact layer and the encoder found for one claim against one source."""
+
+    check: FactCheck
+    values: dict[str, float]
+    chosen: tuple[Sentence, ...]
+
+
+class SupportJudge:
+    """Judges the claims of one verification; sources are cut into sentences once each.
+
+    ``encoder`` overrides the shared MiniLM encoder (None: the shared one when
+    ``policy.support_embeddings`` is ``"auto"`` and it is installed, else lexical only).
+    """
+
+    def __init__(self, policy: Policy, *, encoder: EmbeddingReranker | None = None) -> None:
+        self.policy = policy
+        if encoder is None and policy.support_embeddings == "auto":
+            encoder = Encoder.get()
+        self.encoder = encoder
+        self.method = EMBEDDING if encoder is not None else LEXICAL
+        self._prepared: dict[str, PreparedSource] = {}
+
+    def prepared(self, source: Source) -> PreparedSource:
+        if source.id not in self._prepared:
+            self._prepared[source.id] = prepare_source(source)
+        return self._prepared[source.id]
+
+    def examine(
+        self,
+        claim_text: str,
+        source: Source,
+        *,
+        paragraph: int | None = None,
+        quoted: Sequence[Span] = (),
+    ) -> Examined | None:
+        """Locate the passage and compare facts; None when verified quotes back every
+        content token of the claim (nothing left to judge)."""
+        prepared = self.prepared(source)
+        claim = tokenize(claim_text)
+        judged = [not any(s <= t.span[0] and t.span[1] <= e for s, e in quoted) for t in claim]
+        to_judge = [t for t, j in zip(claim, judged, strict=True) if j and is_content(t)]
+        if quoted and not to_judge:
+            return None
+        chosen, _ = locate(to_judge or claim, prepared, paragraph)
+        passage_tokens: list[Token] = [t for s in chosen for t in s.tokens]
+        weights = claim_weights(claim, prepared)
+        check = check_facts(claim_text, claim, passage_tokens, weights, judged)
+        cos = None
+        if self.encoder is not None:
+            texts = [source.text[slice(*s.span)] for s in chosen]
+            cos = cosines(self.encoder, claim_text, " ".join(texts), texts)
+        return Examined(check, features(check, cos), chosen)
+
+    def judge(
+        self,
+        claim_text: str,
+        source: Source,
+        *,
+        paragraph: int | None = None,
+        quoted: Sequence[Span] = (),
+    ) -> ClaimSupport:
+        """The support ``source`` gives ``claim_text``; ``quoted`` are spans of the claim
+        inside verified quotes (backed already), ``paragraph`` the cited paragraph."""
+        found = self.examine(claim_text, source, paragraph=paragraph, quoted=quoted)
+        if found is None:
+            return ClaimSupport(source.id, "supported", 1.0, None, (), "quote")
+        head: Head = load_heads()[self.method]
+        score = head.score(found.values)
+        return ClaimSupport(
+            source=source.id,
+            verdict=decide(found.check, score, self.policy),
+            score=score,
+            passage=_passage(source, found.chosen),
+            differences=found.check.differences,
+            method=self.method,
+        )
+
+
+def decide(check: FactCheck, score: float, policy: Policy) -> SupportVerdict:
+    """The verdict from the fact layer and the score (see the module)."""
+    if check.conflicts and check.anchor >= ANCHOR:
+        return "contradicted"
+    if score >= policy.support_threshold and check.number_recall == 1.0 and not check.conflicts:
+        return "supported"
+    if score >= policy.partial_threshold or check.weighted_recall >= PARTIAL_RECALL:
+        return "partial"
+    return "unsupported"
+
+
+def _passage(source: Source, chosen: Sequence[Sentence]) -> SupportPassage | None:
+    """The passage shown for the judgement: the chosen sentences of the first chosen
+    sentence's paragraph, as one span (sentences elsewhere were read but are not shown)."""
+    if not chosen:
+        return None
+    paragraph = chosen[0].paragraph
+    same = [s for s in chosen if s.paragraph == paragraph]
+    start, end = same[0].span[0], same[-1].span[1]
+    return SupportPassage(source.id, paragraph, (start, end), source.text[start:end])
