@@ -63,6 +63,11 @@ figure.block-quote figcaption { margin-top: .35rem; }
 .cite-ineligible, .cite-removed { background: #eeeff2; border-style: dashed; }
 .cite-flagged { background: #fff3df; border-color: #f0c77d; }
 .cite-status { font-style: italic; }
+.support { display: inline-block; font-size: .75rem; line-height: 1.4; padding: 0 .4rem;
+  border: 1px solid #c9cdd4; border-radius: .6rem; }
+.support-supported { background: #e6f4ea; border-color: #9ccfa8; }
+.support-partial, .support-uncited { background: #fff3df; border-color: #f0c77d; }
+.support-contradicted, .support-unsupported { background: #fde8e8; border-color: #f0a8a8; }
 details.show-source { margin: .35rem 0 .75rem; font-size: .9rem; }
 details.show-source > summary { cursor: pointer; color: #1a4a94; font-weight: 600;
   width: fit-content; }

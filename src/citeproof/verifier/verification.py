@@ -15,6 +15,8 @@ from citeproof.verifier.correct import apply_verdicts
 from citeproof.verifier.judgement import judge_quote
 from citeproof.verifier.match import MatchSettings, SourceIndex, prepare
 from citeproof.verifier.parse import parse_answer
+from citeproof.verifier.support.claims import attach_support
+from citeproof.verifier.support.judge import SupportJudge
 
 MAX_ANSWER_CHARS = 1_000_000
 """Longest answer accepted, in characters. LLM answers are a few KB; a megabyte is not an answer."""
@@ -70,6 +72,10 @@ def verify(
         for quote in parsed.quotes
     ]
     text, quotes, claims = apply_verdicts(parsed, judgements, catalog, policy)
+    # Claim support (issue 10): every cited claim judged against each source it cites.
+    claims = attach_support(
+        text, claims, quotes, {s.id: s for s in catalog}, SupportJudge(policy)
+    )
     return VerifiedAnswer(
         id=answer_id or default_answer_id(answer, sources),
         text=text,

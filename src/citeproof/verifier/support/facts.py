@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import difflib
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -21,6 +22,7 @@ from citeproof.model import Difference
 from citeproof.verifier.support.text import COMPARATIVES, Token, is_content
 
 PREFIX = 5
+_BREAK = re.compile(r"[^\w\s'’-]")  # punctuation between two words ends a stretch
 MAX_REPLACED = 8  # a longer replaced stretch is a rewording, not one fact for another
 HARD_KINDS = ("number", "date", "name", "comparative")
 
@@ -54,7 +56,13 @@ def _backs(token: Token, passage: Sequence[Token], keys: frozenset[str]) -> bool
             and (not p.unit or not token.unit or p.unit == token.unit)
             for p in passage
         )
-    if token.kind in ("word", "name", "comparative") and len(token.key) >= PREFIX:
+    if token.kind == "comparative":
+        direction = COMPARATIVES.get(token.text.casefold(), 0)
+        return any(
+            p.kind == "comparative" and COMPARATIVES.get(p.text.casefold(), 0) == direction
+            for p in passage
+        )
+    if token.kind in ("word", "name") and len(token.key) >= PREFIX:
         head = token.key[:PREFIX]
         return any(len(k) >= PREFIX and k[:PREFIX] == head for k in keys if k[:1] != "#")
     return False
@@ -120,6 +128,8 @@ def check_facts(
             flush()
             continue
         if token.kind == "word":
+            if run and _BREAK.search(claim_text, run[-1].span[1], token.span[0]):
+                flush()  # punctuation or a marker between: another stretch
             run.append(token)
             continue
         flush()

@@ -13,7 +13,9 @@ its facts (`facts`), score paraphrase with the learned head (`learned`), then de
 
 Tokens inside the claim's verified quotes are backed by the quote's own verification; the
 rest of the sentence is still judged. A claim with nothing left to judge is ``supported``
-with method ``quote``.
+with method ``quote``; one whose rest only frames the quote (`_framing`: no unbacked fact,
+at most `FRAMING_WORDS` unbacked words, no conflict) is ``supported`` with method
+``quote+<head>``.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from citeproof.verifier.support.text import Token, is_content, tokenize
 
 ANCHOR = 0.3
 PARTIAL_RECALL = 0.6
+FRAMING_WORDS = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,13 +94,15 @@ class SupportJudge:
         to_judge = [t for t, j in zip(claim, judged, strict=True) if j and is_content(t)]
         if quoted and not to_judge:
             return None
-        chosen, _ = locate(to_judge or claim, prepared, paragraph)
-        passage_tokens: list[Token] = [t for s in chosen for t in s.tokens]
+        # Located with the whole claim: a verified quote anchors the passage it came from.
+        chosen, _ = locate(claim, prepared, paragraph)
+        ordered = sorted(chosen, key=lambda s: s.span)
+        passage_tokens: list[Token] = [t for s in ordered for t in s.tokens]
         weights = claim_weights(claim, prepared)
         check = check_facts(claim_text, claim, passage_tokens, weights, judged)
         cos = None
         if self.encoder is not None:
-            texts = [source.text[slice(*s.span)] for s in chosen]
+            texts = [source.text[slice(*s.span)] for s in ordered]
             cos = cosines(self.encoder, claim_text, " ".join(texts), texts)
         return Examined(check, features(check, cos), chosen)
 
@@ -116,13 +121,17 @@ class SupportJudge:
             return ClaimSupport(source.id, "supported", 1.0, None, (), "quote")
         head: Head = load_heads()[self.method]
         score = head.score(found.values)
+        verdict = decide(found.check, score, self.policy)
+        method = self.method
+        if quoted and verdict != "contradicted" and _framing(found.check):
+            verdict, method = "supported", f"quote+{self.method}"
         return ClaimSupport(
             source=source.id,
-            verdict=decide(found.check, score, self.policy),
+            verdict=verdict,
             score=score,
             passage=_passage(source, found.chosen),
             differences=found.check.differences,
-            method=self.method,
+            method=method,
         )
 
 
@@ -137,9 +146,18 @@ def decide(check: FactCheck, score: float, policy: Policy) -> SupportVerdict:
     return "unsupported"
 
 
+def _framing(check: FactCheck) -> bool:
+    """What a verified quote leaves of its claim only frames it ("the policy says that"):
+    no number, date, name, negation or comparative unbacked, at most `FRAMING_WORDS` words."""
+    words = sum(len(d.text.split()) for d in check.differences if d.kind == "word")
+    return not check.conflicts and words <= FRAMING_WORDS and all(
+        d.kind == "word" for d in check.differences
+    )
+
+
 def _passage(source: Source, chosen: Sequence[Sentence]) -> SupportPassage | None:
-    """The passage shown for the judgement: the chosen sentences of the first chosen
-    sentence's paragraph, as one span (sentences elsewhere were read but are not shown)."""
+    """The passage shown for the judgement: the chosen sentences in the best sentence's
+    paragraph, as one span (sentences elsewhere were read too but are not shown)."""
     if not chosen:
         return None
     paragraph = chosen[0].paragraph

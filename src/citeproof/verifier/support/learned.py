@@ -22,7 +22,7 @@ from citeproof.turn.rerank import EmbeddingReranker, RerankUnavailableError
 from citeproof.verifier.support.facts import FactCheck
 
 HEAD_FILE = "head.json"
-HEAD_SHA256 = "5be923a24eecfb0a6981fc0911a1e7c25e1293b3483eb915c07991cafe02c6f8"
+HEAD_SHA256 = "f2473070bc8b9b006ce39cdcce6c6c0263aac045a286e6cd95e03ebc5e39c9d9"
 LEXICAL = "features"
 EMBEDDING = "features+minilm"
 LEXICAL_FEATURES = (

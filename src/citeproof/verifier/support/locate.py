@@ -78,8 +78,9 @@ def claim_weights(claim: Sequence[Token], prepared: PreparedSource) -> dict[str,
 def locate(
     claim: Sequence[Token], prepared: PreparedSource, cited_paragraph: int | None
 ) -> tuple[tuple[Sentence, ...], float]:
-    """The sentences that best back ``claim`` (in source order) and the weighted share of
-    the claim's content they hold together. Empty when the source has no sentence."""
+    """The sentences that best back ``claim`` (the best first, then the others in source
+    order) and the weighted share of the claim's content they hold together. Empty when the
+    source has no sentence."""
     if not prepared.sentences:
         return (), 0.0
     weights = claim_weights(claim, prepared)
@@ -136,4 +137,5 @@ def _greedy(
         chosen.append(best)
         covered |= set(weights) & prepared.sentences[best].keys
     share = sum(weights[k] for k in covered) / total
-    return tuple(prepared.sentences[p] for p in sorted(chosen)), share
+    # The best sentence first (it is the one shown), then the others in source order.
+    return tuple(prepared.sentences[p] for p in [chosen[0], *sorted(chosen[1:])]), share

@@ -127,7 +127,7 @@ _NUMBER = (
     r"(?:\s?(?P<unit>%|per\s?cent\b|percent\b|(?:thousand|million|billion|trillion|bn|mn|tn|k|m|b)\b))?"
 )
 _TOKEN = re.compile(
-    _NUMBER + r"|(?P<word>[^\W\d_](?:[\w]|['’][^\W\d_])*(?:-[^\W\d_]+)*)", re.UNICODE
+    _NUMBER + r"|(?P<word>[^\W\d_](?:[\w]|['’][^\W\d_])*)", re.UNICODE
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"”’)\]]*\s+(?=[\"“‘(\[]?[A-Z0-9])|\n+")
 
