@@ -46,12 +46,14 @@ lint: $(STAMP)
 
 eval: $(STAMP)
 	$(BIN)/python eval/quotesum_eval.py
+	$(BIN)/python eval/support_eval.py
 
 bench: $(STAMP)
 	$(BIN)/python bench/bench_quotes.py
 	$(BIN)/python bench/bench_ingest.py
 	$(BIN)/python bench/bench_audit.py
 	$(BIN)/python bench/bench_rerank.py
+	$(BIN)/python bench/bench_support.py
 
 golden: $(STAMP)
 	CITEPROOF_UPDATE_GOLDEN=1 $(BIN)/python -m pytest -q tests/test_golden.py

@@ -5,8 +5,9 @@ judge's fact layer and the MiniLM encoder on every pair, fits two logistic heads
 features; features + embedding cosines) by Newton's method with an L2 penalty (exact and
 deterministic: no random start, no sampling), weighting WiCE so both sets count equally,
 then writes ``src/citeproof/verifier/support/head.json`` and its sha256 into ``learned.py``.
-It also prints the thresholds that maximise macro-F1 on the tuning halves; the Policy
-defaults are set to them. The held-out halves are never read here.
+It also picks the thresholds and the `Rules` that maximise macro-F1 on the tuning halves:
+the rules ship in head.json, the thresholds are printed and the Policy defaults set to them.
+The held-out halves are never read here.
 
 Features are cached in /tmp (``--cache``) so re-fitting does not encode the data again;
 ``--refresh`` recomputes them. About 3-4 minutes on 2 cores when not cached.
@@ -21,18 +22,21 @@ import re
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 from support_data import ROOT, all_pairs, macro_f1
 
 from citeproof.model import Policy
-from citeproof.verifier.support.judge import SupportJudge
+from citeproof.verifier.support.judge import SupportJudge, decide
 from citeproof.verifier.support.learned import (
     EMBEDDING,
     EMBEDDING_FEATURES,
     LEXICAL,
     LEXICAL_FEATURES,
+    Head,
+    Rules,
 )
 
 PACKAGE = ROOT / "src" / "citeproof" / "verifier" / "support"
@@ -79,6 +83,8 @@ def features(cache: Path, refresh: bool, halves: tuple[str, ...]) -> list[dict[s
                     "anchor": c.anchor,
                     "number_recall": c.number_recall,
                     "weighted_recall": c.weighted_recall,
+                    "longest_gap": c.longest_gap,
+                    "unbacked_names": c.unbacked_names,
                 },
             }
         )
@@ -127,11 +133,18 @@ def main() -> None:
     for method, names in ((LEXICAL, LEXICAL_FEATURES), (EMBEDDING, EMBEDDING_FEATURES)):
         x = np.array([[r["values"][n] for n in names] for r in rows])  # type: ignore[index]
         heads[method] = {"features": list(names), **fit(x, y, weights)}
+    support, partial, rules = tune_decision(rows, heads)
     body = {
         "about": "claim-support heads; trained by eval/train_support.py on the tuning halves "
         "of AttributionBench dev and WiCE dev",
-        "tuned_on": {"pairs": len(rows), "l2": L2},
+        "tuned_on": {
+            "pairs": len(rows),
+            "l2": L2,
+            "support_threshold": support,
+            "partial_threshold": partial,
+        },
         "heads": heads,
+        "rules": {"max_gap": rules.max_gap, "names_block": rules.names_block},
     }
     raw = (json.dumps(body, indent=1, sort_keys=True) + "\n").encode()
     (PACKAGE / "head.json").write_bytes(raw)
@@ -142,44 +155,45 @@ def main() -> None:
         re.sub(r'HEAD_SHA256 = "[0-9a-f]+"', f'HEAD_SHA256 = "{digest}"', text), encoding="utf-8"
     )
     print(f"wrote {PACKAGE / 'head.json'} (sha256 {digest}) from {len(rows)} tuning pairs")
-    tune_thresholds(rows, heads)
+    print(
+        f"tuned on the tuning halves: support_threshold={support} partial_threshold={partial} "
+        f"(the Policy defaults), rules {rules}"
+    )
 
 
-def tune_thresholds(rows: list[dict[str, object]], heads: dict[str, dict[str, object]]) -> None:
-    """The thresholds that maximise macro-F1 on the tuning halves (printed, for Policy)."""
-    from citeproof.verifier.support.judge import decide
-    from citeproof.verifier.support.learned import Head
+class _Check:
+    """The fact-layer figures `decide` reads, from the cache."""
 
+    def __init__(self, figures: dict[str, float]) -> None:
+        self.__dict__.update(figures)
+
+
+def tune_decision(
+    rows: list[dict[str, Any]], heads: dict[str, dict[str, Any]]
+) -> tuple[float, float, Rules]:
+    """The thresholds and rules that maximise, on the tuning halves, binary macro-F1 on
+    AttributionBench plus binary and half the 3-class macro-F1 on WiCE."""
     head = Head.from_json(heads[EMBEDDING])
-
-    class Check:
-        def __init__(self, d: dict[str, float]) -> None:
-            self.__dict__.update(d)
-
-    scored = [(r, head.score(r["values"]), Check(r["decide"])) for r in rows]  # type: ignore[arg-type]
-    best = (-1.0, 0.5, 0.3)
-    grid = [round(t, 2) for t in np.arange(0.3, 0.71, 0.02)]
-    for support in grid:
-        for partial in [round(t, 2) for t in np.arange(0.1, support + 0.001, 0.04)]:
-            policy = Policy(support_threshold=support, partial_threshold=partial)
-            figures = []
-            for dataset in ("attributionbench", "wice"):
-                sub = [(r, s, c) for r, s, c in scored if r["dataset"] == dataset]
-                predicted = [decide(c, s, policy) for _, s, c in sub]  # type: ignore[arg-type]
-                gold = [str(r["label"]) for r, _, _ in sub]
-                binary = macro_f1(
-                    [g == "supported" for g in gold], [p == "supported" for p in predicted]
-                )
-                figures.append(binary)
-                if dataset == "wice":
-                    three = [
-                        p if p in ("supported", "partial") else "unsupported" for p in predicted
-                    ]
-                    figures.append(macro_f1(gold, three) * 0.5)
-            total = sum(figures)
-            if total > best[0]:
-                best = (total, support, partial)
-    print(f"tuned on the tuning halves: support_threshold={best[1]} partial_threshold={best[2]}")
+    scored = [(r, head.score(r["values"]), _Check(r["decide"])) for r in rows]
+    best: tuple[float, float, float, Rules] = (-1.0, 0.5, 0.3, Rules())
+    for rules in [Rules(g, n) for g in (0, 3, 4, 5, 6, 8) for n in (False, True)]:
+        for support in [round(t, 2) for t in np.arange(0.3, 0.71, 0.02)]:
+            for partial in [round(t, 2) for t in np.arange(0.1, support + 0.001, 0.04)]:
+                policy = Policy(support_threshold=support, partial_threshold=partial)
+                total = 0.0
+                for dataset in ("attributionbench", "wice"):
+                    sub = [(r, sc, c) for r, sc, c in scored if r["dataset"] == dataset]
+                    predicted = [decide(c, sc, policy, rules) for _, sc, c in sub]  # type: ignore[arg-type]
+                    predicted = [p if p != "contradicted" else "unsupported" for p in predicted]
+                    gold = [str(r["label"]) for r, _, _ in sub]
+                    total += macro_f1(
+                        [g == "supported" for g in gold], [p == "supported" for p in predicted]
+                    )
+                    if dataset == "wice":
+                        total += 0.5 * macro_f1(gold, predicted)
+                if total > best[0]:
+                    best = (total, support, partial, rules)
+    return best[1], best[2], best[3]
 
 
 if __name__ == "__main__":

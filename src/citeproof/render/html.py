@@ -100,12 +100,13 @@ def answer_html(answer: VerifiedAnswer) -> tuple[str, list[str]]:
         slot += 1
         return f"{base}{slot:0{width}d}"
 
+    after_marker = support_chips(answer)
     for span, quote in plan.quotes:
         name = token()
         source_edits.append(Edit(span[0], span[1], name))
         if quote.style == "block":
             chips = [
-                citation_chip(answer, c) + support_chips(answer).get(c.answer_span, "")
+                citation_chip(answer, c) + after_marker.get(c.answer_span, "")
                 for c in plan.markers_in_block.get(quote.id, [])
             ]
             fragments[name] = (block_quote(answer, quote, chips), None)
@@ -118,7 +119,6 @@ def answer_html(answer: VerifiedAnswer) -> tuple[str, list[str]]:
                 inline_quote(quote, opening, closing),
                 source_details(answer, quote),
             )
-    after_marker = support_chips(answer)
     for span, cite in plan.markers:
         name = token()
         source_edits.append(Edit(span[0], span[1], name))
@@ -181,10 +181,16 @@ def support_chips(answer: VerifiedAnswer) -> dict[Span, str]:
             continue
         last = max(ends, key=lambda c: c.answer_span[1])
         label = support_label(claim.verdict)
+        why = "; ".join(differences_text(s, 2) for s in claim.support if s.verdict == claim.verdict)
         chips[last.answer_span] = (
             f' <span class="support support-{css_name(claim.verdict)}" '
             f'title="{escape(support_summary(claim))}">'
             f'<span class="symbol">{escape(label.symbol)}</span> {escape(label.word)}</span>'
+            + (
+                f' <span class="support-why">{escape(why)}</span>'
+                if why and claim.verdict != "supported"
+                else ""
+            )
         )
     return chips
 

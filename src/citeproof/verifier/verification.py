@@ -73,9 +73,7 @@ def verify(
     ]
     text, quotes, claims = apply_verdicts(parsed, judgements, catalog, policy)
     # Claim support (issue 10): every cited claim judged against each source it cites.
-    claims = attach_support(
-        text, claims, quotes, {s.id: s for s in catalog}, SupportJudge(policy)
-    )
+    claims = attach_support(text, claims, quotes, {s.id: s for s in catalog}, SupportJudge(policy))
     return VerifiedAnswer(
         id=answer_id or default_answer_id(answer, sources),
         text=text,

@@ -44,6 +44,8 @@ class FactCheck:
     longest_run: float  # longest aligned stretch / claim tokens
     content: int  # content tokens judged
     unbacked_words: int
+    longest_gap: int  # words in the longest stretch of unbacked words ("a week": 2)
+    unbacked_names: int
 
 
 def _backs(token: Token, passage: Sequence[Token], keys: frozenset[str]) -> bool:
@@ -96,7 +98,13 @@ def check_facts(
     for index, (op, i1, i2, j1, j2) in enumerate(opcodes):
         inner = 0 < index < len(opcodes) - 1  # between two aligned stretches
         said = passage[j1:j2]
-        if op == "replace" and j2 - j1 <= MAX_REPLACED:
+        # At the claim's end (or start) the passage goes on: only its nearest tokens stand
+        # in the claim's place ("came back at £420,000" / "came back at £412,000, so ...").
+        if op == "replace" and index == len(opcodes) - 1 and index > 0:
+            said = passage[j1 : min(j2, j1 + (i2 - i1) + 1)]
+        elif op == "replace" and index == 0 and len(opcodes) > 1:
+            said = passage[max(j1, j2 - (i2 - i1) - 1) : j2]
+        if op == "replace" and len(said) <= MAX_REPLACED:
             for i in range(i1, i2):
                 token = claim[i]
                 if backed[i] or token.kind not in HARD_KINDS:
@@ -175,6 +183,8 @@ def check_facts(
         longest_run=longest / max(len(claim), 1),
         content=len(content),
         unbacked_words=sum(1 for i in content if not backed[i] and claim[i].kind == "word"),
+        longest_gap=max((len(d.text.split()) for d in differences if d.kind == "word"), default=0),
+        unbacked_names=sum(1 for i in names if not backed[i]),
     )
 
 

@@ -6,9 +6,10 @@ its facts (`facts`), score paraphrase with the learned head (`learned`), then de
 - ``contradicted``: the passage states another number, date, name or comparative in the
   claim's place, or the negation of the claim, while the rest of the claim is anchored
   there (at least `ANCHOR` of its other weighted content backed);
-- ``supported``: score ≥ ``Policy.support_threshold`` and every number and date backed;
-- ``partial``: not supported, but score ≥ ``Policy.partial_threshold`` or at least
-  `PARTIAL_RECALL` of the claim's weighted content backed;
+- ``supported``: score ≥ ``Policy.support_threshold``, every number and date backed, and,
+  as the shipped `Rules` say, no stretch of ``max_gap`` unbacked words and no unbacked name;
+- ``partial``: not supported, but at least `PARTIAL_RECALL` of the claim's weighted content
+  backed, or score ≥ ``Policy.partial_threshold`` with at least `MIN_PARTIAL` backed;
 - ``unsupported``: otherwise.
 
 Tokens inside the claim's verified quotes are backed by the quote's own verification; the
@@ -31,9 +32,11 @@ from citeproof.verifier.support.learned import (
     LEXICAL,
     Encoder,
     Head,
+    Rules,
     cosines,
     features,
     load_heads,
+    load_rules,
 )
 from citeproof.verifier.support.locate import (
     PreparedSource,
@@ -46,6 +49,7 @@ from citeproof.verifier.support.text import Token, is_content, tokenize
 
 ANCHOR = 0.3
 PARTIAL_RECALL = 0.6
+MIN_PARTIAL = 0.25  # "some of the claim is backed": at least this weighted share
 FRAMING_WORDS = 3
 
 
@@ -56,6 +60,7 @@ class Examined:
     check: FactCheck
     values: dict[str, float]
     chosen: tuple[Sentence, ...]
+    share: float  # weighted share of the claim the chosen sentences hold
 
 
 class SupportJudge:
@@ -95,7 +100,7 @@ class SupportJudge:
         if quoted and not to_judge:
             return None
         # Located with the whole claim: a verified quote anchors the passage it came from.
-        chosen, _ = locate(claim, prepared, paragraph)
+        chosen, share = locate(claim, prepared, paragraph)
         ordered = sorted(chosen, key=lambda s: s.span)
         passage_tokens: list[Token] = [t for s in ordered for t in s.tokens]
         weights = claim_weights(claim, prepared)
@@ -104,7 +109,7 @@ class SupportJudge:
         if self.encoder is not None:
             texts = [source.text[slice(*s.span)] for s in ordered]
             cos = cosines(self.encoder, claim_text, " ".join(texts), texts)
-        return Examined(check, features(check, cos), chosen)
+        return Examined(check, features(check, cos), chosen, share)
 
     def judge(
         self,
@@ -121,7 +126,7 @@ class SupportJudge:
             return ClaimSupport(source.id, "supported", 1.0, None, (), "quote")
         head: Head = load_heads()[self.method]
         score = head.score(found.values)
-        verdict = decide(found.check, score, self.policy)
+        verdict = decide(found.check, score, self.policy, load_rules())
         method = self.method
         if quoted and verdict != "contradicted" and _framing(found.check):
             verdict, method = "supported", f"quote+{self.method}"
@@ -129,19 +134,28 @@ class SupportJudge:
             source=source.id,
             verdict=verdict,
             score=score,
-            passage=_passage(source, found.chosen),
+            # A passage sharing no word with the claim is no passage: none is shown.
+            passage=_passage(source, found.chosen) if found.share > 0 else None,
             differences=found.check.differences,
             method=method,
         )
 
 
-def decide(check: FactCheck, score: float, policy: Policy) -> SupportVerdict:
-    """The verdict from the fact layer and the score (see the module)."""
+def decide(check: FactCheck, score: float, policy: Policy, rules: Rules) -> SupportVerdict:
+    """The verdict from the fact layer, the score and the shipped rules (see the module)."""
     if check.conflicts and check.anchor >= ANCHOR:
         return "contradicted"
-    if score >= policy.support_threshold and check.number_recall == 1.0 and not check.conflicts:
+    whole = (
+        check.number_recall == 1.0
+        and not check.conflicts
+        and not (rules.max_gap and check.longest_gap >= rules.max_gap)
+        and not (rules.names_block and check.unbacked_names)
+    )
+    if score >= policy.support_threshold and whole:
         return "supported"
-    if score >= policy.partial_threshold or check.weighted_recall >= PARTIAL_RECALL:
+    if check.weighted_recall >= PARTIAL_RECALL or (
+        score >= policy.partial_threshold and check.weighted_recall >= MIN_PARTIAL
+    ):
         return "partial"
     return "unsupported"
 
@@ -150,8 +164,10 @@ def _framing(check: FactCheck) -> bool:
     """What a verified quote leaves of its claim only frames it ("the policy says that"):
     no number, date, name, negation or comparative unbacked, at most `FRAMING_WORDS` words."""
     words = sum(len(d.text.split()) for d in check.differences if d.kind == "word")
-    return not check.conflicts and words <= FRAMING_WORDS and all(
-        d.kind == "word" for d in check.differences
+    return (
+        not check.conflicts
+        and words <= FRAMING_WORDS
+        and all(d.kind == "word" for d in check.differences)
     )
 
 
@@ -162,5 +178,5 @@ def _passage(source: Source, chosen: Sequence[Sentence]) -> SupportPassage | Non
         return None
     paragraph = chosen[0].paragraph
     same = [s for s in chosen if s.paragraph == paragraph]
-    start, end = same[0].span[0], same[-1].span[1]
+    start, end = min(x.span[0] for x in same), max(x.span[1] for x in same)
     return SupportPassage(source.id, paragraph, (start, end), source.text[start:end])

@@ -22,7 +22,7 @@ from citeproof.turn.rerank import EmbeddingReranker, RerankUnavailableError
 from citeproof.verifier.support.facts import FactCheck
 
 HEAD_FILE = "head.json"
-HEAD_SHA256 = "f2473070bc8b9b006ce39cdcce6c6c0263aac045a286e6cd95e03ebc5e39c9d9"
+HEAD_SHA256 = "3338c90988176b36494eb44804e8c22940232d8d5a78a3cff899b4caa63efea8"
 LEXICAL = "features"
 EMBEDDING = "features+minilm"
 LEXICAL_FEATURES = (
@@ -104,7 +104,18 @@ class Head:
         return cls(names, lists[0], lists[1], lists[2], float(data["bias"]))
 
 
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Deterministic limits on ``supported``, tuned with the head (eval/train_support.py):
+    ``max_gap``: a stretch of this many unbacked words or more is a part of the claim the
+    passage does not hold (0: no limit); ``names_block``: an unbacked name rules it out."""
+
+    max_gap: int = 0
+    names_block: bool = False
+
+
 _heads: dict[str, Head] | None = None
+_rules: Rules | None = None
 _heads_lock = threading.Lock()
 
 
@@ -127,8 +138,18 @@ def load_heads(*, raw: bytes | None = None, expected: str | None = HEAD_SHA256) 
         except (ValueError, KeyError, TypeError) as error:
             raise SupportHeadError(f"{HEAD_FILE} is malformed: {error}") from None
         if raw is None:
+            global _rules
             _heads = heads
+            rules = data.get("rules", {})
+            _rules = Rules(int(rules.get("max_gap", 0)), bool(rules.get("names_block", False)))
         return heads
+
+
+def load_rules() -> Rules:
+    """The decision rules shipped beside the heads (checked with them)."""
+    load_heads()
+    assert _rules is not None
+    return _rules
 
 
 def _read_head_file() -> bytes:

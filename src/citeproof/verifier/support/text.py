@@ -126,10 +126,16 @@ _NUMBER = (
     r"(?P<ord>st|nd|rd|th)?"
     r"(?:\s?(?P<unit>%|per\s?cent\b|percent\b|(?:thousand|million|billion|trillion|bn|mn|tn|k|m|b)\b))?"
 )
-_TOKEN = re.compile(
-    _NUMBER + r"|(?P<word>[^\W\d_](?:[\w]|['’][^\W\d_])*)", re.UNICODE
+_TOKEN = re.compile(_NUMBER + r"|(?P<word>[^\W\d_](?:[\w]|['’][^\W\d_])*)", re.UNICODE)
+# A sentence ends at . ! or ? before a capital, but not after an initial or a title
+# ("M. Osei", "Dr. Shah").
+# "over 80%" compares, "under the policy" does not: these two only before a number.
+_BEFORE_NUMBER = frozenset({"over", "under"})
+_NEXT_NUMBER = re.compile(r"\s*(?:[$£€¥]\s?)?\d")
+_SENTENCE_END = re.compile(
+    r"(?<=[.!?])(?<!\s[A-Z]\.)(?<!\b(?:Mr|Ms|Dr|St)\.)(?<!\bMrs\.)"
+    r"[\"”’)\]]*\s+(?=[\"“‘(\[]?[A-Z0-9])|\n+"
 )
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"”’)\]]*\s+(?=[\"“‘(\[]?[A-Z0-9])|\n+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,7 +221,9 @@ def tokenize(text: str) -> list[Token]:
         elif folded in NUMBER_WORDS:
             value = float(NUMBER_WORDS[folded])
             tokens.append(Token(word, (start, end), _number_key(value, ""), "number", value))
-        elif folded in COMPARATIVES:
+        elif folded in COMPARATIVES and (
+            folded not in _BEFORE_NUMBER or _NEXT_NUMBER.match(text, end)
+        ):
             tokens.append(Token(word, (start, end), key, "comparative"))
         elif folded in MONTHS and word[:1].isupper():
             tokens.append(Token(word, (start, end), key, "date"))
