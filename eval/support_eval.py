@@ -10,7 +10,8 @@
    written as a plain sentence citing its source (no quotation marks) must be `supported`;
    the same claim with one number, one name, or its negation changed must be `contradicted`
    or `unsupported` (the changed token is interior; cases whose change the source happens to
-   hold are skipped).
+   hold are skipped, and so are quotes of several sentences, where the marker would cite only
+   the last).
 3. Beside it, the word-overlap baseline: content-word recall of the claim in the cited text
    plus "every number present", its recall threshold (and WiCE's partial threshold) tuned on
    the same tuning halves.
@@ -166,7 +167,9 @@ def quotesum_claims() -> list[tuple[str, int, dict[int, str]]]:
         }
         for found in QUOTE.finditer(row["summary"]):
             k, text = int(found.group(1)), found.group(2).strip()
-            if k in sources and len(text.split()) >= 5 and text in sources[k]:
+            # Text with quotation marks would be checked as a quote, not as a claim.
+            plain = not any(mark in text for mark in "\"“”")
+            if k in sources and len(text.split()) >= 5 and text in sources[k] and plain:
                 rows.append((text, k, sources))
     return rows
 
@@ -229,6 +232,8 @@ def quotesum_table() -> list[dict[str, object]]:
             "name": change_name(text, sources[k], pool, rng),
             "negation": negate(text),
         }
+        if len(verify(f"{text.rstrip('.')} [S{k}].", docs).claims) != 1:
+            continue  # a quote of several sentences: only its last one would carry the marker
         for scenario, claim in variants.items():
             if claim is None:
                 continue

@@ -19,10 +19,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from citeproof.model import Difference
-from citeproof.verifier.support.text import COMPARATIVES, Token, is_content
+from citeproof.verifier.support.text import COMPARATIVES, ORDINAL, Token, is_content
 
 PREFIX = 5
 _BREAK = re.compile(r"[^\w\s'’-]")  # punctuation between two words ends a stretch
+NEIGHBOURS = 3
 MAX_REPLACED = 8  # a longer replaced stretch is a rewording, not one fact for another
 HARD_KINDS = ("number", "date", "name", "comparative")
 
@@ -55,6 +56,7 @@ def _backs(token: Token, passage: Sequence[Token], keys: frozenset[str]) -> bool
         return any(
             p.value is not None
             and math.isclose(p.value, token.value, rel_tol=1e-9)
+            and (p.unit == ORDINAL) == (token.unit == ORDINAL)
             and (not p.unit or not token.unit or p.unit == token.unit)
             for p in passage
         )
@@ -95,29 +97,66 @@ def check_facts(
     opcodes = matcher.get_opcodes()
     blocks = [b for b in matcher.get_matching_blocks() if b.size]
     longest = max((b.size for b in blocks), default=0)
+    last = len(opcodes) - 1
     for index, (op, i1, i2, j1, j2) in enumerate(opcodes):
-        inner = 0 < index < len(opcodes) - 1  # between two aligned stretches
+        inner = 0 < index < last  # between two aligned stretches
         said = passage[j1:j2]
-        # At the claim's end (or start) the passage goes on: only its nearest tokens stand
-        # in the claim's place ("came back at £420,000" / "came back at £412,000, so ...").
-        if op == "replace" and index == len(opcodes) - 1 and index > 0:
-            said = passage[j1 : min(j2, j1 + (i2 - i1) + 1)]
-        elif op == "replace" and index == 0 and len(opcodes) > 1:
-            said = passage[max(j1, j2 - (i2 - i1) - 1) : j2]
-        if op == "replace" and len(said) <= MAX_REPLACED:
+        if op == "equal" or i1 == i2:
+            pass
+        elif j2 - j1 > MAX_REPLACED:
+            # A long passage stretch: only its tokens nearest the claim's aligned neighbour
+            # stand in the claim's place ("came back at £420,000" / "... at £412,000, so").
+            near = i2 - i1 + 1
+            said = passage[j1 : j1 + near] if index == last else passage[j2 - near : j2]
+        if op != "equal" and i1 < i2 and len(said) <= MAX_REPLACED:
             for i in range(i1, i2):
                 token = claim[i]
-                if backed[i] or token.kind not in HARD_KINDS:
+                if not judged[i]:
+                    continue
+                if token.kind == "negation":
+                    # A negation counts only where the passage negates the same stretch.
+                    backed[i] = any(t.kind == "negation" for t in said)
+                    continue
+                if token.kind not in HARD_KINDS:
                     continue
                 other = _counterpart(token, said)
-                if other is not None:
-                    instead[i] = other
+                if other is None:
+                    continue
+                if not backed[i]:
+                    instead[i] = other.text
+                elif token.kind in ("number", "date") and not _backs(token, [other], frozenset()):
+                    # The value is elsewhere in the passage, but another one stands here.
+                    backed[i] = False
+                    instead[i] = other.text
+        elif op != "equal":
+            for i in range(i1, i2):
+                if claim[i].kind == "negation" and judged[i]:
+                    backed[i] = False
         if op in ("replace", "insert") and inner and j2 - j1 <= MAX_REPLACED:
             claim_negated = any(t.kind == "negation" for t in claim[i1:i2])
             negation = next((t for t in said if t.kind == "negation"), None)
             if negation is not None and not claim_negated:
                 at = claim[i1].span[0] if i1 < len(claim) else len(claim_text)
                 negation_diffs.append(Difference("negation", "", (at, at), negation.text))
+    # A fact the alignment left without a counterpart ("game 4–3" / "game 3–3" aligns the 3s):
+    # look beside its nearest aligned neighbour, within `NEIGHBOURS` tokens.
+    aligned = {b.a + k: b.b + k for b in blocks for k in range(b.size)}
+    for i, token in enumerate(claim):
+        if backed[i] or i in instead or token.kind not in HARD_KINDS or not judged[i]:
+            continue
+        before = next((k for k in range(i - 1, i - NEIGHBOURS - 1, -1) if k in aligned), None)
+        after = next((k for k in range(i + 1, i + NEIGHBOURS + 1) if k in aligned), None)
+        if before is not None:
+            start = aligned[before] + 1
+            window = passage[start : start + (i - before)]
+        elif after is not None:
+            end = aligned[after]
+            window = passage[max(0, end - (after - i)) : end]
+        else:
+            continue
+        other = _counterpart(token, window)
+        if other is not None:
+            instead[i] = other.text
     differences: list[Difference] = []
     conflicts = len(negation_diffs)
     negation_conflict = 1.0 if negation_diffs else 0.0
@@ -188,7 +227,7 @@ def check_facts(
     )
 
 
-def _counterpart(token: Token, said: Sequence[Token]) -> str | None:
+def _counterpart(token: Token, said: Sequence[Token]) -> Token | None:
     """What the passage says in place of ``token`` in an aligned stretch, if of its kind."""
     if token.kind in ("number", "date"):
         other = next((t for t in said if t.kind in ("number", "date")), None)
@@ -206,4 +245,4 @@ def _counterpart(token: Token, said: Sequence[Token]) -> str | None:
         other = next((t for t in said if t.kind == "name"), None) or next(
             (t for t in said if t.kind == "word"), None
         )
-    return other.text if other is not None else None
+    return other

@@ -22,7 +22,7 @@ from citeproof.turn.rerank import EmbeddingReranker, RerankUnavailableError
 from citeproof.verifier.support.facts import FactCheck
 
 HEAD_FILE = "head.json"
-HEAD_SHA256 = "3338c90988176b36494eb44804e8c22940232d8d5a78a3cff899b4caa63efea8"
+HEAD_SHA256 = "851a7f17aeb01962c10a3859a2fc83d867a7a3168455e453789fa30e6088d92a"
 LEXICAL = "features"
 EMBEDDING = "features+minilm"
 LEXICAL_FEATURES = (

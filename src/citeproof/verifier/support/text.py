@@ -104,6 +104,8 @@ NUMBER_WORDS = {
     "twice": 2,
     "double": 2,
 }
+ORDINAL = "th"  # the unit of an ordinal ("fifth", "5th"): it backs only ordinals
+ORDINAL_WORDS = _words("first second third fourth fifth sixth seventh eighth ninth tenth")
 MAGNITUDES = {
     "thousand": 1e3,
     "k": 1e3,
@@ -201,6 +203,8 @@ def tokenize(text: str) -> list[Token]:
                 unit = "%"
             if found.group("cur"):
                 unit = found.group("cur") + unit
+            if found.group("ord"):
+                unit = ORDINAL  # "5th" is not "5"
             whole = found.group("num")
             is_year = (
                 not found.group("cur")
@@ -220,7 +224,10 @@ def tokenize(text: str) -> list[Token]:
             tokens.append(Token(word, (start, end), "¬", "negation"))
         elif folded in NUMBER_WORDS:
             value = float(NUMBER_WORDS[folded])
-            tokens.append(Token(word, (start, end), _number_key(value, ""), "number", value))
+            unit = ORDINAL if folded in ORDINAL_WORDS else ""
+            tokens.append(
+                Token(word, (start, end), _number_key(value, unit), "number", value, unit)
+            )
         elif folded in COMPARATIVES and (
             folded not in _BEFORE_NUMBER or _NEXT_NUMBER.match(text, end)
         ):
@@ -239,9 +246,9 @@ def tokenize(text: str) -> list[Token]:
 
 
 def _after_open(text: str, start: int) -> bool:
-    """The word opens a bullet, heading, quotation or bracket (capitalised by position)."""
+    """The word opens a bullet, heading or quotation (capitalised by position)."""
     before = text[max(0, start - 3) : start].rstrip(" ")
-    return before == "" or before[-1:] in '\n"“‘([*-•#:>'
+    return before == "" or before[-1:] in '\n"“‘*-•#:>'
 
 
 def is_content(token: Token) -> bool:
