@@ -168,7 +168,7 @@ def quotesum_claims() -> list[tuple[str, int, dict[int, str]]]:
         for found in QUOTE.finditer(row["summary"]):
             k, text = int(found.group(1)), found.group(2).strip()
             # Text with quotation marks would be checked as a quote, not as a claim.
-            plain = not any(mark in text for mark in "\"“”")
+            plain = not any(mark in text for mark in '"“”')
             if k in sources and len(text.split()) >= 5 and text in sources[k] and plain:
                 rows.append((text, k, sources))
     return rows
