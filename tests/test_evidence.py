@@ -38,7 +38,9 @@ def test_one_evidence_object_per_found_quote_in_answer_order_adr1() -> None:
     answer = example_answer()
     bundle = build_evidence(answer)
     found = [q.id for q in answer.quotes if q.status in ("verified", "corrected", "mismatch")]
-    assert [e.quote_id for e in bundle] == found
+    assert [e.quote_id for e in bundle if e.quote_id is not None] == found
+    # The paraphrased claims' citations carry the passage claim support located (issue 10).
+    assert all(e.support is not None for e in bundle if e.quote_id is None)
     assert "q6" not in found  # cites `rates`, which was not provided: no evidence
 
 
@@ -78,9 +80,12 @@ def test_corrections_flow_into_the_evidence_never_the_uncorrected_location_issue
 def test_confidence_is_deterministic_from_verification_adr1() -> None:
     answer = example_answer()
     scores = {q.id: q.score for q in answer.quotes}
+    supports = {(c.id, s.source): s.score for c in answer.claims for s in c.support}
     for item in build_evidence(answer):
-        assert item.quote_id is not None
-        assert item.confidence == scores[item.quote_id]
+        if item.quote_id is None:
+            assert item.confidence == supports[(item.claim_id, item.source_id)]
+        else:
+            assert item.confidence == scores[item.quote_id]
     by_quote = {e.quote_id: e for e in build_evidence(answer)}
     assert by_quote["q5"].confidence == 1.0  # verified word for word
     assert by_quote["q1"].confidence == pytest.approx(0.9397)  # fuzzy, corrected
@@ -139,7 +144,7 @@ def test_a_source_without_version_gets_a_content_addressed_version_adr1() -> Non
     assert memo.version == memo.content_hash[: len("sha256:") + 12]
 
 
-def test_a_citation_without_a_quote_gets_its_paragraph_as_evidence_issue4() -> None:
+def test_a_citation_without_a_quote_gets_the_passage_claim_support_located_issue10() -> None:
     answer = verify(
         "LTV above 80% goes to a senior underwriter [S1, ¶3]. Nothing else [S2].",
         SOURCES,
@@ -147,16 +152,33 @@ def test_a_citation_without_a_quote_gets_its_paragraph_as_evidence_issue4() -> N
         now=NOW,
     )
     (item,) = build_evidence(answer)
-    start, end = POLICY.paragraph_spans()[2]
+    (support,) = answer.claims[0].support
+    assert support.passage is not None
     assert item.quote_id is None
+    assert (item.source_id, item.paragraph, item.span) == ("S1", 3, support.passage.span)
+    assert item.excerpt.startswith("Applications with a loan-to-value ratio above 80%")
+    assert (item.confidence, item.support) == (support.score, support.verdict)
+    # "Nothing else" shares no word with S2: no passage located, so no evidence for it.
+    assert [s.passage for s in answer.claims[1].support] == [None]
+
+
+def test_a_claim_without_support_gets_its_cited_paragraph_as_evidence_issue4() -> None:
+    answer = verify(
+        "LTV above 80% goes to a senior underwriter [S1, ¶3].", SOURCES, answer_id="p", now=NOW
+    )
+    # An answer built without claim support (by hand, or by an older version).
+    answer = replace(answer, claims=tuple(replace(c, support=()) for c in answer.claims))
+    (item,) = build_evidence(answer)
+    start, end = POLICY.paragraph_spans()[2]
     assert (item.source_id, item.paragraph, item.span) == ("S1", 3, (start, end))
     assert item.excerpt.startswith("2. Loan-to-value.")
-    assert item.confidence == UNCHECKED_CITATION_CONFIDENCE
+    assert (item.confidence, item.support) == (UNCHECKED_CITATION_CONFIDENCE, None)
 
 
 def test_a_long_cited_paragraph_is_cut_at_a_word_boundary() -> None:
     long = Source("long", "document", "Intro.\n\n" + " ".join(["word"] * 200))
     answer = verify("Words everywhere [long, ¶2].", [long], answer_id="long", now=NOW)
+    answer = replace(answer, claims=tuple(replace(c, support=()) for c in answer.claims))
     (item,) = build_evidence(answer)
     assert len(item.excerpt) <= 240
     assert long.text[item.span[0] : item.span[1]] == item.excerpt

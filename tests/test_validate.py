@@ -44,10 +44,12 @@ def test_coverage_on_the_example_answer_spec_e() -> None:
     answer = example_answer()
     validation = validate(answer, build_evidence(answer), mode="flag")
     coverage = validation.coverage
-    # c1 (the question), c2 ("Yes.") and c5 carry no citation: gaps, not errors.
-    assert (coverage.claims, coverage.with_evidence, coverage.gaps) == (8, 5, ("c1", "c2", "c5"))
-    assert coverage.ratio == pytest.approx(0.625)
-    assert validation.to_json()["coverage"]["ratio"] == 0.625
+    # c1 (the question), c2 ("Yes.") and c5 carry no citation: gaps, not errors. c8 and the
+    # paraphrases c10-c13 have evidence, but their sources do not support them (issue 10).
+    gaps = ("c1", "c2", "c5", "c8", "c10", "c11", "c12", "c13")
+    assert (coverage.claims, coverage.with_evidence, coverage.gaps) == (13, 5, gaps)
+    assert coverage.ratio == pytest.approx(5 / 13)
+    assert validation.to_json()["coverage"]["ratio"] == 0.3846
 
 
 def test_example_answer_citing_a_source_not_provided_is_rejected_issue4() -> None:
@@ -159,10 +161,20 @@ def test_missing_evidence_for_a_citation_without_a_quote_is_rejected_issue4() ->
 
 def test_a_citation_naming_no_paragraph_and_no_quote_is_missing_evidence() -> None:
     answer = verify("The LTV rules changed recently [S1].", SOURCES, answer_id="a", now=NOW)
+    # Without claim support (an answer built by hand), nothing locates the citation.
+    answer = replace(answer, claims=tuple(replace(c, support=()) for c in answer.claims))
     validation = validate(answer, build_evidence(answer), mode="flag")
     (problem,) = validation.problems
     assert (problem.claim_id, problem.field) == ("c1", "evidence")
     assert "names no paragraph" in problem.message
+
+
+def test_a_claim_its_source_does_not_support_is_a_coverage_gap_issue10() -> None:
+    answer = verify("Applications above 90% are declined [S1].", SOURCES, answer_id="a", now=NOW)
+    validation = validate(answer, build_evidence(answer), mode="flag")
+    assert validation.problems == ()
+    assert answer.claims[0].verdict != "supported"
+    assert (validation.coverage.with_evidence, validation.coverage.gaps) == (0, ("c1",))
 
 
 def test_evidence_at_the_uncorrected_location_is_rejected_issue4() -> None:

@@ -24,9 +24,14 @@ DifferenceKind = Literal[
     "whitespace", "punctuation", "case", "spelling", "word", "number", "name", "negation", "date"
 ]
 CitationStatus = Literal["ok", "corrected", "ineligible", "removed", "flagged", "meaning_changed"]
+SupportVerdict = Literal["supported", "partial", "unsupported", "contradicted"]
+ClaimVerdict = Literal["supported", "partial", "unsupported", "contradicted", "uncited", "none"]
+ClaimDifferenceKind = Literal["number", "date", "name", "negation", "comparative", "word"]
 
 SOURCE_KINDS: tuple[str, ...] = get_args(SourceKind)
 STATUSES: tuple[str, ...] = get_args(Status)
+SUPPORT_VERDICTS: tuple[str, ...] = get_args(SupportVerdict)
+CLAIM_VERDICTS: tuple[str, ...] = get_args(ClaimVerdict)
 
 _BLANK_LINES = re.compile(r"\n[ \t\r\f\v]*\n\s*")
 
@@ -323,13 +328,67 @@ class VerifiedQuote:
 
 
 @dataclass(frozen=True, slots=True)
+class SupportPassage:
+    """Where a claim's support was found: ``span`` into the source's ``text``, ``paragraph``
+    1-based. ``text`` is the passage itself (the sentences the judge read)."""
+
+    source_id: str
+    paragraph: int
+    span: Span
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimDifference:
+    """A token of the claim its passage does not back (issue 10).
+
+    ``span`` locates ``text`` in the claim's text (``VerifiedClaim.text``); ``instead`` is what
+    the passage says in its place when it says something else (another number, name, date,
+    the opposite comparative), ``None`` when the passage is merely silent. For a negation the
+    passage states and the claim drops, ``text`` is empty and ``instead`` holds the negation.
+    """
+
+    kind: ClaimDifferenceKind
+    text: str
+    span: Span
+    instead: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimSupport:
+    """Is a claim backed by one source it cites (issue 10)?
+
+    ``verdict`` is ``supported``, ``partial`` (some of the claim is backed, some is not),
+    ``unsupported`` or ``contradicted`` (the passage states another number, name, date, or
+    the negation of the claim). ``score`` in [0, 1] is the judged probability of support,
+    compared with ``Policy.support_threshold``; it is never the only evidence: ``passage`` and
+    ``differences`` say why. ``method`` names how it was judged (``features+minilm``,
+    ``features``, or ``quote`` when verified quotes cover the whole claim).
+    """
+
+    source: str
+    verdict: SupportVerdict
+    score: float
+    passage: SupportPassage | None
+    differences: tuple[ClaimDifference, ...]
+    method: str
+
+
+@dataclass(frozen=True, slots=True)
 class VerifiedClaim:
+    """A claim of the corrected answer. ``support`` holds one judgement per distinct source
+    the claim cites (eligible ones only); ``verdict`` sums them up: the best verdict over its
+    sources, ``uncited`` for a claim without citation in an answer that cites elsewhere, and
+    ``none`` when there is nothing to judge (no citation in an answer without any)."""
+
     id: str
     text: str
     span: Span
     original_span: Span
     citations: tuple[CitedSource, ...]
     quote_ids: tuple[str, ...]
+    support: tuple[ClaimSupport, ...] = ()
+    verdict: ClaimVerdict = "none"
 
 
 ExclusionReason = Literal["not_in_turn", "not_permitted", "superseded", "over_budget"]
@@ -400,6 +459,13 @@ class VerifiedAnswer:
             tally[quote.status] += 1
         return tally
 
+    def claim_counts(self) -> dict[str, int]:
+        """Number of claims per support verdict (`CLAIM_VERDICTS`), every verdict present."""
+        tally = dict.fromkeys(CLAIM_VERDICTS, 0)
+        for claim in self.claims:
+            tally[claim.verdict] += 1
+        return tally
+
 
 @dataclass(frozen=True, slots=True)
 class Policy:
@@ -410,12 +476,22 @@ class Policy:
       and marks it; ``"remove"`` also deletes its marker from the corrected text (012.2).
     - ``max_ellipsis_gap``: most characters allowed between two segments of an elided quote.
     - ``excerpt_context``: characters of context kept on each side of a match in an excerpt.
+    - ``support_threshold``: lowest claim-support score at which a cited claim with no
+      fact difference is ``supported`` (issue 10).
+    - ``partial_threshold``: lowest score at which a claim not supported is ``partial``
+      rather than ``unsupported`` (a claim most of whose content words are backed is
+      ``partial`` whatever its score).
+    - ``support_embeddings``: ``"auto"`` judges paraphrase with the MiniLM encoder when it is
+      installed (the ``rerank`` extra), ``"off"`` with lexical features only.
     """
 
     min_similarity: float = 0.8
     ineligible_citations: Literal["flag", "remove"] = "flag"
     max_ellipsis_gap: int = 2000
     excerpt_context: int = 160
+    support_threshold: float = 0.44
+    partial_threshold: float = 0.1
+    support_embeddings: Literal["auto", "off"] = "auto"
 
     def __post_init__(self) -> None:
         if not _is_number(self.min_similarity):
@@ -434,6 +510,12 @@ class Policy:
             raise PolicyError("must be >= 0", field="max_ellipsis_gap")
         if self.excerpt_context < 0:
             raise PolicyError("must be >= 0", field="excerpt_context")
+        if not 0.0 <= self.support_threshold <= 1.0:
+            raise PolicyError("must be in [0, 1]", field="support_threshold")
+        if not 0.0 <= self.partial_threshold <= self.support_threshold:
+            raise PolicyError("must be in [0, support_threshold]", field="partial_threshold")
+        if self.support_embeddings not in ("auto", "off"):
+            raise PolicyError("must be 'auto' or 'off'", field="support_embeddings")
 
 
 @dataclass(frozen=True, slots=True)

@@ -46,6 +46,7 @@ def guardrail(
          "--candidate", candidate, "--json", *args],
     )  # fmt: skip
     assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    assert result.stdout, result.output  # an error says why on standard error
     return result.exit_code, json.loads(result.stdout)
 
 
@@ -110,7 +111,7 @@ def test_the_embedded_model_against_the_extractive_baseline_E(
     golden = tmp_path / "golden.jsonl"
     golden.write_text("".join(GOLDEN.read_text(encoding="utf-8").splitlines(True)[:2]))
     status, comparison = guardrail(
-        mailbox, "extractive", "embedded", "--max-tokens", "120", "--timeout", "300",
+        mailbox, "extractive", "embedded/small", "--max-tokens", "120", "--timeout", "300",
         golden=golden,
     )  # fmt: skip
     # The verdict follows the figures: exit 1 exactly when a margin is exceeded, and every

@@ -76,6 +76,10 @@ correction changed its meaning (F.1)."""
 FAILED_CITATION = ("ineligible", "removed", "flagged")
 """Citation statuses that fail a claim: a source not provided, or one kept but flagged."""
 
+FAILED_SUPPORT = ("unsupported", "contradicted")
+"""Claim-support verdicts that fail a claim (F.2): its sources do not back it, or say
+otherwise. A ``partial`` claim is shown with what is not backed, and passes."""
+
 
 @click.command(
     "verify",
@@ -149,8 +153,10 @@ FAILED_CITATION = ("ineligible", "removed", "flagged")
     "fail_on",
     type=click.Choice(["quote", "claim", "any"]),
     default=None,
-    help="Exit with status 1 when a quote failed (mismatch, not_found, ineligible), a claim "
-    "failed (it cites a source not provided, a flagged source, or carries a failed quote), "
+    help="Exit with status 1 when a quote failed (mismatch, not_found, ineligible, or "
+    "corrected with its meaning changed), a claim failed (it cites a source not provided, a "
+    "flagged source, carries a failed quote, or its sources do not back it: unsupported, "
+    "contradicted), "
     "or either: for CI. The output is written all the same.",
 )
 @click.option(
@@ -290,10 +296,11 @@ def failed(answer: VerifiedAnswer, fail_on: FailOn) -> list[str]:
         ]
     if fail_on in ("claim", "any"):
         failures += [
-            f"claim {c.id}"
+            f"claim {c.id}" + (f" ({c.verdict})" if c.verdict in FAILED_SUPPORT else "")
             for c in answer.claims
             if any(cited.status in FAILED_CITATION for cited in c.citations)
             or failed_quotes.intersection(c.quote_ids)
+            or c.verdict in FAILED_SUPPORT
         ]
     return failures
 

@@ -14,7 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from citeproof.errors import InputError
-from citeproof.model import Policy, Source, Span, VerifiedAnswer, expect_instance
+from citeproof.model import ClaimSupport, Policy, Source, Span, VerifiedAnswer, expect_instance
 from citeproof.sources.limits import DEFAULT_LIMITS, ReadLimits
 from citeproof.turn.eligibility import eligibility_to_json
 
@@ -44,6 +44,9 @@ class PolicyIn(_Strict):
     ineligible_citations: Literal["flag", "remove"] | None = None
     max_ellipsis_gap: int | None = None
     excerpt_context: int | None = None
+    support_threshold: float | None = None
+    partial_threshold: float | None = None
+    support_embeddings: Literal["auto", "off"] | None = None
 
     def to_policy(self, base: Policy) -> Policy:
         changes = {k: v for k, v in self.model_dump().items() if v is not None}
@@ -173,6 +176,8 @@ def answer_to_json(answer: VerifiedAnswer) -> dict[str, Any]:
                 for cs in c.citations
             ],
             "quote_ids": list(c.quote_ids),
+            "verdict": c.verdict,
+            "support": [support_to_json(s) for s in c.support],
         }
         for c in answer.claims
     ]
@@ -182,6 +187,7 @@ def answer_to_json(answer: VerifiedAnswer) -> dict[str, Any]:
         "text": answer.text,
         "original": answer.original,
         "counts": answer.counts(),
+        "claim_counts": answer.claim_counts(),
         "claims": claims,
         "quotes": quotes,
         "sources": [
@@ -197,6 +203,29 @@ def answer_to_json(answer: VerifiedAnswer) -> dict[str, Any]:
         ],
         "policy": asdict(answer.policy),
         **({"eligibility": eligibility_to_json(answer.eligibility)} if answer.eligibility else {}),
+    }
+
+
+def support_to_json(support: ClaimSupport) -> dict[str, Any]:
+    """One claim-support judgement as the contract's ``support`` object."""
+    passage = support.passage
+    return {
+        "source": support.source,
+        "verdict": support.verdict,
+        "score": support.score,
+        "passage": None
+        if passage is None
+        else {
+            "source": passage.source_id,
+            "paragraph": passage.paragraph,
+            "span": list(passage.span),
+            "text": passage.text,
+        },
+        "differences": [
+            {"kind": d.kind, "text": d.text, "span": list(d.span), "instead": d.instead}
+            for d in support.differences
+        ],
+        "method": support.method,
     }
 
 

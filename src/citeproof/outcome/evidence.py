@@ -7,8 +7,12 @@
   really is, after correction (the corrected source, paragraph and span), never where the
   answer said it was; the excerpt is the holding source's exact text at that span, i.e. the
   matched passage, not the context shown around it;
-- one `Evidence` per citation marker that carries no quote, names a provided source and a
-  paragraph of it (``[policy, ¶3]`` after a paraphrase): the excerpt is the start of that
+- one `Evidence` per citation marker that carries no quote and names a provided source whose
+  claim support located a passage (issue 10): the excerpt is that passage, ``confidence`` the
+  support score and ``support`` the verdict (a field present only on such evidence, so older
+  bundles keep their hash);
+- otherwise, one `Evidence` per citation marker that carries no quote, names a provided
+  source and a paragraph of it (``[policy, ¶3]``): the excerpt is the start of that
   paragraph, at most `CITATION_EXCERPT_CHARS` characters. A citation naming no paragraph and
   carrying no quote locates nothing, so it gets no evidence (the validator reports it).
 
@@ -84,6 +88,7 @@ class Evidence:
     content_hash: str
     claim_id: str
     quote_id: str | None
+    support: str | None = None
 
     def __post_init__(self) -> None:
         texts: dict[str, object] = {"doc_id": self.doc_id, "excerpt": self.excerpt}
@@ -91,6 +96,7 @@ class Evidence:
         texts["claim_id"] = self.claim_id
         optional: dict[str, object] = {"version": self.version, "url": self.url}
         optional |= {"retrieved_at": self.retrieved_at, "quote_id": self.quote_id}
+        optional["support"] = self.support
         for name, value in texts.items():
             _require(isinstance(value, str), name, "text", value)
         for name, value in optional.items():
@@ -138,6 +144,8 @@ class Evidence:
             "content_hash": self.content_hash,
             "claim_id": self.claim_id,
             "quote_id": self.quote_id,
+            # Present only on claim-support evidence, so bundles without it keep their hash.
+            **({"support": self.support} if self.support is not None else {}),
         }
 
     @classmethod
@@ -145,7 +153,7 @@ class Evidence:
         """Read one evidence object; an `EvidenceError` names a missing or mistyped field."""
         if not isinstance(data, Mapping):
             raise EvidenceError(f"{where}: expected a JSON object")
-        missing = [name for name in _FIELDS if name not in data]
+        missing = [name for name in _FIELDS if name not in data and name not in _OPTIONAL]
         extra = sorted(set(data) - set(_FIELDS))
         claim_id = data.get("claim_id") if isinstance(data.get("claim_id"), str) else None
         quote_id = data.get("quote_id") if isinstance(data.get("quote_id"), str) else None
@@ -167,6 +175,7 @@ class Evidence:
 
 
 _FIELDS = tuple(Evidence.__dataclass_fields__)
+_OPTIONAL = ("support",)
 
 
 def _require(ok: bool, name: str, expected: str, value: object) -> None:
@@ -296,14 +305,29 @@ def _citation_evidence(
     """Evidence for the claim's citations that carry no quote and name a paragraph, each
     placed by its marker's position in the answer as given."""
     located = []
+    judged = {s.source: s for s in claim.support}
     for citation in claim.citations:
         source = sources.get(citation.source)
-        if (
-            citation.quote_ids
-            or citation.status in ("ineligible", "removed")
-            or source is None
-            or citation.paragraph is None
-        ):
+        if citation.quote_ids or citation.status in ("ineligible", "removed") or source is None:
+            continue
+        support = judged.get(citation.source)
+        if support is not None and support.passage is not None:
+            # The passage claim support located (issue 10): where the claim's backing is.
+            passage = support.passage
+            item = _evidence(
+                source,
+                hashes[source.id],
+                excerpt=passage.text,
+                span=passage.span,
+                paragraph=passage.paragraph,
+                confidence=support.score,
+                claim_id=claim.id,
+                quote_id=None,
+                support=support.verdict,
+            )
+            located.append((citation.written_span[0], item))
+            continue
+        if citation.paragraph is None:
             continue
         spans = source.paragraph_spans()
         if not 1 <= citation.paragraph <= len(spans):
@@ -342,6 +366,7 @@ def _evidence(
     confidence: float,
     claim_id: str,
     quote_id: str | None,
+    support: str | None = None,
 ) -> Evidence:
     return Evidence(
         doc_id=source.doc_id or source.id,
@@ -356,4 +381,5 @@ def _evidence(
         content_hash=digest,
         claim_id=claim_id,
         quote_id=quote_id,
+        support=support,
     )

@@ -21,7 +21,9 @@ returned in the `Validation`.
 Evidence coverage (SPEC E) is computed per answer: the claims with at least one well-formed
 evidence object, over the claims that carry text, i.e. that have a letter or digit outside
 their citation markers (a claim that is only a marker, or only punctuation, asserts nothing).
-Every claim counts, cited or not: an uncited claim is a coverage gap, not an error.
+Every claim counts, cited or not: an uncited claim is a coverage gap, not an error. A claim
+counts as covered only when its claim support (issue 10) is ``supported`` (or was not judged:
+``none``); a partial, unsupported, contradicted or uncited claim is a gap.
 """
 
 from __future__ import annotations
@@ -287,7 +289,9 @@ def _no_evidence(quote: VerifiedQuote) -> str:
 
 
 def _coverage(answer: VerifiedAnswer, well_formed: Sequence[Evidence]) -> Coverage:
-    backed = {item.claim_id for item in well_formed}
+    # A claim judged partial, unsupported or contradicted has evidence, but not coverage.
+    judged_short = {c.id for c in answer.claims if c.verdict not in ("supported", "none")}
+    backed = {item.claim_id for item in well_formed} - judged_short
     counted = [claim.id for claim in answer.claims if _carries_text(answer, claim)]
     gaps = tuple(cid for cid in counted if cid not in backed)
     return Coverage(len(counted), len(counted) - len(gaps), gaps)

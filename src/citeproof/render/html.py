@@ -15,7 +15,7 @@ from html import escape
 import nh3
 from markdown_it import MarkdownIt
 
-from citeproof.model import VerifiedAnswer
+from citeproof.model import Span, VerifiedAnswer
 from citeproof.render.edits import Edit, apply_edits, layout, unused_token_base
 from citeproof.render.html_parts import (
     badge,
@@ -36,6 +36,13 @@ from citeproof.render.labels import (
     status_label,
 )
 from citeproof.render.style import PAGE_CSS
+from citeproof.render.support import (
+    claim_tally,
+    differences_text,
+    shown_claims,
+    support_label,
+    support_summary,
+)
 from citeproof.render.unanswered import page_heading
 
 ALLOWED_TAGS = frozenset(
@@ -96,11 +103,15 @@ def answer_html(answer: VerifiedAnswer) -> tuple[str, list[str]]:
         slot += 1
         return f"{base}{slot:0{width}d}"
 
+    after_marker = support_chips(answer)
     for span, quote in plan.quotes:
         name = token()
         source_edits.append(Edit(span[0], span[1], name))
         if quote.style == "block":
-            chips = [citation_chip(answer, c) for c in plan.markers_in_block.get(quote.id, [])]
+            chips = [
+                citation_chip(answer, c) + after_marker.get(c.answer_span, "")
+                for c in plan.markers_in_block.get(quote.id, [])
+            ]
             fragments[name] = (block_quote(answer, quote, chips), None)
             block_tokens.add(name)
         else:
@@ -114,7 +125,10 @@ def answer_html(answer: VerifiedAnswer) -> tuple[str, list[str]]:
     for span, cite in plan.markers:
         name = token()
         source_edits.append(Edit(span[0], span[1], name))
-        fragments[name] = (citation_chip(answer, cite), None)
+        fragments[name] = (
+            citation_chip(answer, cite) + after_marker.get(cite.answer_span, ""),
+            None,
+        )
 
     rendered = _markdown().render(apply_edits(text, source_edits))
     html_edits: list[Edit] = []
@@ -157,6 +171,70 @@ def summary_html(answer: VerifiedAnswer) -> str:
         f"{corrections} correction{'s' if corrections != 1 else ''} applied"
         "</caption><thead><tr><th>Status</th><th>Quotes</th><th>What it means</th></tr>"
         f"</thead><tbody>{rows}</tbody></table>"
+    )
+
+
+def support_chips(answer: VerifiedAnswer) -> dict[Span, str]:
+    """Claim support (issue 10): a verdict chip for each judged claim, keyed by the span of
+    the claim's last citation marker, where it is drawn."""
+    chips: dict[Span, str] = {}
+    for claim in shown_claims(answer):
+        ends = [c for c in claim.citations if c.status != "removed"]
+        if not ends:
+            continue
+        last = max(ends, key=lambda c: c.answer_span[1])
+        label = support_label(claim.verdict)
+        why = "; ".join(differences_text(s, 2) for s in claim.support if s.verdict == claim.verdict)
+        chips[last.answer_span] = (
+            f' <span class="support support-{css_name(claim.verdict)}" '
+            f'title="{escape(support_summary(claim))}">'
+            f'<span class="symbol">{escape(label.symbol)}</span> {escape(label.word)}</span>'
+            + (
+                f' <span class="support-why">{escape(why)}</span>'
+                if why and claim.verdict != "supported"
+                else ""
+            )
+        )
+    return chips
+
+
+def claims_html(answer: VerifiedAnswer) -> str:
+    """The claims' support: a tally and each judged claim with its differences and passage."""
+    claims = shown_claims(answer)
+    if not claims:
+        return ""
+    tally = " · ".join(f"{escape(label.badge)} {n}" for _, label, n in claim_tally(answer))
+    items = []
+    for claim in claims:
+        label = support_label(claim.verdict)
+        parts = [
+            f'<li id="claim-{css_name(claim.id)}"><span class="support support-'
+            f'{css_name(claim.verdict)}">{escape(label.badge)}</span> {escape(claim.text)}'
+        ]
+        if not claim.support:
+            parts.append(f'<p class="meaning">{escape(label.meaning)}</p>')
+        for support in claim.support:
+            where = support.source + (
+                f", ¶{support.passage.paragraph}" if support.passage is not None else ""
+            )
+            head = (
+                f"{support_label(support.verdict).badge} by {where} "
+                f"(score {support.score:.2f}, {support.method})"
+            )
+            body = ""
+            if support.differences:
+                listed = escape(differences_text(support, 8))
+                body += f'<p class="differences">Differences: {listed}</p>'
+            if support.passage is not None:
+                body += f"<blockquote>{escape(support.passage.text)}</blockquote>"
+            parts.append(
+                f"<details><summary>{escape(head)}</summary>{body or '<p>Nothing differs.</p>'}"
+                "</details>"
+            )
+        items.append("".join(parts) + "</li>")
+    return (
+        f'<section class="claims"><h2>Claims checked</h2><p>{tally}</p>'
+        f"<ol>{''.join(items)}</ol></section>"
     )
 
 
@@ -237,7 +315,8 @@ def render_html(answer: VerifiedAnswer) -> str:
     page_body = (
         f'<main class="citeproof"><header><h1>{escape(heading)}</h1>'
         f"{headline}{summary_html(answer)}</header>"
-        f'<article class="answer">{body}</article>{unplaced}{sources_html(answer)}'
+        f'<article class="answer">{body}</article>{unplaced}{claims_html(answer)}'
+        f"{sources_html(answer)}"
         '<footer><p>Checked by citeproof. Open "show source" under a quote to read the '
         "passage it was checked against.</p></footer></main>"
     )

@@ -30,6 +30,14 @@ from citeproof.render.labels import (
 )
 from citeproof.render.markdown_safety import canonical_url, markdown_link, neutralise_markdown
 from citeproof.render.safe_text import visible
+from citeproof.render.support import (
+    badge_position,
+    claim_tally,
+    differences_text,
+    shown_claims,
+    support_label,
+    support_summary,
+)
 
 _ANYWHERE = re.compile(r"([\\`*_\[\]|~])")
 _LINE_START = re.compile(r"^(\s*)([#+=-])", re.MULTILINE)
@@ -93,6 +101,10 @@ def _answer_with_badges(answer: VerifiedAnswer) -> str:
                 end = _outside(safety, end)
                 label = citation_label(cite.status)
                 edits.append(Edit(end, end, f" ({label.symbol} {label.word})"))
+    for claim in shown_claims(answer):
+        # Claim support (issue 10): the verdict beside the claim's last marker.
+        at = badge_position(claim)
+        edits.append(Edit(at, at, f" *{escape_markdown(support_summary(claim))}*"))
     return apply_edits(text, edits)
 
 
@@ -155,6 +167,34 @@ def show_source(answer: VerifiedAnswer, quote: VerifiedQuote) -> str:
     return "\n".join(parts)
 
 
+def _claims_part(answer: VerifiedAnswer) -> list[str]:
+    """The claims' support: a tally, then each judged claim with its passage (issue 10)."""
+    claims = shown_claims(answer)
+    if not claims:
+        return []
+    tally = " · ".join(f"{label.badge} {n}" for _, label, n in claim_tally(answer))
+    parts = [f"**Claims checked:** {tally}", ""]
+    for claim in claims:
+        label = support_label(claim.verdict)
+        summary = escape(f"show passage · {claim.id} {label.badge}: “{shorten(claim.text, 60)}”")
+        parts += [f"<details><summary>{summary}</summary>", ""]
+        if not claim.support:
+            parts += [escape_markdown(label.meaning), ""]
+        for support in claim.support:
+            head = f"{support_label(support.verdict).badge} by {support.source}"
+            if support.passage is not None:
+                head += f", ¶{support.passage.paragraph}"
+            head += f" (score {support.score:.2f}, {support.method})"
+            parts += [escape_markdown(head), ""]
+            if support.passage is not None:
+                lines = [line.strip() for line in support.passage.text.split("\n")]
+                parts += ["\n".join(f"> {escape_markdown(x)}" if x else ">" for x in lines), ""]
+            if support.differences:
+                parts += [f"Differences: {escape_markdown(differences_text(support, 8))}", ""]
+        parts += ["</details>", ""]
+    return parts
+
+
 def _sources_section(answer: VerifiedAnswer) -> str:
     counts = answer.counts()
     tally = " · ".join(
@@ -165,6 +205,7 @@ def _sources_section(answer: VerifiedAnswer) -> str:
     if nothing:
         parts += [f"**{escape_markdown(nothing)}**", ""]
     parts += [show_source(answer, quote) + "\n" for quote in answer.quotes]
+    parts += _claims_part(answer)
     if answer.sources:
         parts += ["**Provided with this answer:**", ""]
         for source in answer.sources:

@@ -68,6 +68,12 @@ figure.block-quote figcaption { margin-top: .35rem; }
 p.meaning-changed { margin: .25rem 0; }
 p.nothing-checked { background: #fff3df; border: 1px solid #f0c77d; border-radius: 8px;
   padding: .5rem .75rem; font-weight: 600; }
+.support { display: inline-block; font-size: .75rem; line-height: 1.4; padding: 0 .4rem;
+  border: 1px solid #c9cdd4; border-radius: .6rem; }
+.support-supported { background: #e6f4ea; border-color: #9ccfa8; }
+.support-partial, .support-uncited { background: #fff3df; border-color: #f0c77d; }
+.support-contradicted, .support-unsupported { background: #fde8e8; border-color: #f0a8a8; }
+.support-why { font-size: .8rem; color: #5f6368; }
 details.show-source { margin: .35rem 0 .75rem; font-size: .9rem; }
 details.show-source > summary { cursor: pointer; color: #1a4a94; font-weight: 600;
   width: fit-content; }

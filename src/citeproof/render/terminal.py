@@ -30,6 +30,12 @@ from citeproof.render.labels import (
     where_found,
 )
 from citeproof.render.safe_text import visible
+from citeproof.render.support import (
+    claim_tally,
+    differences_text,
+    shown_claims,
+    support_label,
+)
 
 # Escape sequences in a source could move the cursor, retitle the window or fake a link, and
 # bidi or tag characters reorder or hide text: each is shown as a visible code point instead.
@@ -99,6 +105,39 @@ def counts_line(answer: VerifiedAnswer) -> Text:
     return _text(f"{len(answer.quotes)} quotes checked. {tally}")
 
 
+def claims_lines(answer: VerifiedAnswer) -> list[RenderableType]:
+    """Claim support (issue 10): the tally, then each judged claim, its verdict per cited
+    source with the differences, and the passage it was judged against."""
+    claims = shown_claims(answer)
+    if not claims:
+        return []
+    tally = " · ".join(f"{label.badge}: {n}" for _, label, n in claim_tally(answer))
+    lines: list[RenderableType] = [_text(""), _text(f"claims checked. {tally}", style="bold")]
+    for claim in claims:
+        head = f"{claim.id} {support_label(claim.verdict).badge}: {shorten(claim.text, 70)}"
+        body: list[RenderableType] = []
+        for support in claim.support:
+            where = support.source + (
+                f" ¶{support.passage.paragraph}" if support.passage is not None else ""
+            )
+            body.append(
+                _text(
+                    f"{support_label(support.verdict).badge} by {where} "
+                    f"(score {support.score:.2f}, {support.method})"
+                )
+            )
+            if support.differences:
+                body.append(_text(f"differences: {differences_text(support, 8)}"))
+            if support.passage is not None:
+                body.append(_text(f"passage: {shorten(support.passage.text, 200)}"))
+        lines.append(
+            Padding(
+                Group(_text(head, style="bold"), Padding(Group(*body), (0, 0, 0, 4))), (0, 0, 0, 2)
+            )
+        )
+    return lines
+
+
 def _show_source(answer: VerifiedAnswer, quote: VerifiedQuote) -> RenderableType:
     label = status_label(quote.status)
     head = f"{quote.id} {label.plain_badge}"
@@ -160,5 +199,7 @@ def render_terminal(answer: VerifiedAnswer, width: int = 100) -> str:
         console.print(_text("show source", style="bold"))
         for quote in answer.quotes:
             console.print(Padding(_show_source(answer, quote), (0, 0, 0, 2)))
+    for claim_line in claims_lines(answer):
+        console.print(claim_line)
     # Rich pads every line to the full width; trailing spaces only make diffs noisy.
     return "\n".join(line.rstrip() for line in out.getvalue().splitlines()) + "\n"

@@ -18,6 +18,8 @@ from citeproof.verifier.match import IndexCache, MatchSettings, SourceIndex, con
 from citeproof.verifier.match.cache import SHARED
 from citeproof.verifier.parse import parse_answer
 from citeproof.verifier.parse.normalise import normalise_markers
+from citeproof.verifier.support.claims import attach_support
+from citeproof.verifier.support.judge import SupportJudge
 
 MAX_ANSWER_CHARS = 1_000_000
 """Longest answer accepted, in characters. LLM answers are a few KB; a megabyte is not an answer."""
@@ -105,6 +107,9 @@ class Verifier:
             for quote in parsed.quotes
         ]
         text, quotes, claims = apply_verdicts(parsed, judgements, self.catalog, policy)
+        # Claim support (issue 10): every cited claim judged against each source it cites.
+        by_id = {source.id: source for source in self.catalog}
+        claims = attach_support(text, claims, quotes, by_id, SupportJudge(policy))
         return VerifiedAnswer(
             id=answer_id or default_answer_id(answer, self.sources, text_key=self._text_key),
             text=text,

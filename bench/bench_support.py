@@ -1,0 +1,122 @@
+"""Claim support speed: a 10-claim answer over 50 KB of sources through `citeproof.verify`.
+
+Run: ``.venv/bin/python bench/bench_support.py``. Sources: five documents of ~10 KB, each
+made of distinct QuoteSum source paragraphs (``$CITEPROOF_DATA/quotesum/dev_half.jsonl``,
+default ``../shared/data`` beside the checkout). Each answer: ten claims, each a QuoteSum
+quote of five words or more written as a plain sentence (no quotation marks) citing its
+document, every other one with a number or word changed. Five different answers, each timed
+with the encoder's cache emptied first (no passage seen before), median reported.
+
+Beside it: the same answers with ``support_embeddings="off"`` (lexical features only), and
+the word-overlap baseline (content-word recall + every number present) over the cited
+document, which is what the eval's baseline column runs.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from citeproof import Policy, Source, verify
+from citeproof.verifier.support.learned import Encoder
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "eval"))
+from support_data import DATA  # noqa: E402
+from support_eval import overlap  # noqa: E402
+
+QUOTE = re.compile(r"\[\s*(\d+)\s+([^\[\]]*?)\s*\]")
+DOCUMENTS = 5
+DOCUMENT_CHARS = 10_000
+ANSWERS = 5
+CLAIMS = 10
+
+
+def data_path() -> Path:
+    return DATA / "quotesum" / "dev_half.jsonl"
+
+
+def corpus() -> tuple[list[Source], list[list[tuple[str, str]]]]:
+    """Five ~10 KB documents and, per answer, ten (claim, document id) pairs."""
+    texts: list[list[str]] = [[] for _ in range(DOCUMENTS)]
+    sizes = [0] * DOCUMENTS
+    quotes: list[tuple[str, int]] = []
+    seen: set[str] = set()
+    for line in data_path().read_text(encoding="utf-8").splitlines():
+        row = json.loads(line)
+        for found in QUOTE.finditer(row["summary"]):
+            k, quote = int(found.group(1)), found.group(2).strip()
+            paragraph = row.get(f"source{k}", "").strip()
+            if len(quote.split()) < 5 or quote not in paragraph:
+                continue
+            if re.search(r"[.!?]\s|[\"“”]", quote):
+                continue  # one plain sentence each, so every claim carries its marker
+            target = sizes.index(min(sizes))
+            if sizes[target] >= DOCUMENT_CHARS:
+                break
+            if paragraph not in seen:
+                seen.add(paragraph)
+                texts[target].append(paragraph)
+                sizes[target] += len(paragraph) + 2
+            quotes.append((quote, next(i for i, t in enumerate(texts) if paragraph in t)))
+    documents = [
+        Source(id=f"D{i + 1}", kind="document", text="\n\n".join(t)) for i, t in enumerate(texts)
+    ]
+    answers = []
+    for a in range(ANSWERS):
+        chosen = quotes[a * CLAIMS : (a + 1) * CLAIMS]
+        claims = []
+        for n, (quote, doc) in enumerate(chosen):
+            text = quote if n % 2 == 0 else re.sub(r"\b(\w+)$", "elsewhere", quote, count=1)
+            claims.append((text[0].upper() + text[1:], f"D{doc + 1}"))
+        answers.append(claims)
+    return documents, answers
+
+
+def main() -> None:
+    documents, answers = corpus()
+    total = sum(len(d.text) for d in documents)
+    print(f"{len(documents)} documents, {total / 1000:.1f} KB; {len(answers)} answers")
+    started = time.perf_counter()
+    encoder = Encoder.get()
+    print(f"encoder load (once per process): {time.perf_counter() - started:.2f} s")
+    texts = [" ".join(f"{c.rstrip('.')} [{d}]." for c, d in claims) for claims in answers]
+    verify(texts[0], documents, policy=Policy(support_embeddings="off"))  # heads read once
+    rows = []
+    for name, policy in (
+        ("verify, claim support features+minilm", Policy()),
+        ("verify, claim support features only", Policy(support_embeddings="off")),
+    ):
+        timings = []
+        judged = []
+        for text in texts:
+            if encoder is not None:
+                encoder._cache.clear()  # every passage new: the honest, cold case
+            started = time.perf_counter()
+            answer = verify(text, documents, policy=policy)
+            timings.append(time.perf_counter() - started)
+            judged.append(sum(1 for c in answer.claims if c.support))
+        rows.append((name, statistics.median(timings), max(timings)))
+        print(f"  {name}: claims judged per answer {judged}")
+    by_id = {d.id: d.text for d in documents}
+    timings = []
+    for claims in answers:
+        started = time.perf_counter()
+        for claim, doc in claims:
+            overlap(claim, by_id[doc])
+        timings.append(time.perf_counter() - started)
+    rows.append(("word-overlap baseline (claims only)", statistics.median(timings), max(timings)))
+    print()
+    print("| what | median per answer | slowest | target |")
+    print("|---|---|---|---|")
+    for name, median, worst in rows:
+        target = "< 1 s" if "minilm" in name else ""
+        print(f"| {name} | {median * 1000:.0f} ms | {worst * 1000:.0f} ms | {target} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,103 @@
+"""What every rendering says about a claim's support (issue 10): one word and one symbol per
+verdict, the differences in words, and where the badge goes (after the claim's last marker).
+
+The HTML page, the Markdown text and the terminal report take their wording from here, so a
+reader sees the same verdicts everywhere. The score is never shown alone: a verdict other
+than ``supported`` always comes with its differences and the passage it was judged against.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from citeproof.model import ClaimDifference, ClaimSupport, VerifiedAnswer, VerifiedClaim
+
+
+@dataclass(frozen=True, slots=True)
+class SupportLabel:
+    word: str
+    symbol: str
+    meaning: str
+
+    @property
+    def badge(self) -> str:
+        return f"{self.symbol} {self.word}"
+
+
+SUPPORT_LABELS: dict[str, SupportLabel] = {
+    "supported": SupportLabel("Supported", "✓", "The cited passage says what the claim says."),
+    "partial": SupportLabel(
+        "Partly supported", "◐", "Some of the claim is in the cited passage, some is not."
+    ),
+    "contradicted": SupportLabel(
+        "Contradicted",
+        "≠",
+        "The cited passage states another number, name or date, or the opposite.",
+    ),
+    "unsupported": SupportLabel(
+        "Unsupported", "✗", "The cited source does not say what the claim says."
+    ),
+    "uncited": SupportLabel("Uncited", "○", "The claim cites no source, though the answer does."),
+}
+
+
+def support_label(verdict: str) -> SupportLabel:
+    return SUPPORT_LABELS[verdict]
+
+
+def shown_claims(answer: VerifiedAnswer) -> list[VerifiedClaim]:
+    """The claims whose support a rendering shows: every claim judged or left uncited."""
+    return [c for c in answer.claims if c.verdict in SUPPORT_LABELS]
+
+
+def badge_position(claim: VerifiedClaim) -> int:
+    """Where a claim's support badge goes in the corrected text: after its last citation
+    marker, or at the end of an uncited claim."""
+    ends = [c.answer_span[1] for c in claim.citations if c.status != "removed"]
+    return max(ends) if ends else claim.span[1]
+
+
+def difference_text(difference: ClaimDifference, source: str) -> str:
+    """One difference in words, e.g. ``“90%”: source says “95%”``."""
+    if difference.kind == "negation" and not difference.text:
+        return f"{source} says “{difference.instead}” here; the claim does not"
+    if difference.kind == "negation":
+        return f"“{difference.text}”: {source} does not negate this"
+    if difference.instead is not None:
+        return f"“{difference.text}”: {source} says “{difference.instead}”"
+    return f"“{difference.text}”: not in {source}"
+
+
+def differences_text(support: ClaimSupport, limit: int = 4) -> str:
+    """The differences of one judgement, the most telling first, at most ``limit``."""
+    ordered = sorted(
+        support.differences, key=lambda d: (d.instead is None and d.kind != "negation", d.span)
+    )
+    parts = [difference_text(d, support.source) for d in ordered[:limit]]
+    if len(ordered) > limit:
+        parts.append(f"{len(ordered) - limit} more")
+    return "; ".join(parts)
+
+
+def support_summary(claim: VerifiedClaim) -> str:
+    """The plain-text badge and reason shown beside a claim, e.g.
+    ``≠ Contradicted (policy ¶2: “90%”: policy says “95%”)``."""
+    label = support_label(claim.verdict)
+    reasons = []
+    for support in claim.support:
+        where = support.source + (
+            f" ¶{support.passage.paragraph}" if support.passage is not None else ""
+        )
+        if support.verdict == "supported":
+            reasons.append(f"{where}: supported")
+        else:
+            detail = differences_text(support) or "no passage says it"
+            reasons.append(f"{where}: {support_label(support.verdict).word.lower()}, {detail}")
+    if claim.verdict == "supported" or not reasons:
+        return label.badge
+    return f"{label.badge} ({' · '.join(reasons)})"
+
+
+def claim_tally(answer: VerifiedAnswer) -> list[tuple[str, SupportLabel, int]]:
+    counts = answer.claim_counts()
+    return [(verdict, label, counts[verdict]) for verdict, label in SUPPORT_LABELS.items()]

@@ -1,0 +1,5 @@
+"""Claim support (issue 10): whether each cited claim is backed by the sources it cites."""
+
+from citeproof.verifier.support.judge import SupportJudge, decide
+
+__all__ = ["SupportJudge", "decide"]

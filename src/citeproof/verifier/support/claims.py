@@ -1,0 +1,106 @@
+"""Attach claim support to the verified claims of one answer (issue 10).
+
+Every claim with at least one citation to an eligible source gets one `ClaimSupport` per
+distinct cited source, judged on the claim's text with its citation markers blanked out (so
+difference spans still index ``VerifiedClaim.text``). Parts of the claim inside quotes that
+verified (``verified`` or ``corrected``) are backed by that verification; the rest is judged.
+A claim whose only citations were refused (not provided this turn) is ``unsupported`` with
+no judgement. A claim without citation is ``uncited`` when the answer cites elsewhere and the
+claim asserts something (three content words or more, not a question); otherwise ``none``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+from citeproof.model import (
+    ClaimSupport,
+    ClaimVerdict,
+    Source,
+    Span,
+    VerifiedClaim,
+    VerifiedQuote,
+)
+from citeproof.verifier.support.judge import SupportJudge
+from citeproof.verifier.support.text import is_content, tokenize
+
+JUDGED_CITATIONS = ("ok", "corrected", "flagged")
+BACKING_QUOTES = ("verified", "corrected")
+# A claim backed by any source is supported; a contradiction outranks a partial backing,
+# because a reader must see it.
+_RANK: dict[str, int] = {"supported": 0, "contradicted": 1, "partial": 2, "unsupported": 3}
+
+
+def attach_support(
+    text: str,
+    claims: Sequence[VerifiedClaim],
+    quotes: Sequence[VerifiedQuote],
+    sources: dict[str, Source],
+    judge: SupportJudge,
+) -> tuple[VerifiedClaim, ...]:
+    """``claims`` with ``support`` and ``verdict`` set; ``text`` is the corrected answer."""
+    cites_elsewhere = any(claim.citations for claim in claims)
+    by_id = {q.id: q for q in quotes}
+    result = []
+    for claim in claims:
+        support = _judge_claim(text, claim, by_id, sources, judge)
+        verdict = _verdict(claim, support, cites_elsewhere)
+        result.append(dataclasses.replace(claim, support=support, verdict=verdict))
+    return tuple(result)
+
+
+def _judge_claim(
+    text: str,
+    claim: VerifiedClaim,
+    quotes: dict[str, VerifiedQuote],
+    sources: dict[str, Source],
+    judge: SupportJudge,
+) -> tuple[ClaimSupport, ...]:
+    cited: dict[str, int | None] = {}
+    for citation in claim.citations:
+        if citation.status in JUDGED_CITATIONS and citation.source in sources:
+            cited.setdefault(citation.source, citation.paragraph)
+    if not cited:
+        return ()
+    start = claim.span[0]
+    claim_text = _without_markers(claim, text)
+    quoted: list[Span] = []
+    for quote_id in claim.quote_ids:
+        quote = quotes.get(quote_id)
+        if quote is not None and quote.status in BACKING_QUOTES:
+            s, e = quote.corrected_span
+            quoted.append((max(s - start, 0), max(e - start, 0)))
+    return tuple(
+        judge.judge(claim_text, sources[sid], paragraph=paragraph, quoted=quoted)
+        for sid, paragraph in cited.items()
+    )
+
+
+def _without_markers(claim: VerifiedClaim, text: str) -> str:
+    """The claim's text with every citation marker replaced by spaces (same offsets)."""
+    chars = list(text[claim.span[0] : claim.span[1]])
+    for citation in claim.citations:
+        s, e = citation.answer_span
+        for position in range(max(s, claim.span[0]), min(e, claim.span[1])):
+            chars[position - claim.span[0]] = " "
+    return "".join(chars)
+
+
+def _verdict(
+    claim: VerifiedClaim, support: tuple[ClaimSupport, ...], cites_elsewhere: bool
+) -> ClaimVerdict:
+    if support:
+        return min((s.verdict for s in support), key=lambda v: _RANK[v])
+    if claim.citations:
+        return "unsupported"  # every citation of the claim was refused
+    if cites_elsewhere and _asserts(claim.text):
+        return "uncited"
+    return "none"
+
+
+def _asserts(text: str) -> bool:
+    stripped = text.strip().strip("*_ ")
+    if stripped.endswith("?"):
+        return False
+    return sum(1 for t in tokenize(stripped) if is_content(t)) >= 3

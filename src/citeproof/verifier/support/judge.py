@@ -1,0 +1,182 @@
+"""Claim support (issue 10): is a cited claim backed by the source it cites?
+
+For each cited claim and each source it cites: locate the best passage (`locate`), compare
+its facts (`facts`), score paraphrase with the learned head (`learned`), then decide:
+
+- ``contradicted``: the passage states another number, date, name or comparative in the
+  claim's place, or the negation of the claim, while the rest of the claim is anchored
+  there (at least `ANCHOR` of its other weighted content backed);
+- ``supported``: score ≥ ``Policy.support_threshold``, every number and date backed, and,
+  as the shipped `Rules` say, no stretch of ``max_gap`` unbacked words and no unbacked name;
+- ``partial``: not supported, but at least `PARTIAL_RECALL` of the claim's weighted content
+  backed, or score ≥ ``Policy.partial_threshold`` with at least `MIN_PARTIAL` backed;
+- ``unsupported``: otherwise.
+
+Tokens inside the claim's verified quotes are backed by the quote's own verification; the
+rest of the sentence is still judged. A claim with nothing left to judge is ``supported``
+with method ``quote``; one whose rest only frames the quote (`_framing`: no unbacked fact,
+at most `FRAMING_WORDS` unbacked words, no conflict) is ``supported`` with method
+``quote+<head>``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from citeproof.model import ClaimSupport, Policy, Source, Span, SupportPassage, SupportVerdict
+from citeproof.turn.rerank import EmbeddingReranker
+from citeproof.verifier.support.facts import FactCheck, check_facts
+from citeproof.verifier.support.learned import (
+    EMBEDDING,
+    LEXICAL,
+    Encoder,
+    Head,
+    Rules,
+    cosines,
+    features,
+    load_heads,
+    load_rules,
+)
+from citeproof.verifier.support.locate import (
+    PreparedSource,
+    Sentence,
+    claim_weights,
+    locate,
+    prepare_source,
+)
+from citeproof.verifier.support.text import Token, is_content, tokenize
+
+ANCHOR = 0.3
+PARTIAL_RECALL = 0.6
+MIN_PARTIAL = 0.25  # "some of the claim is backed": at least this weighted share
+FRAMING_WORDS = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Examined:
+    """What the fact layer and the encoder found for one claim against one source."""
+
+    check: FactCheck
+    values: dict[str, float]
+    chosen: tuple[Sentence, ...]
+    share: float  # weighted share of the claim the chosen sentences hold
+
+
+class SupportJudge:
+    """Judges the claims of one verification; sources are cut into sentences once each.
+
+    ``encoder`` overrides the shared MiniLM encoder (None: the shared one when
+    ``policy.support_embeddings`` is ``"auto"`` and it is installed, else lexical only).
+    """
+
+    def __init__(self, policy: Policy, *, encoder: EmbeddingReranker | None = None) -> None:
+        self.policy = policy
+        if encoder is None and policy.support_embeddings == "auto":
+            encoder = Encoder.get()
+        self.encoder = encoder
+        self.method = EMBEDDING if encoder is not None else LEXICAL
+        self._prepared: dict[str, PreparedSource] = {}
+
+    def prepared(self, source: Source) -> PreparedSource:
+        if source.id not in self._prepared:
+            self._prepared[source.id] = prepare_source(source)
+        return self._prepared[source.id]
+
+    def examine(
+        self,
+        claim_text: str,
+        source: Source,
+        *,
+        paragraph: int | None = None,
+        quoted: Sequence[Span] = (),
+    ) -> Examined | None:
+        """Locate the passage and compare facts; None when verified quotes back every
+        content token of the claim (nothing left to judge)."""
+        prepared = self.prepared(source)
+        claim = tokenize(claim_text)
+        judged = [not any(s <= t.span[0] and t.span[1] <= e for s, e in quoted) for t in claim]
+        to_judge = [t for t, j in zip(claim, judged, strict=True) if j and is_content(t)]
+        if quoted and not to_judge:
+            return None
+        # Located with the whole claim: a verified quote anchors the passage it came from.
+        chosen, share = locate(claim, prepared, paragraph)
+        ordered = sorted(chosen, key=lambda s: s.span)
+        passage_tokens: list[Token] = [t for s in ordered for t in s.tokens]
+        weights = claim_weights(claim, prepared)
+        check = check_facts(claim_text, claim, passage_tokens, weights, judged)
+        cos = None
+        if self.encoder is not None:
+            texts = [source.text[slice(*s.span)] for s in ordered]
+            cos = cosines(self.encoder, claim_text, " ".join(texts), texts)
+        return Examined(check, features(check, cos), chosen, share)
+
+    def judge(
+        self,
+        claim_text: str,
+        source: Source,
+        *,
+        paragraph: int | None = None,
+        quoted: Sequence[Span] = (),
+    ) -> ClaimSupport:
+        """The support ``source`` gives ``claim_text``; ``quoted`` are spans of the claim
+        inside verified quotes (backed already), ``paragraph`` the cited paragraph."""
+        found = self.examine(claim_text, source, paragraph=paragraph, quoted=quoted)
+        if found is None:
+            return ClaimSupport(source.id, "supported", 1.0, None, (), "quote")
+        head: Head = load_heads()[self.method]
+        score = head.score(found.values)
+        verdict = decide(found.check, score, self.policy, load_rules())
+        method = self.method
+        if quoted and verdict != "contradicted" and _framing(found.check):
+            verdict, method = "supported", f"quote+{self.method}"
+        return ClaimSupport(
+            source=source.id,
+            verdict=verdict,
+            score=score,
+            # A passage sharing no word with the claim is no passage: none is shown.
+            passage=_passage(source, found.chosen) if found.share > 0 else None,
+            differences=found.check.differences,
+            method=method,
+        )
+
+
+def decide(check: FactCheck, score: float, policy: Policy, rules: Rules) -> SupportVerdict:
+    """The verdict from the fact layer, the score and the shipped rules (see the module)."""
+    if check.conflicts and check.anchor >= ANCHOR:
+        return "contradicted"
+    whole = (
+        check.number_recall == 1.0
+        and not check.conflicts
+        and not (rules.max_gap and check.longest_gap >= rules.max_gap)
+        and not (rules.names_block and check.unbacked_names)
+    )
+    if score >= policy.support_threshold and whole:
+        return "supported"
+    if check.weighted_recall >= PARTIAL_RECALL or (
+        score >= policy.partial_threshold and check.weighted_recall >= MIN_PARTIAL
+    ):
+        return "partial"
+    return "unsupported"
+
+
+def _framing(check: FactCheck) -> bool:
+    """What a verified quote leaves of its claim only frames it ("the policy says that"):
+    no number, date, name, negation or comparative unbacked, at most `FRAMING_WORDS` words."""
+    words = sum(len(d.text.split()) for d in check.differences if d.kind == "word")
+    return (
+        not check.conflicts
+        and words <= FRAMING_WORDS
+        and all(d.kind == "word" for d in check.differences)
+    )
+
+
+def _passage(source: Source, chosen: Sequence[Sentence]) -> SupportPassage | None:
+    """The passage shown for the judgement: the chosen sentences in the best sentence's
+    paragraph, as one span (sentences elsewhere were read too but are not shown)."""
+    if not chosen:
+        return None
+    paragraph = chosen[0].paragraph
+    same = [s for s in chosen if s.paragraph == paragraph]
+    start, end = min(x.span[0] for x in same), max(x.span[1] for x in same)
+    return SupportPassage(source.id, paragraph, (start, end), source.text[start:end])

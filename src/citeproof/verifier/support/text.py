@@ -1,0 +1,279 @@
+"""Claim and passage text as tokens: words with offsets, their folded stems, and what each
+token is (a number with its unit and magnitude, a date, a name, a negation, a comparative,
+a content word or a stop word). Pure functions, no I/O.
+
+The fact layer compares these tokens; the learned layer counts them. Both rely on one
+tokeniser, so "backed" means the same thing in every place that says it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+Kind = Literal["number", "date", "name", "negation", "comparative", "word", "stop"]
+
+STOP_WORDS = _words(
+    """a an the and or but if then than that this these those there here it its it's is are
+    was were be been being am do does did doing have has had having of in on at to from by for
+    with about as into onto over under through during before after above below up down out off
+    again further once so such too very can will just should would could may might must shall
+    also only own same other some any each every all both few more most which who whom whose
+    what when where why how i me my we our you your he him his she her they them their one's
+    s t d ll re ve m o y per via while until because although though since yet even still
+    however thus therefore whereas whether either upon within among between across around
+    according said says say including include includes included"""
+)
+NEGATIONS = _words(
+    """not no never none nor neither without cannot can't cant don't dont doesn't doesnt
+    didn't didnt isn't isnt wasn't wasnt aren't arent weren't werent won't wont wouldn't
+    couldn't shouldn't hasn't hasnt haven't havent hadn't hadnt mustn't nobody nothing
+    n't"""
+)
+# Direction of a comparative: +1 "more than / above", -1 "less than / below".
+COMPARATIVES: dict[str, int] = {
+    "above": 1,
+    "over": 1,
+    "more": 1,
+    "greater": 1,
+    "higher": 1,
+    "exceed": 1,
+    "exceeds": 1,
+    "exceeding": 1,
+    "larger": 1,
+    "least": 1,
+    "minimum": 1,
+    "below": -1,
+    "under": -1,
+    "less": -1,
+    "fewer": -1,
+    "lower": -1,
+    "smaller": -1,
+    "most": -1,
+    "maximum": -1,
+    "beneath": -1,
+}
+NUMBER_WORDS = {
+    "zero": 0,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
+    "hundred": 100,
+    "first": 1,
+    "second": 2,
+    "third": 3,
+    "fourth": 4,
+    "fifth": 5,
+    "sixth": 6,
+    "seventh": 7,
+    "eighth": 8,
+    "ninth": 9,
+    "tenth": 10,
+    "half": 0.5,
+    "single": 1,
+    "twice": 2,
+    "double": 2,
+}
+ORDINAL = "th"  # the unit of an ordinal ("fifth", "5th"): it backs only ordinals
+ORDINAL_WORDS = _words("first second third fourth fifth sixth seventh eighth ninth tenth")
+MAGNITUDES = {
+    "thousand": 1e3,
+    "k": 1e3,
+    "million": 1e6,
+    "m": 1e6,
+    "mn": 1e6,
+    "billion": 1e9,
+    "bn": 1e9,
+    "b": 1e9,
+    "trillion": 1e12,
+    "tn": 1e12,
+}
+MONTHS = _words(
+    """january february march april may june july august september october november
+    december jan feb mar apr jun jul aug sep sept oct nov dec"""
+)
+
+_NUMBER = (
+    r"(?:(?P<cur>[$£€¥])\s?)?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+    r"(?P<ord>st|nd|rd|th)?"
+    r"(?:\s?(?P<unit>%|per\s?cent\b|percent\b|(?:thousand|million|billion|trillion|bn|mn|tn|k|m|b)\b))?"
+)
+_TOKEN = re.compile(_NUMBER + r"|(?P<word>[^\W\d_](?:[\w]|['’][^\W\d_])*)", re.UNICODE)
+# A sentence ends at . ! or ? before a capital, but not after an initial or a title
+# ("M. Osei", "Dr. Shah").
+# "over 80%" compares, "under the policy" does not: these two only before a number.
+_BEFORE_NUMBER = frozenset({"over", "under"})
+_NEXT_NUMBER = re.compile(r"\s*(?:[$£€¥]\s?)?\d")
+_SENTENCE_END = re.compile(
+    r"(?<=[.!?])(?<!\s[A-Z]\.)(?<!\b(?:Mr|Ms|Dr|St)\.)(?<!\bMrs\.)"
+    r"[\"”’)\]]*\s+(?=[\"“‘(\[]?[A-Z0-9])|\n+"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """One token of a text: ``span`` into that text, ``key`` the folded form two tokens must
+    share to back each other (a stem for words, the value and unit for numbers)."""
+
+    text: str
+    span: tuple[int, int]
+    key: str
+    kind: Kind
+    value: float | None = None
+    unit: str = ""
+
+
+def stem(word: str) -> str:
+    """A crude English stem: case folded, common inflections removed ("loans" → "loan",
+    "referred" → "refer", "valuation" stays). Two words back each other when stems agree."""
+    w = word.casefold().replace("’", "'")
+    if w.endswith("'s"):
+        w = w[:-2]
+    for suffix, keep in (
+        ("ies", "y"),
+        ("ied", "y"),
+        ("ing", ""),
+        ("edly", ""),
+        ("ed", ""),
+        ("es", ""),
+        ("ly", ""),
+        ("s", ""),
+    ):
+        if w.endswith(suffix) and len(w) - len(suffix) >= 3 and not w.endswith("ss"):
+            w = w[: len(w) - len(suffix)] + keep
+            break
+    if len(w) > 4 and w[-1] == w[-2] and w[-1] not in "aeiouls":
+        w = w[:-1]  # "referr" → "refer", "planned" → "plan"
+    if w.endswith("e") and len(w) > 4:
+        w = w[:-1]
+    return w
+
+
+def _number_key(value: float, unit: str) -> str:
+    text = f"{value:.6g}"
+    return f"#{text}{unit}"
+
+
+def tokenize(text: str) -> list[Token]:
+    """Every number and word of ``text`` in order, each classified (see `Kind`)."""
+    tokens: list[Token] = []
+    sentence_starts = {0} | {m.end() for m in _SENTENCE_END.finditer(text)}
+    for found in _TOKEN.finditer(text):
+        start, end = found.span()
+        if found.group("num") is not None:
+            raw = found.group("num").replace(",", "")
+            value = float(raw)
+            unit_word = (found.group("unit") or "").casefold().replace(" ", "")
+            unit = ""
+            if unit_word in ("%", "percent", "percent"):
+                unit = "%"
+            elif unit_word in MAGNITUDES:
+                value *= MAGNITUDES[unit_word]
+            elif unit_word.startswith("per"):
+                unit = "%"
+            if found.group("cur"):
+                unit = found.group("cur") + unit
+            if found.group("ord"):
+                unit = ORDINAL  # "5th" is not "5"
+            whole = found.group("num")
+            is_year = (
+                not found.group("cur")
+                and not unit_word
+                and not found.group("ord")
+                and re.fullmatch(r"1[5-9]\d\d|20\d\d", whole) is not None
+            )
+            kind: Kind = "date" if is_year else "number"
+            tokens.append(
+                Token(found.group(0), (start, end), _number_key(value, unit), kind, value, unit)
+            )
+            continue
+        word = found.group("word")
+        folded = word.casefold().replace("’", "'")
+        key = stem(word)
+        if folded in NEGATIONS or folded.endswith("n't"):
+            tokens.append(Token(word, (start, end), "¬", "negation"))
+        elif folded in NUMBER_WORDS:
+            value = float(NUMBER_WORDS[folded])
+            unit = ORDINAL if folded in ORDINAL_WORDS else ""
+            tokens.append(
+                Token(word, (start, end), _number_key(value, unit), "number", value, unit)
+            )
+        elif folded in COMPARATIVES and (
+            folded not in _BEFORE_NUMBER or _NEXT_NUMBER.match(text, end)
+        ):
+            tokens.append(Token(word, (start, end), key, "comparative"))
+        elif folded in MONTHS and word[:1].isupper():
+            tokens.append(Token(word, (start, end), key, "date"))
+        elif folded in STOP_WORDS:
+            tokens.append(Token(word, (start, end), key, "stop"))
+        elif (word.isupper() and len(word) >= 2) or (
+            word[:1].isupper() and start not in sentence_starts and not _after_open(text, start)
+        ):
+            tokens.append(Token(word, (start, end), key, "name"))
+        else:
+            tokens.append(Token(word, (start, end), key, "word"))
+    return tokens
+
+
+def _after_open(text: str, start: int) -> bool:
+    """The word opens a bullet, heading or quotation (capitalised by position)."""
+    before = text[max(0, start - 3) : start].rstrip(" ")
+    return before == "" or before[-1:] in '\n"“‘*-•#:>'
+
+
+def is_content(token: Token) -> bool:
+    """A token that carries meaning of its own (not a stop word)."""
+    return token.kind != "stop"
+
+
+def sentences(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Sentence spans of ``text[start:end]`` (as spans into ``text``), long ones cut at
+    about 400 characters on a word boundary so one passage never swallows a page."""
+    spans: list[tuple[int, int]] = []
+    cursor = start
+    for boundary in _SENTENCE_END.finditer(text, start, end):
+        spans.append((cursor, boundary.start()))
+        cursor = boundary.end()
+    spans.append((cursor, end))
+    result: list[tuple[int, int]] = []
+    for s, e in spans:
+        while e - s > 500:
+            cut = text.rfind(" ", s + 200, s + 400)
+            cut = cut if cut > s else s + 400
+            result.append((s, cut))
+            s = cut + 1
+        trimmed_s = s + (len(text[s:e]) - len(text[s:e].lstrip()))
+        trimmed_e = e - (len(text[s:e]) - len(text[s:e].rstrip()))
+        if trimmed_e > trimmed_s:
+            result.append((trimmed_s, trimmed_e))
+    return result

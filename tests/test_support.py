@@ -1,0 +1,235 @@
+"""Claim support (issue 10): cited claims without quotes are checked too, on real text from
+the lending team's documents (a document) and their email (an email body)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from citeproof import Policy, Source, verify
+from citeproof.errors import PolicyError
+from citeproof.model import ClaimSupport, VerifiedAnswer, VerifiedClaim
+from citeproof.outcome.contract import answer_to_json
+from citeproof.outcome.evidence import build_evidence
+from citeproof.outcome.validate import validate
+from citeproof.render import render
+from citeproof.verifier.support.learned import SupportHeadError, load_heads
+from tests.lending import EMAIL, MEMO, POLICY, SOURCES
+
+SCHEMA = json.loads(
+    (
+        Path(__file__).resolve().parents[1]
+        / "src"
+        / "citeproof"
+        / "schema"
+        / "verified-answer.schema.json"
+    ).read_text()
+)
+
+
+def judged(answer_text: str, *, policy: Policy | None = None) -> VerifiedAnswer:
+    return verify(answer_text, SOURCES, answer_id="support", policy=policy)
+
+
+def only(answer: VerifiedAnswer) -> tuple[VerifiedClaim, ClaimSupport]:
+    (claim,) = [c for c in answer.claims if c.support]
+    (support,) = claim.support
+    return claim, support
+
+
+def test_a_paraphrase_of_the_cited_document_is_supported_at_its_passage_issue10() -> None:
+    answer = judged(
+        "Loans with a loan-to-value above 80% have to go to a senior underwriter before "
+        "an offer is issued [S1]."
+    )
+    claim, support = only(answer)
+    assert (claim.verdict, support.verdict, support.source) == ("supported", "supported", "S1")
+    assert support.passage is not None
+    start, end = support.passage.span
+    assert POLICY.text[start:end] == support.passage.text
+    assert support.passage.text.startswith("Applications with a loan-to-value ratio above 80%")
+    assert support.passage.paragraph == 3
+    assert 0.0 <= support.score <= 1.0 and support.score >= answer.policy.support_threshold
+
+
+def test_a_wrong_number_is_contradicted_and_says_what_the_document_says_issue10() -> None:
+    claim, support = only(
+        judged("Monthly debt payments must not exceed 40% of verified gross monthly income [S1].")
+    )
+    assert support.verdict == "contradicted"
+    number = next(d for d in support.differences if d.kind == "number")
+    assert (number.text, number.instead) == ("40%", "45%")
+    assert claim.text[number.span[0] : number.span[1]] == "40%"
+
+
+def test_a_wrong_number_in_an_email_body_is_contradicted_issue10() -> None:
+    claim, support = only(judged("The valuation came back at £420,000 [S2]."))
+    assert EMAIL.kind == "email_body"
+    assert (claim.verdict, support.source) == ("contradicted", "S2")
+    assert [(d.text, d.instead) for d in support.differences if d.kind == "number"] == [
+        ("£420,000", "£412,000")
+    ]
+
+
+def test_the_right_figure_from_an_email_body_is_supported_issue10() -> None:
+    claim, support = only(
+        judged("Dan reported that the Hartley valuation came in at £412,000 [S2].")
+    )
+    assert (claim.verdict, support.verdict) == ("supported", "supported")
+    assert support.passage is not None and "£412,000" in support.passage.text
+
+
+def test_a_wrong_name_is_contradicted_with_the_name_the_source_gives_issue10() -> None:
+    _, support = only(
+        judged("The single year of accounts was approved by M. Patel, senior underwriter [S3].")
+    )
+    assert MEMO.kind == "attachment"
+    assert support.verdict == "contradicted"
+    assert [(d.text, d.instead) for d in support.differences if d.kind == "name"] == [
+        ("Patel", "Osei")
+    ]
+
+
+def test_a_negated_claim_is_contradicted_issue10() -> None:
+    _, support = only(
+        judged("Self-employed applicants do not have to provide certified accounts [S1].")
+    )
+    assert support.verdict == "contradicted"
+    assert any(d.kind == "negation" and d.text == "not" for d in support.differences)
+
+
+def test_a_claim_with_a_clause_the_source_lacks_is_partial_issue10() -> None:
+    _, support = only(
+        judged(
+            "The case is referred for the loan-to-value exception, and the broker was "
+            "promised the offer within a week [S3]."
+        )
+    )
+    assert support.verdict == "partial"
+    words = " ".join(d.text for d in support.differences if d.kind == "word")
+    assert "broker" in words and "week" in words
+
+
+def test_a_claim_the_cited_source_does_not_address_is_unsupported_issue10() -> None:
+    claim, support = only(
+        judged("The bank's mobile app lets customers log in with a fingerprint [S1].")
+    )
+    assert (claim.verdict, support.verdict) == ("unsupported", "unsupported")
+    assert support.passage is None  # no sentence of S1 shares a word with it
+    assert support.score < Policy().support_threshold
+
+
+def test_a_verified_quote_inside_a_false_claim_does_not_make_it_supported_issue10() -> None:
+    answer = judged(
+        'The rule that "Applications above 95% are declined" was withdrawn in 2025 [S1].'
+    )
+    _, support = only(answer)
+    (quote,) = answer.quotes
+    assert quote.status == "verified"
+    assert support.verdict != "supported"
+    assert any(d.text == "2025" for d in support.differences)
+
+
+def test_a_claim_its_verified_quote_covers_is_supported_by_the_quote_issue10() -> None:
+    answer = judged('"Applications above 95% are declined." [S1]')
+    claim, support = only(answer)
+    assert (claim.verdict, support.verdict, support.method) == ("supported", "supported", "quote")
+
+
+def test_uncited_claims_are_listed_when_the_answer_cites_elsewhere_issue10() -> None:
+    answer = judged(
+        "Applications above 95% are declined [S1]. The applicant provided one year of accounts."
+    )
+    assert [c.verdict for c in answer.claims] == ["supported", "uncited"]
+    assert answer.claim_counts()["uncited"] == 1
+    plain = verify("The applicant provided one year of accounts.", SOURCES)
+    assert [c.verdict for c in plain.claims] == ["none"]
+
+
+def test_a_claim_citing_only_a_source_not_provided_is_unsupported_issue10() -> None:
+    answer = judged("Base rates rose again this month [rates].")
+    (claim,) = answer.claims
+    assert (claim.verdict, claim.support) == ("unsupported", ())
+
+
+def test_support_is_judged_per_cited_source_issue10() -> None:
+    answer = judged("The valuation came back at £412,000 [S2][S3].")
+    (claim,) = answer.claims
+    verdicts = {s.source: s.verdict for s in claim.support}
+    assert verdicts["S2"] == "supported" and verdicts["S3"] != "supported"
+    assert claim.verdict == "supported"
+
+
+def test_the_json_record_carries_support_and_validates_against_the_schema_issue10() -> None:
+    answer = judged(
+        "Monthly debt payments must not exceed 40% of verified gross monthly income [S1]. "
+        "The valuation came back at £412,000 [S2]."
+    )
+    record = answer_to_json(answer)
+    jsonschema.validate(record, SCHEMA)
+    first, second = record["claims"]
+    assert first["verdict"] == "contradicted"
+    assert first["support"][0]["differences"][0]["instead"] == "45%"
+    assert second["support"][0]["passage"]["source"] == "S2"
+    assert record["claim_counts"]["contradicted"] == 1
+    assert record["claim_counts"]["supported"] == 1
+
+
+def test_coverage_counts_a_claim_only_when_it_is_supported_issue10() -> None:
+    answer = judged(
+        "Monthly debt payments must not exceed 40% of verified gross monthly income [S1, ¶4]. "
+        "Applications above 95% are declined [S1, ¶3]."
+    )
+    bundle = build_evidence(answer)
+    validation = validate(answer, bundle, mode="flag")
+    assert validation.problems == ()
+    assert (validation.coverage.with_evidence, validation.coverage.gaps) == (1, ("c1",))
+    item = next(e for e in bundle if e.claim_id == "c1")
+    assert (item.support, item.paragraph) == ("contradicted", 4)
+    assert item.excerpt.startswith("The applicant's total monthly debt payments")
+
+
+def test_every_rendering_shows_the_verdict_and_the_difference_issue10() -> None:
+    answer = judged(
+        "Monthly debt payments must not exceed 40% of verified gross monthly income [S1]."
+    )
+    markdown = render(answer, "md")
+    assert "≠ Contradicted" in markdown and "S1 says “45%”" in markdown
+    html = render(answer, "html")
+    assert 'class="support support-contradicted"' in html and "S1 says “45%”" in html
+    terminal = render(answer, "term")
+    assert "c1 ≠ Contradicted" in terminal and "S1 says “45%”" in terminal
+
+
+def test_the_lexical_head_judges_without_the_encoder_issue10() -> None:
+    answer = judged(
+        "Monthly debt payments must not exceed 40% of verified gross monthly income [S1].",
+        policy=Policy(support_embeddings="off"),
+    )
+    _, support = only(answer)
+    assert (support.verdict, support.method) == ("contradicted", "features")
+
+
+def test_an_altered_head_file_is_refused_issue10() -> None:
+    raw = b'{"heads": {}}'
+    with pytest.raises(SupportHeadError, match="sha256"):
+        load_heads(raw=raw)
+
+
+def test_support_thresholds_out_of_order_are_refused_issue10() -> None:
+    with pytest.raises(PolicyError, match="partial_threshold"):
+        Policy(support_threshold=0.3, partial_threshold=0.5)
+    with pytest.raises(PolicyError, match="support_embeddings"):
+        Policy(support_embeddings="maybe")  # type: ignore[arg-type]
+
+
+def test_an_email_source_given_as_text_is_judged_like_a_document_issue10() -> None:
+    email = Source(id="mail", kind="email_body", text="The broker confirmed the rate is fixed.")
+    answer = verify("The broker confirmed the rate is not fixed [mail].", [email])
+    (claim,) = answer.claims
+    assert claim.verdict == "contradicted"
+    (support,) = claim.support
+    assert support.passage is not None and support.passage.source_id == "mail"
