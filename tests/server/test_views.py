@@ -62,12 +62,17 @@ def test_a_claim_with_support_gets_a_chip_at_its_end_and_its_differences_F_3() -
         }
     ]
     page = answer_page(payload, request_id="req_1", created_at="now")
-    assert len(page.claims) == 1
-    view = page.claims[0]
+    # Every judged claim gets a chip (the uncited one too); this one carries the figures above.
+    judged = [c["id"] for c in payload["answer"]["claims"] if c["verdict"] != "none"]
+    assert [v.chip.key for v in page.claims] == judged
+    view = next(v for v in page.claims if v.chip.key == claim["id"])
     assert view.chip.kind == "claim" and view.chip.status == "contradicted"
     assert view.chip.source_index == 0 and view.chip.start16 == start
     assert view.differences == (("90%", "95%"),)
     placed = [c for p in page.pieces for c in p.extra_chips]
-    assert placed == [view.chip]
+    assert view.chip in placed
     # Claims without support (the JSON before claims were judged) get no chip.
-    assert len(answer_page(_payload(), request_id="r", created_at="t").claims) == 0
+    unjudged = _payload()
+    for item in unjudged["answer"]["claims"]:
+        item["verdict"], item["support"] = "none", []
+    assert len(answer_page(unjudged, request_id="r", created_at="t").claims) == 0

@@ -197,7 +197,7 @@ def _claim(
     judgement per cited source), placed at the claim's end; None for claims without one."""
     judgements = [j for j in c.get("support") or [] if isinstance(j, Mapping)]
     verdict = c.get("verdict") or next((j.get("verdict") for j in judgements), None)
-    if not verdict:
+    if not verdict or verdict == "none":  # "none": nothing in the claim to judge
         return None
     status = str(verdict)
     best = next((j for j in judgements if j.get("verdict") == verdict), None)
