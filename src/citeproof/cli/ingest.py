@@ -101,11 +101,13 @@ def ingest_command(
 
 def _summarise(report: IngestReport, store_path: Path, out: Console, err: Console) -> None:
     out.print(
-        f"{len(report.results)} files ingested into {store_path}: "
-        f"{report.count('added')} sources added, {report.count('new_version')} new versions, "
-        f"{report.count('unchanged')} unchanged"
-        + (f", {report.count('restored')} restored" if report.count("restored") else "")
-        + (f", {report.count('withdrawn')} withdrawn" if report.count("withdrawn") else "")
+        visible(
+            f"{len(report.results)} files ingested into {store_path}: "
+            f"{report.count('added')} sources added, {report.count('new_version')} new versions, "
+            f"{report.count('unchanged')} unchanged"
+            + (f", {report.count('restored')} restored" if report.count("restored") else "")
+            + (f", {report.count('withdrawn')} withdrawn" if report.count("withdrawn") else "")
+        )
     )
     if report.ignored:
         out.print(visible(f"{len(report.ignored)} files ignored (formats citeproof does not read)"))

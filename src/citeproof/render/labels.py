@@ -220,7 +220,10 @@ def safe_url(url: str | None) -> str | None:
     compact = re.sub(r"[\x00-\x20\x7f]", "", url)
     scheme, colon, _ = compact.partition(":")
     if colon and scheme.lower() in SAFE_URL_SCHEMES:
-        return url.strip()
+        # As a browser reads it: tabs and newlines dropped, controls and spaces trimmed from
+        # the ends, any other control percent-encoded, so none reaches the page raw.
+        cleaned = re.sub(r"[\t\n\r]", "", url).strip("".join(map(chr, range(0x21))) + "\x7f")
+        return re.sub(r"[\x00-\x1f\x7f]", lambda m: f"%{ord(m.group()):02X}", cleaned)
     return None
 
 

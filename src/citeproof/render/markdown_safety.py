@@ -27,15 +27,16 @@ _LINK_OPEN = re.compile(r"\][ \t]*\n?[ \t]*([(:])")
 _IMAGE = re.compile(r"!(?=\[)")
 _SAFE_SCHEME = re.compile(r"(?:https?://[^/?#\s]|mailto:[^\s])", re.IGNORECASE)
 _BACKSLASH_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
-# Characters written percent-encoded in a canonical destination: anything a renderer could
-# read as the end of the destination, a title, an escape, an entity or markup.
-# ";" too, so that no "&name;" entity can form; "!", "[" and "]" so that no image syntax can.
+# Characters a canonical destination keeps as they are; every other one is percent-encoded:
+# spaces, "<>()" and quotes a renderer could read as the end of the destination or markup,
+# backslashes (escapes), ";" (so no "&name;" entity can form), and "!", "[", "]" (so no
+# image syntax can).
 _URL_KEEP = "/:?#@$&'*+,=-._~%"
 
 
 def canonical_url(url: str) -> str | None:
-    """``url`` as an absolute http(s)/mailto address in one plain form (no spaces, brackets,
-    quotes, backslashes or ``&`` left raw), or ``None`` when it is anything else."""
+    """``url`` as an absolute http(s)/mailto address in one plain form (no space, bracket,
+    double quote, backslash or ``;`` left raw), or ``None`` when it is anything else."""
     cleaned = url.strip()
     if re.search(r"[\x00-\x1f\x7f]", cleaned) or not _SAFE_SCHEME.match(cleaned):
         return None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
@@ -29,7 +30,24 @@ class _QuoteFound:
 
 
 def parse_answer(text: str) -> ParsedAnswer:
-    """See the package docstring: claims, quotes and citations of ``text``, offsets into it."""
+    """See the package docstring: claims, quotes and citations of ``text``, offsets into it.
+
+    Raises `AnswerError` for an answer denser in citation markers than any answer (see
+    `MAX_MARKERS`) or with more than `MAX_QUOTES` quotes in a paragraph, so the work done stays
+    linear in the answer's length.
+    """
+    # The parse makes many small objects and no reference cycles: without pausing the cyclic
+    # collector, its repeated full passes over them make a long answer cost more than linear.
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _parse(text)
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _parse(text: str) -> ParsedAnswer:
     lines = split_lines(text)
     masked, in_fence = mask_code(text, lines)
     layout = lay_out(masked, lines, in_fence)

@@ -12,12 +12,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
+from citeproof.errors import AnswerError
 from citeproof.model import Citation, Span
 
 # One cited source as written: its label and the paragraph named, if any.
 Reference = tuple[str, int | None]
 
 MAX_RANGE = 50  # "[1-100000]" must not become a hundred thousand citations
+MAX_MARKERS = 20_000
+"""Citation markers any answer may hold, plus one per `MARKER_SPACING` characters. Real
+answers cite a few times per sentence; an answer denser than that is an attack on the parser
+(each marker costs work later on), so it is refused, not read."""
+MARKER_SPACING = 40
 
 _CANONICAL = (
     r"<cite:[ \t]*(?P<cite>[\w.:/-]{1,200})[ \t]*"
@@ -77,9 +83,16 @@ class Marker:
 def find_markers(text: str, footnotes: Mapping[str, tuple[Reference, ...]]) -> list[Marker]:
     """Every citation marker in ``text`` (pass the code-masked answer), in order."""
     markers: list[Marker] = []
+    limit = MAX_MARKERS + len(text) // MARKER_SPACING
     for match in _MARKER.finditer(text):
         references = _references(match, footnotes)
         if references:
+            if len(markers) == limit:
+                raise AnswerError(
+                    f"more than {limit:,} citation markers (one per {MARKER_SPACING} "
+                    "characters); not an answer to check",
+                    field="answer",
+                )
             span = (match.start(), match.end())
             written = match.group()
             markers.append(

@@ -14,10 +14,13 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from citeproof.errors import AnswerError
 from citeproof.model import Span
 from citeproof.verifier.parse._text import has_word, trim
 
 MAX_QUOTE = 2000
+MAX_QUOTES = 20_000
+"""Most inline quotes in one paragraph: past this an answer is an attack on the parser."""
 
 # Each opening mark and the marks that may close it.
 _CLOSERS: dict[str, str] = {
@@ -67,6 +70,11 @@ def find_inline_quotes(text: str, start: int, end: int) -> list[InlineQuote]:
             continue  # inside the previous quote
         quote = _pair(text, at, closes, opens)
         if quote is not None:
+            if len(quotes) == MAX_QUOTES:
+                raise AnswerError(
+                    f"more than {MAX_QUOTES:,} quotes in one paragraph; not an answer to check",
+                    field="answer",
+                )
             quotes.append(quote)
             resume = quote.outer[1]
     return quotes
