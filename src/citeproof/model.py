@@ -365,10 +365,22 @@ class Eligibility:
 
 
 @dataclass(frozen=True, slots=True)
+class MarkerNormalisation:
+    """A citation marker read differently from how it was written (``<cite:IDpN>`` →
+    ``<cite:ID#pN>``): the marker ``written`` at offset ``start`` of the original answer."""
+
+    written: str
+    read_as: str
+    start: int
+
+
+@dataclass(frozen=True, slots=True)
 class VerifiedAnswer:
     """An answer after verification: ``text`` is the corrected answer, ``original`` as given.
 
     ``eligibility`` is the turn's eligibility decision when verification ran inside a turn.
+    ``normalised_markers`` lists the markers read differently from how they were written
+    (offsets into ``original``); quote spans are offsets into the answer with them rewritten.
     """
 
     id: str
@@ -379,6 +391,7 @@ class VerifiedAnswer:
     sources: tuple[Source, ...]
     policy: Policy
     eligibility: Eligibility | None = None
+    normalised_markers: tuple[MarkerNormalisation, ...] = ()
 
     def counts(self) -> dict[str, int]:
         """Number of quotes per status, every status present."""

@@ -146,6 +146,14 @@ class PostgresAuditStore(AuditStore):
         ).fetchone()
         return None if row is None else (int(row[0]), str(row[1]), str(row[2]), bytes(row[3]))
 
+    def _all_for(self, request_id: str) -> list[Row]:
+        rows = self._db.execute(
+            "SELECT sequence, request_id, record_hash, entry FROM audit_records "
+            "WHERE request_id = %s ORDER BY sequence",
+            (request_id,),
+        ).fetchall()
+        return [(int(s), str(r), str(d), bytes(e)) for s, r, d, e in rows]
+
     def size(self) -> int:
         row = self._db.execute("SELECT MAX(sequence) FROM audit_records").fetchone()
         return 0 if row is None or row[0] is None else int(row[0]) + 1

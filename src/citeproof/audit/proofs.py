@@ -188,14 +188,19 @@ def _checkpoint(store: AuditStore, tree_size: int) -> Checkpoint:
 
 
 def inclusion_proof(
-    store: AuditStore, request_id: str, *, tree_size: int | None = None
+    store: AuditStore,
+    request_id: str,
+    *,
+    tree_size: int | None = None,
+    sequence: int | None = None,
 ) -> InclusionProof:
-    """Prove the latest record of `request_id` is in the log.
+    """Prove the record of `request_id` is in the log: the one at ``sequence`` when several
+    records share the request id (`RecordNotFoundError` naming them otherwise).
 
     Against the checkpoint at `tree_size` when given (it must exist and contain the record),
     else against the latest checkpoint, writing a new checkpoint first if none covers it yet.
     """
-    record = store.get(request_id)
+    record = store.one(request_id, sequence)
     if tree_size is None:
         sizes = store.checkpoints.sizes()
         if sizes and sizes[-1] > record.sequence:

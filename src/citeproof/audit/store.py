@@ -1,6 +1,7 @@
 """`AuditStore`: the audit log's one abstraction, with the logic every backend shares.
 
-A backend supplies five primitives (`_write`, `_rows`, `_latest_for`, `size`, `close`); this
+A backend supplies six primitives (`_write`, `_rows`, `_latest_for`, `_all_for`, `size`,
+`close`); this
 module turns them into the append-only log: entries built under the backend's write lock so
 the chain never forks, checkpoints written after the commit, never before it.
 """
@@ -66,6 +67,10 @@ class AuditStore(ABC):
     @abstractmethod
     def _latest_for(self, request_id: str) -> Row | None:
         """The stored row with this request id and the highest sequence, if any."""
+
+    @abstractmethod
+    def _all_for(self, request_id: str) -> list[Row]:
+        """Every stored row with this request id, by sequence."""
 
     @abstractmethod
     def size(self) -> int:
@@ -136,6 +141,28 @@ class AuditStore(ABC):
         if row is None:
             raise RecordNotFoundError(f"no audit record with request id {request_id!r}")
         return AuditRecord(*row)
+
+    def find(self, request_id: str, sequence: int | None = None) -> list[AuditRecord]:
+        """Every record logged under `request_id`, oldest first (only the one at ``sequence``
+        when given). A request id names a request, and the same request may be logged more
+        than once: a lookup never hides the other records. `RecordNotFoundError` if none."""
+        rows = [row for row in self._all_for(request_id) if sequence in (None, row[0])]
+        if not rows:
+            at = f" at sequence {sequence}" if sequence is not None else ""
+            raise RecordNotFoundError(f"no audit record with request id {request_id!r}{at}")
+        return [AuditRecord(*row) for row in rows]
+
+    def one(self, request_id: str, sequence: int | None = None) -> AuditRecord:
+        """The one record of `request_id` (at ``sequence``): `RecordNotFoundError` naming the
+        sequences to choose from when several match."""
+        found = self.find(request_id, sequence)
+        if len(found) > 1:
+            sequences = ", ".join(str(record.sequence) for record in found)
+            raise RecordNotFoundError(
+                f"{len(found)} audit records have request id {request_id!r} "
+                f"(sequences {sequences}); name one with --sequence"
+            )
+        return found[0]
 
     def records(self, start: int = 0, end: int | None = None) -> Iterator[AuditRecord]:
         """Stored records with ``start <= sequence < end`` (to the end when None), in order."""

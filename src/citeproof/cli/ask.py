@@ -3,7 +3,6 @@ command line."""
 
 from __future__ import annotations
 
-import json
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -11,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import click
-from rich.console import Console
 
+from citeproof.asking import ask_store, turn_to_json
 from citeproof.cli.common import (
     Command,
     OutputFormat,
@@ -24,20 +23,11 @@ from citeproof.cli.common import (
     format_option,
     outcome_options,
 )
-from citeproof.outcome.contract import answer_to_json
-from citeproof.providers.base import deadline_after
-from citeproof.providers.embedded import EmbeddedProvider
 from citeproof.providers.registry import get_provider, provider_names
+from citeproof.render.safe_text import json_text, safe_console, visible
 from citeproof.sources.ingest import collect_files, ingest_files
-from citeproof.sources.library import StoreLibrary
 from citeproof.sources.store import SourceStore
-from citeproof.turn.eligibility import DEFAULT_BUDGET_CHARS
-from citeproof.turn.pipeline import Turn, run_turn
 from citeproof.turn.retrieve import Retriever, StoreRetriever
-
-EMBEDDED_BUDGET_CHARS = 3_000
-"""The embedded model reads 2,048 tokens: about 3,000 characters of sources leave room for
-the instructions, the question and the answer."""
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 
@@ -78,7 +68,26 @@ _SQLITE_MAGIC = b"SQLite format 3\x00"
     help="Default: openai when OPENAI_BASE_URL or OPENAI_API_KEY is set, anthropic when "
     "ANTHROPIC_API_KEY is set, else the embedded model.",
 )
-@click.option("--model", default=None, help="Model name for the provider.")
+@click.option(
+    "--model",
+    default=None,
+    help="Model name for the provider. The embedded model: default (Qwen2.5-Coder-1.5B, "
+    "1.1 GB, about 40-60 s an answer on two cores), medium (Qwen2.5-Coder-0.5B, 0.5 GB) or "
+    "small (SmolLM2-135M, 93 MB, about 5-10 s, but rarely quotes).",
+)
+@click.option(
+    "--model-path",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="A GGUF file for the embedded model (default: CITEPROOF_MODEL_PATH, the cache "
+    "~/.cache/citeproof/models, then the installed weight packages).",
+)
+@click.option(
+    "--quote-first/--no-quote-first",
+    default=None,
+    help="Generate evidence lines under a grammar of the sources' sentences first (default "
+    "for the embedded model; for --provider openai, only with a llama.cpp-compatible server).",
+)
 @click.option("--user", default=None, help="Who is asking: sources with an access list need it.")
 @click.option(
     "--attach",
@@ -137,6 +146,8 @@ def ask_command(
     legacy_sources: Path | None,
     provider: str | None,
     model: str | None,
+    model_path: Path | None,
+    quote_first: bool | None,
     user: str | None,
     attached: tuple[str, ...],
     fmt: OutputFormat,
@@ -163,30 +174,31 @@ def ask_command(
     if sum(bool(given) for given in (store_path, source_paths, legacy_sources)) != 1:
         raise click.UsageError("give the sources: --store DB, or --source PATH (repeatable)")
     settings: dict[str, Any] = {"model": model} if model else {}
+    if model_path is not None:
+        settings["model_path"] = model_path
+    if quote_first is not None:
+        settings["quote_first"] = quote_first
     chosen = get_provider(provider, **settings)
-    default_budget = (
-        EMBEDDED_BUDGET_CHARS if isinstance(chosen, EmbeddedProvider) else DEFAULT_BUDGET_CHARS
-    )
     reranker = None
     if rerank:  # loaded before any ingest, so a missing model fails fast
         from citeproof.turn.rerank import EmbeddingReranker, RerankingRetriever
 
         reranker = EmbeddingReranker()
     with _open_sources(store_path, source_paths, legacy_sources) as store:
-        retriever: Retriever = StoreRetriever(store)
+        retriever: Retriever | None = None
         if reranker is not None:
-            retriever = RerankingRetriever(retriever, reranker)
-        turn = run_turn(
+            retriever = RerankingRetriever(StoreRetriever(store), reranker)
+        turn = ask_store(
             question,
-            retriever=retriever,
-            library=StoreLibrary(store),
-            provider=chosen,
+            store,
+            chosen,
             user=user,
             attached=attached,
-            budget_chars=budget or default_budget,
+            budget_chars=budget,
             limit=limit,
             max_tokens=max_tokens,
-            deadline=deadline_after(timeout),
+            timeout=timeout,
+            retriever=retriever,
         )
     request = {
         "command": "ask",
@@ -195,6 +207,7 @@ def ask_command(
         "provider": turn.generation.provider,
         "model": turn.generation.model,
         "prompt_version": turn.prompt.version,
+        "quote_first": turn.prompt.grammar is not None,
         "timings": turn.timings,
     }
     conclude_from_options(
@@ -207,48 +220,12 @@ def ask_command(
     )
     if as_json or fmt == "json":
         emit(
-            json.dumps(turn_to_json(turn), ensure_ascii=False, indent=2) + "\n",
+            json_text(turn_to_json(turn), indent=2) + "\n",
             out,
             turn.answer,
         )
     else:
         emit(format_answer(turn.answer, fmt), out, turn.answer)
-
-
-def turn_to_json(turn: Turn) -> dict[str, Any]:
-    """The JSON contract of the answer, plus the turn: question, prompt, model and timings."""
-    record = answer_to_json(turn.answer)
-    record["turn"] = {
-        "question": turn.question,
-        "user": turn.user,
-        "passages": [
-            {
-                "source_id": p.source_id,
-                "version": p.version,
-                "paragraphs": list(p.paragraphs),
-                "confidence": p.confidence,
-            }
-            for p in turn.passages
-        ],
-        "prompt": {
-            "version": turn.prompt.version,
-            "source_ids": list(turn.prompt.source_ids),
-            "removals": [
-                {"source_id": r.source_id, "count": r.count, "codepoints": list(r.codepoints)}
-                for r in turn.prompt.removals
-            ],
-            "eligibility_fingerprint": turn.prompt.eligibility_fingerprint,
-        },
-        "generation": {
-            "provider": turn.generation.provider,
-            "model": turn.generation.model,
-            "prompt_tokens": turn.generation.usage.prompt_tokens,
-            "completion_tokens": turn.generation.usage.completion_tokens,
-            "seconds": round(turn.generation.seconds, 3),
-        },
-        "timings": turn.timings,
-    }
-    return record
 
 
 @contextmanager
@@ -273,7 +250,7 @@ def _open_sources(
         files, _ = collect_files(source_paths)
         report = ingest_files(store, files)
         for problem in report.problems:
-            Console(stderr=True).print(f"[yellow]skipped[/yellow] {problem}", highlight=False)
+            safe_console(stderr=True).print(visible(f"skipped {problem}"))
         yield store
 
 

@@ -19,6 +19,7 @@ from citeproof.outcome.live import LiveResponse, LiveValues
 from citeproof.outcome.payload import audit_payload, request_id_for
 from citeproof.outcome.rules import Decision, RuleSet, decide
 from citeproof.outcome.validate import Validation, validate
+from citeproof.verifier.verification import default_answer_id
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +52,8 @@ def conclude(
     """
     bundle = build_evidence(answer)
     validation = validate(answer, bundle, mode="flag")
-    request_id = request_id_for(answer.id, facts or {})
+    content = default_answer_id(answer.original, answer.sources)
+    request_id = request_id_for(answer.id, facts or {}, content=content)
     live = None
     decision = None
     if rules is not None:

@@ -29,7 +29,9 @@ class OpenAICompatProvider(SdkProvider):
     ``timeout`` bounds each request when no deadline is given. With ``check_model``, the
     first `generate` first asks the server's model list for ``model`` (see `verify_model`):
     some servers (llama.cpp) answer with whatever model they have loaded, whatever name is
-    asked for.
+    asked for. With ``quote_first`` (for llama.cpp-compatible servers, which accept a GBNF
+    ``grammar``), the turn pipeline asks for evidence lines under a grammar first
+    (`citeproof.providers.constrained`).
     """
 
     errors = SdkErrorTypes(
@@ -47,8 +49,10 @@ class OpenAICompatProvider(SdkProvider):
         check_model: bool = False,
         name: str = "openai",
         client: openai.OpenAI | None = None,
+        quote_first: bool = False,
     ) -> None:
         self.name = name
+        self.quote_first = quote_first
         self.model = _setting(model, "CITEPROOF_MODEL", "model", name)
         self.timeout = timeout
         self.retry = retry
@@ -77,13 +81,19 @@ class OpenAICompatProvider(SdkProvider):
         max_tokens: int,
         temperature: float = 0.0,
         deadline: float | None = None,
+        grammar: str | None = None,
     ) -> Generation:
-        """Send ``messages`` and return the first choice; see `Provider.generate`."""
+        """Send ``messages`` and return the first choice; see `Provider.generate`.
+
+        ``grammar`` (GBNF) is sent as llama.cpp's ``grammar`` field; other servers may ignore
+        or refuse it.
+        """
         self._check(messages, max_tokens, temperature)
         if self._check_model:
             self.verify_model()
             self._check_model = False
         wire = [_wire_message(m) for m in messages]
+        extra = {"grammar": grammar} if grammar is not None else None
 
         def call(timeout: float) -> Generation:
             completion = self.client.chat.completions.create(
@@ -92,6 +102,7 @@ class OpenAICompatProvider(SdkProvider):
                 max_tokens=max_tokens,
                 temperature=temperature,
                 timeout=timeout,
+                extra_body=extra,
             )
             return self._generation(completion)
 

@@ -10,13 +10,14 @@ from pypdf.errors import PyPdfError
 
 from citeproof.errors import SourceError
 from citeproof.model import Span
+from citeproof.sources.limits import DEFAULT_LIMITS, Deadline, ReadLimits, over_limit
 from citeproof.sources.segment import Block, Segmented, join_blocks, layout_paragraphs
 from citeproof.sources.text_reader import normalise_newlines
 
 _SPACES = re.compile(r"\s+")
 
 
-def read_pdf(raw: bytes, where: str) -> Segmented:
+def read_pdf(raw: bytes, where: str, limits: ReadLimits = DEFAULT_LIMITS) -> Segmented:
     """The text of every page, in order; paragraphs come from the page layout.
 
     A page's paragraphs are the blocks that pypdf's layout mode separates with vertical
@@ -25,20 +26,22 @@ def read_pdf(raw: bytes, where: str) -> Segmented:
     Lines wrapped by the layout are joined with a space. Pages are separate paragraphs. The
     title is the document's metadata title, if any.
 
-    Raises `SourceError` naming ``where`` for a damaged or encrypted file, or a PDF with no
-    text layer (a scan).
+    Raises `SourceError` naming ``where`` for a damaged or encrypted file, a PDF with no
+    text layer (a scan), or one over ``limits`` (pages, time).
     """
-    pages, title = _read_pages(raw, where)
+    pages, title = _read_pages(raw, where, limits)
     return _join(pages, title, where)
 
 
-def read_pdf_pages(raw: bytes, where: str) -> tuple[Segmented, tuple[Span, ...]]:
+def read_pdf_pages(
+    raw: bytes, where: str, limits: ReadLimits = DEFAULT_LIMITS
+) -> tuple[Segmented, tuple[Span, ...]]:
     """`read_pdf`, with the character span of each page in the text (page 1 first).
 
     A page with no text has an empty span where it would be. Callers that cite by page
     (Anthropic's ``page_location``) map page numbers to text with it.
     """
-    pages, title = _read_pages(raw, where)
+    pages, title = _read_pages(raw, where, limits)
     document = _join(pages, title, where)
     spans: list[Span] = []
     paragraph = 0
@@ -55,12 +58,23 @@ def read_pdf_pages(raw: bytes, where: str) -> tuple[Segmented, tuple[Span, ...]]
     return document, tuple(spans)
 
 
-def _read_pages(raw: bytes, where: str) -> tuple[list[list[Block]], str | None]:
+def _read_pages(raw: bytes, where: str, limits: ReadLimits) -> tuple[list[list[Block]], str | None]:
+    """Each page's blocks, and the title."""
+    deadline = Deadline.start(limits, where)
     try:
         reader = PdfReader(io.BytesIO(raw))
         if reader.is_encrypted:
             raise SourceError("the PDF is encrypted; give a decrypted copy", where=where)
-        pages = [_page_blocks(page.extract_text(), _layout(page)) for page in reader.pages]
+        count = len(reader.pages)
+        if count > limits.max_pdf_pages:
+            raise over_limit(
+                f"the number of pages ({count:,})", f"{limits.max_pdf_pages:,}", "max_pdf_pages",
+                where,
+            )  # fmt: skip
+        pages: list[list[Block]] = []
+        for page in reader.pages:
+            pages.append(_page_blocks(page.extract_text(), _layout(page)))
+            deadline.check()
         title = _title(reader)
     except SourceError:
         raise
