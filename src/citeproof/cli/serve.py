@@ -6,14 +6,24 @@ from pathlib import Path
 
 import click
 
-from citeproof.errors import CiteproofError
+from citeproof.cli.common import Command, Group, exit_codes
 
 DEFAULT_DATA = Path("citeproof-data")
 
 
-@click.command("serve")
+@click.command(
+    "serve",
+    cls=Command,
+    epilog=exit_codes(
+        (0, "stopped cleanly (Ctrl-C or SIGTERM)"),
+        (
+            1,
+            "it could not start: a bad --limits file, an unreadable data folder (the message says)",
+        ),
+    ),
+)
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option("--port", type=int, default=8765, show_default=True)
+@click.option("--port", type=int, default=8765, show_default=True, help="Port to listen on.")
 @click.option(
     "--data",
     type=click.Path(file_okay=False, path_type=Path),
@@ -75,10 +85,7 @@ def serve_command(
         raise click.UsageError(f"--dev is for loopback addresses only, not {host!r}")
     if workers < 1:
         raise click.UsageError("--workers must be 1 or more")
-    try:
-        limits = Limits.from_file(limits_path) if limits_path else Limits()
-    except CiteproofError as error:
-        raise click.ClickException(str(error)) from None
+    limits = Limits.from_file(limits_path) if limits_path else Limits()
     config = ServiceConfig(
         data=data.resolve(),
         store=store.resolve() if store else None,
@@ -109,12 +116,22 @@ def serve_command(
     )
 
 
-@click.group("token")
+@click.group(
+    "token",
+    cls=Group,
+    epilog=exit_codes((0, "done"), (1, "the data folder or the name was refused")),
+)
 def token_group() -> None:
     """Bearer tokens for the service: one per principal."""
 
 
-@token_group.command("add")
+@token_group.command(
+    "add",
+    epilog=exit_codes(
+        (0, "the token is printed"),
+        (1, "NAME has a token already (use --replace), or the data folder cannot be written"),
+    ),
+)
 @click.argument("name")
 @click.option(
     "--data",
@@ -129,10 +146,7 @@ def token_add_command(name: str, data: Path, replace: bool) -> None:
     NAME is the user the source store's access lists name, and the audit records name."""
     from citeproof.server.state import ServiceState
 
-    try:
-        state = ServiceState(data / "service.db")
-        secret = state.add_token(name, replace=replace)
-    except CiteproofError as error:
-        raise click.ClickException(str(error)) from None
+    state = ServiceState(data / "service.db")
+    secret = state.add_token(name, replace=replace)
     click.echo(secret)
     click.echo(f"token for {name!r} saved (hashed) in {data / 'service.db'}", err=True)

@@ -20,6 +20,8 @@ from citeproof.adapters.convert import convert
 from citeproof.adapters.fields import MAX_JSON_CHARS
 from citeproof.errors import InputError
 from citeproof.model import Policy, Source, VerifiedAnswer
+from citeproof.render.safe_text import visible
+from citeproof.sources.limits import read_bounded
 
 
 def verify_vendor_response(
@@ -50,10 +52,14 @@ def verify_vendor_response(
 
 def _read_json(path: Path, what: str) -> object:
     try:
-        raw = sys.stdin.buffer.read() if str(path) == "-" else path.read_bytes()
+        if str(path) == "-":
+            raw = read_bounded(sys.stdin.buffer, MAX_JSON_CHARS)
+        else:
+            with path.open("rb") as handle:
+                raw = read_bounded(handle, MAX_JSON_CHARS)
     except OSError as error:
         raise InputError(f"cannot read {what}: {error.strerror}", where=str(path)) from None
-    if len(raw) > MAX_JSON_CHARS:
+    if raw is None:
         raise InputError(f"{what} is larger than {MAX_JSON_CHARS:,} bytes", where=str(path))
     try:
         return json.loads(raw.decode("utf-8-sig"))
@@ -76,6 +82,7 @@ def _report(converted: Converted) -> None:
     for citation in converted.citations:
         check = citation.check
         if check is not None and check.status in ("moved", "not_verbatim"):
-            click.echo(f"  {citation.kind} -> {citation.source_id}: {check.note}", err=True)
+            line = f"  {citation.kind} -> {citation.source_id}: {check.note}"
+            click.echo(visible(line, one_line=True), err=True)
     for note in converted.notes:
-        click.echo(f"  note: {note}", err=True)
+        click.echo(visible(f"  note: {note}", one_line=True), err=True)

@@ -206,16 +206,16 @@ def verify_command(
         sys.exit(status)
     if answer_file is None:
         raise click.UsageError("give an ANSWER_FILE (or --batch IN.jsonl)")
+    limits = ReadLimits.from_env()
     if vendor is not None:
         given = (source_args, email_args, sources_file)
-        sources = _gather_sources(*given, ReadLimits.from_env()) if any(given) else []
+        sources = _gather_sources(*given, limits) if any(given) else []
         verified, record = verify_vendor_response(
             vendor, answer_file, request_file, sources, policy
         )
     else:
         if request_file is not None:
             raise click.UsageError("--request goes with --from")
-        limits = ReadLimits.from_env()
         sources = _gather_sources(source_args, email_args, sources_file, limits)
         if number_sources:
             sources = _numbered(sources)

@@ -7,6 +7,7 @@ and a content security policy forbids anything else. Every text that comes from 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from html import escape
 
@@ -20,7 +21,8 @@ def _pct(value: float) -> str:
 
 
 def _seconds(value: float | int) -> str:
-    return f"{1000 * float(value):.1f} ms"
+    seconds = float(value)
+    return f"{seconds:.2f} s" if seconds >= 1 else f"{1000 * seconds:.1f} ms"
 
 
 def render_report_term(report: Report) -> str:
@@ -160,19 +162,28 @@ def _line_chart(title: str, labels: Sequence[str], values: Sequence[float]) -> s
 
 
 def _latency_chart(report: Report) -> str:
-    """One row per stage: the p50–p99 range as a bar, p50 and p95 marked, on one scale."""
+    """One row per stage: a bar from 0 to p99 with p50 and p95 marked, on a logarithmic scale
+    (stages differ by orders of magnitude: milliseconds to retrieve, seconds to generate)."""
     if not report.latency:
         return "<p>no timings logged (citeproof ask logs them)</p>"
-    top = max(float(f["p99"]) for f in report.latency.values()) or 1.0
+    values = [float(f[f"p{p}"]) for f in report.latency.values() for p in PERCENTILES]
+    top = max(max(values), 1e-6)
+    low = max(min([v for v in values if v > 0] or [top]) / 2, 1e-6)
+    span = math.log10(top / low) or 1.0
     row = 26
     height = row * len(report.latency) + 30
     label_width = 190
-    scale = (_W - label_width - 20) / top
+    width = _W - label_width - 20
+
+    def x(seconds: float) -> float:
+        fraction = math.log10(max(seconds, low) / low) / span
+        return label_width + max(fraction, 0.0) * width
+
     rows = []
     for n, (stage, figures) in enumerate(report.latency.items()):
         y = 10 + n * row
         p50, p95, p99 = (float(figures[f"p{p}"]) for p in PERCENTILES)
-        x50, x95, x99 = (label_width + v * scale for v in (p50, p95, p99))
+        x50, x95, x99 = x(p50), x(p95), x(p99)
         rows.append(
             f'<text x="4" y="{y + 14}">{escape(stage)}</text>'
             f'<rect x="{label_width}" y="{y + 4}" width="{max(x99 - label_width, 1):.1f}" '
@@ -183,9 +194,9 @@ def _latency_chart(report: Report) -> str:
         )
     return (
         "<figure><figcaption>Latency per stage: bar to p99, marks at p50 (dark) and p95 "
-        f'(red); scale 0 to {_seconds(top)}</figcaption><svg role="img" '
-        f'viewBox="0 0 {_W} {height}" width="{_W}" height="{height}">{"".join(rows)}</svg>'
-        "</figure>"
+        f"(red); logarithmic scale from {_seconds(low)} to {_seconds(top)}</figcaption>"
+        f'<svg role="img" viewBox="0 0 {_W} {height}" width="{_W}" height="{height}">'
+        f"{''.join(rows)}</svg></figure>"
     )
 
 

@@ -59,7 +59,6 @@ def read_pdf_pages(
 
 
 def _read_pages(raw: bytes, where: str, limits: ReadLimits) -> tuple[list[list[Block]], str | None]:
-    """Each page's blocks, and the title."""
     deadline = Deadline.start(limits, where)
     try:
         reader = PdfReader(io.BytesIO(raw))
