@@ -113,3 +113,18 @@ def test_the_documented_langchain_example_runs_F_4() -> None:
     with contextlib.redirect_stdout(printed):
         exec(compile(block, str(DOC), "exec"), {"policy_text": POLICY})
     assert printed.getvalue().splitlines() == ["verified policy.pdf, page 3", "policy.pdf"]
+
+
+@pytest.mark.parametrize(
+    ("number", "printed"),
+    [(2, ["verified policy.pdf, page 3"]), (3, ["verified"])],
+    ids=["llamaindex", "haystack"],
+)
+def test_the_documented_llamaindex_and_haystack_examples_run_F_4(
+    number: int, printed: list[str]
+) -> None:
+    block = re.findall(r"```python\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)[number]
+    output = io.StringIO()
+    with contextlib.redirect_stdout(output):
+        exec(compile(block, str(DOC), "exec"), {"policy_text": POLICY})
+    assert output.getvalue().splitlines() == printed
