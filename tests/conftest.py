@@ -19,6 +19,23 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ["CITEPROOF_ALLOW_MODEL_REQUESTS"] = "0"
 
 
+MODEL_SKIP_MESSAGE = "the embedded model's weights are not installed (make install)"
+
+
+def require_model(key: str | None = None) -> None:
+    """Skip unless the embedded model ``key`` is installed (fail when CITEPROOF_REQUIRE_MODEL=1,
+    as in CI)."""
+    from citeproof.errors import ProviderConfigError
+    from citeproof.providers.weights import find_weights, weights_for
+
+    try:
+        find_weights(weights_for(key))
+    except ProviderConfigError as error:
+        if os.environ.get("CITEPROOF_REQUIRE_MODEL") == "1":
+            pytest.fail(f"CITEPROOF_REQUIRE_MODEL=1 but {error}")
+        pytest.skip(f"{MODEL_SKIP_MESSAGE}: {error}")
+
+
 def pg_url() -> str:
     """The server URL, or skip (fail when CITEPROOF_REQUIRE_PG=1, as in CI)."""
     url = os.environ.get("CITEPROOF_PG_URL")

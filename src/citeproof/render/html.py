@@ -36,6 +36,7 @@ from citeproof.render.labels import (
     status_label,
 )
 from citeproof.render.style import PAGE_CSS
+from citeproof.render.unanswered import page_heading
 
 ALLOWED_TAGS = frozenset(
     {
@@ -232,14 +233,15 @@ def render_html(answer: VerifiedAnswer) -> str:
     )
     nothing = nothing_checked(answer)
     headline = f'<p class="nothing-checked">{escape(nothing)}</p>' if nothing else ""
+    heading = page_heading(answer)
     page_body = (
-        '<main class="citeproof"><header><h1>Checked answer</h1>'
+        f'<main class="citeproof"><header><h1>{escape(heading)}</h1>'
         f"{headline}{summary_html(answer)}</header>"
         f'<article class="answer">{body}</article>{unplaced}{sources_html(answer)}'
         '<footer><p>Checked by citeproof. Open "show source" under a quote to read the '
         "passage it was checked against.</p></footer></main>"
     )
-    title = f"Checked answer {answer.id}"
+    title = f"{heading} {answer.id}"
     # The style sheet is ours and fixed, so it is added after sanitising the body.
     return (
         "<!DOCTYPE html>\n"

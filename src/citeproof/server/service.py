@@ -20,8 +20,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from citeproof.asking import ask_store, turn_to_json
-from citeproof.audit import RecordNotFoundError, inclusion_proof, open_store, verify_log
-from citeproof.errors import InputError
+from citeproof.audit import inclusion_proof, open_store, verify_log
+from citeproof.errors import InputError, RecordNotFoundError
 from citeproof.model import Policy, Source, VerifiedAnswer
 from citeproof.outcome.contract import answer_to_json, read_batch_line
 from citeproof.outcome.recording import Outcome, conclude

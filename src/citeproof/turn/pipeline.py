@@ -14,13 +14,12 @@ from typing import Protocol
 
 from citeproof.model import Candidate, Eligibility, Passage, Policy, VerifiedAnswer
 from citeproof.providers.base import Generation, Provider
+from citeproof.providers.constrained import GrammarProvider, wants_quote_first
 from citeproof.turn.eligibility import DEFAULT_BUDGET_CHARS, decide_eligibility
+from citeproof.turn.evidence_first import answer_text, quote_first_prompt
 from citeproof.turn.prompt import Prompt, build_prompt, shown_paragraphs
+from citeproof.turn.retrieve import Retriever
 from citeproof.verifier.verification import verify
-
-
-class Retriever(Protocol):
-    def retrieve(self, query: str, *, limit: int = 8) -> list[Passage]: ...
 
 
 class Library(Protocol):
@@ -68,6 +67,8 @@ def run_turn(
     ``attached`` are source ids the user attached to this turn: they are candidates whether or
     not retrieval finds them. ``decide`` computes eligibility (exactly once per call).
     ``deadline`` is a `time.monotonic()` time for the model call (see `deadline_after`).
+    A provider with quote-first generation on (`wants_quote_first`) gets the quote-first
+    prompt and its grammar; the answer verified is then its prose followed by its evidence.
     """
     timings: dict[str, float] = {}
 
@@ -91,15 +92,24 @@ def run_turn(
     sources = [c.source for c in candidates]
     # Retrieved sources show their passages; attached ones with none are shown whole.
     prompt = build_prompt(question, sources, eligibility, passages=passages)
+    quote_first = wants_quote_first(provider)
+    if quote_first:
+        prompt = quote_first_prompt(prompt, sources, passages)
     timed("prompt", started)
 
     started = time.perf_counter()
-    generation = provider.generate(prompt.messages, max_tokens=max_tokens, deadline=deadline)
+    if quote_first and isinstance(provider, GrammarProvider):
+        generation = provider.generate(
+            prompt.messages, max_tokens=max_tokens, deadline=deadline, grammar=prompt.grammar
+        )
+    else:
+        generation = provider.generate(prompt.messages, max_tokens=max_tokens, deadline=deadline)
     timed("generate", started)
 
     started = time.perf_counter()
     eligible_sources = [s for s in sources if eligibility.allows(s.id)]
-    answer = verify(generation.text, eligible_sources, policy=policy, eligibility=eligibility)
+    text = answer_text(generation.text) if quote_first else generation.text
+    answer = verify(text, eligible_sources, policy=policy, eligibility=eligibility)
     timed("verify", started)
     return Turn(question, user, passages, eligibility, prompt, generation, answer, timings)
 

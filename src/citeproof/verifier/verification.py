@@ -17,6 +17,7 @@ from citeproof.verifier.judgement import judge_quote
 from citeproof.verifier.match import IndexCache, MatchSettings, SourceIndex, content_key, prepare
 from citeproof.verifier.match.cache import SHARED
 from citeproof.verifier.parse import parse_answer
+from citeproof.verifier.parse.normalise import normalise_markers
 
 MAX_ANSWER_CHARS = 1_000_000
 """Longest answer accepted, in characters. LLM answers are a few KB; a megabyte is not an answer."""
@@ -54,6 +55,8 @@ class Verifier:
             allow_empty=eligibility is not None,
         )
         self.sources: tuple[Source, ...] = tuple(self.catalog)
+        excluded = eligibility.excluded if eligibility else ()
+        self._known_ids = [s.id for s in self.sources] + [e.source_id for e in excluded]
         self._cache = cache
         self._text_key = cache.key if cache is not None else content_key
         self._indexes: dict[str, SourceIndex] = {}
@@ -83,7 +86,9 @@ class Verifier:
         _check_answer(answer)
         if answer_id is not None and not isinstance(answer_id, str):
             raise AnswerError(f"expected text, got {type(answer_id).__name__}", field="answer_id")
-        parsed = parse_answer(answer)
+        # Markers written slightly wrong are rewritten first, when unambiguous (and recorded).
+        normalised = normalise_markers(answer, self._known_ids)
+        parsed = parse_answer(normalised.text)
         settings = MatchSettings(
             min_similarity=policy.min_similarity, max_ellipsis_gap=policy.max_ellipsis_gap
         )
@@ -109,6 +114,7 @@ class Verifier:
             sources=self.sources,
             policy=policy,
             eligibility=self.eligibility,
+            normalised_markers=normalised.changes,
         )
 
 

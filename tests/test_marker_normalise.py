@@ -1,0 +1,53 @@
+"""Citation markers written slightly wrong are read when unambiguous, and recorded (003.1)."""
+
+from __future__ import annotations
+
+import pytest
+
+from citeproof import verify
+from citeproof.model import MarkerNormalisation
+from citeproof.verifier.parse.normalise import normalise_markers
+from tests.lending import MEMO, POLICY
+
+QUOTE = '"Applications above 95% are declined."'
+
+
+@pytest.mark.parametrize(
+    "marker",
+    ["<cite:S1p3>", "<cite:S1 p3>", "<cite: S1 ¶3>", "<cite:S1, para 3>", "<cite:S1;p3>"],
+)
+def test_a_marker_without_its_hash_cites_the_paragraph_meant_003_1(marker: str) -> None:
+    answer = verify(f"They are declined: {QUOTE} {marker}", [POLICY, MEMO])
+    (quote,) = answer.quotes
+    assert quote.status == "verified"
+    assert quote.source == POLICY.id
+    assert "<cite:S1#p3>" in answer.text
+    assert answer.original.endswith(marker)
+    assert answer.normalised_markers == (
+        MarkerNormalisation(marker, "<cite:S1#p3>", len(f"They are declined: {QUOTE} ")),
+    )
+
+
+def test_forms_the_parser_reads_are_left_as_written_003_1() -> None:
+    for text in (f"{QUOTE} <cite:S1#p3>", f"{QUOTE} <cite: S1 # p3>", f"{QUOTE} [S1 ¶3]"):
+        assert normalise_markers(text, ["S1", "S3"]).changes == ()
+
+
+def test_an_ambiguous_or_unknown_marker_is_not_guessed_003_1() -> None:
+    # "ap" + "p3" and "a" + "pp3" are both readings: neither is taken.
+    assert normalise_markers("x <cite:app3>", ["a", "ap"]).changes == ()
+    assert normalise_markers("x <cite:memop3>", ["S1"]).changes == ()
+    # An id that really ends in "p2" is an id, not a paragraph.
+    assert normalise_markers("x <cite:S1p3>", ["S1", "S1p3"]).changes == ()
+
+
+def test_every_marker_of_an_answer_is_rewritten_and_offsets_are_into_the_original_003_1() -> None:
+    text = "a <cite:S1p3> b <cite:S3 p1> c"
+    result = normalise_markers(text, ["S1", "S3"])
+    assert result.text == "a <cite:S1#p3> b <cite:S3#p1> c"
+    assert [text[c.start :].startswith(c.written) for c in result.changes] == [True, True]
+
+
+def test_a_long_run_of_unclosed_markers_is_read_in_bounded_time_F_5() -> None:
+    text = "<cite:" * 50_000
+    assert normalise_markers(text, ["S1"]).text == text
