@@ -107,7 +107,8 @@ def test_a_malformed_golden_line_is_named_by_line_and_field_E(tmp_path: Path) ->
 def test_the_embedded_model_against_the_extractive_baseline_E(
     mailbox: Path, tmp_path: Path
 ) -> None:
-    # Two of the shipped questions: the small model takes about 25 s a question here.
+    # Two of the shipped questions: the default embedded model takes a minute or more a
+    # question on this machine.
     golden = tmp_path / "golden.jsonl"
     golden.write_text("".join(GOLDEN.read_text(encoding="utf-8").splitlines(True)[:2]))
     status, comparison = guardrail(
