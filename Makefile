@@ -24,7 +24,8 @@ install: $(STAMP)
 DEMO_SOURCES := --source policy=examples/lending/credit-policy.md \
 	--source email=examples/lending/hartley-valuation.eml \
 	--source memo=examples/lending/hartley-memo.txt
-DEMO_ASK := $(BIN)/citeproof ask --store out/mailbox.db --provider embedded --max-tokens 200 --timeout 900
+DEMO_ASK := $(BIN)/citeproof ask --store out/mailbox.db --provider embedded --max-tokens 200 \
+	--timeout 900 --audit out/audit.db
 
 demo: $(STAMP)
 	@rm -rf out && mkdir -p out
@@ -39,7 +40,12 @@ demo: $(STAMP)
 		--facts examples/lending/facts-hartley.json --live examples/lending/live-rates.json
 	$(BIN)/citeproof audit verify --audit out/audit.db
 	$(BIN)/citeproof verify examples/lending/answer.md $(DEMO_SOURCES) --format term
-	@echo "Pages written to out/: ask-referral.html, ask-hartley.html, answer.html, answer.json"
+	$(BIN)/python examples/service/demo.py
+	@# The lending answer's sources were given as files, not ingested: they show as source_missing.
+	-$(BIN)/citeproof revalidate --audit out/audit.db --store out/mailbox.db
+	$(BIN)/citeproof report --audit out/audit.db
+	$(BIN)/citeproof report --audit out/audit.db --format html --out out/report.html
+	@echo "Pages written to out/: ask-referral.html, ask-hartley.html, answer.html, answer.json, review-hartley.html, report.html"
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2
@@ -68,6 +74,8 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_ingest.py
 	$(BIN)/python bench/bench_audit.py
 	$(BIN)/python bench/bench_rerank.py
+	$(BIN)/python bench/bench_service.py
+	$(BIN)/python bench/bench_operations.py --answers 10000
 
 golden: $(STAMP)
 	CITEPROOF_UPDATE_GOLDEN=1 $(BIN)/python -m pytest -q tests/test_golden.py

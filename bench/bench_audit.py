@@ -29,7 +29,7 @@ from typing import Any
 from urllib.parse import quote
 
 from citeproof.audit import open_store, verify_log
-from citeproof.audit.store import BaseAuditStore
+from citeproof.audit.store import AuditStore
 
 BATCH = 1000
 CHUNK = 500
@@ -75,7 +75,7 @@ def timed(action: Callable[[], None]) -> float:
 class Floor:
     """Plain INSERT / SELECT of the same JSON into a plain table of the same database."""
 
-    def __init__(self, store: BaseAuditStore, kind: str) -> None:
+    def __init__(self, store: AuditStore, kind: str) -> None:
         self.db: Any = store._db  # same connection, same durability settings
         self.kind = kind
         self.mark = "?" if kind == "sqlite" else "%s"

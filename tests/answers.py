@@ -11,6 +11,8 @@ when a text is edited.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from citeproof.model import (
     CitedSource,
     Correction,
@@ -186,14 +188,18 @@ def _cite(
     written: str = "",
     nth: int = 0,
     text: str = CORRECTED,
+    original: str = ORIGINAL,
 ) -> CitedSource:
-    """A citation marker: ``shown`` is the marker in the corrected text."""
+    """A citation marker: ``shown`` is the marker in the corrected text, ``written`` (when it
+    differs) in the answer as given. Its quotes are set by `_claim`."""
     return CitedSource(
         source=source,
         paragraph=paragraph,
         marker=written or shown,
         answer_span=span_of(text, shown, nth),
         status=status,  # type: ignore[arg-type]
+        written_span=span_of(original, written or shown, nth),
+        quote_ids=(),
     )
 
 
@@ -214,7 +220,8 @@ def _claim(
         text=shown,
         span=span_of(text, shown, nth),
         original_span=span_of(original, written, nth),
-        citations=cites,
+        # In these answers every marker carries its claim's quote.
+        citations=tuple(replace(cite, quote_ids=quote_ids) for cite in cites),
         quote_ids=quote_ids,
     )
 
@@ -480,7 +487,7 @@ def hostile_answer() -> VerifiedAnswer:
         _claim(
             "c1",
             f'The schedule says "{HOSTILE_WRITTEN}" [H1, ¶2].',
-            (_cite("[H1, ¶2]", "H1", 2, text=HOSTILE_TEXT),),
+            (_cite("[H1, ¶2]", "H1", 2, **where),),
             ("q1",),
             shown=f'The schedule says "{HOSTILE_QUOTE}" [H1, ¶2].',
             **where,
@@ -488,7 +495,7 @@ def hostile_answer() -> VerifiedAnswer:
         _claim(
             "c2",
             f"> {HOSTILE_BLOCK}\n\n[H1]",
-            (_cite("[H1]", "H1", None, text=HOSTILE_TEXT),),
+            (_cite("[H1]", "H1", None, **where),),
             ("q2",),
             **where,
         ),

@@ -173,17 +173,22 @@ def test_live_rate_changes_the_decision_not_the_evidence_and_both_are_audited_ad
     code, out, err = invoke("audit", "verify", "--audit", audit)
     assert code == 0, out + err
     code, out, _ = invoke("audit", "show", "--audit", audit, _request_id(decisions[1]))
-    payload = json.loads(out)["payload"]
+    # The same answer and facts give the same request id: `show` lists both records.
+    first, latest = json.loads(out)
+    payload = latest["payload"]
     assert payload["evidence"]["request_id"] == payload["request_id"]
     assert payload["live"]["request_id"] == payload["request_id"]
-    # The same answer and facts give the same request id: `show` gives the latest record.
     assert payload["live"]["values"]["base_rate"] == {"decimal": "5.00"}
+    assert first["payload"]["live"]["values"]["base_rate"] == {"decimal": "4.25"}
     assert payload["decision"]["outcome"] == "refer"
 
     bundles = {d.split("bundle ")[1].split(",")[0].strip() for d in decisions}
     assert len(bundles) == 1, "the evidence bundle must not change with the live rate"
 
-    code, out, err = invoke("audit", "replay", _request_id(decisions[1]), "--audit", audit)
+    sequence = str(latest["sequence"])
+    code, out, err = invoke(
+        "audit", "replay", _request_id(decisions[1]), "--audit", audit, "--sequence", sequence
+    )
     assert code == 0, out + err
     assert "decision: logged refer, replay refer" in out
     assert "same result" in out

@@ -6,6 +6,8 @@ from __future__ import annotations
 import inspect
 from types import ModuleType
 
+import pytest
+
 import citeproof
 import citeproof.errors
 
@@ -78,7 +80,14 @@ def test_the_exported_names_are_exactly_the_public_api() -> None:
 
 
 def test_every_public_name_of_the_package_is_exported_and_nothing_else_escapes() -> None:
+    for name in citeproof.__all__:  # loads the names imported on first use
+        getattr(citeproof, name)
     assert public_members(citeproof) == set(citeproof.__all__)
+
+
+def test_a_name_that_is_not_exported_is_an_attribute_error() -> None:
+    with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
+        citeproof.no_such_name  # noqa: B018
 
 
 def test_every_exported_name_is_defined_in_a_citeproof_module() -> None:

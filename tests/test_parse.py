@@ -500,3 +500,14 @@ def test_five_megabyte_answer_parses_003_1() -> None:
     answer = paragraph * (5_000_000 // len(paragraph) + 1)
     parsed = parse_answer(answer)
     assert len(parsed.quotes) == 4 * (5_000_000 // len(paragraph) + 1)
+
+
+def test_chinese_sentences_end_at_the_full_width_stop_without_a_space_003_1() -> None:
+    answer = "西班牙赢得了2024年欧洲杯。[1]这是第四次夺冠！ 「冠军」属于西班牙？[2]"
+    claims = parse_answer(answer).claims
+    assert [c.text for c in claims] == [
+        "西班牙赢得了2024年欧洲杯。[1]",
+        "这是第四次夺冠！",
+        "「冠军」属于西班牙？[2]",
+    ]
+    assert [cited(c) for c in claims] == [[("1", None)], [], [("2", None)]]

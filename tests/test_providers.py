@@ -415,12 +415,14 @@ def test_bad_request_is_not_retried(server: FakeServer) -> None:
 
 def test_a_slow_server_hits_the_deadline(server: FakeServer) -> None:
     slow = openai_ok()
-    slow.delay = 1.5
+    slow.delay = 6.0
     server.script(slow)
     started = time.monotonic()
     with pytest.raises(ProviderTimeout):
         openai_at(server).generate(ASK, max_tokens=8, deadline=deadline_after(0.3))
-    assert time.monotonic() - started < 1.2
+    # The call gives up at its deadline instead of waiting for the reply (wide margin: the
+    # suite runs on a shared, loaded machine).
+    assert time.monotonic() - started < 4.0
 
 
 def closed_port() -> int:

@@ -6,6 +6,9 @@ record its result, `read_source_file` to make a `Source` from a file, and the er
 (every error is a `CiteproofError`). Everything else is internal and may change.
 """
 
+import importlib
+import typing
+
 from citeproof.errors import (
     AnswerError,
     AuditError,
@@ -52,10 +55,30 @@ from citeproof.model import (
     VerifiedClaim,
     VerifiedQuote,
 )
-from citeproof.outcome.contract import answer_to_json
 from citeproof.render import render
-from citeproof.sources.files import read_source_file
 from citeproof.verifier.verification import Verifier, verify
+
+if typing.TYPE_CHECKING:
+    from citeproof.outcome.contract import answer_to_json
+    from citeproof.sources.files import read_source_file
+
+# Imported on first use: the JSON contract (pydantic) and the file readers (pypdf, docx...)
+# would triple the time `import citeproof` takes. `render` cannot wait: its name is also
+# the `citeproof.render` package, which would shadow it once imported by anything else.
+_ON_FIRST_USE = {
+    "answer_to_json": "citeproof.outcome.contract",
+    "read_source_file": "citeproof.sources.files",
+}
+
+
+def __getattr__(name: str) -> object:
+    module = _ON_FIRST_USE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'citeproof' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "AnswerError",

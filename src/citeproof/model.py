@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Literal, get_args
 
 from citeproof.errors import InputError, PolicyError, SourceError
@@ -117,6 +117,10 @@ class Source:
         if self.paragraphs:
             return self.paragraphs
         return blank_line_paragraphs(self.text)
+
+
+SOURCE_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Source))
+"""The names of a `Source`'s fields, for records that carry them under the same names."""
 
 
 def _paragraph_spans(paragraphs: Iterable[Any], where: str) -> tuple[Span, ...]:
@@ -271,13 +275,20 @@ class Excerpt:
 
 @dataclass(frozen=True, slots=True)
 class CitedSource:
-    """A citation after verification: the source and paragraph it names once corrected."""
+    """A citation after verification: the source and paragraph it names once corrected.
+
+    ``answer_span`` locates the marker in the corrected answer, ``written_span`` in the answer
+    as given; ``quote_ids`` are the quotes that carry this marker (empty: it cites a claim
+    with no quote of its own, so only the cited paragraph can back it).
+    """
 
     source: str
     paragraph: int | None
     marker: str
     answer_span: Span
     status: CitationStatus
+    written_span: Span
+    quote_ids: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,11 +18,12 @@ from typing import Any
 
 import pytest
 
-from citeproof.audit import AuditStore, RecordNotFoundError, open_store, verify_log
+from citeproof.audit import AuditStore, open_store, verify_log
 from citeproof.audit.chain import record_hash
 from citeproof.audit.checkpoint import CheckpointDirectory
 from citeproof.audit.record import build_entry, parse_entry, payload_json
 from citeproof.audit.store import Row
+from citeproof.errors import RecordNotFoundError
 
 REPO = Path(__file__).resolve().parents[2]
 BIG_LOG_SIZE = 10_000

@@ -13,8 +13,9 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from citeproof.audit import AuditStoreError, open_store
+from citeproof.audit import open_store
 from citeproof.audit.store import Row
+from citeproof.errors import AuditStoreError
 from tests.audit.conformance import BIG_LOG_SIZE, AuditStoreConformance, fill
 from tests.conftest import PgSchemas
 

@@ -8,15 +8,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from citeproof.audit import (
-    CheckpointError,
-    ProofError,
-    consistency_proof,
-    inclusion_proof,
-    open_store,
-)
+from citeproof.audit import consistency_proof, inclusion_proof, open_store
 from citeproof.audit.proofs import verify_proof
 from citeproof.cli.audit import audit_group
+from citeproof.errors import CheckpointError, ProofError
 from tests.audit.conformance import fill
 
 

@@ -23,31 +23,17 @@ from citeproof.audit.proofs import (
 from citeproof.audit.record import AppendedRecord, AuditRecord, request_id_for
 from citeproof.audit.store import DEFAULT_CHECKPOINT_EVERY, AuditStore
 from citeproof.audit.verify import Problem, VerifyReport, verify_log
-from citeproof.errors import (
-    AuditError,
-    AuditRecordError,
-    AuditStoreError,
-    CheckpointError,
-    ProofError,
-    RecordNotFoundError,
-)
 
 __all__ = [
     "DEFAULT_CHECKPOINT_EVERY",
     "AppendedRecord",
-    "AuditError",
     "AuditRecord",
-    "AuditRecordError",
     "AuditStore",
-    "AuditStoreError",
     "Checkpoint",
     "CheckpointDirectory",
-    "CheckpointError",
     "ConsistencyProof",
     "InclusionProof",
     "Problem",
-    "ProofError",
-    "RecordNotFoundError",
     "VerifyReport",
     "consistency_proof",
     "inclusion_proof",

@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 from citeproof.audit.checkpoint import CheckpointDirectory
-from citeproof.audit.store import DEFAULT_CHECKPOINT_EVERY, BaseAuditStore
+from citeproof.audit.store import DEFAULT_CHECKPOINT_EVERY, AuditStore
 from citeproof.errors import extra_needed
 
 
@@ -15,7 +15,7 @@ def open_store(
     *,
     checkpoint_dir: str | os.PathLike[str] | None = None,
     checkpoint_every: int = DEFAULT_CHECKPOINT_EVERY,
-) -> BaseAuditStore:
+) -> AuditStore:
     """Open (creating if needed) the audit log at `target` and return its store.
 
     `target` is a SQLite file path or a ``postgresql://`` (or ``postgres://``) URL. Checkpoints

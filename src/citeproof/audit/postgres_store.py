@@ -22,7 +22,7 @@ import psycopg
 from citeproof.audit.chain import GENESIS_HASH
 from citeproof.audit.checkpoint import CheckpointDirectory
 from citeproof.audit.record import utc_timestamp
-from citeproof.audit.store import BaseAuditStore, Row
+from citeproof.audit.store import AuditStore, Row
 from citeproof.errors import AuditStoreError
 
 PAGE_SIZE = 2000
@@ -78,7 +78,7 @@ def default_checkpoint_dir(url: str) -> Path:
     return Path.home() / ".citeproof" / "checkpoints" / name
 
 
-class PostgresAuditStore(BaseAuditStore):
+class PostgresAuditStore(AuditStore):
     """An audit log in a PostgreSQL database. Many writers may append concurrently."""
 
     def __init__(self, url: str, checkpoints: CheckpointDirectory, checkpoint_every: int) -> None:
@@ -145,6 +145,14 @@ class PostgresAuditStore(BaseAuditStore):
             (request_id,),
         ).fetchone()
         return None if row is None else (int(row[0]), str(row[1]), str(row[2]), bytes(row[3]))
+
+    def _all_for(self, request_id: str) -> list[Row]:
+        rows = self._db.execute(
+            "SELECT sequence, request_id, record_hash, entry FROM audit_records "
+            "WHERE request_id = %s ORDER BY sequence",
+            (request_id,),
+        ).fetchall()
+        return [(int(s), str(r), str(d), bytes(e)) for s, r, d, e in rows]
 
     def size(self) -> int:
         row = self._db.execute("SELECT MAX(sequence) FROM audit_records").fetchone()

@@ -18,7 +18,7 @@ from citeproof.audit.merkle import consistency_proof as merkle_consistency
 from citeproof.audit.merkle import inclusion_proof as merkle_inclusion
 from citeproof.audit.merkle import leaf_hash, root_hash, verify_consistency, verify_inclusion
 from citeproof.audit.record import parse_entry
-from citeproof.audit.store import AuditStore, BaseAuditStore
+from citeproof.audit.store import AuditStore
 from citeproof.errors import AuditRecordError, CheckpointError, ProofError
 
 INCLUSION = "citeproof-audit-inclusion/1"
@@ -172,8 +172,6 @@ def verify_proof(data: Mapping[str, Any], public_key: Ed25519PublicKey) -> None:
 
 
 def _leaf_hashes_matching(store: AuditStore, checkpoint: Checkpoint) -> list[bytes]:
-    if not isinstance(store, BaseAuditStore):
-        raise TypeError("proofs need a store from open_store")
     hashes = store.leaf_hashes(checkpoint.tree_size)
     if root_hash(hashes).hex() != checkpoint.root_hash:
         raise CheckpointError(
@@ -190,14 +188,19 @@ def _checkpoint(store: AuditStore, tree_size: int) -> Checkpoint:
 
 
 def inclusion_proof(
-    store: AuditStore, request_id: str, *, tree_size: int | None = None
+    store: AuditStore,
+    request_id: str,
+    *,
+    tree_size: int | None = None,
+    sequence: int | None = None,
 ) -> InclusionProof:
-    """Prove the latest record of `request_id` is in the log.
+    """Prove the record of `request_id` is in the log: the one at ``sequence`` when several
+    records share the request id (`RecordNotFoundError` naming them otherwise).
 
     Against the checkpoint at `tree_size` when given (it must exist and contain the record),
     else against the latest checkpoint, writing a new checkpoint first if none covers it yet.
     """
-    record = store.get(request_id)
+    record = store.one(request_id, sequence)
     if tree_size is None:
         sizes = store.checkpoints.sizes()
         if sizes and sizes[-1] > record.sequence:

@@ -13,7 +13,7 @@ from pathlib import Path
 from citeproof.audit.chain import GENESIS_HASH
 from citeproof.audit.checkpoint import CheckpointDirectory
 from citeproof.audit.record import utc_timestamp
-from citeproof.audit.store import BaseAuditStore, Row
+from citeproof.audit.store import AuditStore, Row
 from citeproof.errors import AuditStoreError
 
 BUSY_TIMEOUT_MS = 120_000
@@ -45,7 +45,7 @@ MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 
 
-class SQLiteAuditStore(BaseAuditStore):
+class SQLiteAuditStore(AuditStore):
     """An audit log in one SQLite file. Safe for many processes; one writer at a time."""
 
     def __init__(self, path: Path, checkpoints: CheckpointDirectory, checkpoint_every: int) -> None:
@@ -124,6 +124,14 @@ class SQLiteAuditStore(BaseAuditStore):
             (request_id,),
         ).fetchone()
         return None if row is None else (int(row[0]), str(row[1]), str(row[2]), _as_bytes(row[3]))
+
+    def _all_for(self, request_id: str) -> list[Row]:
+        rows = self._db.execute(
+            "SELECT sequence, request_id, record_hash, entry FROM audit_records "
+            "WHERE request_id = ? ORDER BY sequence",
+            (request_id,),
+        ).fetchall()
+        return [(int(s), str(r), str(d), _as_bytes(e)) for s, r, d, e in rows]
 
     def size(self) -> int:
         (last,) = self._db.execute("SELECT MAX(sequence) FROM audit_records").fetchone()

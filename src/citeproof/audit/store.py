@@ -1,6 +1,7 @@
-"""The `AuditStore` protocol, the logic every backend shares, and `open_store`.
+"""`AuditStore`: the audit log's one abstraction, with the logic every backend shares.
 
-A backend supplies five primitives (`_write`, `_rows`, `_latest_for`, `size`, `close`); this
+A backend supplies six primitives (`_write`, `_rows`, `_latest_for`, `_all_for`, `size`,
+`close`); this
 module turns them into the append-only log: entries built under the backend's write lock so
 the chain never forks, checkpoints written after the commit, never before it.
 """
@@ -10,7 +11,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from types import TracebackType
-from typing import Any, Protocol, Self, runtime_checkable
+from typing import Any, Self
 
 from citeproof.audit.chain import GENESIS_HASH, record_hash
 from citeproof.audit.checkpoint import Checkpoint, CheckpointDirectory, sign_checkpoint
@@ -34,49 +35,15 @@ Row = tuple[int, str, str, bytes]
 """A stored row: (sequence, request_id, record_hash, entry)."""
 
 
-@runtime_checkable
-class AuditStore(Protocol):
-    """An append-only, tamper-evident log of audit records.
+class AuditStore(ABC):
+    """An append-only, tamper-evident log of audit records: what the SQLite and PostgreSQL
+    stores share; `open_store` returns one.
 
     Callers may rely on: `append` returns only after the record is durably committed;
     sequence numbers are contiguous from 0; concurrent writers (threads or processes) never
     fork the chain; stored records cannot be updated or deleted through the database's own
     interface (triggers reject it); anything done around that is caught by `verify_log`.
     """
-
-    location: str
-    checkpoints: CheckpointDirectory
-
-    def append(
-        self, payload: Mapping[str, Any], request_id: str | None = None
-    ) -> AppendedRecord: ...
-
-    def append_many(
-        self, items: Iterable[tuple[Mapping[str, Any], str | None]]
-    ) -> list[AppendedRecord]: ...
-
-    def get(self, request_id: str) -> AuditRecord: ...
-
-    def records(self, start: int = 0, end: int | None = None) -> Iterator[AuditRecord]: ...
-
-    def size(self) -> int: ...
-
-    def write_checkpoint(self, tree_size: int | None = None) -> Checkpoint: ...
-
-    def close(self) -> None: ...
-
-    def __enter__(self) -> Self: ...
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        trace: TracebackType | None,
-    ) -> None: ...
-
-
-class BaseAuditStore(ABC):
-    """Shared behaviour of the SQLite and PostgreSQL stores."""
 
     def __init__(
         self, location: str, checkpoints: CheckpointDirectory, checkpoint_every: int
@@ -100,6 +67,10 @@ class BaseAuditStore(ABC):
     @abstractmethod
     def _latest_for(self, request_id: str) -> Row | None:
         """The stored row with this request id and the highest sequence, if any."""
+
+    @abstractmethod
+    def _all_for(self, request_id: str) -> list[Row]:
+        """Every stored row with this request id, by sequence."""
 
     @abstractmethod
     def size(self) -> int:
@@ -170,6 +141,28 @@ class BaseAuditStore(ABC):
         if row is None:
             raise RecordNotFoundError(f"no audit record with request id {request_id!r}")
         return AuditRecord(*row)
+
+    def find(self, request_id: str, sequence: int | None = None) -> list[AuditRecord]:
+        """Every record logged under `request_id`, oldest first (only the one at ``sequence``
+        when given). A request id names a request, and the same request may be logged more
+        than once: a lookup never hides the other records. `RecordNotFoundError` if none."""
+        rows = [row for row in self._all_for(request_id) if sequence in (None, row[0])]
+        if not rows:
+            at = f" at sequence {sequence}" if sequence is not None else ""
+            raise RecordNotFoundError(f"no audit record with request id {request_id!r}{at}")
+        return [AuditRecord(*row) for row in rows]
+
+    def one(self, request_id: str, sequence: int | None = None) -> AuditRecord:
+        """The one record of `request_id` (at ``sequence``): `RecordNotFoundError` naming the
+        sequences to choose from when several match."""
+        found = self.find(request_id, sequence)
+        if len(found) > 1:
+            sequences = ", ".join(str(record.sequence) for record in found)
+            raise RecordNotFoundError(
+                f"{len(found)} audit records have request id {request_id!r} "
+                f"(sequences {sequences}); name one with --sequence"
+            )
+        return found[0]
 
     def records(self, start: int = 0, end: int | None = None) -> Iterator[AuditRecord]:
         """Stored records with ``start <= sequence < end`` (to the end when None), in order."""

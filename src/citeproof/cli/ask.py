@@ -3,7 +3,6 @@ command line."""
 
 from __future__ import annotations
 
-import json
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -11,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import click
-from rich.console import Console
 
+from citeproof.asking import ask_store, turn_to_json
 from citeproof.cli.common import (
     Command,
     OutputFormat,
@@ -24,21 +23,11 @@ from citeproof.cli.common import (
     format_option,
     outcome_options,
 )
-from citeproof.outcome.contract import answer_to_json
-from citeproof.providers.base import deadline_after
-from citeproof.providers.embedded import EmbeddedProvider
 from citeproof.providers.registry import get_provider, provider_names
+from citeproof.render.safe_text import json_text, safe_console, visible
 from citeproof.sources.ingest import collect_files, ingest_files
-from citeproof.sources.library import StoreLibrary
 from citeproof.sources.store import SourceStore
-from citeproof.turn.eligibility import DEFAULT_BUDGET_CHARS
-from citeproof.turn.pipeline import Turn, run_turn
 from citeproof.turn.retrieve import Retriever, StoreRetriever
-
-EMBEDDED_BUDGET_CHARS = 3_000
-"""The embedded model reads 3,072 tokens: about 3,000 characters of sources (reading them takes
-about 25 s on one core for the default model) leave room for
-the instructions, the question and the answer."""
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 
@@ -191,29 +180,26 @@ def ask_command(
     if quote_first is not None:
         settings["quote_first"] = quote_first
     chosen = get_provider(provider, **settings)
-    default_budget = (
-        EMBEDDED_BUDGET_CHARS if isinstance(chosen, EmbeddedProvider) else DEFAULT_BUDGET_CHARS
-    )
     reranker = None
     if rerank:  # loaded before any ingest, so a missing model fails fast
         from citeproof.turn.rerank import EmbeddingReranker, RerankingRetriever
 
         reranker = EmbeddingReranker()
     with _open_sources(store_path, source_paths, legacy_sources) as store:
-        retriever: Retriever = StoreRetriever(store)
+        retriever: Retriever | None = None
         if reranker is not None:
-            retriever = RerankingRetriever(retriever, reranker)
-        turn = run_turn(
+            retriever = RerankingRetriever(StoreRetriever(store), reranker)
+        turn = ask_store(
             question,
-            retriever=retriever,
-            library=StoreLibrary(store),
-            provider=chosen,
+            store,
+            chosen,
             user=user,
             attached=attached,
-            budget_chars=budget or default_budget,
+            budget_chars=budget,
             limit=limit,
             max_tokens=max_tokens,
-            deadline=deadline_after(timeout),
+            timeout=timeout,
+            retriever=retriever,
         )
     request = {
         "command": "ask",
@@ -235,56 +221,12 @@ def ask_command(
     )
     if as_json or fmt == "json":
         emit(
-            json.dumps(turn_to_json(turn), ensure_ascii=False, indent=2) + "\n",
+            json_text(turn_to_json(turn), indent=2) + "\n",
             out,
             turn.answer,
         )
     else:
         emit(format_answer(turn.answer, fmt), out, turn.answer)
-
-
-def turn_to_json(turn: Turn) -> dict[str, Any]:
-    """The JSON contract of the answer, plus the turn: question, prompt, model and timings."""
-    record = answer_to_json(turn.answer)
-    record["turn"] = {
-        "question": turn.question,
-        "user": turn.user,
-        "passages": [
-            {
-                "source_id": p.source_id,
-                "version": p.version,
-                "paragraphs": list(p.paragraphs),
-                "confidence": p.confidence,
-            }
-            for p in turn.passages
-        ],
-        "prompt": {
-            "version": turn.prompt.version,
-            "source_ids": list(turn.prompt.source_ids),
-            "removals": [
-                {"source_id": r.source_id, "count": r.count, "codepoints": list(r.codepoints)}
-                for r in turn.prompt.removals
-            ],
-            "eligibility_fingerprint": turn.prompt.eligibility_fingerprint,
-        },
-        "generation": {
-            "provider": turn.generation.provider,
-            "model": turn.generation.model,
-            "prompt_tokens": turn.generation.usage.prompt_tokens,
-            "completion_tokens": turn.generation.usage.completion_tokens,
-            "seconds": round(turn.generation.seconds, 3),
-            # What the model wrote; "original" is the answer verified (quote-first: the prose,
-            # then the evidence lines).
-            "text": turn.generation.text,
-            "quote_first": turn.prompt.grammar is not None,
-        },
-        "normalised_markers": [
-            {"written": n.written, "read_as": n.read_as, "start": n.start}
-            for n in turn.answer.normalised_markers
-        ],
-        "timings": turn.timings,
-    }
-    return record
 
 
 @contextmanager
@@ -309,7 +251,7 @@ def _open_sources(
         files, _ = collect_files(source_paths)
         report = ingest_files(store, files)
         for problem in report.problems:
-            Console(stderr=True).print(f"[yellow]skipped[/yellow] {problem}", highlight=False)
+            safe_console(stderr=True).print(visible(f"skipped {problem}"))
         yield store
 
 

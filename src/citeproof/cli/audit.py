@@ -15,16 +15,17 @@ import click
 from citeproof.audit.backends import open_store
 from citeproof.audit.checkpoint import load_public_key
 from citeproof.audit.proofs import consistency_proof, inclusion_proof, verify_proof
-from citeproof.audit.store import BaseAuditStore
+from citeproof.audit.store import AuditStore
 from citeproof.audit.verify import verify_log
 from citeproof.cli.common import Group, exit_codes
 from citeproof.errors import AuditError, AuditStoreError
+from citeproof.render.safe_text import json_text, visible
 
 AUDIT_HELP = "Audit log: a SQLite file path or a postgresql:// URL."
 CHECKPOINTS_HELP = "Checkpoint directory (default: <db>.checkpoints next to a SQLite file)."
 
 
-def _open(audit: str, checkpoints: str | None) -> BaseAuditStore:
+def _open(audit: str, checkpoints: str | None) -> AuditStore:
     is_url = audit.startswith(("postgresql://", "postgres://"))
     if not is_url and not Path(audit).is_file():
         raise AuditStoreError(f"no audit log at {audit}")
@@ -32,7 +33,7 @@ def _open(audit: str, checkpoints: str | None) -> BaseAuditStore:
 
 
 def _print_json(data: Any) -> None:
-    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    click.echo(json_text(data, indent=2))
 
 
 audit_option = click.option("--audit", "audit", required=True, metavar="DB", help=AUDIT_HELP)
@@ -94,20 +95,40 @@ def verify_command(
         where = f"record {problem.index}" if problem.index is not None else "checkpoint"
         if problem.checkpoint is not None and problem.index is None:
             where = f"checkpoint {problem.checkpoint}"
-        click.echo(f"FAILED at {where}: {problem.kind}: {problem.detail}")
+        click.echo(visible(f"FAILED at {where}: {problem.kind}: {problem.detail}"))
     if not report.ok:
         raise SystemExit(1)
+
+
+sequence_option = click.option(
+    "--sequence",
+    type=click.IntRange(min=0),
+    default=None,
+    help="The record's sequence number, when several records share the request id.",
+)
 
 
 @audit_group.command("show", epilog=exit_codes((0, "the record was printed"), AN_ERROR))
 @click.argument("request_id")
 @audit_option
 @checkpoints_option
-def show_command(request_id: str, audit: str, checkpoints: str | None) -> None:
-    """Print the latest record logged under REQUEST_ID as JSON."""
+@sequence_option
+def show_command(
+    request_id: str, audit: str, checkpoints: str | None, sequence: int | None
+) -> None:
+    """Print the record logged under REQUEST_ID as JSON; when several records share it, a
+    JSON list of them all (oldest first), and their sequences on standard error."""
     with _open(audit, checkpoints) as store:
-        record = store.get(request_id)
-        _print_json(record.to_json())
+        records = store.find(request_id, sequence)
+        if len(records) == 1:
+            _print_json(records[0].to_json())
+            return
+        sequences = ", ".join(str(record.sequence) for record in records)
+        click.echo(
+            visible(f"{len(records)} records have request id {request_id}: sequences {sequences}"),
+            err=True,
+        )
+        _print_json([record.to_json() for record in records])
 
 
 @audit_group.command("proof", epilog=exit_codes((0, "the proof was printed"), AN_ERROR))
@@ -121,12 +142,17 @@ def show_command(request_id: str, audit: str, checkpoints: str | None) -> None:
     default=None,
     help="Tree size of the checkpoint to prove against (default: the latest).",
 )
+@sequence_option
 def proof_command(
-    request_id: str, audit: str, checkpoints: str | None, tree_size: int | None
+    request_id: str,
+    audit: str,
+    checkpoints: str | None,
+    tree_size: int | None,
+    sequence: int | None,
 ) -> None:
     """Print an inclusion proof (JSON) for REQUEST_ID, checkable offline."""
     with _open(audit, checkpoints) as store:
-        proof = inclusion_proof(store, request_id, tree_size=tree_size)
+        proof = inclusion_proof(store, request_id, tree_size=tree_size, sequence=sequence)
         _print_json(proof.to_json())
 
 
@@ -202,13 +228,16 @@ def check_proof_command(proof_file: Any, public_key: str) -> None:
 @click.argument("request_id")
 @audit_option
 @checkpoints_option
-def replay_command(request_id: str, audit: str, checkpoints: str | None) -> None:
+@sequence_option
+def replay_command(
+    request_id: str, audit: str, checkpoints: str | None, sequence: int | None
+) -> None:
     """Re-run the deterministic part of REQUEST_ID (verification, evidence, rules) from the
     logged inputs; exit 0 when the same answer, bundle and decision come out, else 1."""
     from citeproof.outcome.replay import replay
 
     with _open(audit, checkpoints) as store:
-        record = store.get(request_id)
+        record = store.one(request_id, sequence)
         result = replay(record.payload)
     click.echo(f"request {result.request_id}")
     click.echo(f"  evidence bundle: logged {result.logged_bundle_hash}")

@@ -4,6 +4,7 @@ where it is written, and the options several commands take."""
 from __future__ import annotations
 
 import json
+import os
 import textwrap
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager
@@ -12,7 +13,6 @@ from pathlib import Path
 from typing import Any, Literal
 
 import click
-from rich.console import Console
 
 from citeproof.audit.backends import open_store
 from citeproof.errors import CiteproofError, InputError
@@ -22,19 +22,17 @@ from citeproof.outcome.live import FileLiveValues, HttpLiveValues, LiveValues
 from citeproof.outcome.recording import Outcome, conclude
 from citeproof.outcome.rules import load_rules
 from citeproof.render import FORMATS, Format, render
+from citeproof.render.safe_text import json_text, safe_console, visible
 
 OutputFormat = Format | Literal["json"]
 """What a command can print: a rendering, or the JSON contract."""
-
-EXIT_ERROR = 1
-"""Any error citeproof raises on purpose ends the command with this status (click's
-``ClickException``), its message on standard error; usage errors are click's status 2."""
 
 
 @contextmanager
 def errors_to_exit_status() -> Iterator[None]:
     """The one translation of errors to exit codes: a `CiteproofError` prints ``Error:`` and
-    its message (which names what and where) and exits with `EXIT_ERROR`."""
+    its message (which names what and where) on standard error and exits with status 1
+    (click's `ClickException`); usage errors are click's status 2."""
     try:
         yield
     except CiteproofError as error:
@@ -50,14 +48,21 @@ class Command(click.Command):
 
 
 class Group(click.Group):
-    """A citeproof command group: its commands are `Command`s, its errors translated alike."""
+    """A citeproof command group: its commands are `Command`s, its errors translated alike.
+
+    Error messages quote file names, paths and values from outside: they reach the terminal
+    as text, unsafe characters shown, never acted on (usage errors keep their exit status)."""
 
     command_class = Command
     group_class = type  # subgroups are `Group`s too
 
     def invoke(self, ctx: click.Context) -> Any:
-        with errors_to_exit_status():
-            return super().invoke(ctx)
+        try:
+            with errors_to_exit_status():
+                return super().invoke(ctx)
+        except click.ClickException as error:
+            setattr(error, "message", visible(error.message))  # noqa: B010 (click marks it Final)
+            raise
 
 
 def exit_codes(*codes: tuple[int, str]) -> str:
@@ -88,7 +93,7 @@ format_option = click.option(
 
 def format_answer(verified: VerifiedAnswer, fmt: OutputFormat) -> str:
     if fmt == "json":
-        return json.dumps(answer_to_json(verified), ensure_ascii=False, indent=2) + "\n"
+        return json_text(answer_to_json(verified), indent=2) + "\n"
     return render(verified, fmt)
 
 
@@ -103,7 +108,7 @@ def emit(text: str, out: Path | None, answer: VerifiedAnswer | None = None) -> N
     if answer is not None:
         counts = ", ".join(f"{n} {status}" for status, n in answer.counts().items() if n)
         summary = f"{len(answer.quotes)} quotes: {counts}" if answer.quotes else "no quotes"
-        click.echo(f"wrote {out} ({summary})", err=True)
+        click.echo(visible(f"wrote {out} ({summary})", one_line=True), err=True)
 
 
 def outcome_options(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -157,7 +162,12 @@ def conclude_from_options(
     facts = _facts(facts_path) if facts_path else {}
     live: LiveValues | None = None
     if live_spec:
-        live = HttpLiveValues(live_spec) if "://" in live_spec else FileLiveValues(live_spec)
+        allow_http = os.environ.get("CITEPROOF_ALLOW_HTTP_LIVE") == "1"
+        live = (
+            HttpLiveValues(live_spec, allow_http=allow_http)
+            if "://" in live_spec
+            else FileLiveValues(live_spec)
+        )
     # One answer per command: checkpoint it at once, so a truncation is always detectable.
     with ExitStack() as stack:
         log = stack.enter_context(open_store(audit, checkpoint_every=1)) if audit else None
@@ -169,7 +179,7 @@ def conclude_from_options(
             live_values=live,
             log=log,
         )
-    console = Console(stderr=True, highlight=False, soft_wrap=True)
+    console = safe_console(stderr=True)
     coverage = outcome.validation.coverage
     console.print(
         f"evidence: {len(outcome.bundle.evidence)} objects, bundle {outcome.bundle.bundle_hash}, "
@@ -180,7 +190,9 @@ def conclude_from_options(
         console.print(f"decision: {outcome.decision.outcome} (rules fired: {fired})")
     if outcome.audit_sequence is not None:
         console.print(
-            f"audit: request {outcome.request_id} recorded as record {outcome.audit_sequence}"
+            visible(
+                f"audit: request {outcome.request_id} recorded as record {outcome.audit_sequence}"
+            )
         )
     return outcome
 

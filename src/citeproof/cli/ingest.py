@@ -10,7 +10,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from citeproof.cli.common import Command, exit_codes
-from citeproof.sources.ingest import IngestReport, collect_files, ingest_files
+from citeproof.render.safe_text import markup_safe, safe_console, visible
+from citeproof.sources.ingest import IngestReport, find_files, ingest_files
+from citeproof.sources.limits import ReadLimits
 from citeproof.sources.store import SourceStore
 
 
@@ -37,15 +39,36 @@ from citeproof.sources.store import SourceStore
     metavar="PRINCIPAL",
     help="Who may read what is ingested (repeat for several); everyone when not given.",
 )
-def ingest_command(paths: tuple[Path, ...], store_path: Path, acl: tuple[str, ...]) -> None:
+@click.option(
+    "--trusted",
+    "trusted",
+    multiple=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    metavar="FOLDER",
+    help="A folder of genuine mail whose messages are identified by Message-ID (the same "
+    "message saved twice there is one document). Elsewhere a message is identified by its file.",
+)
+@click.option(
+    "--follow-symlinks",
+    is_flag=True,
+    help="Follow symbolic links inside the folders given (never to anything outside them).",
+)
+def ingest_command(
+    paths: tuple[Path, ...],
+    store_path: Path,
+    acl: tuple[str, ...],
+    trusted: tuple[Path, ...],
+    follow_symlinks: bool,
+) -> None:
     """Ingest mail (.eml, with attachments) and documents (.pdf, .docx, .html, .md, .txt)
     from PATHS (files or folders) into the store. Unchanged files are left as they are; a
     changed file becomes a new version. Exits with status 1 if any file failed; the others
     are ingested all the same."""
     logging.getLogger("pypdf").setLevel(logging.ERROR)  # damaged PDFs are reported below
-    out = Console(highlight=False, soft_wrap=True)
-    err = Console(stderr=True, highlight=False, soft_wrap=True)
-    files, ignored = collect_files(paths)
+    out = safe_console()
+    err = safe_console(stderr=True)
+    found = find_files(paths, follow_symlinks=follow_symlinks)
+    limits = ReadLimits.from_env()
     with SourceStore(store_path) as store:
         progress = Progress(
             TextColumn("ingesting"),
@@ -57,13 +80,19 @@ def ingest_command(paths: tuple[Path, ...], store_path: Path, acl: tuple[str, ..
             transient=True,
         )
         with progress:
-            task = progress.add_task("", total=len(files))
+            task = progress.add_task("", total=len(found.files))
 
             def advance(path: Path) -> None:
-                progress.update(task, advance=1, description=path.name)
+                progress.update(task, advance=1, description=markup_safe(path.name))
 
             report = ingest_files(
-                store, files, acl=list(acl) or None, on_file=advance, ignored=ignored
+                store,
+                found.files,
+                acl=list(acl) or None,
+                on_file=advance,
+                found=found,
+                trusted_roots=trusted,
+                limits=limits,
             )
     _summarise(report, store_path, out, err)
     if not report.ok:
@@ -79,12 +108,16 @@ def _summarise(report: IngestReport, store_path: Path, out: Console, err: Consol
         + (f", {report.count('withdrawn')} withdrawn" if report.count("withdrawn") else "")
     )
     if report.ignored:
-        out.print(f"{len(report.ignored)} files ignored (formats citeproof does not read)")
+        out.print(visible(f"{len(report.ignored)} files ignored (formats citeproof does not read)"))
+    for link in report.not_followed:
+        out.print(visible(f"skipped: {link.path}: {link.reason}"))
     for note in report.skipped:
-        out.print(f"skipped: {note}")
+        out.print(visible(f"skipped: {note}"))
+    for clash in report.clashes:
+        err.print(visible(f"warning: {clash}"))
     for problem in report.problems:
-        err.print(f"error: {problem}")
+        err.print(visible(f"error: {problem}"))
     for failure in report.failures:
-        err.print(f"error: {failure.message}")
+        err.print(visible(f"error: {failure.message}"))
     if report.failures:
-        err.print(f"{len(report.failures)} files failed; everything else was ingested")
+        err.print(visible(f"{len(report.failures)} files failed; everything else was ingested"))

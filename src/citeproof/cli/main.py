@@ -7,7 +7,12 @@ import click
 from citeproof.cli.ask import ask_command
 from citeproof.cli.audit import audit_group
 from citeproof.cli.common import Group, exit_codes
+from citeproof.cli.guardrail import guardrail_command
 from citeproof.cli.ingest import ingest_command
+from citeproof.cli.report import report_command
+from citeproof.cli.revalidate import revalidate_command
+from citeproof.cli.sample import review_command, sample_command
+from citeproof.cli.serve import serve_command, token_group
 from citeproof.cli.verify import verify_command
 
 
@@ -28,6 +33,13 @@ main.add_command(verify_command)
 main.add_command(ingest_command)
 main.add_command(ask_command)
 main.add_command(audit_group)
+main.add_command(serve_command)
+main.add_command(token_group)
+main.add_command(revalidate_command)
+main.add_command(report_command)
+main.add_command(guardrail_command)
+audit_group.add_command(sample_command)
+audit_group.add_command(review_command)
 
 
 if __name__ == "__main__":  # pragma: no cover

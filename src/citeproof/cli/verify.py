@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from contextlib import ExitStack
 from dataclasses import replace
@@ -10,11 +9,11 @@ from pathlib import Path
 from typing import Literal
 
 import click
-from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
+from citeproof.adapters import VENDORS
 from citeproof.audit.backends import open_store
-from citeproof.audit.store import BaseAuditStore
+from citeproof.audit.store import AuditStore
 from citeproof.cli.common import (
     Command,
     OutputFormat,
@@ -25,12 +24,15 @@ from citeproof.cli.common import (
     format_option,
     outcome_options,
 )
+from citeproof.cli.vendor import verify_vendor_response
 from citeproof.errors import InputError
 from citeproof.model import Policy, Source, VerifiedAnswer
 from citeproof.outcome.contract import answer_to_json, read_batch_line, read_sources
 from citeproof.outcome.recording import conclude
+from citeproof.render.safe_text import json_text, safe_console, visible
 from citeproof.sources import read_source_file
-from citeproof.verifier.verification import Verifier, verify
+from citeproof.sources.limits import ReadLimits, bounded_lines, read_bounded
+from citeproof.verifier.verification import MAX_ANSWER_CHARS, Verifier, verify
 
 
 def _split_source_arg(value: str) -> tuple[str | None, Path]:
@@ -41,11 +43,18 @@ def _split_source_arg(value: str) -> tuple[str | None, Path]:
     return None, Path(value)
 
 
-def _read_text(path: Path, what: str) -> str:
+def _read_text(path: Path, what: str, limit: int) -> str:
+    """The UTF-8 text of ``path`` ('-': standard input), reading at most ``limit`` bytes."""
     try:
-        raw = sys.stdin.buffer.read() if str(path) == "-" else path.read_bytes()
+        if str(path) == "-":
+            raw = read_bounded(sys.stdin.buffer, limit)
+        else:
+            with path.open("rb") as handle:
+                raw = read_bounded(handle, limit)
     except OSError as error:
         raise InputError(f"cannot read the {what}: {error.strerror}", where=str(path)) from None
+    if raw is None:
+        raise InputError(f"more than {limit:,} bytes", where=str(path), field=what)
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -144,6 +153,21 @@ FAILED_CITATION = ("ineligible", "removed", "flagged")
     "failed (it cites a source not provided, a flagged source, or carries a failed quote), "
     "or either: for CI. The output is written all the same.",
 )
+@click.option(
+    "--from",
+    "vendor",
+    type=click.Choice(VENDORS),
+    default=None,
+    metavar="VENDOR",
+    help=f"ANSWER_FILE is the JSON response of an LLM API ({', '.join(VENDORS)}): "
+    "verify its native citations.",
+)
+@click.option(
+    "--request",
+    "request_file",
+    type=click.Path(path_type=Path, exists=True, dir_okay=False),
+    help="With --from: the JSON request that holds the cited documents.",
+)
 @outcome_options
 def verify_command(
     answer_file: Path | None,
@@ -157,6 +181,8 @@ def verify_command(
     min_similarity: float | None,
     number_sources: bool,
     fail_on: FailOn | None,
+    vendor: str | None,
+    request_file: Path | None,
     audit: str | None,
     rules_path: Path | None,
     facts_path: Path | None,
@@ -168,6 +194,8 @@ def verify_command(
     today's live values, and append the record to the audit log."""
     policy = _policy(ineligible, min_similarity)
     if batch is not None:
+        if vendor is not None:
+            raise click.UsageError("--from reads one response file, not --batch")
         if out is None:
             raise click.UsageError("--batch needs --out OUT.jsonl")
         with ExitStack() as stack:
@@ -178,14 +206,26 @@ def verify_command(
         sys.exit(status)
     if answer_file is None:
         raise click.UsageError("give an ANSWER_FILE (or --batch IN.jsonl)")
-    sources = _gather_sources(source_args, email_args, sources_file)
-    if number_sources:
-        sources = _numbered(sources)
-    answer = _read_text(answer_file, "answer")
-    verified = verify(answer, sources, policy=policy)
+    limits = ReadLimits.from_env()
+    if vendor is not None:
+        given = (source_args, email_args, sources_file)
+        sources = _gather_sources(*given, limits) if any(given) else []
+        verified, record = verify_vendor_response(
+            vendor, answer_file, request_file, sources, policy
+        )
+    else:
+        if request_file is not None:
+            raise click.UsageError("--request goes with --from")
+        sources = _gather_sources(source_args, email_args, sources_file, limits)
+        if number_sources:
+            sources = _numbered(sources)
+        # A character is at most four bytes of UTF-8 (and a BOM may come first).
+        answer = _read_text(answer_file, "answer", 4 * MAX_ANSWER_CHARS + 3)
+        verified = verify(answer, sources, policy=policy)
+        record = {"command": "verify", "answer_file": str(answer_file)}
     conclude_from_options(
         verified,
-        {"command": "verify", "answer_file": str(answer_file)},
+        record,
         audit=audit,
         rules_path=rules_path,
         facts_path=facts_path,
@@ -216,17 +256,23 @@ def _policy(ineligible: Literal["flag", "remove"] | None, min_similarity: float 
 
 
 def _gather_sources(
-    source_args: tuple[str, ...], email_args: tuple[str, ...], sources_file: Path | None
+    source_args: tuple[str, ...],
+    email_args: tuple[str, ...],
+    sources_file: Path | None,
+    limits: ReadLimits,
 ) -> list[Source]:
     sources: list[Source] = []
     if sources_file is not None:
-        sources.extend(read_sources(_read_text(sources_file, "sources"), where=str(sources_file)))
+        text = _read_text(sources_file, "sources", limits.max_file_bytes)
+        sources.extend(read_sources(text, where=str(sources_file), limits=limits))
     for value in source_args:
         source_id, path = _split_source_arg(value)
-        sources.append(read_source_file(path, source_id=source_id))
+        sources.append(read_source_file(path, source_id=source_id, limits=limits))
     for value in email_args:
         source_id, path = _split_source_arg(value)
-        sources.append(read_source_file(path, source_id=source_id, kind="email_body"))
+        sources.append(
+            read_source_file(path, source_id=source_id, kind="email_body", limits=limits)
+        )
     if not sources:
         raise InputError("no sources: give --source FILE, --email FILE or --sources FILE.json")
     return sources
@@ -253,10 +299,11 @@ def failed(answer: VerifiedAnswer, fail_on: FailOn) -> list[str]:
 
 
 def _run_batch(
-    batch: Path, out: Path, policy: Policy, log: BaseAuditStore | None, fail_on: FailOn | None
+    batch: Path, out: Path, policy: Policy, log: AuditStore | None, fail_on: FailOn | None
 ) -> int:
     """Verify each line; a bad line becomes an error record and never stops the others."""
-    errors = Console(stderr=True)
+    errors = safe_console(stderr=True)
+    limits = ReadLimits.from_env()
     good = bad = failing = 0
     total = batch.stat().st_size
     progress = Progress(
@@ -269,42 +316,54 @@ def _run_batch(
     )
     with batch.open("rb") as lines, out.open("w", encoding="utf-8") as sink, progress:
         task = progress.add_task("batch", total=total, done=0)
-        for number, raw in enumerate(lines, start=1):
-            progress.update(task, advance=len(raw), done=good + bad)
-            if not raw.strip():
+        for number, (size, raw) in enumerate(bounded_lines(lines, limits.max_line_bytes), 1):
+            progress.update(task, advance=size, done=good + bad)
+            if raw is not None and number == 1:
+                raw = raw.removeprefix(b"\xef\xbb\xbf")  # a UTF-8 BOM some editors write
+            if raw is not None and not raw.strip():
                 continue
             where = f"{batch}: line {number}"
-            record, problem, verified = _verify_line(raw, number, where, policy, log)
+            record, problem, verified = _verify_line(raw, number, where, policy, log, limits)
             if problem is not None:
                 bad += 1
-                errors.print(f"[red]skipped[/red] {problem}", highlight=False)
+                errors.print(visible(f"skipped {problem}"))
             else:
                 good += 1
             if verified is not None and fail_on and (failures := failed(verified, fail_on)):
                 failing += 1
-                errors.print(f"[red]failed[/red] {where}: {', '.join(failures)}", highlight=False)
-            sink.write(json.dumps(record, ensure_ascii=False) + "\n")
+                errors.print(visible(f"failed {where}: {', '.join(failures)}"))
+            sink.write(json_text(record) + "\n")
     summary = f"{good} answers verified, {bad} lines rejected"
     if fail_on:
         summary += f", {failing} failed (--fail-on {fail_on})"
-    errors.print(f"{summary} -> {out}", highlight=False)
+    errors.print(visible(f"{summary} -> {out}"))
     return 1 if bad or failing else 0
 
 
 def _verify_line(
-    raw: bytes, number: int, where: str, policy: Policy, log: BaseAuditStore | None
+    raw: bytes | None,
+    number: int,
+    where: str,
+    policy: Policy,
+    log: AuditStore | None,
+    limits: ReadLimits,
 ) -> tuple[dict[str, object], str | None, VerifiedAnswer | None]:
-    """The output record of one batch line, the problem that stopped it, if any, and the
-    verified answer when there was none."""
+    """The output record of one batch line (``raw`` None: a line over the size limit), the
+    problem that stopped it, if any, and the verified answer when there was none."""
     line_id: str | None = None
     try:
+        if raw is None:
+            raise InputError(
+                f"the line is longer than {limits.max_line_bytes:,} bytes (setting max_line_bytes)",
+                where=where,
+            )
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as error:
             raise InputError(
                 f"invalid UTF-8 at byte {error.start} of the line", where=where
             ) from None
-        line_id, answer, sources, line_policy = read_batch_line(text, where=where)
+        line_id, answer, sources, line_policy = read_batch_line(text, where=where, limits=limits)
         effective = line_policy.to_policy(policy) if line_policy else policy
         # Indexes of sources repeated across lines come from the shared cache.
         verified = Verifier(sources, policy=effective).verify(answer, answer_id=line_id)

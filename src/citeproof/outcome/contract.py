@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from citeproof.errors import InputError
 from citeproof.model import Policy, Source, Span, VerifiedAnswer, expect_instance
+from citeproof.sources.limits import DEFAULT_LIMITS, ReadLimits
 from citeproof.turn.eligibility import eligibility_to_json
 
 SCHEMA_VERSION = "1"
@@ -35,16 +36,7 @@ class SourceIn(_Strict):
     paragraphs: list[tuple[int, int]] | None = None
 
     def to_source(self) -> Source:
-        return Source(
-            id=self.id,
-            kind=self.kind,
-            text=self.text,
-            title=self.title,
-            doc_id=self.doc_id,
-            version=self.version,
-            url=self.url,
-            paragraphs=tuple(self.paragraphs) if self.paragraphs is not None else None,
-        )
+        return Source(**self.model_dump())  # the same field names; Source checks the spans
 
 
 class PolicyIn(_Strict):
@@ -65,20 +57,27 @@ class BatchLine(_Strict):
     policy: PolicyIn | None = None
 
 
-def read_batch_line(raw: str, *, where: str) -> tuple[str, str, list[Source], PolicyIn | None]:
-    """One input line → (id, answer, sources, policy), or an `InputError` naming the field."""
+def read_batch_line(
+    raw: str, *, where: str, limits: ReadLimits = DEFAULT_LIMITS
+) -> tuple[str, str, list[Source], PolicyIn | None]:
+    """One input line → (id, answer, sources, policy), or an `InputError` naming the field
+    (a source longer than ``limits.max_source_chars`` too)."""
     try:
         line = BatchLine.model_validate_json(raw)
     except ValidationError as error:
         raise _input_error(error, where) from None
     sources = [s.to_source() for s in line.sources]
+    _check_sizes(sources, limits, where)
     return line.id, line.answer, sources, line.policy
 
 
-def read_sources(raw: str, *, where: str) -> list[Source]:
-    """A sources file: a JSON list of source objects (or ``{"sources": [...]}``)."""
+def read_sources(raw: str, *, where: str, limits: ReadLimits = DEFAULT_LIMITS) -> list[Source]:
+    """A sources file: a JSON list of source objects (or ``{"sources": [...]}``); each source
+    at most ``limits.max_source_chars`` long."""
     try:
         data = json.loads(raw)
+    except RecursionError:
+        raise InputError("not valid JSON: nested too deeply", where=where) from None
     except json.JSONDecodeError as error:
         raise InputError(
             f"not valid JSON ({error.msg} at line {error.lineno})", where=where
@@ -93,7 +92,19 @@ def read_sources(raw: str, *, where: str) -> list[Source]:
             sources.append(SourceIn.model_validate(item).to_source())
         except ValidationError as error:
             raise _input_error(error, f"{where}: sources[{position}]") from None
+    _check_sizes(sources, limits, where)
     return sources
+
+
+def _check_sizes(sources: list[Source], limits: ReadLimits, where: str) -> None:
+    for position, source in enumerate(sources):
+        if len(source.text) > limits.max_source_chars:
+            raise InputError(
+                f"the source is {len(source.text):,} characters; the limit is "
+                f"{limits.max_source_chars:,} (setting max_source_chars)",
+                where=where,
+                field=f"sources.{position}.text",
+            )
 
 
 def _input_error(error: ValidationError, where: str) -> InputError:

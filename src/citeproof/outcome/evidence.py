@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,7 +43,6 @@ import rfc8785
 
 from citeproof.errors import EvidenceError
 from citeproof.model import Source, Span, VerifiedAnswer, VerifiedClaim
-from citeproof.verifier.parse import parse_answer
 
 EVIDENCE_SCHEMA = "citeproof/evidence-bundle/1"
 """The version of the bundle's JSON form (``schema/evidence.schema.json``)."""
@@ -266,9 +265,6 @@ def build_evidence(answer: VerifiedAnswer) -> EvidenceBundle:
     """
     sources = {source.id: source for source in answer.sources}
     hashes = {source.id: content_hash(source.text) for source in sources.values()}
-    parsed = parse_answer(answer.original)
-    quoted_markers = {c.marker_span for quote in parsed.quotes for c in quote.citations}
-    written = {claim.id: claim.citations for claim in parsed.claims}
     quotes_by_claim: dict[str, list[tuple[int, Evidence]]] = {}
     for quote in answer.quotes:
         source = sources.get(quote.source or "")
@@ -289,32 +285,21 @@ def build_evidence(answer: VerifiedAnswer) -> EvidenceBundle:
     bundle: list[Evidence] = []
     for claim in answer.claims:
         located = quotes_by_claim.get(claim.id, [])
-        markers = [c.marker_span for c in written.get(claim.id, ())]
-        located += _citation_evidence(claim, markers, sources, hashes, quoted_markers)
+        located += _citation_evidence(claim, sources, hashes)
         bundle.extend(item for _, item in sorted(located, key=lambda pair: pair[0]))
     return EvidenceBundle(answer.id, tuple(bundle))
 
 
 def _citation_evidence(
-    claim: VerifiedClaim,
-    markers: Sequence[Span],
-    sources: Mapping[str, Source],
-    hashes: Mapping[str, str],
-    quoted_markers: set[Span],
+    claim: VerifiedClaim, sources: Mapping[str, Source], hashes: Mapping[str, str]
 ) -> list[tuple[int, Evidence]]:
-    """Evidence for the claim's citations that carry no quote and name a paragraph.
-
-    ``markers`` are the claim's citation markers as written (spans in the original answer),
-    one per verified citation and in the same order; verified citations carry spans in the
-    corrected answer, so the written ones tell which marker a quote carries.
-    """
-    if len(markers) != len(claim.citations):  # pragma: no cover - the verifier keeps them all
-        return []
+    """Evidence for the claim's citations that carry no quote and name a paragraph, each
+    placed by its marker's position in the answer as given."""
     located = []
-    for marker, citation in zip(markers, claim.citations, strict=True):
+    for citation in claim.citations:
         source = sources.get(citation.source)
         if (
-            marker in quoted_markers
+            citation.quote_ids
             or citation.status in ("ineligible", "removed")
             or source is None
             or citation.paragraph is None
@@ -335,7 +320,7 @@ def _citation_evidence(
             claim_id=claim.id,
             quote_id=None,
         )
-        located.append((marker[0], item))
+        located.append((citation.written_span[0], item))
     return located
 
 

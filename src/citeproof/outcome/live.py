@@ -16,8 +16,10 @@ Other keys are kept in the raw payload for the audit record.
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import re
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -32,6 +34,8 @@ from citeproof.errors import InputError, LiveValueError
 from citeproof.values import Value, as_value, values_from_json, values_to_json
 
 REQUEST_ID_HEADER = "X-Request-ID"
+MAX_PAYLOAD_BYTES = 1024 * 1024
+"""Largest live-value payload accepted (it goes whole into the audit record)."""
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
 
 Clock = Callable[[], datetime]
@@ -90,6 +94,8 @@ def read_payload(raw: str, names: Sequence[str], *, where: str) -> dict[str, Val
     """The requested values from a payload ``{"values": {...}}``; errors name what is wrong."""
     try:
         data = json.loads(raw, parse_float=Decimal, parse_int=Decimal)
+    except RecursionError:
+        raise LiveValueError(f"{where}: not valid JSON (nested too deeply)") from None
     except json.JSONDecodeError as error:
         raise LiveValueError(
             f"{where}: not valid JSON ({error.msg} at line {error.lineno})"
@@ -135,9 +141,13 @@ class FileLiveValues:
         _check_request(names, request_id)
         where = str(self.path)
         try:
-            raw = self.path.read_text(encoding="utf-8")
+            with self.path.open("rb") as handle:
+                data = handle.read(MAX_PAYLOAD_BYTES + 1)
+            raw = data.decode("utf-8")
         except (OSError, UnicodeDecodeError) as error:
             raise LiveValueError(f"{where}: cannot read the file: {error}") from None
+        if len(data) > MAX_PAYLOAD_BYTES:
+            raise LiveValueError(f"{where}: more than {MAX_PAYLOAD_BYTES:,} bytes")
         values = read_payload(raw, names, where=where)
         return LiveResponse(
             values, self.path.resolve().as_uri(), _stamp(self.clock), raw, request_id
@@ -149,8 +159,12 @@ class HttpLiveValues:
 
     ``GET url?names=a,b`` with the request id in the ``X-Request-ID`` header; TLS
     certificates are verified unless ``verify=False`` (or a CA bundle path) is given;
-    ``timeout`` (seconds) bounds connecting and reading. A response that echoes a different
-    ``X-Request-ID`` is rejected. ``transport`` lets tests substitute an httpx transport.
+    ``timeout`` (seconds) bounds connecting and each read, ``total_timeout`` the whole body
+    however slowly it trickles in, ``max_bytes`` its size. The URL must be ``https://``, or
+    ``http://`` to a loopback address, unless ``allow_http``: values that decide a loan are
+    not taken from a connection anyone on the way can rewrite. A response that echoes a
+    different ``X-Request-ID`` is rejected. ``transport`` lets tests substitute an httpx
+    transport. Raises `InputError` at construction for a URL that is malformed or not allowed.
     """
 
     def __init__(
@@ -162,9 +176,15 @@ class HttpLiveValues:
         headers: Mapping[str, str] | None = None,
         clock: Clock | None = None,
         transport: httpx.BaseTransport | None = None,
+        total_timeout: float = 30.0,
+        max_bytes: int = MAX_PAYLOAD_BYTES,
+        allow_http: bool = False,
     ):
-        if timeout <= 0:
+        if timeout <= 0 or total_timeout <= 0:
             raise InputError("must be positive", field="timeout")
+        _check_url(url, allow_http)
+        self.total_timeout = total_timeout
+        self.max_bytes = max_bytes
         self.url = url
         self.timeout = timeout
         self.verify = verify
@@ -185,21 +205,70 @@ class HttpLiveValues:
         """The values of ``names`` from the service."""
         _check_request(names, request_id)
         headers = {**self.headers, REQUEST_ID_HEADER: request_id, "Accept": "application/json"}
+        params = {"names": ",".join(names)}
         try:
-            with self.client() as client:
-                response = client.get(self.url, params={"names": ",".join(names)}, headers=headers)
+            with (
+                self.client() as client,
+                client.stream("GET", self.url, params=params, headers=headers) as response,
+            ):
+                body = self._body(response)
         except httpx.TimeoutException:
             raise LiveValueError(f"{self.url}: no answer within {self.timeout} s") from None
         except httpx.HTTPError as error:
             raise LiveValueError(f"{self.url}: request failed: {error}") from None
+        text = body.decode(response.encoding or "utf-8", errors="replace")
         if not response.is_success:
             raise LiveValueError(
-                f"{self.url}: HTTP {response.status_code} {response.reason_phrase}: "
-                f"{response.text[:200]}"
+                f"{self.url}: HTTP {response.status_code} {response.reason_phrase}: {text[:200]}"
             )
         echoed = response.headers.get(REQUEST_ID_HEADER)
         if echoed is not None and echoed != request_id:
             raise LiveValueError(f"{self.url}: answered request {echoed!r}, not {request_id!r}")
-        raw = response.text
+        raw = text
         values = read_payload(raw, names, where=self.url)
         return LiveResponse(values, self.url, _stamp(self.clock), raw, request_id)
+
+    def _body(self, response: httpx.Response) -> bytes:
+        """The body, read within ``total_timeout`` seconds and ``max_bytes`` bytes."""
+        declared = response.headers.get("Content-Length", "")
+        if declared.isdigit() and int(declared) > self.max_bytes:
+            raise LiveValueError(f"{self.url}: the answer is over {self.max_bytes:,} bytes")
+        deadline = time.monotonic() + self.total_timeout
+        chunks: list[bytes] = []
+        size = 0
+        for chunk in response.iter_bytes():
+            size += len(chunk)
+            if size > self.max_bytes:
+                raise LiveValueError(f"{self.url}: the answer is over {self.max_bytes:,} bytes")
+            if time.monotonic() > deadline:
+                raise LiveValueError(
+                    f"{self.url}: the answer took longer than {self.total_timeout:g} s"
+                )
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+
+def _check_url(url: str, allow_http: bool) -> None:
+    """`InputError` for a live-value URL that is malformed, not https, or plain http to
+    anything but this machine (unless ``allow_http``)."""
+    try:
+        parsed = httpx.URL(url)
+    except (httpx.InvalidURL, ValueError, TypeError) as error:
+        raise InputError(f"not a valid URL: {error}", field="live") from None
+    if parsed.scheme not in ("https", "http") or not parsed.host:
+        raise InputError(f"expected an https:// URL, got {url!r}", field="live")
+    if parsed.scheme == "http" and not allow_http and not _loopback(parsed.host):
+        raise InputError(
+            f"{url}: live values must come over https:// (plain http only to this machine, "
+            "or with CITEPROOF_ALLOW_HTTP_LIVE=1)",
+            field="live",
+        )
+
+
+def _loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False

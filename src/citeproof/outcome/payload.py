@@ -28,9 +28,15 @@ from citeproof.values import as_values, values_to_json
 AUDIT_SCHEMA = "citeproof/audit-payload/1"
 
 
-def request_id_for(answer_id: str, facts: Mapping[str, object]) -> str:
-    """A reproducible request id: the same answer id and facts always give the same id."""
+def request_id_for(
+    answer_id: str, facts: Mapping[str, object], *, content: str | None = None
+) -> str:
+    """A reproducible request id: the same answer id, facts and ``content`` (a digest of the
+    answer and its sources) always give the same id, and two different answers never share
+    one even when a caller gave them the same answer id."""
     data: dict[str, Any] = {"answer_id": answer_id}
+    if content is not None:
+        data["content"] = content
     data["facts"] = values_to_json(as_values(facts, where="facts"))
     return "req_" + hashlib.sha256(rfc8785.dumps(data)).hexdigest()[:24]
 

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from citeproof.audit.store import BaseAuditStore
+from citeproof.audit.store import AuditStore
 from citeproof.errors import InputError
 from citeproof.model import VerifiedAnswer
 from citeproof.outcome.evidence import EvidenceBundle, build_evidence
@@ -19,6 +19,7 @@ from citeproof.outcome.live import LiveResponse, LiveValues
 from citeproof.outcome.payload import audit_payload, request_id_for
 from citeproof.outcome.rules import Decision, RuleSet, decide
 from citeproof.outcome.validate import Validation, validate
+from citeproof.verifier.verification import default_answer_id
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +43,7 @@ def conclude(
     rules: RuleSet | None = None,
     facts: Mapping[str, object] | None = None,
     live_values: LiveValues | None = None,
-    log: BaseAuditStore | None = None,
+    log: AuditStore | None = None,
 ) -> Outcome:
     """Evidence → validation → live values → rules → audit, for one verified answer.
 
@@ -51,7 +52,8 @@ def conclude(
     """
     bundle = build_evidence(answer)
     validation = validate(answer, bundle, mode="flag")
-    request_id = request_id_for(answer.id, facts or {})
+    content = default_answer_id(answer.original, answer.sources)
+    request_id = request_id_for(answer.id, facts or {}, content=content)
     live = None
     decision = None
     if rules is not None:

@@ -35,7 +35,6 @@ from typing import Any, Literal
 from citeproof.errors import EvidenceError, InputError
 from citeproof.model import Source, VerifiedAnswer, VerifiedClaim, VerifiedQuote
 from citeproof.outcome.evidence import FOUND, Evidence, EvidenceBundle, content_hash
-from citeproof.verifier.parse import parse_answer
 
 Mode = Literal["reject", "flag"]
 _Report = Callable[[str, str], None]
@@ -257,27 +256,17 @@ class _Checker:
                         quote.claim_id, quote.id, "quote_id", f"{count} evidence objects"
                     )
                 )
-        parsed = parse_answer(self.answer.original)
-        quoted = {c.marker_span for quote in parsed.quotes for c in quote.citations}
-        written = {claim.id: claim.citations for claim in parsed.claims}
         for claim in self.answer.claims:
-            markers = [c.marker_span for c in written.get(claim.id, ())]
-            problems.extend(_missing_citations(claim, markers, quoted, evidence))
+            problems.extend(_missing_citations(claim, evidence))
         return problems
 
 
-def _missing_citations(
-    claim: VerifiedClaim,
-    markers: Sequence[tuple[int, int]],
-    quoted: set[tuple[int, int]],
-    evidence: Sequence[Evidence],
-) -> list[EvidenceProblem]:
-    if len(markers) != len(claim.citations):  # pragma: no cover - the verifier keeps them all
-        return []
+def _missing_citations(claim: VerifiedClaim, evidence: Sequence[Evidence]) -> list[EvidenceProblem]:
+    """A problem for each citation of ``claim`` that carries no quote and has no evidence."""
     backed = {e.source_id for e in evidence if e.claim_id == claim.id and e.quote_id is None}
     problems = []
-    for marker, citation in zip(markers, claim.citations, strict=True):
-        if marker in quoted or citation.status == "removed" or citation.source in backed:
+    for citation in claim.citations:
+        if citation.quote_ids or citation.status == "removed" or citation.source in backed:
             continue
         if citation.status == "ineligible":
             reason = f"cites {citation.source!r}, which was not provided in this turn"

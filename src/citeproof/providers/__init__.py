@@ -1,22 +1,11 @@
-"""LLM providers: one `Provider` protocol, several backends, one error tree.
+"""LLM providers: one `Provider` protocol and several backends (their errors are
+`citeproof.ProviderError` and its subclasses).
 
 `get_provider` picks one by name (or from the environment); `FunctionProvider` and
 `ExtractiveProvider` need no model and suit tests; `forbid_model_requests` keeps a test suite
 from calling remote models.
 """
 
-from citeproof.errors import (
-    ModelRequestsForbidden,
-    ProviderAuthError,
-    ProviderConfigError,
-    ProviderConnectionError,
-    ProviderError,
-    ProviderModelError,
-    ProviderRateLimited,
-    ProviderRequestError,
-    ProviderServerError,
-    ProviderTimeout,
-)
 from citeproof.providers.base import (
     ChatMessage,
     Generation,
@@ -46,17 +35,7 @@ __all__ = [
     "FunctionProvider",
     "Generation",
     "Message",
-    "ModelRequestsForbidden",
     "Provider",
-    "ProviderAuthError",
-    "ProviderConfigError",
-    "ProviderConnectionError",
-    "ProviderError",
-    "ProviderModelError",
-    "ProviderRateLimited",
-    "ProviderRequestError",
-    "ProviderServerError",
-    "ProviderTimeout",
     "Request",
     "RetryPolicy",
     "SourceParagraph",

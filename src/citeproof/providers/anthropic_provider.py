@@ -8,31 +8,20 @@ citeproof's `RetryPolicy` applies, within the caller's deadline.
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Sequence
-from dataclasses import replace
 
 import anthropic
 from anthropic.types import Message as AnthropicMessage
 from anthropic.types import MessageParam
 
-from citeproof.errors import ProviderConfigError, ProviderError
-from citeproof.providers.base import ChatMessage, Generation, Message, Usage, check_request
-from citeproof.providers.model_requests import check_model_request
+from citeproof.errors import ProviderConfigError
+from citeproof.providers.base import ChatMessage, Generation, Message, Usage
 from citeproof.providers.openai_compat import DEFAULT_TIMEOUT
-from citeproof.providers.retry import (
-    DEFAULT_RETRY,
-    RetryPolicy,
-    call_with_retries,
-)
-from citeproof.providers.sdk_errors import SdkErrorTypes, sdk_error
-
-_ERROR_TYPES = SdkErrorTypes(
-    anthropic.APITimeoutError, anthropic.APIConnectionError, anthropic.APIStatusError
-)
+from citeproof.providers.retry import DEFAULT_RETRY, RetryPolicy
+from citeproof.providers.sdk import SdkErrorTypes, SdkProvider
 
 
-class AnthropicProvider:
+class AnthropicProvider(SdkProvider):
     """Claude's Messages API. System messages are joined into Claude's ``system`` field.
 
     ``temperature`` is accepted for the `Provider` protocol but not sent: the anthropic SDK
@@ -40,6 +29,12 @@ class AnthropicProvider:
     """
 
     name = "anthropic"
+    errors = SdkErrorTypes(
+        anthropic.AnthropicError,
+        anthropic.APITimeoutError,
+        anthropic.APIConnectionError,
+        anthropic.APIStatusError,
+    )
 
     def __init__(
         self,
@@ -81,35 +76,28 @@ class AnthropicProvider:
         deadline: float | None = None,
     ) -> Generation:
         """Send ``messages`` to Claude; see `Provider.generate`."""
-        check_request(messages, max_tokens, temperature)
-        check_model_request(self.name, self.base_url)
+        self._check(messages, max_tokens, temperature)
         system = "\n\n".join(m.content for m in messages if m.role == "system")
         turns = [_turn(m) for m in messages if m.role != "system"]
         if not turns:
             turns = [_turn(Message("user", ""))]
-        started = time.monotonic()
 
-        def once(remaining: float | None) -> Generation:
-            timeout = self.timeout if remaining is None else min(remaining, self.timeout)
-            try:
-                if system:
-                    reply = self.client.messages.create(
-                        model=self.model,
-                        max_tokens=max_tokens,
-                        messages=turns,
-                        system=system,
-                        timeout=timeout,
-                    )
-                else:
-                    reply = self.client.messages.create(
-                        model=self.model, max_tokens=max_tokens, messages=turns, timeout=timeout
-                    )
-            except anthropic.AnthropicError as error:
-                raise self._error(error, timeout) from error
+        def call(timeout: float) -> Generation:
+            if system:
+                reply = self.client.messages.create(
+                    model=self.model,
+                    max_tokens=max_tokens,
+                    messages=turns,
+                    system=system,
+                    timeout=timeout,
+                )
+            else:
+                reply = self.client.messages.create(
+                    model=self.model, max_tokens=max_tokens, messages=turns, timeout=timeout
+                )
             return self._generation(reply)
 
-        generation, attempts = call_with_retries(once, deadline=deadline, policy=self.retry)
-        return replace(generation, seconds=time.monotonic() - started, attempts=attempts)
+        return self._send(call, deadline)
 
     def _generation(self, reply: AnthropicMessage) -> Generation:
         text = "".join(block.text for block in reply.content if block.type == "text")
@@ -119,16 +107,6 @@ class AnthropicProvider:
             provider=self.name,
             usage=Usage(reply.usage.input_tokens, reply.usage.output_tokens),
             finish_reason=reply.stop_reason,
-        )
-
-    def _error(self, error: anthropic.AnthropicError, timeout: float) -> ProviderError:
-        return sdk_error(
-            error,
-            _ERROR_TYPES,
-            base_url=str(self.base_url),
-            timeout=timeout,
-            provider=self.name,
-            model=self.model,
         )
 
 

@@ -8,32 +8,22 @@ Settings come from the arguments, else the environment: ``OPENAI_BASE_URL``,
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Sequence
-from dataclasses import replace
 
 import openai
 from openai.types.chat import ChatCompletion, ChatCompletionMessageParam
 
 from citeproof.errors import ProviderConfigError, ProviderError, ProviderModelError
-from citeproof.providers.base import ChatMessage, Generation, Usage, check_request
+from citeproof.providers.base import ChatMessage, Generation, Usage
 from citeproof.providers.model_requests import check_model_request, is_loopback
-from citeproof.providers.retry import (
-    DEFAULT_RETRY,
-    RetryPolicy,
-    call_with_retries,
-)
-from citeproof.providers.sdk_errors import SdkErrorTypes, sdk_error
+from citeproof.providers.retry import DEFAULT_RETRY, RetryPolicy
+from citeproof.providers.sdk import SdkErrorTypes, SdkProvider
 
 DEFAULT_TIMEOUT = 120.0
 LOCAL_API_KEY = "not-needed"  # local servers take any key, but the SDK insists on one
 
-_ERROR_TYPES = SdkErrorTypes(
-    openai.APITimeoutError, openai.APIConnectionError, openai.APIStatusError
-)
 
-
-class OpenAICompatProvider:
+class OpenAICompatProvider(SdkProvider):
     """Chat completions from an OpenAI-compatible server.
 
     ``timeout`` bounds each request when no deadline is given. With ``check_model``, the
@@ -43,6 +33,10 @@ class OpenAICompatProvider:
     ``grammar``), the turn pipeline asks for evidence lines under a grammar first
     (`citeproof.providers.constrained`).
     """
+
+    errors = SdkErrorTypes(
+        openai.OpenAIError, openai.APITimeoutError, openai.APIConnectionError, openai.APIStatusError
+    )
 
     def __init__(
         self,
@@ -94,40 +88,31 @@ class OpenAICompatProvider:
         ``grammar`` (GBNF) is sent as llama.cpp's ``grammar`` field; other servers may ignore
         or refuse it.
         """
-        check_request(messages, max_tokens, temperature)
-        check_model_request(self.name, self.base_url)
+        self._check(messages, max_tokens, temperature)
         if self._check_model:
             self.verify_model()
             self._check_model = False
         wire = [_wire_message(m) for m in messages]
         extra = {"grammar": grammar} if grammar is not None else None
-        started = time.monotonic()
 
-        def once(remaining: float | None) -> Generation:
-            timeout = self.timeout if remaining is None else min(remaining, self.timeout)
-            try:
-                completion = self.client.chat.completions.create(
-                    model=self.model,
-                    messages=wire,
-                    max_tokens=max_tokens,
-                    temperature=temperature,
-                    timeout=timeout,
-                    extra_body=extra,
-                )
-            except openai.OpenAIError as error:
-                raise self._error(error, timeout) from error
+        def call(timeout: float) -> Generation:
+            completion = self.client.chat.completions.create(
+                model=self.model,
+                messages=wire,
+                max_tokens=max_tokens,
+                temperature=temperature,
+                timeout=timeout,
+                extra_body=extra,
+            )
             return self._generation(completion)
 
-        generation, attempts = call_with_retries(once, deadline=deadline, policy=self.retry)
-        return replace(generation, seconds=time.monotonic() - started, attempts=attempts)
+        return self._send(call, deadline)
 
     def verify_model(self) -> None:
         """Raise `ProviderModelError` unless the server lists ``model`` among its models."""
         check_model_request(self.name, self.base_url)
-        try:
+        with self._sdk_errors(self.timeout):
             listed = [m.id for m in self.client.models.list(timeout=self.timeout)]
-        except openai.OpenAIError as error:
-            raise self._error(error, self.timeout) from error
         if self.model not in listed:
             raise ProviderModelError(
                 f"the server at {self.base_url} has no model {self.model!r}; it lists: "
@@ -149,16 +134,6 @@ class OpenAICompatProvider:
             provider=self.name,
             usage=Usage(usage.prompt_tokens, usage.completion_tokens) if usage else Usage(),
             finish_reason=choice.finish_reason,
-        )
-
-    def _error(self, error: openai.OpenAIError, timeout: float) -> ProviderError:
-        return sdk_error(
-            error,
-            _ERROR_TYPES,
-            base_url=str(self.base_url),
-            timeout=timeout,
-            provider=self.name,
-            model=self.model,
         )
 
 

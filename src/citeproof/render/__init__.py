@@ -7,7 +7,7 @@ score only ever appears beside the matched text it measures (section D).
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 from citeproof.errors import InputError
 from citeproof.model import VerifiedAnswer, expect_instance
@@ -16,7 +16,7 @@ from citeproof.render.markdown import render_markdown
 from citeproof.render.terminal import render_terminal
 
 Format = Literal["html", "md", "term"]
-FORMATS: tuple[Format, ...] = ("html", "md", "term")
+FORMATS: tuple[Format, ...] = get_args(Format)
 
 
 def render(answer: VerifiedAnswer, format: Format) -> str:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from citeproof.model import STATUSES, Excerpt, Source, VerifiedAnswer, VerifiedQuote
 from citeproof.render.unanswered import NOT_ANSWERED, declines_to_answer
+from citeproof.verifier.catalog import is_numbered
 from citeproof.verifier.differences import changes_meaning, describe
 
 
@@ -154,16 +155,12 @@ def provided_hint(answer: VerifiedAnswer) -> str | None:
         return None
     ids = ", ".join(source.id for source in answer.sources) or "none"
     hint = f"Sources provided: {ids}."
-    if any(_numbered(m) for m in missing):
+    if any(is_numbered(m) for m in missing):
         hint += (
             " Citations are never matched by position: to cite sources by number, give the ids"
             " (--source 1=FILE) or number them in the order given (--number-sources)."
         )
     return hint
-
-
-def _numbered(label: str) -> bool:
-    return re.fullmatch(r"(?i)(?:s|source\s*)?\d+", label.strip()) is not None
 
 
 def find_source(answer: VerifiedAnswer, source_id: str | None) -> Source | None:

@@ -8,7 +8,7 @@ may be shown by a viewer that renders HTML. Source text is escaped for both Mark
 from __future__ import annotations
 
 import re
-from html import escape, unescape
+from html import escape
 
 from citeproof.model import VerifiedAnswer, VerifiedQuote
 from citeproof.render.edits import Edit, apply_edits, layout, line_indent
@@ -23,12 +23,13 @@ from citeproof.render.labels import (
     meaning_warning,
     nothing_checked,
     provided_hint,
-    safe_url,
     shorten,
     source_name,
     split_excerpt,
     status_label,
 )
+from citeproof.render.markdown_safety import canonical_url, markdown_link, neutralise_markdown
+from citeproof.render.safe_text import visible
 
 _ANYWHERE = re.compile(r"([\\`*_\[\]|~])")
 _LINE_START = re.compile(r"^(\s*)([#+=-])", re.MULTILINE)
@@ -43,32 +44,13 @@ def escape_markdown(text: str) -> str:
     return escape(text, quote=False)
 
 
-# Code keeps its "<" (code is shown literally anyway); so do autolinks to safe addresses.
-_CODE = re.compile(
-    r"^[ \t]*(`{3,}|~{3,})[^\n]*\n.*?(?:^[ \t]*\1[^\n]*$|\Z)|(`+).+?\2"
-    r"|<(?:https?|mailto):[^\s<>]*>",
-    re.MULTILINE | re.DOTALL,
-)
-_LINK_TARGET = re.compile(r"\]\(\s*<?([^\s)>]*)")
-
-
-def _neutralise(text: str) -> list[Edit]:
-    """Edits that turn raw HTML into text and break links to unsafe schemes."""
-    kept = [m.span() for m in _CODE.finditer(text)]
-
-    def in_code(position: int) -> bool:
-        return any(start <= position < end for start, end in kept)
-
-    edits = [
-        Edit(m.start(), m.end(), "&lt;") for m in re.finditer("<", text) if not in_code(m.start())
-    ]
-    for link in _LINK_TARGET.finditer(text):
-        target = unescape(link.group(1))
-        has_scheme = re.match(r"[\x00-\x20]*[A-Za-z][A-Za-z0-9+.\-\x00-\x20]*:", target)
-        if has_scheme and not safe_url(target) and not in_code(link.start()):
-            # "]\(" is no longer link syntax, so the target shows as plain text.
-            edits.append(Edit(link.start() + 1, link.start() + 2, "\\("))
-    return edits
+def _outside(edits: list[Edit], position: int) -> int:
+    """``position`` moved to the end of any replacement that covers it, so a badge is never
+    spliced into a neutralised link or tag."""
+    for edit in edits:
+        if edit.start < position < edit.end:
+            return edit.end
+    return position
 
 
 def quote_badge(quote: VerifiedQuote) -> str:
@@ -91,21 +73,24 @@ def quote_badge(quote: VerifiedQuote) -> str:
 def _answer_with_badges(answer: VerifiedAnswer) -> str:
     text = answer.text
     plan = layout(answer)
-    edits = _neutralise(text)
+    safety = neutralise_markdown(text)
+    edits = list(safety)
     for span, quote in plan.quotes:
+        end = _outside(safety, span[1])
         if quote.style == "block":
             # A paragraph of its own after the block, at the block's indentation, so it stays
             # inside a list item but outside the quoted text.
             indent = line_indent(text, span[0])
-            edits.append(Edit(span[1], span[1], f"\n\n{indent}{quote_badge(quote)}"))
+            edits.append(Edit(end, end, f"\n\n{indent}{quote_badge(quote)}"))
         else:
-            edits.append(Edit(span[1], span[1], f" {quote_badge(quote)}"))
+            edits.append(Edit(end, end, f" {quote_badge(quote)}"))
     for claim in answer.claims:
         if claim.quote_ids:
             continue  # quotes carry their own badges
         for cite in claim.citations:
             start, end = cite.answer_span
             if cite.status in ("ineligible", "flagged") and 0 <= start < end <= len(text):
+                end = _outside(safety, end)
                 label = citation_label(cite.status)
                 edits.append(Edit(end, end, f" ({label.symbol} {label.word})"))
     return apply_edits(text, edits)
@@ -147,9 +132,8 @@ def show_source(answer: VerifiedAnswer, quote: VerifiedQuote) -> str:
             f"From {source_name(answer, excerpt.source_id, excerpt.title)}, ¶{excerpt.paragraph}"
         )
         line = escape_markdown(where)
-        url = safe_url(excerpt.url)
-        if url and not re.search(r"[\s<>]", url):
-            line += f" · <{url}>"
+        if excerpt.url and canonical_url(excerpt.url):
+            line += " · " + markdown_link(escape_markdown(excerpt.url), excerpt.url)
         parts += [line, "", _excerpt_block(quote), ""]
         quality = match_quality(quote)
         if quality:
@@ -191,9 +175,8 @@ def _sources_section(answer: VerifiedAnswer) -> str:
                 f"- {escape_markdown(source.id)}: {escape_markdown(source.title or source.id)}"
                 f" — {escape_markdown(' · '.join(facts))}"
             )
-            url = safe_url(source.url)
-            if url and not re.search(r"[\s<>]", url):
-                line += f" · <{url}>"
+            if source.url and canonical_url(source.url):
+                line += " · " + markdown_link(escape_markdown(source.url), source.url)
             parts.append(line)
         parts.append("")
     missing = cited_but_not_provided(answer)
@@ -217,4 +200,6 @@ def _sources_section(answer: VerifiedAnswer) -> str:
 
 def render_markdown(answer: VerifiedAnswer) -> str:
     """The corrected answer with a badge after each quote, then the "Sources" section."""
-    return f"{_answer_with_badges(answer).rstrip()}\n\n{_sources_section(answer).rstrip()}\n"
+    markdown = f"{_answer_with_badges(answer).rstrip()}\n\n{_sources_section(answer).rstrip()}\n"
+    # No raw escape sequence, bidi or tag character reaches a terminal or a chat UI.
+    return visible(markdown, marks="⟨⟩")

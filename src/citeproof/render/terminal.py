@@ -6,7 +6,6 @@ pipe, a CI log or a file.
 from __future__ import annotations
 
 import io
-import re
 
 from rich import box
 from rich.console import Console, Group, RenderableType
@@ -30,14 +29,11 @@ from citeproof.render.labels import (
     status_label,
     where_found,
 )
+from citeproof.render.safe_text import visible
 
-# Escape sequences in a source could move the cursor, retitle the window or fake a link;
-# show every control character (but newline and tab) as a visible code point instead.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-
-
-def _printable(text: str) -> str:
-    return _CONTROL.sub(lambda m: f"<U+{ord(m.group()):04X}>", text)
+# Escape sequences in a source could move the cursor, retitle the window or fake a link, and
+# bidi or tag characters reorder or hide text: each is shown as a visible code point instead.
+_printable = visible
 
 
 def _text(text: str, style: str = "") -> Text:

@@ -1,6 +1,5 @@
 """Reading sources from files, and the store that keeps every version of them."""
 
-from citeproof.errors import UnknownSourceError
 from citeproof.sources.files import read_source_file
 from citeproof.sources.ingest import FileFailure, IngestReport, ingest_paths
 from citeproof.sources.store import IngestResult, SourceStore, StoredChange, StoredSource
@@ -12,7 +11,6 @@ __all__ = [
     "SourceStore",
     "StoredChange",
     "StoredSource",
-    "UnknownSourceError",
     "ingest_paths",
     "read_source_file",
 ]

@@ -6,12 +6,13 @@ and one ``attachment`` source per readable attachment.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 from urllib.parse import quote
 
 from citeproof.errors import SourceError
-from citeproof.model import Source, SourceKind, Span
+from citeproof.model import SOURCE_FIELDS, Source, SourceKind, Span
 from citeproof.sources.email_reader import (
     Attachment,
     ReadMessage,
@@ -23,8 +24,16 @@ from citeproof.sources.ids import (
     content_hash,
     file_doc_id,
     message_doc_id,
+    readable_path,
     short_version,
     source_id,
+)
+from citeproof.sources.limits import (
+    DEFAULT_LIMITS,
+    ReadLimits,
+    check_extent,
+    over_limit,
+    read_file_bounded,
 )
 from citeproof.sources.readers import EMAIL_SUFFIXES, SUPPORTED_SUFFIXES, document_format
 from citeproof.sources.readers import read_document as read_document_bytes
@@ -54,17 +63,9 @@ class Draft:
     message_id: str | None = None
 
     def source(self, retrieved_at: str | None = None) -> Source:
-        return Source(
-            id=self.id,
-            kind=self.kind,
-            text=self.text,
-            title=self.title,
-            doc_id=self.doc_id,
-            version=self.version,
-            url=self.url,
-            paragraphs=self.paragraphs,
-            retrieved_at=retrieved_at,
-        )
+        """The `Source` this draft becomes: its fields of the same names, and the time."""
+        shared = {name: getattr(self, name) for name in SOURCE_FIELDS if name != "retrieved_at"}
+        return Source(**shared, retrieved_at=retrieved_at)
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,33 +89,50 @@ def is_supported(path: Path) -> bool:
     return path.suffix.lower() in SUPPORTED_SUFFIXES
 
 
-def read_file(path: Path, *, version: str | None = None) -> FileDrafts:
+def read_file(
+    path: Path,
+    *,
+    version: str | None = None,
+    trusted_roots: Sequence[Path] = (),
+    limits: ReadLimits = DEFAULT_LIMITS,
+) -> FileDrafts:
     """Read ``path`` into drafts. ``version`` overrides the content-hash version.
 
-    Raises `SourceError` naming the file when it cannot be read at all.
+    A message is one document per file path, unless it lies under one of ``trusted_roots``
+    (folders whose mail is known to be genuine): there, its Message-ID names the document, so
+    a newer copy saved elsewhere in a trusted folder replaces an older one.
+
+    Raises `SourceError` naming the file when it cannot be read at all, or breaks one of
+    ``limits`` (an attachment over a limit is only reported among the file's problems).
     """
     where = str(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as error:
-        raise SourceError(f"cannot read the file: {error.strerror or error}", where=where) from None
+    raw = read_file_bounded(path, limits, where)
     absolute = path.resolve()
     url = absolute.as_uri()
     if path.suffix.lower() in EMAIL_SUFFIXES:
-        return _message_drafts(path, read_message(raw, where), url, version)
+        trusted = any(absolute.is_relative_to(root.resolve()) for root in trusted_roots)
+        message = read_message(raw, where, limits)
+        check_extent(message.body.text, len(message.body.paragraphs), limits, where)
+        return _message_drafts(path, message, url, version, trusted, limits)
     if document_format(path.name) is None:
         raise SourceError(f"cannot read {path.suffix or 'extension-less'} files", where=where)
-    document = read_document_bytes(raw, name=path.name, where=where)
+    document = read_document_bytes(raw, name=path.name, where=where, limits=limits)
     doc_id = file_doc_id(path)
-    draft = _draft(
-        "document", document, doc_id, url, str(absolute), version, document.title or path.name
-    )
+    title = document.title or readable_path(path.name)
+    draft = _draft("document", document, doc_id, url, readable_path(absolute), version, title)
     return FileDrafts(path, doc_id, (draft,))
 
 
-def _message_drafts(path: Path, message: ReadMessage, url: str, version: str | None) -> FileDrafts:
-    origin = str(path.resolve())
-    doc_id = message_doc_id(message.message_id, path)
+def _message_drafts(
+    path: Path,
+    message: ReadMessage,
+    url: str,
+    version: str | None,
+    trusted: bool,
+    limits: ReadLimits,
+) -> FileDrafts:
+    origin = readable_path(path.resolve())
+    doc_id = message_doc_id(message.message_id, path, trusted=trusted)
     body = _draft(
         "email_body",
         message.body,
@@ -122,18 +140,22 @@ def _message_drafts(path: Path, message: ReadMessage, url: str, version: str | N
         url,
         origin,
         version,
-        message.subject or path.name,
+        message.subject or readable_path(path.name),
         message_id=message.message_id,
     )
     drafts = [body]
-    problems: list[str] = []
+    problems = [
+        str(over_limit("the attachment", f"{limits.max_attachment_bytes:,} bytes",
+                       "max_attachment_bytes", f"{path}#attachment={name}"))
+        for name in message.too_large
+    ]  # fmt: skip
     skipped: list[str] = []
     seen: dict[str, int] = {}
     for attachment in message.attachments:
         seen[attachment.filename] = seen.get(attachment.filename, 0) + 1
         where = f"{path}#attachment={attachment.filename}"
         try:
-            document = _read_attachment(attachment, where)
+            document = _read_attachment(attachment, where, limits)
         except _Unsupported as why:
             skipped.append(f"{where}: {why}")
             continue
@@ -163,15 +185,22 @@ class _Unsupported(Exception):
     pass
 
 
-def _read_attachment(attachment: Attachment, where: str) -> Segmented:
+def _read_attachment(attachment: Attachment, where: str, limits: ReadLimits) -> Segmented:
     name, content_type = attachment.filename, attachment.content_type
     if content_type == "message/rfc822" or PurePath(name).suffix.lower() in EMAIL_SUFFIXES:
-        return read_message(attachment.data, where).body
+        body = read_message(attachment.data, where, limits).body
+        check_extent(body.text, len(body.paragraphs), limits, where)
+        return body
     if document_format(name, content_type) is None:
         raise _Unsupported(f"{content_type} is not a format citeproof reads; skipped")
     text = decode_attachment_text(attachment) if content_type.startswith("text/") else None
     return read_document_bytes(
-        attachment.data, name=name, where=where, content_type=content_type, text=text
+        attachment.data,
+        name=name,
+        where=where,
+        content_type=content_type,
+        text=text,
+        limits=limits,
     )
 
 

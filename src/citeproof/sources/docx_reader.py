@@ -13,20 +13,25 @@ from docx.table import Table
 from docx.text.paragraph import Paragraph
 
 from citeproof.errors import SourceError
+from citeproof.sources.limits import DEFAULT_LIMITS, ReadLimits, over_limit
 from citeproof.sources.segment import Block, Segmented, join_blocks
 from citeproof.sources.text_reader import normalise_newlines
 
 
-def read_docx(raw: bytes, where: str) -> Segmented:
+def read_docx(raw: bytes, where: str, limits: ReadLimits = DEFAULT_LIMITS) -> Segmented:
     """One paragraph per non-empty Word paragraph; each table row is one paragraph with its
     cells joined by `` | `` (merged cells once). The title is the document's core title.
 
-    Raises `SourceError` naming ``where`` when the file is not a valid DOCX package.
+    Raises `SourceError` naming ``where`` when the file is not a valid DOCX package, or
+    expands to more than ``limits.max_expanded_bytes``.
     """
     try:
+        _check_expansion(raw, limits, where)
         document = docx.Document(io.BytesIO(raw))
         blocks = [Block(normalise_newlines(text)) for text in _texts(document)]
         title = (document.core_properties.title or "").strip() or None
+    except SourceError:
+        raise
     except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError, OSError) as error:
         detail = str(error).strip() or type(error).__name__
         raise SourceError(
@@ -37,6 +42,20 @@ def read_docx(raw: bytes, where: str) -> Segmented:
             raise SourceError(f"cannot read the DOCX ({error})", where=where) from None
         raise
     return join_blocks(blocks, title=title)
+
+
+def _check_expansion(raw: bytes, limits: ReadLimits, where: str) -> None:
+    # zipfile stops every member at its declared size, so the declared sizes bound what
+    # python-docx can unpack: check them before anything is decompressed.
+    with zipfile.ZipFile(io.BytesIO(raw)) as package:
+        expanded = sum(member.file_size for member in package.infolist())
+    if expanded > limits.max_expanded_bytes:
+        raise over_limit(
+            f"the unpacked DOCX ({expanded:,} bytes)",
+            f"{limits.max_expanded_bytes:,} bytes",
+            "max_expanded_bytes",
+            where,
+        )
 
 
 def _texts(document: Document) -> Iterator[str]:

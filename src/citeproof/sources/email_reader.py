@@ -12,6 +12,7 @@ from email.message import EmailMessage, Message
 
 from citeproof.errors import SourceError
 from citeproof.sources.html_reader import html_to_text
+from citeproof.sources.limits import DEFAULT_LIMITS, ReadLimits, over_limit
 from citeproof.sources.segment import Segmented, email_paragraphs
 from citeproof.sources.text_reader import normalise_newlines
 
@@ -30,7 +31,8 @@ class Attachment:
 @dataclass(frozen=True, slots=True)
 class ReadMessage:
     """A parsed message. ``body`` carries the quoted-history spans; ``message_id`` is the
-    Message-ID without angle brackets, or ``None`` when the message has none."""
+    Message-ID without angle brackets, or ``None`` when the message has none; ``too_large``
+    names the attachments over the size limit, left unread."""
 
     body: Segmented
     subject: str | None
@@ -38,39 +40,76 @@ class ReadMessage:
     sender: str | None
     date: str | None
     attachments: tuple[Attachment, ...]
+    too_large: tuple[str, ...] = ()
 
 
-def read_message(raw: bytes, where: str) -> ReadMessage:
+def read_message(raw: bytes, where: str, limits: ReadLimits = DEFAULT_LIMITS) -> ReadMessage:
     """Parse an RFC 822 / MIME message the way a mail client would.
 
     Encoded-word headers (``=?utf-8?q?...?=``) and RFC 2231 file names are decoded; the body
     is decoded from its transfer encoding and declared charset (an unknown or wrong charset
     falls back to UTF-8, then Windows-1252, so a message always reads). Quoted reply history
     is kept in the text and its spans recorded. Raises `SourceError` naming ``where`` when
-    the bytes are not a message at all.
+    the bytes are not a message at all, or its parts nest deeper than
+    ``limits.max_mime_depth``. Attachments over ``limits.max_attachment_bytes`` are named in
+    ``too_large`` and not decoded.
     """
     if not raw.strip():
         raise SourceError("the message is empty", where=where)
-    message = email.message_from_bytes(raw, policy=email.policy.default)
+    try:
+        message = email.message_from_bytes(raw, policy=email.policy.default)
+        _check_depth(message, limits, where)
+    except RecursionError:
+        raise _too_deep(limits, where) from None
     if not isinstance(message, EmailMessage):  # pragma: no cover - the default policy makes one
         raise SourceError("not an email message", where=where)
     if not message.keys():
         raise SourceError("not an email message: no headers found", where=where)
     body_part = message.get_body(preferencelist=("plain", "html"))
     body = _body(body_part) if body_part is not None else Segmented("", ())
-    attachments = tuple(
-        _attachment(part, number)
-        for number, part in enumerate(message.iter_attachments(), start=1)
-        if part is not body_part
-    )
+    attachments: list[Attachment] = []
+    too_large: list[str] = []
+    for number, part in enumerate(message.iter_attachments(), start=1):
+        if part is body_part:
+            continue
+        if _encoded_size(part) * 3 // 4 > limits.max_attachment_bytes:
+            too_large.append(_clean(part.get_filename()) or f"attachment-{number}")
+            continue
+        attachments.append(_attachment(part, number))
     return ReadMessage(
         body=body,
         subject=_header(message, "subject"),
         message_id=_message_id(message),
         sender=_header(message, "from"),
         date=_header(message, "date"),
-        attachments=attachments,
+        attachments=tuple(attachments),
+        too_large=tuple(too_large),
     )
+
+
+def _check_depth(message: Message, limits: ReadLimits, where: str) -> None:
+    """Walk the MIME tree without recursion; `SourceError` when it nests too deeply."""
+    stack: list[tuple[Message, int]] = [(message, 0)]
+    while stack:
+        part, depth = stack.pop()
+        if depth > limits.max_mime_depth:
+            raise _too_deep(limits, where)
+        payload = part.get_payload()
+        if isinstance(payload, list):
+            stack.extend((child, depth + 1) for child in payload if isinstance(child, Message))
+        elif isinstance(payload, Message):
+            stack.append((payload, depth + 1))
+
+
+def _too_deep(limits: ReadLimits, where: str) -> SourceError:
+    return over_limit(
+        "the nesting of MIME parts", f"{limits.max_mime_depth} levels", "max_mime_depth", where
+    )
+
+
+def _encoded_size(part: Message) -> int:
+    payload = part.get_payload()
+    return len(payload) if isinstance(payload, str | bytes) else 0
 
 
 def _body(part: Message) -> Segmented:

@@ -13,18 +13,24 @@ from pathlib import Path
 from citeproof.errors import SourceError
 from citeproof.model import Source, SourceKind
 from citeproof.sources.build import read_file
+from citeproof.sources.ids import readable_path
+from citeproof.sources.limits import DEFAULT_LIMITS, ReadLimits, check_extent, read_file_bounded
 from citeproof.sources.readers import SUPPORTED_SUFFIXES
 from citeproof.sources.text_reader import read_text
 
 
 def read_source_file(
-    path: str | os.PathLike[str], *, source_id: str | None = None, kind: SourceKind | None = None
+    path: str | os.PathLike[str],
+    *,
+    source_id: str | None = None,
+    kind: SourceKind | None = None,
+    limits: ReadLimits = DEFAULT_LIMITS,
 ) -> Source:
     """Read ``path`` into a `Source` with paragraph spans and a ``file://`` url.
 
     The id defaults to the file name without its suffix and the title is the file name, so a
     citation label on the command line names the file. Raises `SourceError` naming the file
-    when it cannot be read or its format is not supported.
+    when it cannot be read, its format is not supported or it breaks one of ``limits``.
     """
     path = Path(path)
     suffix = path.suffix.lower()
@@ -35,21 +41,19 @@ def read_source_file(
             where=str(path),
         )
     if suffix:
-        first = read_file(path).drafts[0]
+        first = read_file(path, limits=limits).drafts[0]
         default_kind: SourceKind = first.kind
         text, paragraphs = first.text, first.paragraphs
     else:
-        try:
-            raw = path.read_bytes()
-        except OSError as error:
-            raise SourceError(f"cannot read the file: {error.strerror}", where=str(path)) from None
+        raw = read_file_bounded(path, limits, str(path))
         document = read_text(raw, str(path))
+        check_extent(document.text, len(document.paragraphs), limits, str(path))
         default_kind, text, paragraphs = "document", document.text, document.paragraphs
     return Source(
         id=source_id or path.stem,
         kind=kind or default_kind,
         text=text,
-        title=path.name,
+        title=readable_path(path.name),
         url=path.resolve().as_uri(),
         paragraphs=paragraphs or None,
     )

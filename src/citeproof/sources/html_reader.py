@@ -1,7 +1,10 @@
 """HTML: the visible text, one paragraph per block element.
 
 Scripts, styles, templates, the ``<head>`` and elements hidden with the ``hidden`` attribute
-or an inline ``display:none`` / ``visibility:hidden`` style are dropped. Text inside
+or an inline style that hides them are dropped: ``display:none``, ``visibility:hidden``, a
+zero font size, zero opacity, zero height with overflow hidden, a position or indent far off
+screen, a zero clip, or white text without a background of another colour. Such text is what
+a reader never sees and a prompt injection hides in. Text inside
 ``<blockquote>`` (and Gmail's ``gmail_quote`` containers) is marked as quoted history, which
 is how mail clients quote replies in HTML.
 """
@@ -26,7 +29,20 @@ _SKIP = frozenset({"script", "style", "template", "noscript", "svg", "object", "
 _VOID = frozenset(
     {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
 )
-_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
+_HIDDEN_STYLE = re.compile(
+    r"display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0*\.?0+(?:px|pt|em|rem|%)?\s*(?:;|$|!)"
+    r"|opacity\s*:\s*0*\.?0+\s*(?:;|$|!)"
+    r"|(?:left|top|right|text-indent|margin-left)\s*:\s*-\d{3,}"
+    r"|clip\s*:\s*rect\(\s*0[a-z]*[\s,]+0[a-z]*[\s,]+0[a-z]*[\s,]+0[a-z]*\s*\)",
+    re.I,
+)
+_ZERO_HEIGHT = re.compile(r"(?:^|;)\s*(?:max-)?height\s*:\s*0+(?:px|em|rem|%)?\s*(?:;|$|!)", re.I)
+_OVERFLOW_HIDDEN = re.compile(r"overflow\s*:\s*hidden", re.I)
+_WHITE_TEXT = re.compile(
+    r"(?:^|;)\s*color\s*:\s*(?:white|#fff(?:fff)?|rgba?\(\s*255\s*,\s*255\s*,\s*255)", re.I
+)
+_BACKGROUND = re.compile(r"background(?:-color)?\s*:\s*([^;]+)", re.I)
+_WHITE = re.compile(r"^\s*(?:white|#fff(?:fff)?|rgba?\(\s*255\s*,\s*255\s*,\s*255)", re.I)
 _SPACES = re.compile(r"[ \t\r\n\f\v\u00a0]+")
 
 
@@ -158,8 +174,19 @@ def _is_hidden(attrs: list[tuple[str, str | None]]) -> bool:
     for name, value in attrs:
         if name == "hidden" or (name == "aria-hidden" and value == "true"):
             return True
-        if name == "style" and value and _HIDDEN_STYLE.search(value):
+        if name == "style" and value and _hiding_style(value):
             return True
+    return False
+
+
+def _hiding_style(style: str) -> bool:
+    if _HIDDEN_STYLE.search(style):
+        return True
+    if _ZERO_HEIGHT.search(style) and _OVERFLOW_HIDDEN.search(style):
+        return True
+    if _WHITE_TEXT.search(style):
+        background = _BACKGROUND.search(style)
+        return background is None or bool(_WHITE.match(background.group(1)))
     return False
 
 

@@ -1,9 +1,10 @@
 """Stable ids: derived from what a source says and where it came from, never from its
 position in a list or the order files were ingested in.
 
-- ``doc_id`` names an origin across versions: a file's absolute path, a message's
-  Message-ID (so the same message saved twice is one document), an attachment's message
-  and file name.
+- ``doc_id`` names an origin across versions: a file's absolute path (a message's too: a
+  header anyone can write never decides which document a message replaces), a message's
+  Message-ID only when the message comes from a trusted source (so the same message saved
+  twice there is one document), an attachment's message and file name.
 - a source ``id`` names one version of one origin: ``<prefix>-<12 hex>`` of the doc_id and
   the content hash, with the prefix ``d`` (document), ``e`` (email body) or ``a`` (attachment).
 """
@@ -34,9 +35,10 @@ def file_doc_id(path: Path) -> str:
     return "file:" + _hex(str(path.resolve()), 16)
 
 
-def message_doc_id(message_id: str | None, path: Path) -> str:
-    """``msg:<16 hex>`` of the Message-ID; of the file path when the message has none."""
-    origin = f"message-id:{message_id}" if message_id else f"path:{path.resolve()}"
+def message_doc_id(message_id: str | None, path: Path, *, trusted: bool = False) -> str:
+    """``msg:<16 hex>`` of the file path; of the Message-ID when the message comes from a
+    trusted source (``trusted``) and has one."""
+    origin = f"message-id:{message_id}" if trusted and message_id else f"path:{path.resolve()}"
     return "msg:" + _hex(origin, 16)
 
 
@@ -53,4 +55,11 @@ def source_id(kind: SourceKind, doc_id: str, digest: str) -> str:
 
 
 def _hex(value: str, length: int) -> str:
-    return hashlib.sha256(value.encode("utf-8")).hexdigest()[:length]
+    # surrogateescape: a file name whose bytes are not UTF-8 still has one stable id.
+    return hashlib.sha256(value.encode("utf-8", "surrogateescape")).hexdigest()[:length]
+
+
+def readable_path(path: Path | str) -> str:
+    """The path as text that can be stored and printed: bytes of a file name that are not
+    UTF-8 become U+FFFD."""
+    return str(path).encode("utf-8", "surrogateescape").decode("utf-8", "replace")

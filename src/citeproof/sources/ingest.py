@@ -9,6 +9,7 @@ from pathlib import Path
 
 from citeproof.errors import CiteproofError
 from citeproof.sources.build import is_supported
+from citeproof.sources.limits import DEFAULT_LIMITS, ReadLimits
 from citeproof.sources.store import ChangeStatus, IngestResult, SourceStore
 
 
@@ -24,13 +25,15 @@ class FileFailure:
 class IngestReport:
     """Everything one ingest run did.
 
-    ``ignored`` are files found in folders in formats citeproof does not read.
+    ``ignored`` are files found in folders in formats citeproof does not read;
+    ``not_followed`` the symbolic links left alone.
     ``ok`` is false when a file failed or a supported attachment could not be read.
     """
 
     results: tuple[IngestResult, ...]
     failures: tuple[FileFailure, ...]
     ignored: tuple[Path, ...] = ()
+    not_followed: tuple[NotFollowed, ...] = ()
 
     def count(self, status: ChangeStatus) -> int:
         return sum(result.count(status) for result in self.results)
@@ -38,6 +41,10 @@ class IngestReport:
     @property
     def problems(self) -> tuple[str, ...]:
         return tuple(problem for result in self.results for problem in result.problems)
+
+    @property
+    def clashes(self) -> tuple[str, ...]:
+        return tuple(clash for result in self.results for clash in result.clashes)
 
     @property
     def skipped(self) -> tuple[str, ...]:
@@ -48,27 +55,81 @@ class IngestReport:
         return not self.failures and not self.problems
 
 
-def collect_files(paths: Iterable[Path]) -> tuple[list[Path], list[Path]]:
-    """The files to ingest under ``paths`` (folders walked recursively, hidden entries
-    skipped, each folder's files in name order) and the files found there that are ignored.
+@dataclass(frozen=True, slots=True)
+class NotFollowed:
+    """A symbolic link found while walking a folder and not followed, and why."""
 
-    A file named directly is always returned, whatever its suffix, so that an unsupported
-    file given by name fails with a clear error instead of being skipped silently.
+    path: Path
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class FoundFiles:
+    """What walking the ingest paths found: the files to read, the files in formats citeproof
+    does not read, and the symbolic links left alone."""
+
+    files: tuple[Path, ...]
+    ignored: tuple[Path, ...]
+    not_followed: tuple[NotFollowed, ...]
+
+
+def find_files(paths: Iterable[Path], *, follow_symlinks: bool = False) -> FoundFiles:
+    """The files to ingest under ``paths``: folders walked recursively, hidden entries
+    skipped, each folder's entries in name order.
+
+    A symbolic link inside a folder (to a file or a folder) is never followed unless
+    ``follow_symlinks``, and never when it leads outside the folder named in ``paths`` (its
+    ingest root): a link to ``/etc/passwd`` dropped in a mail folder is not read. A path named
+    directly is always returned, whatever its suffix, so that an unsupported file given by name
+    fails with a clear error instead of being skipped silently.
     """
     files: list[Path] = []
     ignored: list[Path] = []
-    for path in paths:
-        if not path.is_dir():
-            files.append(path)
-            continue
-        for folder, dirs, names in os.walk(path):
-            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-            for name in sorted(names):
-                if name.startswith("."):
+    not_followed: list[NotFollowed] = []
+
+    def walk(folder: Path, root: Path, seen: set[Path]) -> None:
+        try:
+            entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
+        except OSError as error:
+            not_followed.append(NotFollowed(folder, f"cannot list the folder: {error.strerror}"))
+            return
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue
+            found = Path(entry.path)
+            if entry.is_symlink():
+                if not follow_symlinks:
+                    not_followed.append(
+                        NotFollowed(found, "symbolic link, not followed (--follow-symlinks)")
+                    )
                     continue
-                found = Path(folder) / name
+                target = found.resolve()
+                if not target.is_relative_to(root):
+                    not_followed.append(
+                        NotFollowed(found, f"symbolic link to {target}, outside {root}")
+                    )
+                    continue
+            if entry.is_dir():
+                real = found.resolve()
+                if real not in seen:  # a link back up the tree would loop forever
+                    walk(found, root, seen | {real})
+            elif entry.is_file():
                 (files if is_supported(found) else ignored).append(found)
-    return files, ignored
+
+    for path in paths:
+        if path.is_dir():
+            root = path.resolve()
+            walk(path, root, {root})
+        else:
+            files.append(path)
+    return FoundFiles(tuple(files), tuple(ignored), tuple(not_followed))
+
+
+def collect_files(paths: Iterable[Path]) -> tuple[list[Path], list[Path]]:
+    """The files to ingest under ``paths`` and the files found there that are ignored, with
+    no symbolic link followed (see `find_files`)."""
+    found = find_files(paths)
+    return list(found.files), list(found.ignored)
 
 
 def ingest_paths(
@@ -77,14 +138,27 @@ def ingest_paths(
     *,
     acl: Sequence[str] | None = None,
     on_file: Callable[[Path], None] | None = None,
+    trusted_roots: Sequence[Path] = (),
+    follow_symlinks: bool = False,
+    limits: ReadLimits = DEFAULT_LIMITS,
 ) -> IngestReport:
-    """Ingest every file under ``paths``; a file that fails is reported and the rest go on.
+    """Ingest every file under ``paths`` (see `find_files`); a file that fails is reported
+    and the rest go on.
 
     ``on_file`` is called after each file (for a progress bar). Each file is one transaction,
-    so a failure never loses what was stored before.
+    so a failure never loses what was stored before. ``trusted_roots``: see
+    `SourceStore.ingest_file`; ``limits`` bound the reading of each file.
     """
-    files, ignored = collect_files(paths)
-    return ingest_files(store, files, acl=acl, on_file=on_file, ignored=ignored)
+    found = find_files(paths, follow_symlinks=follow_symlinks)
+    return ingest_files(
+        store,
+        found.files,
+        acl=acl,
+        on_file=on_file,
+        found=found,
+        trusted_roots=trusted_roots,
+        limits=limits,
+    )
 
 
 def ingest_files(
@@ -93,18 +167,24 @@ def ingest_files(
     *,
     acl: Sequence[str] | None = None,
     on_file: Callable[[Path], None] | None = None,
-    ignored: Sequence[Path] = (),
+    found: FoundFiles | None = None,
+    trusted_roots: Sequence[Path] = (),
+    limits: ReadLimits = DEFAULT_LIMITS,
 ) -> IngestReport:
-    """Ingest exactly ``files`` (see `ingest_paths`)."""
+    """Ingest exactly ``files`` (see `ingest_paths`); ``found`` is the walk they came from,
+    whose ignored files and links not followed the report names."""
     results: list[IngestResult] = []
     failures: list[FileFailure] = []
     for path in files:
         try:
-            results.append(store.ingest_file(path, acl=acl))
+            result = store.ingest_file(path, acl=acl, trusted_roots=trusted_roots, limits=limits)
+            results.append(result)
         except CiteproofError as error:
             failures.append(FileFailure(path, str(error)))
         except Exception as error:  # a library choking on one file must not stop the run
             failures.append(FileFailure(path, f"{path}: {type(error).__name__}: {error}"))
         if on_file is not None:
             on_file(path)
-    return IngestReport(tuple(results), tuple(failures), tuple(ignored))
+    if found is None:
+        return IngestReport(tuple(results), tuple(failures))
+    return IngestReport(tuple(results), tuple(failures), found.ignored, found.not_followed)

@@ -9,13 +9,15 @@ from pypdf import PageObject, PdfReader
 from pypdf.errors import PyPdfError
 
 from citeproof.errors import SourceError
+from citeproof.model import Span
+from citeproof.sources.limits import DEFAULT_LIMITS, Deadline, ReadLimits, over_limit
 from citeproof.sources.segment import Block, Segmented, join_blocks, layout_paragraphs
 from citeproof.sources.text_reader import normalise_newlines
 
 _SPACES = re.compile(r"\s+")
 
 
-def read_pdf(raw: bytes, where: str) -> Segmented:
+def read_pdf(raw: bytes, where: str, limits: ReadLimits = DEFAULT_LIMITS) -> Segmented:
     """The text of every page, in order; paragraphs come from the page layout.
 
     A page's paragraphs are the blocks that pypdf's layout mode separates with vertical
@@ -24,16 +26,54 @@ def read_pdf(raw: bytes, where: str) -> Segmented:
     Lines wrapped by the layout are joined with a space. Pages are separate paragraphs. The
     title is the document's metadata title, if any.
 
-    Raises `SourceError` naming ``where`` for a damaged or encrypted file, or a PDF with no
-    text layer (a scan).
+    Raises `SourceError` naming ``where`` for a damaged or encrypted file, a PDF with no
+    text layer (a scan), or one over ``limits`` (pages, time).
     """
+    pages, title = _read_pages(raw, where, limits)
+    return _join(pages, title, where)
+
+
+def read_pdf_pages(
+    raw: bytes, where: str, limits: ReadLimits = DEFAULT_LIMITS
+) -> tuple[Segmented, tuple[Span, ...]]:
+    """`read_pdf`, with the character span of each page in the text (page 1 first).
+
+    A page with no text has an empty span where it would be. Callers that cite by page
+    (Anthropic's ``page_location``) map page numbers to text with it.
+    """
+    pages, title = _read_pages(raw, where, limits)
+    document = _join(pages, title, where)
+    spans: list[Span] = []
+    paragraph = 0
+    position = 0
+    for blocks in pages:
+        count = sum(1 for block in blocks if block.text.strip())
+        if count:
+            first, last = document.paragraphs[paragraph], document.paragraphs[paragraph + count - 1]
+            spans.append((first[0], last[1]))
+            position = last[1]
+            paragraph += count
+        else:
+            spans.append((position, position))
+    return document, tuple(spans)
+
+
+def _read_pages(raw: bytes, where: str, limits: ReadLimits) -> tuple[list[list[Block]], str | None]:
+    deadline = Deadline.start(limits, where)
     try:
         reader = PdfReader(io.BytesIO(raw))
         if reader.is_encrypted:
             raise SourceError("the PDF is encrypted; give a decrypted copy", where=where)
-        blocks: list[Block] = []
+        count = len(reader.pages)
+        if count > limits.max_pdf_pages:
+            raise over_limit(
+                f"the number of pages ({count:,})", f"{limits.max_pdf_pages:,}", "max_pdf_pages",
+                where,
+            )  # fmt: skip
+        pages: list[list[Block]] = []
         for page in reader.pages:
-            blocks.extend(_page_blocks(page.extract_text(), _layout(page)))
+            pages.append(_page_blocks(page.extract_text(), _layout(page)))
+            deadline.check()
         title = _title(reader)
     except SourceError:
         raise
@@ -41,7 +81,11 @@ def read_pdf(raw: bytes, where: str) -> Segmented:
         raise SourceError(
             f"cannot read the PDF: damaged or truncated ({_describe(error)})", where=where
         ) from None
-    document = join_blocks(blocks, title=title)
+    return pages, title
+
+
+def _join(pages: list[list[Block]], title: str | None, where: str) -> Segmented:
+    document = join_blocks([block for blocks in pages for block in blocks], title=title)
     if not document.text:
         raise SourceError("the PDF has no text layer (a scan?); nothing to cite", where=where)
     return document

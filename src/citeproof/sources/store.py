@@ -25,6 +25,7 @@ from typing import Literal, Self
 from citeproof.errors import SourceError, UnknownSourceError
 from citeproof.model import Source, SourceKind, Span
 from citeproof.sources.build import Draft, FileDrafts, read_file
+from citeproof.sources.limits import DEFAULT_LIMITS, ReadLimits
 from citeproof.sources.windows import passage_windows
 
 SCHEMA_VERSION = 1
@@ -142,13 +143,16 @@ class IngestResult:
     """The outcome of ingesting one file.
 
     ``problems`` name parts that failed to read (a damaged attachment) while the rest of the
-    file was stored; ``skipped`` name attachments in formats citeproof does not read.
+    file was stored; ``skipped`` name attachments in formats citeproof does not read;
+    ``clashes`` name messages from other files that carry the same Message-ID (both are kept
+    as distinct sources: a header never makes one message replace another).
     """
 
     path: Path
     changes: tuple[StoredChange, ...]
     problems: tuple[str, ...] = ()
     skipped: tuple[str, ...] = ()
+    clashes: tuple[str, ...] = ()
 
     def count(self, status: ChangeStatus) -> int:
         return sum(change.status == status for change in self.changes)
@@ -219,15 +223,24 @@ class SourceStore:
 
     # --- writing -------------------------------------------------------------------------
     def ingest_file(
-        self, path: Path | str, *, acl: Sequence[str] | None = None, version: str | None = None
+        self,
+        path: Path | str,
+        *,
+        acl: Sequence[str] | None = None,
+        version: str | None = None,
+        trusted_roots: Sequence[Path] = (),
+        limits: ReadLimits = DEFAULT_LIMITS,
     ) -> IngestResult:
         """Read ``path`` and store what it holds, in one transaction.
 
         ``acl`` lists the principals allowed to read the new versions (``None``: everyone);
-        ``version`` overrides the content-hash version. Raises `SourceError` naming the file
-        when it cannot be read; nothing is stored for it then.
+        ``version`` overrides the content-hash version; ``trusted_roots`` are folders whose
+        messages are identified by Message-ID (see `citeproof.sources.build.read_file`);
+        ``limits`` bound the reading. Raises `SourceError` naming the file when it cannot be
+        read or breaks a limit; nothing is stored for it then.
         """
-        return self.put(read_file(Path(path), version=version), acl=acl)
+        file = read_file(Path(path), version=version, trusted_roots=trusted_roots, limits=limits)
+        return self.put(file, acl=acl)
 
     def put(self, file: FileDrafts, *, acl: Sequence[str] | None = None) -> IngestResult:
         """Store the drafts read from one file (see `ingest_file`)."""
@@ -236,6 +249,7 @@ class SourceStore:
         changes: list[StoredChange] = []
         self._db.execute("BEGIN IMMEDIATE")
         try:
+            clashes = self._clashes(file)
             for draft in file.drafts:
                 changes.append(self._put_draft(draft, acl_json, now))
             body_ids = {d.id for d in file.drafts}
@@ -245,7 +259,23 @@ class SourceStore:
         except BaseException:
             self._db.execute("ROLLBACK")
             raise
-        return IngestResult(file.path, tuple(changes), file.problems, file.skipped)
+        return IngestResult(file.path, tuple(changes), file.problems, file.skipped, clashes)
+
+    def _clashes(self, file: FileDrafts) -> tuple[str, ...]:
+        """Current messages of other origins that carry this file's Message-ID."""
+        body = file.drafts[0] if file.drafts else None
+        if body is None or body.kind != "email_body" or not body.message_id:
+            return ()
+        rows = self._db.execute(
+            "SELECT DISTINCT origin FROM sources WHERE kind = 'email_body' AND message_id = ? "
+            "AND doc_id != ? AND superseded = 0 ORDER BY origin",
+            (body.message_id, body.doc_id),
+        ).fetchall()
+        return tuple(
+            f"{file.path}: Message-ID <{body.message_id}> is also the Message-ID of {origin}; "
+            "both are kept as separate sources"
+            for (origin,) in rows
+        )
 
     def _put_draft(self, draft: Draft, acl_json: str | None, now: str) -> StoredChange:
         row = self._db.execute(

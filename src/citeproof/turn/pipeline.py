@@ -18,11 +18,8 @@ from citeproof.providers.constrained import GrammarProvider, wants_quote_first
 from citeproof.turn.eligibility import DEFAULT_BUDGET_CHARS, decide_eligibility
 from citeproof.turn.evidence_first import answer_text, quote_first_prompt
 from citeproof.turn.prompt import Prompt, build_prompt, shown_paragraphs
+from citeproof.turn.retrieve import Retriever
 from citeproof.verifier.verification import verify
-
-
-class Retriever(Protocol):
-    def retrieve(self, query: str, *, limit: int = 8) -> list[Passage]: ...
 
 
 class Library(Protocol):

@@ -1,9 +1,12 @@
 """The prompt engine: eligible sources, numbered paragraphs, `<cite:ID#pN>` instructions.
 
 Source text is presented as data: each source is fenced in a ``<source>`` element whose
-closing tag cannot occur inside the text, and invisible characters (zero-width, bidi
-controls, Unicode tag characters) are removed from what the model sees, each removal
-recorded. Only sources the turn's `Eligibility` allows ever reach the prompt (012.1).
+tags cannot occur inside the text (not even spaced out or in fullwidth forms), nor can the
+prompt's own citation and paragraph markers (``<cite:...>``, ``[pN]``); invisible characters
+(zero-width, bidi controls, variation selectors, Unicode tag characters, fillers, controls) are
+removed from what the model sees, in titles too, each removal recorded; and lines that speak
+to the assistant ("ignore all previous instructions") are flagged in the record. Only sources
+the turn's `Eligibility` allows ever reach the prompt (012.1).
 """
 
 from __future__ import annotations
@@ -18,9 +21,26 @@ from citeproof.model import Eligibility, Message, Passage, Source
 PROMPT_VERSION = "citeproof-prompt/1"
 
 _INVISIBLE = re.compile(
-    "[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u00ad\U000e0000-\U000e007f]"
+    "[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u00ad\U000e0000-\U000e007f"
+    # variation selectors, Arabic letter mark, Mongolian vowel separator, combining grapheme
+    # joiner, Hangul fillers, interlinear annotation marks, line and paragraph separators
+    "\ufe00-\ufe0f\U000e0100-\U000e01ef\u061c\u180e\u034f\u3164\uffa0\ufff9-\ufffb"
+    "\u2028\u2029"
+    # NUL and the other C0 controls but tab and newline, DEL and the C1 controls
+    "\x00-\x08\x0b-\x1f\x7f-\x9f]"
 )
-_FENCE = re.compile(r"(?i)<(/?)(source)")
+# "<" (or a fullwidth or small form of it) opening something the model could read as the
+# prompt's own markup: a source tag, spaced or not, or a citation marker.
+_FENCE = re.compile(r"(?i)[<\uff1c\ufe64\u2039\u3008]\s*(/?)\s*(source|cite)")
+_PARAGRAPH_LABEL = re.compile(r"(?i)\[(\s*(?:p|¶)\s*\d+\s*)\]")
+# Words that speak to the assistant rather than inform a reader.
+_ADDRESSES_ASSISTANT = re.compile(
+    r"(?i)\b(?:ignore|disregard|forget|override)\b.{0,40}\b(?:instructions?|prompts?|rules?|"
+    r"guidelines?|directions?)\b"
+    r"|\b(?:you are now|from now on,? you|new instructions?|system prompt|developer mode)\b"
+    r"|^\s*(?:assistant|system|ai|chatgpt|claude|llm)\s*:"
+    r"|\b(?:as an ai|language model)\b.{0,40}\b(?:must|should|will)\b"
+)
 
 SYSTEM = """\
 You answer questions using only the sources given to you. Rules:
@@ -42,14 +62,26 @@ class Removal:
 
 
 @dataclass(frozen=True, slots=True)
+class FlaggedLine:
+    """A line of a source that addresses the assistant: shown to the model as data, and
+    recorded so a reviewer sees the attempt."""
+
+    source_id: str
+    paragraph: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
 class Prompt:
-    """What the model is sent, with the record of how it was built."""
+    """What the model is sent, with the record of how it was built: invisible characters
+    removed (``removals``) and lines that address the assistant (``flagged``)."""
 
     version: str
     messages: tuple[Message, ...]
     source_ids: tuple[str, ...]
     removals: tuple[Removal, ...]
     eligibility_fingerprint: str
+    flagged: tuple[FlaggedLine, ...] = ()
     grammar: str | None = None  # a GBNF grammar the answer must follow (quote-first mode)
 
 
@@ -73,9 +105,11 @@ def build_prompt(
     wanted = shown_paragraphs(passages)
     blocks: list[str] = []
     removals: list[Removal] = []
+    flagged: list[FlaggedLine] = []
     for source in shown:
-        block, removal = _source_block(source, wanted.get(source.id))
+        block, removal, flags = _source_block(source, wanted.get(source.id))
         blocks.append(block)
+        flagged += flags
         if removal is not None:
             removals.append(removal)
     user = "Sources:\n\n" + "\n\n".join(blocks) + f"\n\nQuestion: {question.strip()}"
@@ -85,6 +119,7 @@ def build_prompt(
         source_ids=tuple(s.id for s in shown),
         removals=tuple(removals),
         eligibility_fingerprint=eligibility.fingerprint,
+        flagged=tuple(flagged),
     )
 
 
@@ -97,25 +132,37 @@ def shown_paragraphs(passages: Sequence[Passage]) -> dict[str, set[int]]:
     return chosen
 
 
-def _source_block(source: Source, paragraphs: set[int] | None) -> tuple[str, Removal | None]:
+def _source_block(
+    source: Source, paragraphs: set[int] | None
+) -> tuple[str, Removal | None, list[FlaggedLine]]:
     lines: list[str] = []
     removed: list[str] = []
+    flagged: list[FlaggedLine] = []
     for number, (start, end) in enumerate(source.paragraph_spans(), start=1):
         if paragraphs is not None and number not in paragraphs:
             continue
         text = source.text[start:end]
         removed += _INVISIBLE.findall(text)
-        clean = _FENCE.sub(r"&lt;\1\2", _INVISIBLE.sub("", text))
+        visible = _INVISIBLE.sub("", text)
+        flagged += [
+            FlaggedLine(source.id, number, line.strip()[:200])
+            for line in visible.split("\n")
+            if _ADDRESSES_ASSISTANT.search(line)
+        ]
+        clean = _PARAGRAPH_LABEL.sub(r"(\1)", _FENCE.sub(r"&lt;\1\2", visible))
         lines.append(f"[p{number}] {clean}")
+    for value in (source.id, source.title or ""):
+        removed += _INVISIBLE.findall(value)
     title = _attribute(source.title or "")
     head = f'<source id="{_attribute(source.id)}" kind="{source.kind}" title="{title}">'
     removal = None
     if removed:
         codepoints = tuple(sorted({f"U+{ord(c):04X}" for c in removed}))
         removal = Removal(source.id, len(removed), codepoints)
-    return head + "\n" + "\n".join(lines) + "\n</source>", removal
+    return head + "\n" + "\n".join(lines) + "\n</source>", removal, flagged
 
 
 def _attribute(value: str) -> str:
-    clean = _INVISIBLE.sub("", value)
-    return clean.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
+    clean = _INVISIBLE.sub("", value).replace("\n", " ")
+    clean = clean.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
+    return re.sub("[\uff1c\ufe64]", "&lt;", clean)

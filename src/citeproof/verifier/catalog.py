@@ -17,6 +17,12 @@ from citeproof.model import Exclusion, Source
 _PREFIXED_NUMBER = re.compile(r"(?i)^(?:s|src|source|doc|document)[\s_-]*(\d+)$")
 
 
+def is_numbered(label: str) -> bool:
+    """``1``, ``S1``, ``Source 1``: a label that names a source by number."""
+    folded = label.strip().casefold()
+    return folded.isdigit() or _PREFIXED_NUMBER.match(folded) is not None
+
+
 def _aliases(key: str) -> Iterator[str]:
     """The folded forms under which ``key`` can be looked up."""
     folded = key.strip().casefold()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from citeproof.model import (
     Citation,
@@ -111,6 +111,10 @@ def apply_verdicts(
             sid, par = j.new_citation
             edits.append(_Edit(close, close, " " + _marker_text("[", [(sid, par)])))
 
+    carried: dict[Span, list[str]] = {}
+    for quote in answer.quotes:
+        for citation in quote.citations:
+            carried.setdefault(citation.marker_span, []).append(quote.id)
     marker_status: dict[tuple[Span, str, int | None], list[CitedSource]] = {}
     for marker_span, citations in _markers(answer).items():
         entries: list[tuple[str, int | None, str, bool]] = []
@@ -126,6 +130,8 @@ def apply_verdicts(
                         marker=citation.marker,
                         answer_span=marker_span,
                         status=status,  # type: ignore[arg-type]
+                        written_span=marker_span,
+                        quote_ids=tuple(dict.fromkeys(carried.get(marker_span, ()))),
                     )
                 )
         if any(status == "removed" or moved for *_, status, moved in entries):
@@ -204,7 +210,7 @@ def _entries(
 def _moved(cited: CitedSource, edited: _Edits) -> CitedSource:
     start = edited.position(cited.answer_span[0])
     end = edited.position(cited.answer_span[1])
-    return CitedSource(cited.source, cited.paragraph, cited.marker, (start, end), cited.status)
+    return replace(cited, answer_span=(start, end))
 
 
 def _verified_quote(j: Judgement, edited: _Edits, replaced: bool) -> VerifiedQuote:

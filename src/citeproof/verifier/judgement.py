@@ -20,7 +20,7 @@ from citeproof.model import (
     Source,
     Status,
 )
-from citeproof.verifier.catalog import SourceCatalog
+from citeproof.verifier.catalog import SourceCatalog, is_numbered
 from citeproof.verifier.differences import changes_meaning, compare, describe
 from citeproof.verifier.match import MatchSettings, SourceIndex, find_quote, parse_quote
 
@@ -113,15 +113,12 @@ def judge_quote(
     )
 
 
-_NUMBERED = re.compile(r"(?i)^(?:s|src|source|doc|document)?[\s_-]*\d+$")
-
-
 def _provided_hint(catalog: SourceCatalog, labels: Sequence[str]) -> str:
     """Which ids were provided, and, for a numbered citation, how to number the sources:
     citations are never matched by position (012.2)."""
     ids = ", ".join(source.id for source in catalog) or "none"
     hint = f"; the sources provided are {ids}"
-    if any(_NUMBERED.match(label.strip()) for label in labels):
+    if any(is_numbered(label) for label in labels):
         hint += (
             "; to cite sources by number, give them those ids (--source 1=FILE) or number them"
             " in the order given (--number-sources)"

@@ -310,14 +310,21 @@ class SourceIndex:
         folded = self._core.folded()
         if folded is None:
             return None
-        counted = sorted(
-            (folded.count(word), word, offset)
-            for word, offset in quote_tokens(quote)
-            if len(word) >= 3 or word.isdigit()
+        # Longer words are rarer: count those first, and only until enough occur.
+        words = sorted(
+            ((word, offset) for word, offset in quote_tokens(quote) if len(word) >= 3),
+            key=lambda t: -len(t[0]),
         )
-        known = [(n, word, offset) for n, word, offset in counted if n]
+        known: list[tuple[int, str, int]] = []
+        for word, offset in words:
+            count = folded.count(word)
+            if count:
+                known.append((count, word, offset))
+                if len(known) >= 2 * most:
+                    break
         if len(known) < 3:
             return None
+        known.sort()
         votes: list[int] = []
         for _, word, offset in known[:most]:
             at = folded.find(word)

@@ -1,10 +1,11 @@
 """Sentence boundaries inside one prose block.
 
 A sentence ends at ``.``, ``!`` or ``?`` (plus any closing quotes or brackets) followed by
-whitespace and something that starts a sentence: an uppercase or uncased letter, a digit, an
-opening quote or bracket. Citation markers right after the end still belong to the sentence
-(``… 45%. [S1] Next``). No boundary falls inside a quote or a marker, nor after a common
-abbreviation (``e.g.``, ``Dr.``, ``No.``, ``U.S.``, an initial such as ``M.``).
+whitespace, or at a full-width ``。``, ``！`` or ``？`` with or without it, and then something
+that starts a sentence: an uppercase or uncased letter, a digit, an opening quote or bracket.
+Citation markers right after the end still belong to the sentence (``… 45%. [S1] Next``). No
+boundary falls inside a quote or a marker, nor after a common abbreviation (``e.g.``, ``Dr.``,
+``No.``, ``U.S.``, an initial such as ``M.``).
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from collections.abc import Mapping
 from citeproof.model import Span
 from citeproof.verifier.parse._text import SpanIndex
 
-_TERMINATOR = re.compile(r"[.!?]+")
+_TERMINATOR = re.compile(r"[.!?]+|[。！？]+")
+_FULL_WIDTH_END = "。！？"  # Chinese and Japanese write no space after a sentence
 _CLOSING = "\"'”’»«」』)]*_"
 _OPENING = "\"'“‘«»„‚「『([*_¿¡<"
 _WHITESPACE = re.compile(r"\s*")
@@ -48,7 +50,8 @@ def split_sentences(
         if protected.strictly_inside(boundary):
             continue
         boundary = _take_markers(text, boundary, end, marker_ends)
-        if boundary >= end or not text[boundary].isspace():
+        full_width = terminator.group()[0] in _FULL_WIDTH_END
+        if boundary >= end or not (full_width or text[boundary].isspace()):
             continue
         following = _NOT_SPACE.search(text, boundary, end)
         if following is None:

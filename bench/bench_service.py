@@ -1,0 +1,237 @@
+"""The HTTP service under load: ``POST /v1/verify`` beside ``GET /healthz`` as the floor.
+
+Run: ``.venv/bin/python bench/bench_service.py`` (options: ``--clients`` 32, ``--seconds`` 60,
+``--floor-seconds`` 15, ``--workers`` 2). Starts ``citeproof serve`` on a free loopback port
+with a fresh data folder and a token, then drives it with a bounded async httpx load generator:
+``--clients`` connections, each sending its next request as soon as the last one is answered,
+for ``--seconds``. Every request is a 5-quote answer (three verbatim, one with a changed word,
+one not in the sources) over 5 sources of ~10 KB each (50 KB, QuoteSum paragraphs from
+``$CITEPROOF_DATA/quotesum/dev_half.jsonl``), so every request verifies, builds the evidence
+and appends a durable audit record. Reports throughput, p50/p95/p99 latency and errors, and
+beside them the library's own cost per request (verify, evidence, audit append, JSON)
+in-process, one at a time.
+Target on the development machine: 0 errors, p95 under 250 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+SOURCES = 5
+SOURCE_BYTES = 10_000
+
+
+def data_path() -> Path:
+    default = Path(__file__).resolve().parents[2] / "shared" / "data"
+    root = Path(os.environ.get("CITEPROOF_DATA", default))
+    return root / "quotesum" / "dev_half.jsonl"
+
+
+def request_line() -> dict[str, Any]:
+    """The verify request: 5 quotes over 5 sources of ~10 KB."""
+    paragraphs: list[str] = []
+    seen: set[str] = set()
+    for raw in data_path().read_text(encoding="utf-8").splitlines():
+        row = json.loads(raw)
+        for n in range(1, 9):
+            text = str(row.get(f"source{n}", "")).strip()
+            if len(text) > 200 and text not in seen:
+                seen.add(text)
+                paragraphs.append(text)
+        if sum(map(len, paragraphs)) > SOURCES * SOURCE_BYTES * 1.2:
+            break
+    sources: list[dict[str, Any]] = []
+    for number in range(1, SOURCES + 1):
+        chunk: list[str] = []
+        while sum(map(len, chunk)) < SOURCE_BYTES:
+            chunk.append(paragraphs.pop(0))
+        sources.append({"id": f"S{number}", "kind": "document", "text": "\n\n".join(chunk)})
+    quotes = []
+    for number, source in enumerate(sources, start=1):
+        sentence = next(
+            s
+            for s in re.split(r"(?<=[.!?])\s+", source["text"])
+            if 60 < len(s) < 200 and '"' not in s
+        ).rstrip(".")
+        if number == 4:  # a changed word: corrected
+            words = sentence.split()
+            words[len(words) // 2] = "purportedly"
+            sentence = " ".join(words)
+        if number == 5:  # not in any source
+            sentence = "the committee approved the merger without further review"
+        quotes.append(f'Source {number} says "{sentence}" [S{number}].')
+    answer = "According to the sources:\n\n" + "\n".join(quotes)
+    return {"id": "bench", "answer": answer, "sources": sources}
+
+
+def in_process(line: dict[str, Any], seconds: float) -> dict[str, Any]:
+    """The library's own cost, one request at a time, no HTTP: verify, evidence, audit append
+    (SQLite, durable) and the JSON of the record: what each request costs a worker's CPU."""
+    from citeproof.audit import open_store
+    from citeproof.outcome.contract import answer_to_json, read_batch_line
+    from citeproof.outcome.recording import conclude
+    from citeproof.verifier.verification import verify
+
+    raw = json.dumps(line)
+    latencies: list[float] = []
+    with tempfile.TemporaryDirectory() as folder, open_store(Path(folder) / "a.db") as log:
+        stop = time.perf_counter() + seconds
+        while time.perf_counter() < stop:
+            started = time.perf_counter()
+            answer_id, answer, sources, _ = read_batch_line(raw, where="bench")
+            verified = verify(answer, sources, answer_id=answer_id)
+            conclude(verified, request={"command": "bench"}, log=log)
+            json.dumps(answer_to_json(verified))
+            latencies.append(time.perf_counter() - started)
+    latencies.sort()
+
+    def pct(p: float) -> float:
+        return latencies[min(len(latencies) - 1, int(p * len(latencies)))] * 1000
+
+    return {
+        "requests": len(latencies),
+        "throughput": len(latencies) / seconds,
+        "p50_ms": pct(0.5),
+        "p95_ms": pct(0.95),
+        "p99_ms": pct(0.99),
+        "errors": 0,
+        "error_kinds": {},
+    }
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+async def drive(
+    url: str, method: str, path: str, content: bytes | None, headers: dict[str, str],
+    clients: int, seconds: float,
+) -> dict[str, Any]:  # fmt: skip
+    latencies: list[float] = []
+    errors: dict[str, int] = {}
+    stop = time.perf_counter() + seconds
+    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
+    async with httpx.AsyncClient(base_url=url, headers=headers, limits=limits, timeout=30) as http:
+
+        async def client() -> None:
+            while time.perf_counter() < stop:
+                started = time.perf_counter()
+                try:
+                    response = await http.request(method, path, content=content)
+                    if response.status_code != 200:
+                        key = f"HTTP {response.status_code}"
+                        errors[key] = errors.get(key, 0) + 1
+                        continue
+                except httpx.HTTPError as error:
+                    errors[type(error).__name__] = errors.get(type(error).__name__, 0) + 1
+                    continue
+                latencies.append(time.perf_counter() - started)
+
+        began = time.perf_counter()
+        await asyncio.gather(*(client() for _ in range(clients)))
+        elapsed = time.perf_counter() - began
+    latencies.sort()
+
+    def pct(p: float) -> float:
+        return latencies[min(len(latencies) - 1, int(p * len(latencies)))] * 1000
+
+    return {
+        "requests": len(latencies),
+        "throughput": len(latencies) / elapsed,
+        "p50_ms": pct(0.50) if latencies else None,
+        "p95_ms": pct(0.95) if latencies else None,
+        "p99_ms": pct(0.99) if latencies else None,
+        "mean_ms": statistics.fmean(latencies) * 1000 if latencies else None,
+        "errors": sum(errors.values()),
+        "error_kinds": errors,
+    }
+
+
+def start(data: Path, port: int, workers: int) -> subprocess.Popen[bytes]:
+    citeproof = str(Path(sys.executable).parent / "citeproof")
+    token = subprocess.run(
+        [citeproof, "token", "add", "bench", "--data", str(data)],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip()  # fmt: skip
+    limits = data / "limits.json"  # the bench measures throughput, not the rate limit
+    limits.write_text(json.dumps({"rate_per_minute": 10_000_000, "rate_burst": 1_000_000}))
+    process = subprocess.Popen(
+        [citeproof, "serve", "--port", str(port), "--data", str(data),
+         "--workers", str(workers), "--limits", str(limits)],
+        stdout=subprocess.DEVNULL,
+    )  # fmt: skip
+    os.environ["BENCH_TOKEN"] = token
+    for _ in range(600):
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                return process
+        except httpx.TransportError:
+            time.sleep(0.1)
+    process.kill()
+    raise SystemExit("the server did not start")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--clients", type=int, default=32)
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--floor-seconds", type=float, default=15.0)
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    line = request_line()
+    library = in_process(line, args.floor_seconds)
+    content = json.dumps(line).encode()
+    size = sum(len(s["text"].encode()) for s in line["sources"])
+    with tempfile.TemporaryDirectory(prefix="citeproof-bench-") as folder:
+        port = free_port()
+        process = start(Path(folder), port, args.workers)
+        url = f"http://127.0.0.1:{port}"
+        headers = {"Authorization": f"Bearer {os.environ['BENCH_TOKEN']}"}
+        try:
+            check = httpx.post(f"{url}/v1/verify", content=content, headers=headers, timeout=30)
+            counts = check.json()["counts"]
+            print(
+                f"citeproof serve, {args.workers} workers, {args.clients} clients; request: "
+                f"{len(content):,} bytes, 5 quotes ({counts}) over {size:,} bytes of sources"
+            )
+            rows = [
+                ("POST /v1/verify", asyncio.run(drive(
+                    url, "POST", "/v1/verify", content, headers, args.clients, args.seconds))),
+                ("GET /healthz (floor)", asyncio.run(drive(
+                    url, "GET", "/healthz", None, {}, args.clients, args.floor_seconds))),
+                ("verify in-process, 1", library),
+            ]  # fmt: skip
+        finally:
+            process.send_signal(signal.SIGTERM)
+            process.wait(timeout=30)
+    print(f"{'endpoint':<22} {'req/s':>8} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'errors':>7}")
+    for name, row in rows:
+        print(
+            f"{name:<22} {row['throughput']:>8.1f} {row['p50_ms']:>8.1f} {row['p95_ms']:>8.1f} "
+            f"{row['p99_ms']:>8.1f} {row['errors']:>7}"
+            + (f"  {row['error_kinds']}" if row["errors"] else "")
+        )
+    verify = rows[0][1]
+    met = verify["errors"] == 0 and verify["p95_ms"] < 250
+    print(f"target (0 errors, p95 < 250 ms): {'met' if met else 'NOT met'}")
+
+
+if __name__ == "__main__":
+    main()

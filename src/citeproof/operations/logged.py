@@ -1,0 +1,74 @@
+"""Reading the audit log as operations see it: the records of each kind, parsed once.
+
+The log holds several kinds of record, told apart by the payload's ``schema``: answers
+(``citeproof/audit-payload/1``, written by `citeproof.outcome.recording`), re-validation
+outcomes (``citeproof/revalidation/1``) and reviewers' verdicts (``citeproof/review/1``).
+Records of any other schema are skipped by the readers here, never rejected: the log is
+shared and may hold records this version does not know.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from citeproof.audit.store import AuditStore
+from citeproof.errors import InputError
+from citeproof.outcome.payload import AUDIT_SCHEMA
+
+REVALIDATION_SCHEMA = "citeproof/revalidation/1"
+"""A re-validation outcome of one logged answer against one state of the source store."""
+
+REVIEW_SCHEMA = "citeproof/review/1"
+"""A reviewer's verdict on one logged answer."""
+
+
+@dataclass(frozen=True, slots=True)
+class LoggedRecord:
+    """One audit record: its position, request id, the time it was logged and its payload."""
+
+    sequence: int
+    request_id: str
+    record_hash: str
+    recorded_at: str
+    payload: dict[str, Any]
+
+    @property
+    def schema(self) -> str | None:
+        value = self.payload.get("schema")
+        return value if isinstance(value, str) else None
+
+    @property
+    def is_answer(self) -> bool:
+        return self.schema == AUDIT_SCHEMA
+
+    @property
+    def when(self) -> datetime:
+        """`recorded_at` as an aware UTC time."""
+        return parse_time(self.recorded_at, where=f"audit record {self.sequence}")
+
+
+def logged_records(log: AuditStore, start: int = 0) -> Iterator[LoggedRecord]:
+    """Every record from ``start`` on, in log order, with its entry parsed once."""
+    for record in log.records(start):
+        fields = record.fields
+        yield LoggedRecord(
+            sequence=record.sequence,
+            request_id=record.request_id,
+            record_hash=record.record_hash,
+            recorded_at=str(fields["recorded_at"]),
+            payload=fields["payload"],
+        )
+
+
+def parse_time(value: str, *, where: str) -> datetime:
+    """An ISO 8601 time (``Z`` or an offset; a naive time is taken as UTC) as aware UTC."""
+    try:
+        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except (TypeError, ValueError):
+        raise InputError(f"not an ISO 8601 time: {value!r}", where=where) from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)

@@ -1,0 +1,113 @@
+"""What one service instance is configured with: where its data lives and its limits."""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from citeproof.errors import InputError
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """The service's limits. Every one is checked at the edge and answered with a problem
+    naming the field it concerns."""
+
+    body_bytes: int = 2_000_000
+    """Largest JSON request body (``/v1/verify``, ``/v1/ask``), counted while it is read."""
+    upload_bytes: int = 20_000_000
+    """Largest upload body (``/v1/sources``, ``/v1/batches``)."""
+    answer_chars: int = 100_000
+    source_chars: int = 1_000_000
+    sources_per_answer: int = 100
+    quotes_per_answer: int = 200
+    question_chars: int = 4_000
+    rate_per_minute: int = 600
+    """Requests per principal per minute, per worker process (a token bucket)."""
+    rate_burst: int = 120
+    deadline_seconds: float = 30.0
+    """A request still unanswered after this is answered 503; the client is free again."""
+    body_read_seconds: float = 10.0
+    """Longest wait for the next chunk of a request body (a slow client is cut off)."""
+    batch_lines: int = 10_000
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: Any, *, where: str = "limits") -> Limits:
+        """Limits from a JSON object of any of the fields; the rest keep their defaults.
+        Raises `InputError` naming an unknown field or a value that is not a positive
+        number."""
+        if not isinstance(data, dict):
+            raise InputError("expected a JSON object of limits", where=where)
+        known = {f.name: f.type for f in fields(cls)}
+        for name, value in data.items():
+            if name not in known:
+                raise InputError(
+                    f"unknown limit; expected one of {', '.join(known)}", where=where, field=name
+                )
+            wanted = float if known[name] in (float, "float") else int
+            if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+                raise InputError("must be a positive number", where=where, field=name)
+            if wanted is int and not isinstance(value, int):
+                raise InputError("must be a whole number", where=where, field=name)
+        return cls(**data)
+
+    @classmethod
+    def from_file(cls, path: Path) -> Limits:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+            raise InputError(f"cannot read the limits: {error}", where=str(path)) from None
+        return cls.from_json(data, where=str(path))
+
+
+@dataclass(frozen=True, slots=True)
+class ServiceConfig:
+    """Where the service keeps things, and how it behaves.
+
+    ``data`` holds the service's own database (tokens, batches, the answer index) and, by
+    default, the SQLite source store and audit log; ``store``/``audit`` name others (``audit``
+    may be a ``postgresql://`` URL). ``dev`` lifts the token check, and is refused on any
+    address but loopback.
+    """
+
+    data: Path
+    store: Path | None = None
+    audit: str | None = None
+    host: str = "127.0.0.1"
+    dev: bool = False
+    provider: str | None = None
+    limits: Limits = field(default_factory=Limits)
+
+    @property
+    def service_db(self) -> Path:
+        return self.data / "service.db"
+
+    @property
+    def store_path(self) -> Path:
+        return self.store or self.data / "sources.db"
+
+    @property
+    def audit_target(self) -> str:
+        return self.audit or str(self.data / "audit.db")
+
+    @property
+    def checkpoint_dir(self) -> Path | None:
+        """Where a PostgreSQL log's signed checkpoints go: in ``data`` (a SQLite log keeps
+        them beside its file)."""
+        return self.data / "audit-checkpoints" if "://" in self.audit_target else None
+
+
+def is_loopback(host: str) -> bool:
+    """True for ``localhost`` and loopback addresses (127.0.0.0/8, ::1)."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False

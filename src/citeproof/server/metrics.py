@@ -1,0 +1,58 @@
+"""Prometheus metrics of one worker process: requests, latencies per stage, verdicts."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+
+_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
+
+
+class Metrics:
+    """The counters and histograms `/metrics` exposes (Prometheus text format)."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        self.requests = Counter(
+            "citeproof_http_requests",
+            "HTTP requests answered, by route and status.",
+            ["method", "route", "status"],
+            registry=self.registry,
+        )
+        self.latency = Histogram(
+            "citeproof_http_request_seconds",
+            "Time to answer an HTTP request, by route.",
+            ["route"],
+            buckets=_BUCKETS,
+            registry=self.registry,
+        )
+        self.stages = Histogram(
+            "citeproof_stage_seconds",
+            "Time spent in each stage of a request (verify, audit, retrieve, generate...).",
+            ["stage"],
+            buckets=_BUCKETS,
+            registry=self.registry,
+        )
+        self.verdicts = Counter(
+            "citeproof_quote_verdicts",
+            "Quotes checked, by verdict.",
+            ["status"],
+            registry=self.registry,
+        )
+
+    def observe_request(self, method: str, route: str, status: int, seconds: float) -> None:
+        self.requests.labels(method, route, str(status)).inc()
+        self.latency.labels(route).observe(seconds)
+
+    def observe_stages(self, timings: Mapping[str, float]) -> None:
+        for stage, seconds in timings.items():
+            self.stages.labels(stage).observe(seconds)
+
+    def count_verdicts(self, counts: Mapping[str, int]) -> None:
+        for status, count in counts.items():
+            if count:
+                self.verdicts.labels(status).inc(count)
+
+    def text(self) -> bytes:
+        return generate_latest(self.registry)

@@ -1,0 +1,107 @@
+"""For teams testing their LLM app: `assert_cited` fails a test when an answer's quotes or
+claims do not hold up against its sources, and says which ones and why.
+
+Installed as a pytest plugin (entry point ``pytest11``), it is also the fixture
+``assert_cited``; importing it works without pytest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+
+from citeproof.adapters.converted import Converted
+from citeproof.model import STATUSES, CitedSource, Policy, Source, VerifiedAnswer
+from citeproof.verifier.verification import verify
+
+
+def assert_cited(
+    answer: str | Converted | VerifiedAnswer,
+    sources: Sequence[Source] = (),
+    *,
+    max_corrected: int | None = None,
+    max_mismatch: int = 0,
+    max_not_found: int = 0,
+    max_ineligible: int = 0,
+    min_quotes: int = 0,
+    min_cited_claims: float = 0.0,
+    policy: Policy | None = None,
+) -> VerifiedAnswer:
+    """Verify ``answer`` (text over ``sources``, a vendor response converted by
+    `citeproof.adapters`, or an answer already verified) and raise `AssertionError` when:
+
+    - more quotes have a status than its ``max_<status>`` allows (``corrected``: no limit
+      unless given; ``mismatch``, ``not_found`` and ``ineligible``: none allowed by default);
+    - fewer than ``min_quotes`` quotes were found;
+    - a smaller share of the claims than ``min_cited_claims`` (0 to 1) cites a provided source.
+
+    The message lists every quote and claim at fault with what was written, the source it
+    cites and what citeproof found. Returns the verified answer for further asserts.
+    """
+    verified = _verified(answer, sources, policy)
+    limits = {
+        "corrected": max_corrected,
+        "mismatch": max_mismatch,
+        "not_found": max_not_found,
+        "ineligible": max_ineligible,
+    }
+    counts = verified.counts()
+    problems: list[str] = []
+    for status, limit in limits.items():
+        if limit is not None and counts[status] > limit:
+            problems.append(f"{counts[status]} {status} quotes (at most {limit} allowed):")
+            problems.extend(_quote_lines(verified, status))
+    if len(verified.quotes) < min_quotes:
+        problems.append(f"{len(verified.quotes)} quotes found, at least {min_quotes} expected")
+    if verified.claims and min_cited_claims > 0:
+        uncited = [c for c in verified.claims if not _cites_a_provided_source(c.citations)]
+        share = 1 - len(uncited) / len(verified.claims)
+        if share < min_cited_claims:
+            problems.append(
+                f"{share:.0%} of claims cite a provided source ({min_cited_claims:.0%} expected); "
+                "these do not:"
+            )
+            problems.extend(f"  {c.id}: {_short(c.text)}" for c in uncited)
+    if problems:
+        tally = ", ".join(f"{counts[s]} {s}" for s in STATUSES if counts[s])
+        header = f"answer {verified.id}: {len(verified.quotes)} quotes ({tally or 'none'})"
+        raise AssertionError("\n".join([header, *problems]))
+    return verified
+
+
+def _verified(
+    answer: str | Converted | VerifiedAnswer, sources: Sequence[Source], policy: Policy | None
+) -> VerifiedAnswer:
+    if isinstance(answer, VerifiedAnswer):
+        return answer
+    if isinstance(answer, Converted):
+        return answer.verify(policy=policy)
+    return verify(answer, sources, policy=policy)
+
+
+def _cites_a_provided_source(citations: Sequence[CitedSource]) -> bool:
+    return any(citation.status in ("ok", "corrected") for citation in citations)
+
+
+def _quote_lines(verified: VerifiedAnswer, status: str) -> Iterator[str]:
+    for quote in verified.quotes:
+        if quote.status != status:
+            continue
+        cited = quote.cited_source or "no source"
+        yield f"  {quote.id} {status}: {_short(quote.text)!r} citing {cited}: {quote.note}"
+
+
+def _short(text: str, most: int = 100) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= most else flat[: most - 1] + "…"
+
+
+try:  # the pytest plugin: only when pytest is there
+    import pytest
+
+    @pytest.fixture(name="assert_cited")
+    def assert_cited_fixture() -> Callable[..., VerifiedAnswer]:
+        """`assert_cited` as a fixture."""
+        return assert_cited
+
+except ImportError:  # pragma: no cover - pytest is a test-time dependency
+    pass

@@ -1,0 +1,31 @@
+"""Fixtures of the operations tests."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import PgSchemas
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def audit_target(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """An empty audit log on each backend; PostgreSQL skips without CITEPROOF_PG_URL (and
+    fails under CITEPROOF_REQUIRE_PG=1), as the audit store's own tests do."""
+    if request.param == "sqlite":
+        yield str(tmp_path / "audit.db")
+        return
+    schemas: PgSchemas = request.getfixturevalue("pg_schemas")
+    _, url = schemas.new()
+    yield url
+
+
+@pytest.fixture
+def second_audit_target(audit_target: str, request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Another empty log on the same backend as `audit_target`."""
+    if audit_target.startswith("postgresql"):
+        schemas: PgSchemas = request.getfixturevalue("pg_schemas")
+        return schemas.new()[1]
+    return str(tmp_path / "second.db")

@@ -1,0 +1,63 @@
+"""Issue 9 §3: ingest reads only what lies in the folders it was given."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from citeproof.cli.ingest import ingest_command
+from citeproof.sources import SourceStore, ingest_paths
+
+SECRET = "root:x:0:0:secret line that must never become a source"
+
+
+def folder_with_links(tmp_path: Path) -> Path:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "passwd.txt").write_text(SECRET + "\n", "utf-8")
+    (outside / "private").mkdir()
+    (outside / "private" / "notes.txt").write_text(SECRET + " (folder)\n", "utf-8")
+    inbox = tmp_path / "in"
+    inbox.mkdir()
+    (inbox / "memo.txt").write_text("The Hartley memo.\n", "utf-8")
+    (inbox / "passwd.txt").symlink_to(outside / "passwd.txt")
+    (inbox / "private").symlink_to(outside / "private", target_is_directory=True)
+    return inbox
+
+
+def stored_texts(store: SourceStore) -> str:
+    return "\n".join(record.source.text for record in store.current())
+
+
+def test_ingest_does_not_follow_symlinks_out_of_its_folder_by_default(tmp_path: Path) -> None:
+    inbox = folder_with_links(tmp_path)
+    with SourceStore(tmp_path / "sources.db") as store:
+        report = ingest_paths(store, [inbox])
+        assert SECRET not in stored_texts(store)
+        assert "Hartley memo" in stored_texts(store)
+    assert sorted(link.path.name for link in report.not_followed) == ["passwd.txt", "private"]
+
+
+def test_follow_symlinks_still_never_leaves_the_ingest_root(tmp_path: Path) -> None:
+    inbox = folder_with_links(tmp_path)
+    (inbox / "sub").mkdir()
+    (inbox / "sub" / "inside.txt").write_text("A note inside the folder.\n", "utf-8")
+    (inbox / "alias.txt").symlink_to(inbox / "sub" / "inside.txt")
+    with SourceStore(tmp_path / "sources.db") as store:
+        report = ingest_paths(store, [inbox], follow_symlinks=True)
+        assert SECRET not in stored_texts(store)
+    assert [link.path.name for link in report.not_followed] == ["passwd.txt", "private"]
+    assert all("outside" in link.reason for link in report.not_followed)
+    assert sum(result.path.name == "alias.txt" for result in report.results) == 1
+
+
+def test_ingest_command_names_each_link_it_skipped(tmp_path: Path) -> None:
+    inbox = folder_with_links(tmp_path)
+    result = CliRunner().invoke(
+        ingest_command, [str(inbox), "--store", str(tmp_path / "s.db")], terminal_width=400
+    )
+    assert result.exit_code == 0, result.output
+    assert "passwd.txt: symbolic link, not followed (--follow-symlinks)" in result.output
+    assert "private: symbolic link, not followed" in result.output
+    assert "1 files ingested" in result.output

@@ -1,0 +1,73 @@
+"""What the review page shows, computed from an audit payload (issue 12): quote chips with
+UTF-16 passage offsets, word diffs, and chips for claims whose support was judged."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from citeproof import verify
+from citeproof.outcome.contract import answer_to_json
+from citeproof.server.views import answer_page, utf16, word_diff
+from tests.lending import SOURCES
+from tests.server.lines import LENDING_ANSWER, source_json
+
+
+def _payload() -> dict[str, Any]:
+    answer = answer_to_json(verify(LENDING_ANSWER, SOURCES, answer_id="views"))
+    return {"answer": answer, "sources": [source_json(s) for s in SOURCES]}
+
+
+def test_each_quote_gets_a_chip_at_its_passage_in_utf16_units_F_3() -> None:
+    page = answer_page(_payload(), request_id="req_1", created_at="now")
+    chips = [q.chip for q in page.quotes]
+    assert [c.status for c in chips] == ["corrected", "verified", "verified", "not_found"]
+    policy = page.sources[0]
+    start = policy.text.index("Applications with")
+    assert chips[0].source_index == 0 and chips[0].start16 == utf16(policy.text, start)
+    email = page.sources[1]  # "£" is one UTF-16 unit, but the offsets are still re-counted
+    assert email.text[: chips[1].end16].endswith("now 83%")
+    assert chips[3].source_index is None and chips[3].start16 is None
+    # The answer is cut so that every quote's text carries its chip.
+    quoted = [p.text for p in page.pieces if p.chip is not None]
+    assert quoted[1] == "the valuation came back at £412,000, so the loan-to-value is now 83%"
+    assert "".join(p.text for p in page.pieces) == _payload()["answer"]["text"]
+
+
+def test_a_correction_is_a_word_diff_of_what_was_written_and_what_the_source_says_F_3() -> None:
+    page = answer_page(_payload(), request_id="req_1", created_at="now")
+    runs = page.quotes[0].diff
+    assert ("del", "any") in runs and ("ins", "an") in runs
+    assert ("del", "made") in runs and ("ins", "issued") in runs
+    assert word_diff("same words", "same words") == (("same", "same words"),)
+
+
+def test_emoji_offsets_count_utf16_units_F_3() -> None:
+    assert utf16("a😀b", 2) == 3
+
+
+def test_a_claim_with_support_gets_a_chip_at_its_end_and_its_differences_F_3() -> None:
+    payload = _payload()
+    claim = payload["answer"]["claims"][1]
+    policy_text = SOURCES[0].text
+    start = policy_text.index("Applications above 95%")
+    claim["verdict"] = "contradicted"
+    claim["support"] = [
+        {
+            "source": "S1",
+            "verdict": "contradicted",
+            "score": 0.12,
+            "passage": {"source": "S1", "paragraph": 3, "span": [start, start + 30], "text": ""},
+            "differences": [{"kind": "number", "text": "90%", "span": [0, 3], "instead": "95%"}],
+            "method": "features",
+        }
+    ]
+    page = answer_page(payload, request_id="req_1", created_at="now")
+    assert len(page.claims) == 1
+    view = page.claims[0]
+    assert view.chip.kind == "claim" and view.chip.status == "contradicted"
+    assert view.chip.source_index == 0 and view.chip.start16 == start
+    assert view.differences == (("90%", "95%"),)
+    placed = [c for p in page.pieces for c in p.extra_chips]
+    assert placed == [view.chip]
+    # Claims without support (the JSON before claims were judged) get no chip.
+    assert len(answer_page(_payload(), request_id="r", created_at="t").claims) == 0
