@@ -270,6 +270,7 @@ def test_the_default_embedded_model_answers_with_a_verified_quote_offline_D(stor
     verified = [q for q in record["quotes"] if q["status"] == "verified"]
     assert verified, record["original"]
     # From the right sources: the policy (the PDF attached to the policy email), or the email
-    # announcing it. Source ids are content hashes, the same in every ingest of the mailbox.
-    policy_sources = {"a-d15c01026c73", "e-5838540a188e"}
-    assert {q["source"] for q in verified} & policy_sources, record["original"]
+    # announcing it, named by their titles.
+    titles = {source["id"]: source["title"] for source in record["sources"]}
+    quoted = {titles.get(q["source"]) for q in verified}
+    assert quoted & {"credit-policy-rev7.pdf", "Credit policy revision 7 – effective 1 March 2026"}
