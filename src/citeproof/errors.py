@@ -62,6 +62,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "anthropic": ("anthropic",),
     "embedded": ("xllamacpp",),
     "rerank": ("onnxruntime", "tokenizers"),
+    "mcp": ("mcp",),
 }
 """The extras of ``pyproject.toml`` and the top-level modules each one brings."""
 
