@@ -4,7 +4,8 @@
 
 - ``verify``: an answer and its sources (source objects of the JSON contract, version 1), an
   optional policy → the verified answer record (``citeproof.answer_to_json``);
-- ``audit_show``: a request id and an audit log → the records logged under it, oldest first;
+- ``audit_show``: a request id and an audit log → ``{"records": [...]}``, the records logged
+  under it, oldest first;
 - ``audit_verify``: an audit log → the verify report (``ok`` is true when every record
   re-hashes and every checkpoint checks).
 
@@ -100,11 +101,12 @@ def verify_tool(
 @_as_tool_error
 def audit_show_tool(
     request_id: str, audit: str, sequence: int | None = None
-) -> list[dict[str, Any]]:
+) -> dict[str, Any]:
     """The records logged under `request_id` in the audit log `audit` (a SQLite file path or
-    a postgresql:// URL), oldest first; `sequence` picks one when several share the id."""
+    a postgresql:// URL), as ``{"records": [...]}``, oldest first; `sequence` picks one when
+    several share the id."""
     with open_audit(audit) as store:
-        return [record.to_json() for record in store.find(request_id, sequence)]
+        return {"records": [record.to_json() for record in store.find(request_id, sequence)]}
 
 
 @_as_tool_error
