@@ -15,7 +15,9 @@ from click.testing import CliRunner
 from citeproof.cli import main
 from tests.lending import POLICY_TEXT
 
-pytest.importorskip("mcp", reason="the MCP server needs the mcp extra: pip install 'citeproof[mcp]'")
+pytest.importorskip(
+    "mcp", reason="the MCP server needs the mcp extra: pip install 'citeproof[mcp]'"
+)
 anyio = pytest.importorskip("anyio")
 
 from mcp.client.session import ClientSession  # noqa: E402

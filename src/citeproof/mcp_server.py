@@ -99,9 +99,7 @@ def verify_tool(
 
 
 @_as_tool_error
-def audit_show_tool(
-    request_id: str, audit: str, sequence: int | None = None
-) -> dict[str, Any]:
+def audit_show_tool(request_id: str, audit: str, sequence: int | None = None) -> dict[str, Any]:
     """The records logged under `request_id` in the audit log `audit` (a SQLite file path or
     a postgresql:// URL), as ``{"records": [...]}``, oldest first; `sequence` picks one when
     several share the id."""
