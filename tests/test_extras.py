@@ -105,3 +105,22 @@ def test_the_command_line_says_the_same_without_a_traceback(
         "Error: a PostgreSQL audit log needs the 'psycopg' package, which is not installed: "
         "pip install 'citeproof[postgres]'\n"
     )
+
+
+def test_citeproof_mcp_without_the_mcp_extra_names_the_pip_command_f_4(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from click.testing import CliRunner
+
+    from citeproof.cli import main
+
+    # Both names: the package and the submodule the server imports, which another test in
+    # this process may already have loaded.
+    monkeypatch.setitem(sys.modules, "mcp", None)
+    without(monkeypatch, "mcp.server.mcpserver", "citeproof.mcp_server")
+    result = CliRunner().invoke(main, ["mcp"])
+    assert result.exit_code == 1
+    assert result.stderr == (
+        "Error: citeproof mcp needs the 'mcp' package, which is not installed: "
+        "pip install 'citeproof[mcp]'\n"
+    )
