@@ -19,17 +19,13 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from functools import wraps
-from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
-from pydantic import ValidationError
-
-from citeproof.audit.backends import open_store
-from citeproof.audit.store import AuditStore
+from citeproof.audit.backends import open_existing_store
 from citeproof.audit.verify import verify_log
-from citeproof.errors import AuditStoreError, CiteproofError, InputError, extra_needed
+from citeproof.errors import CiteproofError, extra_needed
 from citeproof.model import Policy
-from citeproof.outcome.contract import PolicyIn, answer_to_json, read_sources
+from citeproof.outcome.contract import answer_to_json, read_policy, read_sources
 from citeproof.verifier.verification import verify
 
 with extra_needed("mcp", "citeproof mcp"):
@@ -61,28 +57,6 @@ def _as_tool_error(tool: Callable[P, R]) -> Callable[P, R]:
     return run
 
 
-def read_policy(raw: dict[str, Any] | None) -> Policy:
-    """The contract's ``policy`` object over the default `Policy`, or an `InputError` naming
-    the setting."""
-    if raw is None:
-        return Policy()
-    try:
-        return PolicyIn.model_validate(raw).to_policy(Policy())
-    except ValidationError as error:
-        first = error.errors()[0]
-        field = ".".join(str(part) for part in first["loc"]) or None
-        raise InputError(first["msg"], where="policy", field=field) from None
-
-
-def open_audit(audit: str) -> AuditStore:
-    """An existing audit log (a SQLite file or a postgresql:// URL); a missing file is an
-    error rather than a new empty log."""
-    is_url = audit.startswith(("postgresql://", "postgres://"))
-    if not is_url and not Path(audit).is_file():
-        raise AuditStoreError(f"no audit log at {audit}")
-    return open_store(audit)
-
-
 @_as_tool_error
 def verify_tool(
     answer: str, sources: list[dict[str, Any]], policy: dict[str, Any] | None = None
@@ -95,7 +69,8 @@ def verify_tool(
     verdict per quote, with its status and the span it matches in its source."""
     # The same reading as a sources file of `citeproof verify`, so errors read the same.
     read = read_sources(json.dumps(sources), where="sources")
-    return answer_to_json(verify(answer, read, policy=read_policy(policy)))
+    chosen = Policy() if policy is None else read_policy(policy, where="policy", base=Policy())
+    return answer_to_json(verify(answer, read, policy=chosen))
 
 
 @_as_tool_error
@@ -103,7 +78,7 @@ def audit_show_tool(request_id: str, audit: str, sequence: int | None = None) ->
     """The records logged under `request_id` in the audit log `audit` (a SQLite file path or
     a postgresql:// URL), as ``{"records": [...]}``, oldest first; `sequence` picks one when
     several share the id."""
-    with open_audit(audit) as store:
+    with open_existing_store(audit) as store:
         return {"records": [record.to_json() for record in store.find(request_id, sequence)]}
 
 
@@ -112,7 +87,7 @@ def audit_verify_tool(audit: str) -> dict[str, Any]:
     """Re-hash every record of the audit log `audit` and check its signed checkpoints.
     Returns the report; `ok` is true when nothing was found wrong, else `problem` names
     the first bad record or checkpoint."""
-    with open_audit(audit) as store:
+    with open_existing_store(audit) as store:
         report = verify_log(store)
     return report.to_json()
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from citeproof.audit.checkpoint import CheckpointDirectory
 from citeproof.audit.store import DEFAULT_CHECKPOINT_EVERY, AuditStore
-from citeproof.errors import extra_needed
+from citeproof.errors import AuditStoreError, extra_needed
 
 
 def open_store(
@@ -39,3 +39,14 @@ def open_store(
     default = path.with_name(path.name + ".checkpoints")
     directory = Path(checkpoint_dir) if checkpoint_dir else default
     return SQLiteAuditStore(path, CheckpointDirectory(directory), checkpoint_every)
+
+
+def open_existing_store(
+    target: str | os.PathLike[str], *, checkpoint_dir: str | os.PathLike[str] | None = None
+) -> AuditStore:
+    """`open_store` for reading a log that must already exist: a SQLite path with no file
+    raises `AuditStoreError` ("no audit log at ...") instead of creating an empty log."""
+    text = os.fspath(target)
+    if not text.startswith(("postgresql://", "postgres://")) and not Path(text).is_file():
+        raise AuditStoreError(f"no audit log at {text}")
+    return open_store(text, checkpoint_dir=checkpoint_dir)

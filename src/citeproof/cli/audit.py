@@ -7,18 +7,17 @@ failed proof, a missing record or any other error, 2 usage errors (click's).
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import click
 
-from citeproof.audit.backends import open_store
+from citeproof.audit.backends import open_existing_store
 from citeproof.audit.checkpoint import load_public_key
 from citeproof.audit.proofs import consistency_proof, inclusion_proof, verify_proof
 from citeproof.audit.store import AuditStore
 from citeproof.audit.verify import verify_log
 from citeproof.cli.common import Group, exit_codes
-from citeproof.errors import AuditError, AuditStoreError
+from citeproof.errors import AuditError
 from citeproof.render.safe_text import json_text, visible
 
 AUDIT_HELP = "Audit log: a SQLite file path or a postgresql:// URL."
@@ -26,10 +25,7 @@ CHECKPOINTS_HELP = "Checkpoint directory (default: <db>.checkpoints next to a SQ
 
 
 def _open(audit: str, checkpoints: str | None) -> AuditStore:
-    is_url = audit.startswith(("postgresql://", "postgres://"))
-    if not is_url and not Path(audit).is_file():
-        raise AuditStoreError(f"no audit log at {audit}")
-    return open_store(audit, checkpoint_dir=checkpoints)
+    return open_existing_store(audit, checkpoint_dir=checkpoints)
 
 
 def _print_json(data: Any) -> None:

@@ -99,6 +99,15 @@ def read_sources(raw: str, *, where: str, limits: ReadLimits = DEFAULT_LIMITS) -
     return sources
 
 
+def read_policy(raw: Any, *, where: str, base: Policy) -> Policy:
+    """A contract ``policy`` object (any of `PolicyIn`'s settings) over ``base``, or an
+    `InputError` naming the setting."""
+    try:
+        return PolicyIn.model_validate(raw).to_policy(base)
+    except ValidationError as error:
+        raise _input_error(error, where) from None
+
+
 def _check_sizes(sources: list[Source], limits: ReadLimits, where: str) -> None:
     for position, source in enumerate(sources):
         if len(source.text) > limits.max_source_chars:
