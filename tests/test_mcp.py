@@ -125,14 +125,15 @@ def test_audit_verify_and_show_over_mcp_read_a_log_written_by_citeproof_verify_f
     async def use(session: ClientSession) -> tuple[Any, ...]:
         checks = []
         for name, arguments in (
+            # The error first: the server keeps serving after it.
+            ("audit_verify", {"audit": str(tmp_path / "missing.db")}),
             ("audit_verify", {"audit": str(audit)}),
             ("audit_show", {"request_id": request_id, "audit": str(audit)}),
-            ("audit_verify", {"audit": str(tmp_path / "missing.db")}),
         ):
             checks.append(await session.call_tool(name, arguments))
         return tuple(checks)
 
-    verified, shown, missing = with_server(use)
+    missing, verified, shown = with_server(use)
     report = verified.structured_content
     assert report["ok"] is True
     assert report["records"] == 1
