@@ -43,7 +43,7 @@ from citeproof.verifier.support.locate import (
     Sentence,
     claim_weights,
     locate,
-    prepare_source,
+    prepared_source,
 )
 from citeproof.verifier.support.text import Token, is_content, tokenize
 
@@ -80,7 +80,7 @@ class SupportJudge:
 
     def prepared(self, source: Source) -> PreparedSource:
         if source.id not in self._prepared:
-            self._prepared[source.id] = prepare_source(source)
+            self._prepared[source.id] = prepared_source(source)
         return self._prepared[source.id]
 
     def examine(
@@ -93,12 +93,12 @@ class SupportJudge:
     ) -> Examined | None:
         """Locate the passage and compare facts; None when verified quotes back every
         content token of the claim (nothing left to judge)."""
-        prepared = self.prepared(source)
         claim = tokenize(claim_text)
         judged = [not any(s <= t.span[0] and t.span[1] <= e for s, e in quoted) for t in claim]
         to_judge = [t for t, j in zip(claim, judged, strict=True) if j and is_content(t)]
         if quoted and not to_judge:
-            return None
+            return None  # before the source is prepared: nothing here needs it
+        prepared = self.prepared(source)
         # Located with the whole claim: a verified quote anchors the passage it came from.
         chosen, share = locate(claim, prepared, paragraph)
         ordered = sorted(chosen, key=lambda s: s.span)

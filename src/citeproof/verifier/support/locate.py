@@ -8,10 +8,13 @@ of a page is read against both.
 from __future__ import annotations
 
 import math
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from citeproof.model import Source
+from citeproof.verifier.match.cache import SHARED as INDEX_CACHE
 from citeproof.verifier.support.text import Token, is_content, sentences, tokenize
 
 MAX_SENTENCES = 3
@@ -39,8 +42,38 @@ class PreparedSource:
     max_idf: float
 
 
+PREPARED_MAX_CHARS = 32_000_000
+"""Characters of source text whose prepared sentences are kept between verifications."""
+
+_prepared: OrderedDict[tuple[str, str], PreparedSource] = OrderedDict()
+_prepared_chars = 0
+_prepared_lock = threading.Lock()
+
+
+def prepared_source(source: Source) -> PreparedSource:
+    """`prepare_source`, reused across verifications for the same source id, text and
+    paragraphs (least recently used go past `PREPARED_MAX_CHARS`); thread-safe."""
+    global _prepared_chars
+    key = (source.id, INDEX_CACHE.key(source))
+    with _prepared_lock:
+        found = _prepared.get(key)
+        if found is not None:
+            _prepared.move_to_end(key)
+            return found
+    made = prepare_source(source)
+    size = len(source.text)
+    with _prepared_lock:
+        if key not in _prepared and size <= PREPARED_MAX_CHARS:
+            _prepared[key] = made
+            _prepared_chars += size
+            while _prepared_chars > PREPARED_MAX_CHARS and _prepared:
+                _, old = _prepared.popitem(last=False)
+                _prepared_chars -= len(old.source.text)
+    return made
+
+
 def prepare_source(source: Source) -> PreparedSource:
-    """Cut ``source`` into sentences and index them (done once per source per verification)."""
+    """Cut ``source`` into sentences and index them (see `prepared_source` for the cache)."""
     text = source.text
     cut: list[Sentence] = []
     for number, (start, end) in enumerate(source.paragraph_spans(), start=1):
