@@ -7,30 +7,15 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from click.testing import CliRunner
 
-from citeproof.cli import main
 from citeproof.outcome.contract import answer_to_json
+from tests.cli_runs import EXAMPLE_SOURCES, invoke
 from tests.lending import EMAIL, MEMO, POLICY
 
 SCHEMA_DIR = Path(__file__).resolve().parents[1] / "src" / "citeproof" / "schema"
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "lending"
 OUTPUT_SCHEMA = json.loads((SCHEMA_DIR / "verified-answer.schema.json").read_text())
 INPUT_SCHEMA = json.loads((SCHEMA_DIR / "batch-line.schema.json").read_text())
-
-EXAMPLE_SOURCES = [
-    "--source",
-    f"policy={EXAMPLES / 'credit-policy.md'}",
-    "--source",
-    f"email={EXAMPLES / 'hartley-valuation.eml'}",
-    "--source",
-    f"memo={EXAMPLES / 'hartley-memo.txt'}",
-]
-
-
-def invoke(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, list(args))
-    return result.exit_code, result.stdout, result.stderr
 
 
 def source_json(source: object) -> dict[str, object]:

@@ -10,26 +10,13 @@ from pathlib import Path
 
 import click
 import pytest
-from click.testing import CliRunner
 
 from citeproof.cli import main
+from tests.cli_runs import EXAMPLE_SOURCES, invoke
 
 ROOT = Path(__file__).resolve().parents[1]
 LENDING = ROOT / "examples" / "lending"
 MAILBOX = ROOT / "examples" / "mailbox"
-SOURCES = [
-    "--source",
-    f"policy={LENDING / 'credit-policy.md'}",
-    "--source",
-    f"email={LENDING / 'hartley-valuation.eml'}",
-    "--source",
-    f"memo={LENDING / 'hartley-memo.txt'}",
-]
-
-
-def invoke(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, list(args))
-    return result.exit_code, result.stdout, result.stderr
 
 
 def commands(
@@ -57,8 +44,10 @@ def test_every_command_documents_its_exit_codes_and_every_option_has_help(path: 
 
 def test_verify_fail_on_quote_exits_1_and_names_the_failed_quotes_003_4() -> None:
     answer = str(LENDING / "answer.md")
-    assert invoke("verify", answer, *SOURCES, "--format", "json")[0] == 0
-    code, out, err = invoke("verify", answer, *SOURCES, "--format", "json", "--fail-on", "quote")
+    assert invoke("verify", answer, *EXAMPLE_SOURCES, "--format", "json")[0] == 0
+    code, out, err = invoke(
+        "verify", answer, *EXAMPLE_SOURCES, "--format", "json", "--fail-on", "quote"
+    )
     assert code == 1
     quotes = json.loads(out)["quotes"]  # written all the same
     failed = [
@@ -82,16 +71,16 @@ def test_verify_fail_on_claim_names_the_claims_that_cite_a_source_not_provided_0
     answer.write_text(
         "Referral applies above 80% [policy].\n\nThe board will decide [S9].\n", encoding="utf-8"
     )
-    code, _, err = invoke("verify", str(answer), *SOURCES, "--fail-on", "claim")
+    code, _, err = invoke("verify", str(answer), *EXAMPLE_SOURCES, "--fail-on", "claim")
     assert code == 1
     assert "failed (--fail-on claim): claim c2" in err
-    assert invoke("verify", str(answer), *SOURCES, "--fail-on", "quote")[0] == 0
+    assert invoke("verify", str(answer), *EXAMPLE_SOURCES, "--fail-on", "quote")[0] == 0
 
 
 def test_verify_fail_on_passes_when_every_quote_holds(tmp_path: Path) -> None:
     answer = tmp_path / "answer.md"
     answer.write_text('The memo: "provided one year of certified accounts" [memo]\n')
-    code, _, err = invoke("verify", str(answer), *SOURCES, "--fail-on", "any")
+    code, _, err = invoke("verify", str(answer), *EXAMPLE_SOURCES, "--fail-on", "any")
     assert code == 0, err
 
 

@@ -7,28 +7,14 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from citeproof.cli import main
 from citeproof.providers.weights import QWEN_1_5B
+from tests.cli_runs import EXAMPLE_SOURCES, invoke
 from tests.conftest import PgSchemas, require_model
 
 ROOT = Path(__file__).resolve().parents[1]
 MAILBOX = ROOT / "examples" / "mailbox"
 LENDING = ROOT / "examples" / "lending"
-EXAMPLE_SOURCES = [
-    "--source",
-    f"policy={LENDING / 'credit-policy.md'}",
-    "--source",
-    f"email={LENDING / 'hartley-valuation.eml'}",
-    "--source",
-    f"memo={LENDING / 'hartley-memo.txt'}",
-]
-
-
-def invoke(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, list(args))
-    return result.exit_code, result.stdout, result.stderr
 
 
 @pytest.fixture(scope="module")
