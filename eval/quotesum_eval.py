@@ -182,6 +182,12 @@ def _tally_short(q: VerifiedQuote) -> None:
         SHORT.changed_words.append(f"{q.text!r} -> {q.corrected_text!r}")
 
 
+def _meaning_flagged(quote: VerifiedQuote, kind: str | None) -> bool:
+    """No fact changed (``kind`` None): nothing to flag. Otherwise the quote must be flagged
+    as a change of meaning with a difference of that kind (F.1)."""
+    return kind is None or (quote.meaning_changed and kind in {d.kind for d in quote.differences})
+
+
 def describe(case: Case, q: VerifiedQuote, written: str) -> str:
     return (
         f"q{case.question}/S{case.k} {written[:60]!r}: got {q.status} {q.source} "
@@ -442,44 +448,24 @@ def run(cases: list[Case], near: list[Case]) -> list[Row]:
             ok = q.status == "verified" and case.true_span(q.source_span)
             row.record(ok, describe(case, q, written))
 
-    corrected_kinds: list[tuple[str, Callable[[str, random.Random], str | None]]] = [
-        ("one changed word", change_word),
-        ("one dropped word", drop_word),
-        ("one misspelt word", misspell),
-        ("two changed/dropped/misspelt words", two_changes),
-    ]
-    for name, perturb in corrected_kinds:
-        doc_row = scenario(f"{name} (document)", 0.97, "corrected to the true span")
-        mail_row = scenario(f"{name} (email body)", 0.97, "mismatch, wording kept")
-        for case in cases:
-            written = perturb(case.text, rng)
-            if written is None or written == case.text:
-                doc_row.skipped += 1
-                mail_row.skipped += 1
-                continue
-            q = only_quote(written, f"[S{case.k}]", doc_sources(case.sources))
-            ok = (
-                q.status == "corrected"
-                and case.true_span(q.source_span)
-                and q.corrected_text == case.text
-            )
-            doc_row.record(ok, describe(case, q, written))
-            q = only_quote(written, f"[S{case.k}]", doc_sources(case.sources, "email_body"))
-            ok = (
-                q.status == "mismatch"
-                and case.true_span(q.source_span)
-                and q.corrected_text == q.text
-            )
-            mail_row.record(ok, describe(case, q, written))
-
-    fact_kinds: list[tuple[str, str, Callable[[str, random.Random], str | None]]] = [
+    # Word changes are corrected (documents) or kept (email bodies) at the true span; a
+    # changed fact (kind set) must also be flagged as a change of meaning of that kind.
+    perturbations: list[tuple[str, str | None, Callable[[str, random.Random], str | None]]] = [
+        ("one changed word", None, change_word),
+        ("one dropped word", None, drop_word),
+        ("one misspelt word", None, misspell),
+        ("two changed/dropped/misspelt words", None, two_changes),
         ("changed number", "number", change_number),
         ("changed name", "name", change_name),
         ("inserted negation", "negation", insert_negation),
     ]
-    for name, kind, perturb in fact_kinds:
-        doc_row = scenario(f"{name} (document)", 0.97, "corrected, meaning_changed")
-        mail_row = scenario(f"{name} (email body)", 0.97, "mismatch, meaning_changed")
+    for name, kind, perturb in perturbations:
+        if kind is None:
+            doc_row = scenario(f"{name} (document)", 0.97, "corrected to the true span")
+            mail_row = scenario(f"{name} (email body)", 0.97, "mismatch, wording kept")
+        else:
+            doc_row = scenario(f"{name} (document)", 0.97, "corrected, meaning_changed")
+            mail_row = scenario(f"{name} (email body)", 0.97, "mismatch, meaning_changed")
         for case in cases:
             written = perturb(case.text, rng)
             if written is None or written == case.text:
@@ -491,8 +477,7 @@ def run(cases: list[Case], near: list[Case]) -> list[Row]:
                 q.status == "corrected"
                 and case.true_span(q.source_span)
                 and q.corrected_text == case.text
-                and q.meaning_changed
-                and kind in {d.kind for d in q.differences}
+                and _meaning_flagged(q, kind)
             )
             doc_row.record(ok, describe(case, q, written))
             q = only_quote(written, f"[S{case.k}]", doc_sources(case.sources, "email_body"))
@@ -500,8 +485,7 @@ def run(cases: list[Case], near: list[Case]) -> list[Row]:
                 q.status == "mismatch"
                 and case.true_span(q.source_span)
                 and q.corrected_text == q.text
-                and q.meaning_changed
-                and kind in {d.kind for d in q.differences}
+                and _meaning_flagged(q, kind)
             )
             mail_row.record(ok, describe(case, q, written))
 
