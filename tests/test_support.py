@@ -146,6 +146,21 @@ def test_words_that_only_attribute_a_verified_quote_need_no_passage_search_issue
     assert support.differences == ()
 
 
+@pytest.mark.parametrize("label", ["Source 1 says", "Per document #2,", "S1 notes that"])
+def test_naming_the_cited_source_is_not_a_fact_the_source_must_back_issue10(label: str) -> None:
+    answer = judged(f'{label} "Applications above 95% are declined." [S1]')
+    claim, support = only(answer)
+    assert (claim.verdict, support.method, support.differences) == ("supported", "quote", ())
+
+
+def test_a_bare_number_is_a_fact_even_when_sources_are_numbered_issue10() -> None:
+    numbered = [Source("1", "document", "Applications above 95% are declined.")]
+    answer = verify("Applications above 1% are declined [1].", numbered)
+    (support,) = answer.claims[0].support
+    assert support.verdict == "contradicted"
+    assert [(d.text, d.instead) for d in support.differences] == [("1%", "95%")]
+
+
 @pytest.mark.parametrize(
     "framing",
     ["The policy never says that", "Since 2025 the policy says", "The Hartley memo says"],
