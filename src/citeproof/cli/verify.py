@@ -6,6 +6,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import ExitStack
 from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import BinaryIO, Literal
 
@@ -209,7 +210,12 @@ def verify_command(
         if out is None:
             raise click.UsageError("--batch needs --out OUT.jsonl")
         settings = BatchSettings(
-            str(batch), policy, ReadLimits.from_env(), fail_on, audited=audit is not None
+            str(batch),
+            policy,
+            ReadLimits.from_env(),
+            datetime.now(UTC),
+            fail_on,
+            audited=audit is not None,
         )
         with ExitStack() as stack:
             log = stack.enter_context(open_store(audit)) if audit else None

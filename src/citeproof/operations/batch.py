@@ -9,14 +9,16 @@ payload and its request id. The parent writes the outputs and appends the audit 
 itself, in input order: workers never open the audit log, so the log and its chain are the
 same as a run in one process.
 
-A worker reads no clock, no environment and no database, so a line gives the same output in
-this process, in a local process pool and on a Ray cluster.
+A worker reads no clock (the batch's time is read once by the parent and shipped), no
+environment and no database, so a line gives the same output, byte for byte, in this process,
+in a local process pool and on a Ray cluster.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from datetime import datetime
 from itertools import chain, islice
 from typing import Any, Literal
 
@@ -88,6 +90,9 @@ class BatchSettings:
     """The batch file's name, for error messages (``FILE: line N``)."""
     policy: Policy
     limits: ReadLimits
+    now: datetime
+    """The batch's clock, read once by the parent: every correction of the batch is stamped
+    with it, so a line's output does not depend on when or where a worker ran it."""
     fail_on: FailOn | None = None
     audited: bool = False
     """Build each answer's audit payload (the parent appends it)."""
@@ -158,7 +163,8 @@ def _verify_line(line: BatchLine, settings: BatchSettings) -> LineResult:
         )
         policy = line_policy.to_policy(settings.policy) if line_policy else settings.policy
         # Indexes of sources repeated across lines come from the process's shared cache.
-        verified = Verifier(sources, policy=policy).verify(answer, answer_id=line_id)
+        verifier = Verifier(sources, policy=policy)
+        verified = verifier.verify(answer, answer_id=line_id, now=settings.now)
     except InputError as error:
         message = str(error) if error.where else f"{where}: {error}"
         record = {
