@@ -9,7 +9,7 @@ the chain never forks, checkpoints written after the commit, never before it.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from types import TracebackType
 from typing import Any, Self
 
@@ -169,6 +169,21 @@ class AuditStore(ABC):
         for row in self._rows(start, end):
             yield AuditRecord(*row)
 
+    def extract(
+        self, paths: Sequence[str], start: int = 0, end: int | None = None
+    ) -> Iterator[tuple[int, list[Any]]]:
+        """For each record with ``start <= sequence < end`` (to the end when None), in order:
+        its sequence and the values at ``paths`` in its entry (``$.payload.schema``: dotted
+        object keys from the entry's root), None where a path is absent.
+
+        The values are those of the parsed entry (`AuditRecord.fields`); a backend may pick
+        them out in the database so whole entries are not shipped to Python. Raises
+        `AuditRecordError` for an entry that is not JSON."""
+        keys = [json_path_keys(path) for path in paths]
+        for row in self._rows(start, end):
+            fields = parse_entry(row[3])
+            yield row[0], [value_at(fields, path) for path in keys]
+
     def leaf_hashes(self, tree_size: int) -> list[bytes]:
         """Merkle leaf hashes of the first `tree_size` records (reads them all)."""
         hashes = [leaf_hash(row[3]) for row in self._rows(0, tree_size)]
@@ -234,3 +249,21 @@ class AuditStore(ABC):
         trace: TracebackType | None,
     ) -> None:
         self.close()
+
+
+def json_path_keys(path: str) -> tuple[str, ...]:
+    """``$.a.b`` → ``("a", "b")``: the keys of a path `AuditStore.extract` takes; `InputError`
+    for anything else."""
+    keys = tuple(path.split("."))
+    if keys[0] != "$" or not all(key.isidentifier() for key in keys[1:]):
+        raise InputError(f"expected a path like $.payload.schema, not {path!r}", field="paths")
+    return keys[1:]
+
+
+def value_at(value: Any, keys: Sequence[str]) -> Any:
+    """The value under ``keys`` (from `json_path_keys`) in a parsed JSON value, or None."""
+    for key in keys:
+        if not isinstance(value, dict):
+            return None
+        value = value.get(key)
+    return value
