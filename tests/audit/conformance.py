@@ -228,6 +228,18 @@ class AuditStoreConformance:
         problem = self.report(target, checkpoints).problem
         assert problem is not None and (problem.kind, problem.index) == ("inserted", 25)
 
+    def test_append_encoded_stores_what_append_stores(self) -> None:
+        target, checkpoints = self.new_log()
+        with self.open(target, checkpoints) as store:
+            store.append(sample_payload(1), "req-a")
+            store.append_encoded([(payload_json(sample_payload(1)), "req-b")])
+            first, second = store.records()
+            assert second.payload == first.payload
+            assert second.fields["previous_hash"] == first.record_hash
+            with pytest.raises(AuditRecordError):
+                store.append_encoded([(payload_json(sample_payload(2)), "has space")])
+        assert self.report(target, checkpoints).ok
+
     def test_extract_gives_the_values_at_the_paths_of_each_parsed_entry(self) -> None:
         target, checkpoints, rows = self.small_log()
         paths = ["$.payload.rules.decision", "$.payload.evidence", "$.recorded_at", "$.payload.x"]

@@ -103,7 +103,15 @@ class AuditStore(ABC):
                 if not isinstance(request, Mapping):
                     raise AuditRecordError("payload['request'] must be a JSON object")
                 request_id = request_id_for(request)
-            prepared.append((body, check_request_id(request_id)))
+            prepared.append((body, request_id))
+        return self.append_encoded(prepared)
+
+    def append_encoded(self, items: Iterable[tuple[bytes, str]]) -> list[AppendedRecord]:
+        """As `append_many`, for payloads already encoded: each ``(body, request_id)`` holds
+        the bytes `payload_json` returns for the payload (the caller vouches for it: they are
+        stored and hashed as given). For writers that log many copies of one payload shape
+        and encode it once."""
+        prepared = [(body, check_request_id(request_id)) for body, request_id in items]
         if not prepared:
             return []
 
