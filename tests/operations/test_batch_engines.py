@@ -173,3 +173,13 @@ def test_ray_missing_is_an_error_naming_the_pip_command_E(
     )
     assert code == 1
     assert "pip install 'citeproof[ray]'" in err
+
+
+def test_engine_options_without_a_batch_are_a_usage_error_E(tmp_path: Path) -> None:
+    answer = tmp_path / "answer.md"
+    answer.write_text('"Applications above 95% are declined." [S1]', encoding="utf-8")
+    policy = tmp_path / "policy.md"
+    policy.write_text("Applications above 95% are declined.", encoding="utf-8")
+    code, _, err = invoke("verify", str(answer), "--source", f"S1={policy}", "--engine", "ray")
+    assert code == 2
+    assert "--engine, --address and --workers go with --batch" in err

@@ -173,8 +173,8 @@ DEFAULTS = Policy()
 )
 @engine_options(
     None,
-    "with --batch, a batch of up to 16 lines runs in this process and a longer one on the "
-    "local process pool; the lines are verified in chunks, written and logged in input order",
+    "with --batch, a batch of one chunk (16 lines, 4 MB) runs in this process and a longer "
+    "one on the local process pool; either way outputs are written and logged in input order",
 )
 @outcome_options
 def verify_command(
@@ -223,6 +223,8 @@ def verify_command(
             if log is not None:
                 log.write_checkpoint()
         sys.exit(status)
+    if engine is not None or address is not None or workers is not None:
+        raise click.UsageError("--engine, --address and --workers go with --batch")
     if answer_file is None:
         raise click.UsageError("give an ANSWER_FILE (or --batch IN.jsonl)")
     limits = ReadLimits.from_env()
