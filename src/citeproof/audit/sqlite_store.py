@@ -128,11 +128,12 @@ class SQLiteAuditStore(AuditStore):
         again entry by entry, so the error is the same as without SQL."""
         for path in paths:
             json_path_keys(path)  # checked before it reaches SQL
-        # json_extract with two paths or more returns a JSON array of the values.
-        picked = ", ".join("?" for _ in [*paths, *([None] if len(paths) < 2 else [])])
-        arguments = [*paths, *(["$.format"] if len(paths) < 2 else [])]
+        # json_extract with two paths or more returns a JSON array of the values: pad to two.
+        arguments = [*paths, *["$.format"] * (2 - len(paths))]
+        placeholders = ", ".join("?" * len(arguments))
         query = (
-            f"SELECT sequence, json_extract(CAST(entry AS TEXT), {picked}) FROM audit_records "
+            f"SELECT sequence, json_extract(CAST(entry AS TEXT), {placeholders}) "
+            "FROM audit_records "
             "WHERE sequence >= ? AND sequence < ? ORDER BY sequence"
         )
         stop = self.size() if end is None else end
