@@ -76,7 +76,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_audit.py
 	$(BIN)/python bench/bench_rerank.py
 	$(BIN)/python bench/bench_service.py
-	$(BIN)/python bench/bench_operations.py --answers 10000
+	$(BIN)/python bench/bench_operations.py
 	$(BIN)/python bench/bench_support.py
 
 golden: $(STAMP)

@@ -23,7 +23,7 @@ from citeproof.audit.chain import record_hash
 from citeproof.audit.checkpoint import CheckpointDirectory
 from citeproof.audit.record import build_entry, parse_entry, payload_json
 from citeproof.audit.store import Row
-from citeproof.errors import RecordNotFoundError
+from citeproof.errors import AuditRecordError, RecordNotFoundError
 
 REPO = Path(__file__).resolve().parents[2]
 BIG_LOG_SIZE = 10_000
@@ -227,6 +227,39 @@ class AuditStoreConformance:
         self.raw_replace_rows(target, [*rows[:25], forged, *shifted])
         problem = self.report(target, checkpoints).problem
         assert problem is not None and (problem.kind, problem.index) == ("inserted", 25)
+
+    def test_append_prepared_stores_what_append_stores(self) -> None:
+        target, checkpoints = self.new_log()
+        with self.open(target, checkpoints) as store:
+            store.append(sample_payload(1), "req-a")
+            store.append_prepared([(payload_json(sample_payload(1)), "req-b")])
+            first, second = store.records()
+            assert second.payload == first.payload
+            assert second.fields["previous_hash"] == first.record_hash
+            with pytest.raises(AuditRecordError):
+                store.append_prepared([(payload_json(sample_payload(2)), "has space")])
+        assert self.report(target, checkpoints).ok
+
+    def test_extract_gives_the_values_at_the_paths_of_each_parsed_entry(self) -> None:
+        target, checkpoints, rows = self.small_log()
+        paths = ["$.payload.rules.decision", "$.payload.evidence", "$.recorded_at", "$.payload.x"]
+        with self.open(target, checkpoints) as store:
+            extracted = list(store.extract(paths, 5, 45))
+            (only,) = store.extract(["$.sequence"], 7, 8)
+        expected = []
+        for sequence, _, _, entry in rows[5:45]:
+            fields = parse_entry(entry)
+            payload = fields["payload"]
+            values = [payload["rules"]["decision"], payload["evidence"], fields["recorded_at"]]
+            expected.append((sequence, [*values, None]))
+        assert extracted == expected
+        assert only == (7, [7])
+
+    def test_extract_names_an_entry_that_is_not_json(self) -> None:
+        target, checkpoints, _ = self.small_log()
+        self.raw_set_column(target, 30, "entry", b"{not json")
+        with self.open(target, checkpoints) as store, pytest.raises(AuditRecordError):
+            list(store.extract(["$.payload.rules", "$.recorded_at"]))
 
     def test_truncated_tail_is_reported_against_the_last_checkpoint(self) -> None:
         target, checkpoints, rows = self.small_log()

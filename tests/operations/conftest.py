@@ -29,3 +29,12 @@ def second_audit_target(audit_target: str, request: pytest.FixtureRequest, tmp_p
         schemas: PgSchemas = request.getfixturevalue("pg_schemas")
         return schemas.new()[1]
     return str(tmp_path / "second.db")
+
+
+@pytest.fixture(scope="module")
+def local_ray() -> Iterator[None]:
+    """A local Ray instance with one CPU for the module's tests; skipped without Ray."""
+    ray = pytest.importorskip("ray", reason="ray is not installed: pip install 'citeproof[ray]'")
+    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+    yield
+    ray.shutdown()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -44,14 +43,6 @@ def test_a_process_pool_gives_the_same_bytes_as_one_process_E(changed_world: Wor
     pool, pool_bytes = run_on_copy(changed_world, "pool", engine="local", workers=2)
     assert pool_bytes == one_bytes
     assert pool.counts() == {"holds": 10, "changed": 5, "superseded": 5, "source_missing": 0}
-
-
-@pytest.fixture(scope="module")
-def local_ray() -> Iterator[None]:
-    ray = pytest.importorskip("ray", reason="ray is not installed: pip install 'citeproof[ray]'")
-    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
-    yield
-    ray.shutdown()
 
 
 def test_ray_and_the_local_pool_give_byte_identical_results_E(

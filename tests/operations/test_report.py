@@ -16,7 +16,7 @@ from citeproof.audit.backends import open_store
 from citeproof.cli.main import main
 from citeproof.errors import InputError
 from citeproof.operations.logged import logged_records
-from citeproof.operations.report import build_report, parse_since, percentile
+from citeproof.operations.report import build_report, parse_since, percentile, report_of_log
 from citeproof.operations.revalidate_log import revalidate_log
 from citeproof.outcome.recording import conclude
 from citeproof.sources.store import SourceStore
@@ -179,3 +179,15 @@ def _empty() -> dict[str, Any]:
         "evidence": {"evidence": []},
         "validation": {"coverage": {"claims": 0, "with_evidence": 0, "gaps": []}},
     }
+
+
+def test_the_report_read_in_the_database_equals_the_one_read_record_by_record_E(
+    tmp_path: Path,
+) -> None:
+    audit, _, _ = build_log(tmp_path)
+    now = datetime.now(UTC)
+    with open_store(audit) as log:
+        in_database = report_of_log(log, now=now, since=timedelta(days=30))
+        by_record = build_report(logged_records(log), now=now, since=timedelta(days=30))
+    assert in_database == by_record
+    assert in_database.answers == 4 and in_database.records == 8

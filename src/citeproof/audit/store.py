@@ -21,6 +21,7 @@ from citeproof.audit.record import (
     AuditRecord,
     PreparedRecord,
     build_entry,
+    check_request_id,
     parse_entry,
     prepare_record,
     utc_timestamp,
@@ -96,8 +97,13 @@ class AuditStore(ABC):
         """Append several records in one transaction (all or none), in the given order."""
         return self.append_prepared([prepare_record(p, r) for p, r in items])
 
-    def append_prepared(self, prepared: Sequence[PreparedRecord]) -> list[AppendedRecord]:
-        """`append_many` of records already checked and encoded by `prepare_record`."""
+    def append_prepared(self, prepared: Iterable[PreparedRecord]) -> list[AppendedRecord]:
+        """As `append_many`, for records already encoded: each ``(body, request_id)`` holds the
+        bytes `payload_json` returns for the payload, as `prepare_record` makes them (the
+        caller vouches for the body: it is stored and hashed as given; the request id is
+        checked). For writers that encode outside a lock, or log many copies of one payload
+        shape and encode it once."""
+        prepared = [(body, check_request_id(request_id)) for body, request_id in prepared]
         if not prepared:
             return []
 
@@ -162,6 +168,21 @@ class AuditStore(ABC):
         """Stored records with ``start <= sequence < end`` (to the end when None), in order."""
         for row in self._rows(start, end):
             yield AuditRecord(*row)
+
+    def extract(
+        self, paths: Sequence[str], start: int = 0, end: int | None = None
+    ) -> Iterator[tuple[int, list[Any]]]:
+        """For each record with ``start <= sequence < end`` (to the end when None), in order:
+        its sequence and the values at ``paths`` in its entry (``$.payload.schema``: dotted
+        object keys from the entry's root), None where a path is absent.
+
+        The values are those of the parsed entry (`AuditRecord.fields`); a backend may pick
+        them out in the database so whole entries are not shipped to Python. Raises
+        `AuditRecordError` for an entry that is not JSON."""
+        keys = [json_path_keys(path) for path in paths]
+        for row in self._rows(start, end):
+            fields = parse_entry(row[3])
+            yield row[0], [value_at(fields, path) for path in keys]
 
     def leaf_hashes(self, tree_size: int) -> list[bytes]:
         """Merkle leaf hashes of the first `tree_size` records (reads them all)."""
@@ -228,3 +249,21 @@ class AuditStore(ABC):
         trace: TracebackType | None,
     ) -> None:
         self.close()
+
+
+def json_path_keys(path: str) -> tuple[str, ...]:
+    """``$.a.b`` → ``("a", "b")``: the keys of a path `AuditStore.extract` takes; `InputError`
+    for anything else."""
+    keys = tuple(path.split("."))
+    if keys[0] != "$" or not all(key.isidentifier() for key in keys[1:]):
+        raise InputError(f"expected a path like $.payload.schema, not {path!r}", field="paths")
+    return keys[1:]
+
+
+def value_at(value: Any, keys: Sequence[str]) -> Any:
+    """The value under ``keys`` (from `json_path_keys`) in a parsed JSON value, or None."""
+    for key in keys:
+        if not isinstance(value, dict):
+            return None
+        value = value.get(key)
+    return value

@@ -17,6 +17,7 @@ import click
 from citeproof.audit.backends import open_store
 from citeproof.errors import CiteproofError, InputError
 from citeproof.model import VerifiedAnswer
+from citeproof.operations.engines import ENGINES
 from citeproof.outcome.contract import answer_to_json
 from citeproof.outcome.live import FileLiveValues, HttpLiveValues, LiveValues
 from citeproof.outcome.recording import Outcome, conclude
@@ -89,6 +90,39 @@ format_option = click.option(
     help="term: for a terminal; html: one self-contained page; md: Markdown; "
     "json: the JSON contract.",
 )
+
+
+def engine_options(default_engine: str | None, default_help: str) -> Callable[..., Any]:
+    """``--engine local|ray``, ``--address`` and ``--workers``: where a command's chunks of
+    work run (`citeproof.operations.engines`)."""
+
+    def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
+        for option in reversed(
+            (
+                click.option(
+                    "--engine",
+                    type=click.Choice(ENGINES),
+                    default=default_engine,
+                    help="Where the work runs: a local process pool, or Ray (needs "
+                    f"citeproof[ray]). Default: {default_help}.",
+                ),
+                click.option(
+                    "--address",
+                    default=None,
+                    help="Ray cluster address (default: start a local Ray instance).",
+                ),
+                click.option(
+                    "--workers",
+                    type=click.IntRange(min=1),
+                    default=None,
+                    help="Worker processes (default: one per CPU).",
+                ),
+            )
+        ):
+            command = option(command)
+        return command
+
+    return decorate
 
 
 def format_answer(verified: VerifiedAnswer, fmt: OutputFormat) -> str:

@@ -13,8 +13,7 @@ from citeproof.audit.backends import open_store
 from citeproof.cli.audit import AUDIT_HELP, checkpoints_option
 from citeproof.cli.common import Command, exit_codes
 from citeproof.cli.revalidate import existing_audit
-from citeproof.operations.logged import logged_records
-from citeproof.operations.report import build_report, parse_since
+from citeproof.operations.report import parse_since, report_of_log
 from citeproof.operations.report_render import render_report_html, render_report_term
 
 
@@ -65,8 +64,8 @@ def report_command(
     re-validation outcomes over a window of the audit log."""
     window = parse_since(since)
     with open_store(existing_audit(audit), checkpoint_dir=checkpoints) as log:
-        report = build_report(
-            logged_records(log),
+        report = report_of_log(
+            log,
             now=datetime.now(UTC),
             since=window,
             freshness=timedelta(days=freshness),

@@ -13,28 +13,11 @@ import click
 
 from citeproof.audit.backends import open_store
 from citeproof.cli.audit import AUDIT_HELP, checkpoints_option
-from citeproof.cli.common import Command, exit_codes
+from citeproof.cli.common import Command, engine_options, exit_codes
 from citeproof.errors import AuditStoreError
-from citeproof.operations.engines import ENGINES, Engine
+from citeproof.operations.engines import Engine
 from citeproof.operations.revalidate_log import DEFAULT_CHUNK_SIZE, revalidate_log
 from citeproof.sources.store import SourceStore
-
-engine_option = click.option(
-    "--engine",
-    type=click.Choice(ENGINES),
-    default="local",
-    show_default=True,
-    help="Where the work runs: a local process pool, or Ray (needs citeproof[ray]).",
-)
-address_option = click.option(
-    "--address", default=None, help="Ray cluster address (default: start a local Ray instance)."
-)
-workers_option = click.option(
-    "--workers",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Worker processes (default: one per CPU).",
-)
 
 
 def existing_audit(audit: str) -> str:
@@ -64,9 +47,7 @@ def existing_audit(audit: str) -> str:
 )
 @click.option("--json", "as_json", is_flag=True, help="One JSON line per answer, in log order.")
 @checkpoints_option
-@engine_option
-@address_option
-@workers_option
+@engine_options("local", "local")
 @click.option(
     "--chunk-size",
     type=click.IntRange(min=1),

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from contextlib import ExitStack
 from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Literal
+from typing import BinaryIO, Literal
 
 import click
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
@@ -19,6 +21,7 @@ from citeproof.cli.common import (
     OutputFormat,
     conclude_from_options,
     emit,
+    engine_options,
     exit_codes,
     format_answer,
     format_option,
@@ -26,13 +29,21 @@ from citeproof.cli.common import (
 )
 from citeproof.cli.vendor import verify_vendor_response
 from citeproof.errors import InputError
-from citeproof.model import Policy, Source, VerifiedAnswer
-from citeproof.outcome.contract import answer_to_json, read_batch_line, read_sources
-from citeproof.outcome.recording import conclude
-from citeproof.render.safe_text import json_text, safe_console, visible
+from citeproof.model import Policy, Source
+from citeproof.operations.batch import (
+    BatchLine,
+    BatchLineFailed,
+    BatchSettings,
+    FailOn,
+    failed,
+    verify_lines,
+)
+from citeproof.operations.engines import Engine
+from citeproof.outcome.contract import read_sources
+from citeproof.render.safe_text import safe_console, visible
 from citeproof.sources import read_source_file
 from citeproof.sources.limits import ReadLimits, bounded_lines, read_bounded
-from citeproof.verifier.verification import MAX_ANSWER_CHARS, Verifier, verify
+from citeproof.verifier.verification import MAX_ANSWER_CHARS, verify
 
 
 def _split_source_arg(value: str) -> tuple[str | None, Path]:
@@ -65,20 +76,6 @@ def _read_text(path: Path, what: str, limit: int) -> str:
 
 
 DEFAULTS = Policy()
-
-FailOn = Literal["quote", "claim", "any"]
-
-FAILED_QUOTE = ("mismatch", "not_found", "ineligible")
-"""Quote statuses `--fail-on quote` fails on: not in the source as written, or not provided.
-A ``corrected`` quote passes (the corrected answer holds the source's words) unless the
-correction changed its meaning (F.1)."""
-
-FAILED_CITATION = ("ineligible", "removed", "flagged")
-"""Citation statuses that fail a claim: a source not provided, or one kept but flagged."""
-
-FAILED_SUPPORT = ("unsupported", "contradicted")
-"""Claim-support verdicts that fail a claim (F.2): its sources do not back it, or say
-otherwise. A ``partial`` claim is shown with what is not backed, and passes."""
 
 
 @click.command(
@@ -174,6 +171,11 @@ otherwise. A ``partial`` claim is shown with what is not backed, and passes."""
     type=click.Path(path_type=Path, exists=True, dir_okay=False),
     help="With --from: the JSON request that holds the cited documents.",
 )
+@engine_options(
+    None,
+    "with --batch, a batch of one chunk (16 lines, 4 MB) runs in this process and a longer "
+    "one on the local process pool; either way outputs are written and logged in input order",
+)
 @outcome_options
 def verify_command(
     answer_file: Path | None,
@@ -189,6 +191,9 @@ def verify_command(
     fail_on: FailOn | None,
     vendor: str | None,
     request_file: Path | None,
+    engine: Engine | None,
+    address: str | None,
+    workers: int | None,
     audit: str | None,
     rules_path: Path | None,
     facts_path: Path | None,
@@ -204,12 +209,22 @@ def verify_command(
             raise click.UsageError("--from reads one response file, not --batch")
         if out is None:
             raise click.UsageError("--batch needs --out OUT.jsonl")
+        settings = BatchSettings(
+            str(batch),
+            policy,
+            ReadLimits.from_env(),
+            datetime.now(UTC),
+            fail_on,
+            audited=audit is not None,
+        )
         with ExitStack() as stack:
             log = stack.enter_context(open_store(audit)) if audit else None
-            status = _run_batch(batch, out, policy, log, fail_on)
+            status = _run_batch(batch, out, log, settings, engine, workers, address)
             if log is not None:
                 log.write_checkpoint()
         sys.exit(status)
+    if engine is not None or address is not None or workers is not None:
+        raise click.UsageError("--engine, --address and --workers go with --batch")
     if answer_file is None:
         raise click.UsageError("give an ANSWER_FILE (or --batch IN.jsonl)")
     limits = ReadLimits.from_env()
@@ -284,35 +299,19 @@ def _gather_sources(
     return sources
 
 
-def failed(answer: VerifiedAnswer, fail_on: FailOn) -> list[str]:
-    """What fails ``answer`` under ``--fail-on``: ``q2 not_found``, ``claim c3`` ..., in order."""
-    failures: list[str] = []
-    failed_quotes = {q.id for q in answer.quotes if q.status in FAILED_QUOTE or q.meaning_changed}
-    if fail_on in ("quote", "any"):
-        failures += [
-            f"{q.id} {q.status}" + (" (meaning changed)" if q.meaning_changed else "")
-            for q in answer.quotes
-            if q.id in failed_quotes
-        ]
-    if fail_on in ("claim", "any"):
-        failures += [
-            f"claim {c.id}" + (f" ({c.verdict})" if c.verdict in FAILED_SUPPORT else "")
-            for c in answer.claims
-            if any(cited.status in FAILED_CITATION for cited in c.citations)
-            or failed_quotes.intersection(c.quote_ids)
-            or c.verdict in FAILED_SUPPORT
-        ]
-    return failures
-
-
 def _run_batch(
-    batch: Path, out: Path, policy: Policy, log: AuditStore | None, fail_on: FailOn | None
+    batch: Path,
+    out: Path,
+    log: AuditStore | None,
+    settings: BatchSettings,
+    engine: Engine | None,
+    workers: int | None,
+    address: str | None,
 ) -> int:
-    """Verify each line; a bad line becomes an error record and never stops the others."""
+    """Verify each line on the engine; a bad line becomes an error record and never stops the
+    others. Outputs are written and audit records appended here, in input order."""
     errors = safe_console(stderr=True)
-    limits = ReadLimits.from_env()
     good = bad = failing = 0
-    total = batch.stat().st_size
     progress = Progress(
         TextColumn("verifying"),
         BarColumn(),
@@ -321,64 +320,41 @@ def _run_batch(
         console=errors,
         transient=True,
     )
-    with batch.open("rb") as lines, out.open("w", encoding="utf-8") as sink, progress:
-        task = progress.add_task("batch", total=total, done=0)
-        for number, (size, raw) in enumerate(bounded_lines(lines, limits.max_line_bytes), 1):
-            progress.update(task, advance=size, done=good + bad)
-            if raw is not None and number == 1:
-                raw = raw.removeprefix(b"\xef\xbb\xbf")  # a UTF-8 BOM some editors write
-            if raw is not None and not raw.strip():
-                continue
-            where = f"{batch}: line {number}"
-            record, problem, verified = _verify_line(raw, number, where, policy, log, limits)
-            if problem is not None:
-                bad += 1
-                errors.print(visible(f"skipped {problem}"))
-            else:
-                good += 1
-            if verified is not None and fail_on and (failures := failed(verified, fail_on)):
-                failing += 1
-                errors.print(visible(f"failed {where}: {', '.join(failures)}"))
-            sink.write(json_text(record) + "\n")
+    with batch.open("rb") as handle, out.open("w", encoding="utf-8") as sink, progress:
+        task = progress.add_task("batch", total=batch.stat().st_size, done=0)
+        lines = _lines(handle, settings.limits.max_line_bytes)
+        try:
+            for result in verify_lines(
+                lines, settings, engine=engine, workers=workers, address=address
+            ):
+                progress.update(task, advance=result.size, done=good + bad)
+                if result.problem is not None:
+                    bad += 1
+                    errors.print(visible(f"skipped {result.problem}"))
+                else:
+                    good += 1
+                if result.audit is not None and log is not None:
+                    log.append(*result.audit)
+                if result.failures:
+                    failing += 1
+                    where = f"{settings.where}: line {result.number}"
+                    errors.print(visible(f"failed {where}: {', '.join(result.failures)}"))
+                sink.write(result.output + "\n")
+        except BatchLineFailed as error:
+            raise InputError(str(error.args[0])) from None
     summary = f"{good} answers verified, {bad} lines rejected"
-    if fail_on:
-        summary += f", {failing} failed (--fail-on {fail_on})"
+    if settings.fail_on:
+        summary += f", {failing} failed (--fail-on {settings.fail_on})"
     errors.print(visible(f"{summary} -> {out}"))
     return 1 if bad or failing else 0
 
 
-def _verify_line(
-    raw: bytes | None,
-    number: int,
-    where: str,
-    policy: Policy,
-    log: AuditStore | None,
-    limits: ReadLimits,
-) -> tuple[dict[str, object], str | None, VerifiedAnswer | None]:
-    """The output record of one batch line (``raw`` None: a line over the size limit), the
-    problem that stopped it, if any, and the verified answer when there was none."""
-    line_id: str | None = None
-    try:
-        if raw is None:
-            raise InputError(
-                f"the line is longer than {limits.max_line_bytes:,} bytes (setting max_line_bytes)",
-                where=where,
-            )
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as error:
-            raise InputError(
-                f"invalid UTF-8 at byte {error.start} of the line", where=where
-            ) from None
-        line_id, answer, sources, line_policy = read_batch_line(text, where=where, limits=limits)
-        effective = line_policy.to_policy(policy) if line_policy else policy
-        # Indexes of sources repeated across lines come from the shared cache.
-        verified = Verifier(sources, policy=effective).verify(answer, answer_id=line_id)
-        if log is not None:
-            request = {"command": "verify --batch", "batch_line": number}
-            conclude(verified, request=request, log=log)
-        return answer_to_json(verified), None, verified
-    except InputError as error:
-        message = str(error) if error.where else f"{where}: {error}"
-        error_record = {"field": error.field, "message": message}
-        return {"id": line_id, "line": number, "error": error_record}, message, None
+def _lines(handle: BinaryIO, limit: int) -> Iterator[BatchLine]:
+    """The non-blank lines of the batch file, numbered from 1 (a UTF-8 BOM some editors write
+    is dropped from the first)."""
+    for number, (size, raw) in enumerate(bounded_lines(handle, limit), 1):
+        if raw is not None and number == 1:
+            raw = raw.removeprefix(b"\xef\xbb\xbf")
+        if raw is not None and not raw.strip():
+            continue
+        yield BatchLine(number, size, raw)

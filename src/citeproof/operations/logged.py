@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any
 
 from citeproof.audit.store import AuditStore
@@ -65,10 +66,20 @@ def logged_records(log: AuditStore, start: int = 0) -> Iterator[LoggedRecord]:
 
 def parse_time(value: str, *, where: str) -> datetime:
     """An ISO 8601 time (``Z`` or an offset; a naive time is taken as UTC) as aware UTC."""
+    moment = _parse_time(value) if isinstance(value, str) else None
+    if moment is None:
+        raise InputError(f"not an ISO 8601 time: {value!r}", where=where)
+    return moment
+
+
+@lru_cache(maxsize=4096)
+def _parse_time(value: str) -> datetime | None:
+    # Cached: the records of one transaction share their time, and evidence from one source
+    # version shares its retrieval time, across thousands of records.
     try:
         moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except (TypeError, ValueError):
-        raise InputError(f"not an ISO 8601 time: {value!r}", where=where) from None
+    except ValueError:
+        return None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     return moment.astimezone(UTC)

@@ -23,12 +23,14 @@ from __future__ import annotations
 
 import math
 import re
+from array import array
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from citeproof.audit.store import AuditStore, json_path_keys, value_at
 from citeproof.errors import InputError
 from citeproof.operations.logged import (
     REVALIDATION_SCHEMA,
@@ -36,6 +38,7 @@ from citeproof.operations.logged import (
     LoggedRecord,
     parse_time,
 )
+from citeproof.outcome.payload import AUDIT_SCHEMA
 
 DEFAULT_FRESHNESS = timedelta(days=30)
 EVIDENCE_STAGES = frozenset({"verify", "evidence", "validate"})
@@ -61,11 +64,13 @@ def parse_since(text: str) -> timedelta | None:
 
 def percentile(values: Sequence[float], p: float) -> float:
     """Nearest rank: the smallest value with at least ``p``% of ``values`` at or below it."""
-    ordered = sorted(values)
-    if not ordered:
+    if not values:
         raise ValueError("no values")
-    rank = max(1, math.ceil(p / 100 * len(ordered)))
-    return ordered[rank - 1]
+    return _nearest_rank(sorted(values), p)
+
+
+def _nearest_rank(ordered: Sequence[float], p: float) -> float:
+    return ordered[max(1, math.ceil(p / 100 * len(ordered))) - 1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +123,6 @@ class Report:
     revalidation: dict[str, int]
     reviews: dict[str, int]
     days: tuple[Day, ...] = field(default=())
-    latency_samples: dict[str, tuple[float, ...]] = field(default_factory=dict)
 
     @property
     def coverage(self) -> float:
@@ -151,6 +155,20 @@ class Report:
         }
 
 
+REPORT_PATHS = (
+    "$.recorded_at",
+    "$.payload.schema",
+    "$.payload.validation.coverage",
+    "$.payload.answer.quotes",
+    "$.payload.evidence",
+    "$.payload.request.timings",
+    "$.payload.result",
+    "$.payload.verdict",
+)
+"""What the report reads of a record, and nothing else (the answer's text and its sources'
+texts, the bulk of a record, are never read)."""
+
+
 def build_report(
     records: Iterable[LoggedRecord],
     *,
@@ -159,13 +177,45 @@ def build_report(
     freshness: timedelta = DEFAULT_FRESHNESS,
 ) -> Report:
     """The report of the records logged at or after ``now - since`` (all when None)."""
+    keys = [json_path_keys(path) for path in REPORT_PATHS]
+    fields = ((record.sequence, [value_at(_entry(record), k) for k in keys]) for record in records)
+    return _report(fields, now=now, since=since, freshness=freshness)
+
+
+def report_of_log(
+    log: AuditStore,
+    *,
+    now: datetime,
+    since: timedelta | None,
+    freshness: timedelta = DEFAULT_FRESHNESS,
+) -> Report:
+    """`build_report` over every record of ``log``, reading only `REPORT_PATHS` of each
+    (picked out in the database where the backend can): memory stays bounded by the number
+    of answers' timings, not by the size of the log."""
+    return _report(log.extract(REPORT_PATHS), now=now, since=since, freshness=freshness)
+
+
+def _entry(record: LoggedRecord) -> dict[str, Any]:
+    return {"recorded_at": record.recorded_at, "payload": record.payload}
+
+
+def _report(
+    rows: Iterable[tuple[int, list[Any]]],
+    *,
+    now: datetime,
+    since: timedelta | None,
+    freshness: timedelta,
+) -> Report:
     start = now - since if since is not None else None
     tally = _Tally(freshness)
-    for record in records:
-        when = record.when
+    for sequence, values in rows:
+        where = f"audit record {sequence}"
+        if not isinstance(values[0], str):
+            raise InputError("malformed record: no recorded_at", where=where)
+        when = parse_time(values[0], where=where)
         if start is not None and when < start:
             continue
-        tally.add(record, when)
+        tally.add(values, when, where)
     return tally.report(now, since)
 
 
@@ -179,20 +229,21 @@ class _Tally:
         self.corrected_quotes = 0
         self.corrections: Counter[str] = Counter()
         self.evidence = self.stale = self.answers_with_stale = 0
-        self.timings: dict[str, list[float]] = defaultdict(list)
+        # Compact arrays of doubles: a million answers' timings stay tens of megabytes.
+        self.timings: dict[str, array[float]] = defaultdict(lambda: array("d"))
         self.latest_revalidation: dict[int, str] = {}
         self.reviews: Counter[str] = Counter()
         self.days: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])
         self.superseded_since: set[int] = set()
 
-    def add(self, record: LoggedRecord, when: datetime) -> None:
+    def add(self, values: Sequence[Any], when: datetime, where: str) -> None:
+        """One record's `REPORT_PATHS` values, logged at ``when``."""
         self.records += 1
-        where = f"audit record {record.sequence}"
+        _, schema, coverage, quotes, evidence, timings, result, verdict = values
         try:
-            if record.is_answer:
-                self._answer(record.payload, when, where)
-            elif record.schema == REVALIDATION_SCHEMA:
-                result = record.payload["result"]
+            if schema == AUDIT_SCHEMA:
+                self._answer(coverage, quotes, evidence, timings, when, where)
+            elif schema == REVALIDATION_SCHEMA:
                 sequence = int(result["sequence"])
                 self.latest_revalidation[sequence] = str(result["outcome"])
                 states = {s["state"] for s in result["sources"]}
@@ -200,30 +251,38 @@ class _Tally:
                     self.superseded_since.add(sequence)
                 else:
                     self.superseded_since.discard(sequence)
-            elif record.schema == REVIEW_SCHEMA:
-                self.reviews[str(record.payload["verdict"])] += 1
+            elif schema == REVIEW_SCHEMA:
+                if verdict is None:
+                    raise KeyError("verdict")
+                self.reviews[str(verdict)] += 1
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             raise InputError(f"malformed record: {error!r}", where=where) from None
 
-    def _answer(self, payload: Mapping[str, Any], when: datetime, where: str) -> None:
+    def _answer(
+        self,
+        coverage: Mapping[str, Any],
+        quotes: Sequence[Mapping[str, Any]],
+        evidence: Mapping[str, Any],
+        timings: object,
+        when: datetime,
+        where: str,
+    ) -> None:
         self.answers += 1
-        coverage = payload["validation"]["coverage"]
         claims, covered = int(coverage["claims"]), int(coverage["with_evidence"])
         self.claims += claims
         self.with_evidence += covered
         self.gaps += len(coverage["gaps"])
-        for quote in payload["answer"]["quotes"]:
+        for quote in quotes:
             self.statuses[str(quote["status"])] += 1
             if quote["corrections"]:
                 self.corrected_quotes += 1
             for correction in quote["corrections"]:
                 self.corrections[str(correction["kind"])] += 1
-        items = payload["evidence"].get("evidence", [])
+        items = evidence.get("evidence", [])
         stale = sum(1 for item in items if self._is_stale(item.get("retrieved_at"), when, where))
         self.evidence += len(items)
         self.stale += stale
         self.answers_with_stale += stale > 0
-        timings = payload.get("request", {}).get("timings")
         if isinstance(timings, Mapping) and timings:
             for stage, seconds in timings.items():
                 self.timings[str(stage)].append(float(seconds))
@@ -243,8 +302,9 @@ class _Tally:
     def report(self, now: datetime, since: timedelta | None) -> Report:
         latency: dict[str, dict[str, float | int]] = {}
         for stage, values in self.timings.items():
+            ordered = sorted(values)  # once per stage, not once per percentile
             figures: dict[str, float | int] = {"count": len(values)}
-            figures.update({f"p{p}": percentile(values, p) for p in PERCENTILES})
+            figures.update({f"p{p}": _nearest_rank(ordered, p) for p in PERCENTILES})
             latency[stage] = figures
         revalidated = Counter(self.latest_revalidation.values())
         return Report(
@@ -269,7 +329,6 @@ class _Tally:
             },
             reviews={k: self.reviews[k] for k in ("ok", "wrong")},
             days=tuple(Day(date, *figures) for date, figures in sorted(self.days.items())),
-            latency_samples={k: tuple(v) for k, v in self.timings.items()},
         )
 
 
