@@ -47,7 +47,7 @@ CACHE = Path("/tmp/citeproof-support-features.json")
 def code_fingerprint() -> str:
     """The judge's code: a cache is reused only while the feature code is unchanged."""
     digest = hashlib.sha256()
-    for name in ("text.py", "locate.py", "facts.py", "learned.py"):
+    for name in ("text.py", "locate.py", "facts.py", "learned.py", "judge.py"):
         text = (PACKAGE / name).read_text(encoding="utf-8")
         digest.update(re.sub(r'HEAD_SHA256 = "[0-9a-f]+"', "", text).encode())
     return digest.hexdigest()[:16]
@@ -81,7 +81,7 @@ def features(cache: Path, refresh: bool, halves: tuple[str, ...]) -> list[dict[s
                 "decide": {
                     "conflicts": c.conflicts,
                     "anchor": c.anchor,
-                    "number_recall": c.number_recall,
+                    "source_numbers": c.source_numbers,
                     "weighted_recall": c.weighted_recall,
                     "longest_gap": c.longest_gap,
                     "unbacked_names": c.unbacked_names,

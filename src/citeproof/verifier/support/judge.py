@@ -6,8 +6,10 @@ its facts (`facts`), score paraphrase with the learned head (`learned`), then de
 - ``contradicted``: the passage states another number, date, name or comparative in the
   claim's place, or the negation of the claim, while the rest of the claim is anchored
   there (at least `ANCHOR` of its other weighted content backed);
-- ``supported``: score ≥ ``Policy.support_threshold``, every number and date backed, and,
-  as the shipped `Rules` say, no stretch of ``max_gap`` unbacked words and no unbacked name;
+- ``supported``: score ≥ ``Policy.support_threshold``, no conflict, every number and date
+  backed by the passage or held elsewhere in the cited source (a claim drawn from several
+  places of a long page), and, as the shipped `Rules` say, no stretch of ``max_gap``
+  unbacked words and no unbacked name;
 - ``partial``: not supported, but at least `PARTIAL_RECALL` of the claim's weighted content
   backed, or score ≥ ``Policy.partial_threshold`` with at least `MIN_PARTIAL` backed;
 - ``unsupported``: otherwise.
@@ -15,7 +17,7 @@ its facts (`facts`), score paraphrase with the learned head (`learned`), then de
 Tokens inside the claim's verified quotes are backed by the quote's own verification; the
 rest of the sentence is still judged. A claim with nothing left to judge is ``supported``
 with method ``quote``; one whose rest only frames the quote (`_framing`: no unbacked fact,
-at most `FRAMING_WORDS` unbacked words, no conflict) is ``supported`` with method
+at most `FRAMING_WORDS` unbacked words per verified quote, no conflict) is ``supported`` with method
 ``quote+<head>``.
 """
 
@@ -26,7 +28,7 @@ from dataclasses import dataclass
 
 from citeproof.model import ClaimSupport, Policy, Source, Span, SupportPassage, SupportVerdict
 from citeproof.turn.rerank import EmbeddingReranker
-from citeproof.verifier.support.facts import FactCheck, check_facts
+from citeproof.verifier.support.facts import FactCheck, SourceKeys, check_facts
 from citeproof.verifier.support.learned import (
     EMBEDDING,
     LEXICAL,
@@ -50,7 +52,7 @@ from citeproof.verifier.support.text import Token, is_content, tokenize
 ANCHOR = 0.3
 PARTIAL_RECALL = 0.6
 MIN_PARTIAL = 0.25  # "some of the claim is backed": at least this weighted share
-FRAMING_WORDS = 3
+FRAMING_WORDS = 3  # per verified quote: "the policy requires that ...", "the memo records ..."
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,11 +79,18 @@ class SupportJudge:
         self.encoder = encoder
         self.method = EMBEDDING if encoder is not None else LEXICAL
         self._prepared: dict[str, PreparedSource] = {}
+        self._keys: dict[str, SourceKeys] = {}
 
     def prepared(self, source: Source) -> PreparedSource:
         if source.id not in self._prepared:
             self._prepared[source.id] = prepared_source(source)
         return self._prepared[source.id]
+
+    def source_keys(self, source: Source) -> SourceKeys:
+        """The keys of every sentence of ``source`` (for the ``source_*`` figures)."""
+        if source.id not in self._keys:
+            self._keys[source.id] = SourceKeys.of(self.prepared(source).postings.keys())
+        return self._keys[source.id]
 
     def examine(
         self,
@@ -104,7 +113,9 @@ class SupportJudge:
         ordered = sorted(chosen, key=lambda s: s.span)
         passage_tokens: list[Token] = [t for s in ordered for t in s.tokens]
         weights = claim_weights(claim, prepared)
-        check = check_facts(claim_text, claim, passage_tokens, weights, judged)
+        check = check_facts(
+            claim_text, claim, passage_tokens, weights, judged, self.source_keys(source)
+        )
         cos = None
         if self.encoder is not None:
             texts = [source.text[slice(*s.span)] for s in ordered]
@@ -128,7 +139,7 @@ class SupportJudge:
         score = head.score(found.values)
         verdict = decide(found.check, score, self.policy, load_rules())
         method = self.method
-        if quoted and verdict != "contradicted" and _framing(found.check):
+        if quoted and verdict != "contradicted" and _framing(found.check, len(quoted)):
             verdict, method = "supported", f"quote+{self.method}"
         return ClaimSupport(
             source=source.id,
@@ -146,7 +157,7 @@ def decide(check: FactCheck, score: float, policy: Policy, rules: Rules) -> Supp
     if check.conflicts and check.anchor >= ANCHOR:
         return "contradicted"
     whole = (
-        check.number_recall == 1.0
+        check.source_numbers == 1.0
         and not check.conflicts
         and not (rules.max_gap and check.longest_gap >= rules.max_gap)
         and not (rules.names_block and check.unbacked_names)
@@ -160,13 +171,14 @@ def decide(check: FactCheck, score: float, policy: Policy, rules: Rules) -> Supp
     return "unsupported"
 
 
-def _framing(check: FactCheck) -> bool:
+def _framing(check: FactCheck, quotes: int) -> bool:
     """What a verified quote leaves of its claim only frames it ("the policy says that"):
-    no number, date, name, negation or comparative unbacked, at most `FRAMING_WORDS` words."""
+    no number, date, name, negation or comparative unbacked, at most `FRAMING_WORDS` words
+    for each of its ``quotes`` verified quotes (each quote has its own "X says that")."""
     words = sum(len(d.text.split()) for d in check.differences if d.kind == "word")
     return (
         not check.conflicts
-        and words <= FRAMING_WORDS
+        and words <= FRAMING_WORDS * max(quotes, 1)
         and all(d.kind == "word" for d in check.differences)
     )
 
