@@ -81,7 +81,7 @@ def features(cache: Path, refresh: bool, halves: tuple[str, ...]) -> list[dict[s
                 "decide": {
                     "conflicts": c.conflicts,
                     "anchor": c.anchor,
-                    "source_numbers": c.source_numbers,
+                    "number_recall": c.number_recall,
                     "weighted_recall": c.weighted_recall,
                     "longest_gap": c.longest_gap,
                     "unbacked_names": c.unbacked_names,

@@ -489,8 +489,8 @@ class Policy:
     ineligible_citations: Literal["flag", "remove"] = "flag"
     max_ellipsis_gap: int = 2000
     excerpt_context: int = 160
-    support_threshold: float = 0.46
-    partial_threshold: float = 0.14
+    support_threshold: float = 0.38
+    partial_threshold: float = 0.1
     support_embeddings: Literal["auto", "off"] = "auto"
 
     def __post_init__(self) -> None:

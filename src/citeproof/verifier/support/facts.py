@@ -51,7 +51,6 @@ class FactCheck:
     # when the source holds its key anywhere (a claim drawn from several places of a page).
     source_recall: float = 1.0
     source_weighted_recall: float = 1.0
-    source_numbers: float = 1.0  # 1.0 when every number and date is in passage or source
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,7 +266,6 @@ def check_facts(
         unbacked_names=sum(1 for i in names if not backed[i]),
         source_recall=sum(anywhere[i] for i in content) / len(content) if content else 1.0,
         source_weighted_recall=anywhere_w / total_w if content else 1.0,
-        source_numbers=1.0 if all(anywhere[i] for i in numbers) else 0.0,
     )
 
 

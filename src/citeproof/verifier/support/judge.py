@@ -1,15 +1,15 @@
 """Claim support (issue 10): is a cited claim backed by the source it cites?
 
-For each cited claim and each source it cites: locate the best passage (`locate`), compare
+For each cited claim and each source it cites: locate the best passage (`locate`), also
+reading the sentence that states each number or date of the claim the located sentences
+lack (`_with_numbers`: a claim drawn from several places of a long page), compare
 its facts (`facts`), score paraphrase with the learned head (`learned`), then decide:
 
 - ``contradicted``: the passage states another number, date, name or comparative in the
   claim's place, or the negation of the claim, while the rest of the claim is anchored
   there (at least `ANCHOR` of its other weighted content backed);
-- ``supported``: score ≥ ``Policy.support_threshold``, no conflict, every number and date
-  backed by the passage or held elsewhere in the cited source (a claim drawn from several
-  places of a long page), and, as the shipped `Rules` say, no stretch of ``max_gap``
-  unbacked words and no unbacked name;
+- ``supported``: score ≥ ``Policy.support_threshold``, every number and date backed, and,
+  as the shipped `Rules` say, no stretch of ``max_gap`` unbacked words and no unbacked name;
 - ``partial``: not supported, but at least `PARTIAL_RECALL` of the claim's weighted content
   backed, or score ≥ ``Policy.partial_threshold`` with at least `MIN_PARTIAL` backed;
 - ``unsupported``: otherwise.
@@ -52,6 +52,7 @@ from citeproof.verifier.support.text import Token, is_content, tokenize
 ANCHOR = 0.3
 PARTIAL_RECALL = 0.6
 MIN_PARTIAL = 0.25  # "some of the claim is backed": at least this weighted share
+MAX_NUMBER_SENTENCES = 2
 FRAMING_WORDS = 3  # per verified quote: "the policy requires that ...", "the memo records ..."
 
 
@@ -110,6 +111,7 @@ class SupportJudge:
         prepared = self.prepared(source)
         # Located with the whole claim: a verified quote anchors the passage it came from.
         chosen, share = locate(claim, prepared, paragraph)
+        chosen = _with_numbers(claim, judged, chosen, prepared)
         ordered = sorted(chosen, key=lambda s: s.span)
         passage_tokens: list[Token] = [t for s in ordered for t in s.tokens]
         weights = claim_weights(claim, prepared)
@@ -157,7 +159,7 @@ def decide(check: FactCheck, score: float, policy: Policy, rules: Rules) -> Supp
     if check.conflicts and check.anchor >= ANCHOR:
         return "contradicted"
     whole = (
-        check.source_numbers == 1.0
+        check.number_recall == 1.0
         and not check.conflicts
         and not (rules.max_gap and check.longest_gap >= rules.max_gap)
         and not (rules.names_block and check.unbacked_names)
@@ -169,6 +171,38 @@ def decide(check: FactCheck, score: float, policy: Policy, rules: Rules) -> Supp
     ):
         return "partial"
     return "unsupported"
+
+
+def _with_numbers(
+    claim: Sequence[Token],
+    judged: Sequence[bool],
+    chosen: tuple[Sentence, ...],
+    prepared: PreparedSource,
+) -> tuple[Sentence, ...]:
+    """``chosen`` and, for each judged number or date of the claim they do not hold, the
+    first sentence of the source that holds its key (one in the best sentence's paragraph
+    first), at most `MAX_NUMBER_SENTENCES` more. A number the source never states adds
+    nothing: it stays unbacked and rules out ``supported``."""
+    if not chosen:
+        return chosen
+    held = set().union(*(s.keys for s in chosen))
+    added: list[Sentence] = []
+    for token, is_judged in zip(claim, judged, strict=True):
+        if len(added) >= MAX_NUMBER_SENTENCES:
+            break
+        if not is_judged or token.kind not in ("number", "date") or token.key in held:
+            continue
+        found = [prepared.sentences[p] for p in prepared.postings.get(token.key, ())]
+        if not found:
+            continue
+        same = [s for s in found if s.paragraph == chosen[0].paragraph]
+        sentence = (same or found)[0]
+        added.append(sentence)
+        held |= sentence.keys
+    if not added:
+        return chosen
+    # The best sentence stays first (it is the one shown), the others in source order.
+    return (chosen[0], *sorted({*chosen[1:], *added} - {chosen[0]}, key=lambda s: s.span))
 
 
 def _framing(check: FactCheck, quotes: int) -> bool:

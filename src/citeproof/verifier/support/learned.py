@@ -22,7 +22,7 @@ from citeproof.turn.rerank import EmbeddingReranker
 from citeproof.verifier.support.facts import FactCheck
 
 HEAD_FILE = "head.json"
-HEAD_SHA256 = "fbc662eb5c17e6425b9de35170e26ebbe84b434630cdf594bb10d3478732f6de"
+HEAD_SHA256 = "1aa32fb40680ae66ba25093c1129ce986848e383496c6a8cbfb8af0ee45ada19"
 LEXICAL = "features"
 EMBEDDING = "features+minilm"
 LEXICAL_FEATURES = (
@@ -40,7 +40,6 @@ LEXICAL_FEATURES = (
     "unbacked_words",
     "source_recall",
     "source_weighted_recall",
-    "source_numbers",
 )
 EMBEDDING_FEATURES = (*LEXICAL_FEATURES, "cos_passage", "cos_sentence")
 
@@ -66,7 +65,6 @@ def features(check: FactCheck, cosines: tuple[float, float] | None) -> dict[str,
         "unbacked_words": math.log1p(check.unbacked_words) / 2.0,
         "source_recall": check.source_recall,
         "source_weighted_recall": check.source_weighted_recall,
-        "source_numbers": check.source_numbers,
     }
     if cosines is not None:
         values["cos_passage"], values["cos_sentence"] = cosines
