@@ -139,6 +139,41 @@ def test_a_claim_its_verified_quote_covers_is_supported_by_the_quote_issue10() -
     assert (claim.verdict, support.verdict, support.method) == ("supported", "supported", "quote")
 
 
+def test_words_that_only_attribute_a_verified_quote_need_no_passage_search_issue10() -> None:
+    answer = judged('The policy says that "Applications above 95% are declined." [S1]')
+    claim, support = only(answer)
+    assert (claim.verdict, support.verdict, support.method) == ("supported", "supported", "quote")
+    assert support.differences == ()
+
+
+@pytest.mark.parametrize("label", ["Source 1 says", "Per document #2,", "S1 notes that"])
+def test_naming_the_cited_source_is_not_a_fact_the_source_must_back_issue10(label: str) -> None:
+    answer = judged(f'{label} "Applications above 95% are declined." [S1]')
+    claim, support = only(answer)
+    assert (claim.verdict, support.method, support.differences) == ("supported", "quote", ())
+
+
+def test_a_bare_number_is_a_fact_even_when_sources_are_numbered_issue10() -> None:
+    numbered = [Source("1", "document", "Applications above 95% are declined.")]
+    answer = verify("Applications above 1% are declined [1].", numbered)
+    (support,) = answer.claims[0].support
+    assert support.verdict == "contradicted"
+    assert [(d.text, d.instead) for d in support.differences] == [("1%", "95%")]
+
+
+@pytest.mark.parametrize(
+    "framing",
+    ["The policy never says that", "Since 2025 the policy says", "The Hartley memo says"],
+)
+def test_a_negation_a_date_or_a_name_beside_a_verified_quote_is_still_judged_issue10(
+    framing: str,
+) -> None:
+    answer = judged(f'{framing} "Applications above 95% are declined." [S1]')
+    _, support = only(answer)
+    assert support.method != "quote"
+    assert support.differences
+
+
 def test_uncited_claims_are_listed_when_the_answer_cites_elsewhere_issue10() -> None:
     answer = judged(
         "Applications above 95% are declined [S1]. The applicant provided one year of accounts."

@@ -14,24 +14,27 @@ from __future__ import annotations
 
 from citeproof.audit.backends import open_store
 from citeproof.audit.checkpoint import Checkpoint, CheckpointDirectory, load_public_key
+from citeproof.audit.group import GroupCommit
 from citeproof.audit.proofs import (
     ConsistencyProof,
     InclusionProof,
     consistency_proof,
     inclusion_proof,
 )
-from citeproof.audit.record import AppendedRecord, AuditRecord, request_id_for
+from citeproof.audit.record import AppendedRecord, AppendsRecords, AuditRecord, request_id_for
 from citeproof.audit.store import DEFAULT_CHECKPOINT_EVERY, AuditStore
 from citeproof.audit.verify import Problem, VerifyReport, verify_log
 
 __all__ = [
     "DEFAULT_CHECKPOINT_EVERY",
     "AppendedRecord",
+    "AppendsRecords",
     "AuditRecord",
     "AuditStore",
     "Checkpoint",
     "CheckpointDirectory",
     "ConsistencyProof",
+    "GroupCommit",
     "InclusionProof",
     "Problem",
     "VerifyReport",

@@ -9,7 +9,7 @@ the chain never forks, checkpoints written after the commit, never before it.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from types import TracebackType
 from typing import Any, Self
 
@@ -19,14 +19,13 @@ from citeproof.audit.merkle import MerkleFrontier, leaf_hash
 from citeproof.audit.record import (
     AppendedRecord,
     AuditRecord,
+    PreparedRecord,
     build_entry,
-    check_request_id,
     parse_entry,
-    payload_json,
-    request_id_for,
+    prepare_record,
     utc_timestamp,
 )
-from citeproof.errors import AuditRecordError, CheckpointError, InputError, RecordNotFoundError
+from citeproof.errors import CheckpointError, InputError, RecordNotFoundError
 
 DEFAULT_CHECKPOINT_EVERY = 100
 """A signed checkpoint is written after every 100th record unless told otherwise."""
@@ -95,15 +94,10 @@ class AuditStore(ABC):
         self, items: Iterable[tuple[Mapping[str, Any], str | None]]
     ) -> list[AppendedRecord]:
         """Append several records in one transaction (all or none), in the given order."""
-        prepared: list[tuple[bytes, str]] = []
-        for payload, request_id in items:
-            body = payload_json(payload)
-            if request_id is None:
-                request = payload.get("request", payload)
-                if not isinstance(request, Mapping):
-                    raise AuditRecordError("payload['request'] must be a JSON object")
-                request_id = request_id_for(request)
-            prepared.append((body, check_request_id(request_id)))
+        return self.append_prepared([prepare_record(p, r) for p, r in items])
+
+    def append_prepared(self, prepared: Sequence[PreparedRecord]) -> list[AppendedRecord]:
+        """`append_many` of records already checked and encoded by `prepare_record`."""
         if not prepared:
             return []
 

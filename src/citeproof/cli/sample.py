@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import click
-import rfc8785
 
 from citeproof.audit.backends import open_store
+from citeproof.audit.record import canonical_json
 from citeproof.cli.audit import AUDIT_HELP, checkpoints_option
 from citeproof.cli.common import Command, exit_codes
 from citeproof.cli.revalidate import existing_audit
@@ -119,4 +119,4 @@ def _file_safe(text: str) -> str:
 
 
 def _digest(payload: dict[str, Any]) -> str:
-    return hashlib.sha256(rfc8785.dumps(payload)).hexdigest()[:32]
+    return hashlib.sha256(canonical_json(payload)).hexdigest()[:32]

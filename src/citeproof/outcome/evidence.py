@@ -43,9 +43,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-import rfc8785
-
-from citeproof.errors import EvidenceError
+from citeproof.audit.record import canonical_json
+from citeproof.errors import AuditRecordError, EvidenceError
 from citeproof.model import Source, Span, VerifiedAnswer, VerifiedClaim
 
 EVIDENCE_SCHEMA = "citeproof/evidence-bundle/1"
@@ -223,8 +222,8 @@ class EvidenceBundle:
     def canonical_json(self) -> bytes:
         """RFC 8785 canonical JSON of the evidence list: the bytes the hash is taken over."""
         try:
-            return rfc8785.dumps([item.to_json() for item in self.evidence])
-        except rfc8785.CanonicalizationError as error:
+            return canonical_json([item.to_json() for item in self.evidence])
+        except AuditRecordError as error:
             raise EvidenceError(f"the evidence cannot be canonicalised: {error}") from None
 
     def for_claim(self, claim_id: str) -> tuple[Evidence, ...]:

@@ -14,9 +14,8 @@ from collections.abc import Mapping
 from dataclasses import asdict
 from typing import Any
 
-import rfc8785
-
-from citeproof.errors import InputError
+from citeproof.audit.record import canonical_json
+from citeproof.errors import AuditRecordError, InputError
 from citeproof.model import Source, VerifiedAnswer
 from citeproof.outcome.contract import answer_to_json
 from citeproof.outcome.evidence import EvidenceBundle, content_hash
@@ -38,7 +37,7 @@ def request_id_for(
     if content is not None:
         data["content"] = content
     data["facts"] = values_to_json(as_values(facts, where="facts"))
-    return "req_" + hashlib.sha256(rfc8785.dumps(data)).hexdigest()[:24]
+    return "req_" + hashlib.sha256(canonical_json(data)).hexdigest()[:24]
 
 
 def audit_payload(
@@ -83,8 +82,8 @@ def audit_payload(
         "decision": decision.to_json() if decision is not None else None,
     }
     try:
-        rfc8785.dumps(payload)
-    except rfc8785.CanonicalizationError as error:
+        canonical_json(payload)
+    except AuditRecordError as error:
         raise InputError(f"is not JSON-serialisable: {error}", field="request_meta") from None
     return payload
 

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from citeproof.audit.store import AuditStore
+from citeproof.audit.record import AppendsRecords
 from citeproof.errors import InputError
 from citeproof.model import VerifiedAnswer
 from citeproof.outcome.evidence import EvidenceBundle, build_evidence
@@ -43,7 +43,7 @@ def conclude(
     rules: RuleSet | None = None,
     facts: Mapping[str, object] | None = None,
     live_values: LiveValues | None = None,
-    log: AuditStore | None = None,
+    log: AppendsRecords | None = None,
 ) -> Outcome:
     """Evidence → validation → live values → rules → audit, for one verified answer.
 

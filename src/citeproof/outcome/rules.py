@@ -49,10 +49,10 @@ from typing import Any, cast
 import celpy
 import celpy.celtypes as cel
 import lark
-import rfc8785
 from celpy.celparser import CELParseError
 from celpy.evaluation import CELEvalError, Evaluator, Result
 
+from citeproof.audit.record import canonical_json
 from citeproof.errors import InputError, RuleError
 from citeproof.outcome.live import LiveResponse
 from citeproof.values import Value, as_values, values_to_json
@@ -118,7 +118,7 @@ class RuleSet:
     @property
     def fingerprint(self) -> str:
         """``sha256:`` and the SHA-256 of the RFC 8785 canonical JSON of `to_json`."""
-        return "sha256:" + hashlib.sha256(rfc8785.dumps(self.to_json())).hexdigest()
+        return "sha256:" + hashlib.sha256(canonical_json(self.to_json())).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
+from starlette.requests import ClientDisconnect
 from starlette.responses import Response
 
 import citeproof
@@ -106,6 +107,12 @@ def create_app(config: ServiceConfig) -> FastAPI:
         return Problem(
             error.status_code, "HTTP error", str(error.detail), headers=dict(error.headers or {})
         ).response()
+
+    @app.exception_handler(ClientDisconnect)
+    async def client_left(request: Request, error: Exception) -> Response:
+        # The client closed the connection before its body arrived: nobody reads a reply.
+        log.info("client left during %s %s", request.method, request.url.path)
+        return Problem(400, "Client disconnected", "the request body was cut off").response()
 
     @app.exception_handler(Exception)
     async def crashed(request: Request, error: Exception) -> Response:

@@ -20,7 +20,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from citeproof.asking import ask_store, turn_to_json
-from citeproof.audit import inclusion_proof, open_store, verify_log
+from citeproof.audit import GroupCommit, inclusion_proof, open_store, verify_log
 from citeproof.errors import InputError, RecordNotFoundError
 from citeproof.model import Policy, Source, VerifiedAnswer
 from citeproof.outcome.contract import answer_to_json, read_batch_line
@@ -62,6 +62,9 @@ class Service:
         self.metrics = Metrics()
         self._audit = open_store(config.audit_target, checkpoint_dir=config.checkpoint_dir)
         self._audit_lock = threading.Lock()
+        # Concurrent requests share commits (one fsync for many records); readers of the
+        # same connection take the lock the commits take.
+        self._appends = GroupCommit(self._audit, self._audit_lock)
         self._provider: Provider | None = None
         self._provider_lock = threading.Lock()
         SourceStore(config.store_path).close()  # created now, so /readyz sees it
@@ -117,10 +120,7 @@ class Service:
     ) -> Outcome:
         """Evidence, validation and the audit record (naming ``principal``), then the index
         entry the review pages and ``GET /v1/answers/{id}`` read."""
-        with self._audit_lock:
-            outcome = conclude(
-                verified, request={**request, "principal": principal}, log=self._audit
-            )
+        outcome = conclude(verified, request={**request, "principal": principal}, log=self._appends)
         assert outcome.audit_sequence is not None  # a log was given
         self.state.record_answer(
             answer_id=verified.id,

@@ -12,6 +12,7 @@ claim asserts something (three content words or more, not a question); otherwise
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Sequence
 
 from citeproof.model import (
@@ -64,7 +65,7 @@ def _judge_claim(
     if not cited:
         return ()
     start = claim.span[0]
-    claim_text = _without_markers(claim, text)
+    claim_text = _without_markers(claim, text, list(cited))
     quoted: list[Span] = []
     for quote_id in claim.quote_ids:
         quote = quotes.get(quote_id)
@@ -77,13 +78,30 @@ def _judge_claim(
     )
 
 
-def _without_markers(claim: VerifiedClaim, text: str) -> str:
-    """The claim's text with every citation marker replaced by spaces (same offsets)."""
+# How answers name the sources they cite ("Source 1 says", "per document #2", "S3 notes"):
+# a label, not a fact the source must back.
+_SOURCE_LABEL = re.compile(
+    r"\b(?:sources?|documents?|docs?|passages?|references?|refs?|excerpts?|emails?|messages?"
+    r"|attachments?)\s*(?:#|no\.?|number)?\s*\d+\b",
+    re.IGNORECASE,
+)
+
+
+def _without_markers(claim: VerifiedClaim, text: str, cited: Sequence[str]) -> str:
+    """The claim's text with every citation marker, every source label ("Source 1") and
+    every cited source id written as a word ("S1 says"; never a bare number, which may be a
+    fact) replaced by spaces (same offsets)."""
     chars = list(text[claim.span[0] : claim.span[1]])
-    for citation in claim.citations:
-        s, e = citation.answer_span
-        for position in range(max(s, claim.span[0]), min(e, claim.span[1])):
-            chars[position - claim.span[0]] = " "
+    start, end = claim.span
+    blanks = [citation.answer_span for citation in claim.citations]
+    own = text[start:end]
+    blanks += [(start + m.start(), start + m.end()) for m in _SOURCE_LABEL.finditer(own)]
+    for source_id in (sid for sid in cited if any(c.isalpha() for c in sid)):
+        pattern = rf"(?<![\w-]){re.escape(source_id)}(?![\w-])"
+        blanks += [(start + m.start(), start + m.end()) for m in re.finditer(pattern, own)]
+    for s, e in blanks:
+        for position in range(max(s, start), min(e, end)):
+            chars[position - start] = " "
     return "".join(chars)
 
 

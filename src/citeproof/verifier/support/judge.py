@@ -15,10 +15,12 @@ its facts (`facts`), score paraphrase with the learned head (`learned`), then de
 - ``unsupported``: otherwise.
 
 Tokens inside the claim's verified quotes are backed by the quote's own verification; the
-rest of the sentence is still judged. A claim with nothing left to judge is ``supported``
-with method ``quote``; one whose rest only frames the quote (`_framing`: no unbacked fact,
-at most `FRAMING_WORDS` unbacked words per verified quote, no conflict) is ``supported`` with method
-``quote+<head>``.
+rest of the sentence is still judged. A claim whose rest only attributes its quotes
+(`_only_frames`: at most `FRAMING_WORDS` plain words, no number, date, name, negation or
+comparative: "The policy says") is ``supported`` with method ``quote``, without a passage
+search. One whose rest, once read against the passage, only frames the quotes (`_framing`: no
+unbacked fact, at most `FRAMING_WORDS` unbacked words per verified quote, no conflict) is
+``supported`` with method ``quote+<head>``.
 """
 
 from __future__ import annotations
@@ -102,11 +104,12 @@ class SupportJudge:
         quoted: Sequence[Span] = (),
     ) -> Examined | None:
         """Locate the passage and compare facts; None when verified quotes back every
-        content token of the claim (nothing left to judge)."""
+        content token of the claim but words that only attribute them (nothing left to
+        judge: the source is not even prepared)."""
         claim = tokenize(claim_text)
         judged = [not any(s <= t.span[0] and t.span[1] <= e for s, e in quoted) for t in claim]
         to_judge = [t for t, j in zip(claim, judged, strict=True) if j and is_content(t)]
-        if quoted and not to_judge:
+        if quoted and _only_frames(to_judge):
             return None  # before the source is prepared: nothing here needs it
         prepared = self.prepared(source)
         # Located with the whole claim: a verified quote anchors the passage it came from.
@@ -203,6 +206,12 @@ def _with_numbers(
         return chosen
     # The best sentence stays first (it is the one shown), the others in source order.
     return (chosen[0], *sorted({*chosen[1:], *added} - {chosen[0]}, key=lambda s: s.span))
+
+
+def _only_frames(rest: Sequence[Token]) -> bool:
+    """What verified quotes leave of a claim only attributes them ("The policy says"): at
+    most `FRAMING_WORDS` plain words, no number, date, name, negation or comparative."""
+    return len(rest) <= FRAMING_WORDS and all(t.kind == "word" for t in rest)
 
 
 def _framing(check: FactCheck, quotes: int) -> bool:
