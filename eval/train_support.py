@@ -47,7 +47,7 @@ CACHE = Path("/tmp/citeproof-support-features.json")
 def code_fingerprint() -> str:
     """The judge's code: a cache is reused only while the feature code is unchanged."""
     digest = hashlib.sha256()
-    for name in ("text.py", "locate.py", "facts.py", "learned.py"):
+    for name in ("text.py", "locate.py", "facts.py", "learned.py", "judge.py"):
         text = (PACKAGE / name).read_text(encoding="utf-8")
         digest.update(re.sub(r'HEAD_SHA256 = "[0-9a-f]+"', "", text).encode())
     return digest.hexdigest()[:16]

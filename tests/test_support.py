@@ -268,3 +268,47 @@ def test_an_email_source_given_as_text_is_judged_like_a_document_issue10() -> No
     assert claim.verdict == "contradicted"
     (support,) = claim.support
     assert support.passage is not None and support.passage.source_id == "mail"
+
+
+BRIDGE = Source(
+    id="S9",
+    kind="document",
+    text=(
+        "The Hartley Bridge opened in 1932.\n\n"
+        "Designed by Owen Williams, the Hartley Bridge carries the A43 road over the river "
+        "Nene at Thrapston.\n\n"
+        "Historic England listed the Hartley Bridge at Grade II for its concrete arches.\n\n"
+        "The county council repainted the Hartley Bridge railings green after the floods."
+    ),
+)
+BRIDGE_CLAIM = (
+    "The Hartley Bridge over the Nene at Thrapston, designed by Owen Williams and listed at "
+    "Grade II by Historic England for its concrete arches, has green railings repainted by "
+    "the county council and opened in {year} [S9]."
+)
+
+
+def test_a_claim_drawn_from_four_paragraphs_is_read_with_the_one_stating_its_year_issue10() -> None:
+    answer = verify(BRIDGE_CLAIM.format(year=1932), [BRIDGE])
+    _, support = only(answer)
+    assert support.verdict == "supported"
+    assert not any(d.text == "1932" for d in support.differences)
+
+
+def test_a_year_the_source_never_states_still_rules_out_supported_issue10() -> None:
+    answer = verify(BRIDGE_CLAIM.format(year=1934), [BRIDGE])
+    _, support = only(answer)
+    assert support.verdict != "supported"
+    assert any(d.text == "1934" for d in support.differences)
+
+
+def test_two_verified_quotes_each_framed_by_a_few_words_are_supported_issue10() -> None:
+    answer = judged(
+        'The policy requires that "Self-employed applicants must provide two years of '
+        'certified accounts or tax calculations" [S1], and the memo records that "Approval of '
+        'the single year of accounts was given by M. Osei, senior underwriter" [S3].'
+    )
+    (claim,) = [c for c in answer.claims if c.support]
+    assert [q.status for q in answer.quotes] == ["verified", "verified"]
+    assert {s.source: s.verdict for s in claim.support} == {"S1": "supported", "S3": "supported"}
+    assert all(s.method.startswith("quote+") for s in claim.support)

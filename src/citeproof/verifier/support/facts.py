@@ -15,7 +15,7 @@ from __future__ import annotations
 import difflib
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from citeproof.model import ClaimDifference
@@ -47,6 +47,31 @@ class FactCheck:
     unbacked_words: int
     longest_gap: int  # words in the longest stretch of unbacked words ("a week": 2)
     unbacked_names: int
+    # The same shares over the whole cited source: a token the passage does not back counts
+    # when the source holds its key anywhere (a claim drawn from several places of a page).
+    source_recall: float = 1.0
+    source_weighted_recall: float = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class SourceKeys:
+    """The token keys of a whole source, and the `PREFIX`-letter heads of its words."""
+
+    keys: Collection[str]
+    heads: frozenset[str]
+
+    @classmethod
+    def of(cls, keys: Collection[str]) -> SourceKeys:
+        return cls(keys, frozenset(k[:PREFIX] for k in keys if len(k) >= PREFIX and k[0] != "#"))
+
+    def holds(self, token: Token) -> bool:
+        if token.key in self.keys:
+            return True
+        return (
+            token.kind in ("word", "name")
+            and len(token.key) >= PREFIX
+            and token.key[:PREFIX] in self.heads
+        )
 
 
 def _backs(token: Token, passage: Sequence[Token], keys: frozenset[str]) -> bool:
@@ -78,9 +103,11 @@ def check_facts(
     passage: Sequence[Token],
     weights: dict[str, float],
     judged: Sequence[bool],
+    source: SourceKeys | None = None,
 ) -> FactCheck:
     """Compare ``claim`` (tokens of ``claim_text``) with ``passage``. ``judged[i]`` is False
-    for claim tokens already backed some other way (inside a verified quote)."""
+    for claim tokens already backed some other way (inside a verified quote). ``source``,
+    the keys of the whole cited source, gives the ``source_*`` figures (else the passage's)."""
     keys = frozenset(t.key for t in passage)
     has_negation = any(t.kind == "negation" for t in passage)
     backed = [
@@ -202,6 +229,19 @@ def check_facts(
     )
     numbers = [i for i in content if claim[i].kind in ("number", "date")]
     names = [i for i in content if claim[i].kind == "name"]
+    # A conflict stays a conflict: the value the passage states instead outweighs the
+    # same value elsewhere in the source.
+    anywhere = [
+        backed[i]
+        or (
+            source is not None
+            and i not in conflicting
+            and claim[i].kind != "negation"
+            and source.holds(claim[i])
+        )
+        for i in range(len(claim))
+    ]
+    anywhere_w = sum(weights.get(claim[i].key, 0.0) for i in content if anywhere[i])
     pairs = [
         (claim[i].key, claim[i + 1].key)
         for i in range(len(claim) - 1)
@@ -224,6 +264,8 @@ def check_facts(
         unbacked_words=sum(1 for i in content if not backed[i] and claim[i].kind == "word"),
         longest_gap=max((len(d.text.split()) for d in differences if d.kind == "word"), default=0),
         unbacked_names=sum(1 for i in names if not backed[i]),
+        source_recall=sum(anywhere[i] for i in content) / len(content) if content else 1.0,
+        source_weighted_recall=anywhere_w / total_w if content else 1.0,
     )
 
 

@@ -1,6 +1,8 @@
 """Claim support (issue 10): is a cited claim backed by the source it cites?
 
-For each cited claim and each source it cites: locate the best passage (`locate`), compare
+For each cited claim and each source it cites: locate the best passage (`locate`), also
+reading the sentence that states each number or date of the claim the located sentences
+lack (`_with_numbers`: a claim drawn from several places of a long page), compare
 its facts (`facts`), score paraphrase with the learned head (`learned`), then decide:
 
 - ``contradicted``: the passage states another number, date, name or comparative in the
@@ -16,9 +18,9 @@ Tokens inside the claim's verified quotes are backed by the quote's own verifica
 rest of the sentence is still judged. A claim whose rest only attributes its quotes
 (`_only_frames`: at most `FRAMING_WORDS` plain words, no number, date, name, negation or
 comparative: "The policy says") is ``supported`` with method ``quote``, without a passage
-search. One whose rest, once read against the passage, only frames the quote (`_framing`: no
-unbacked fact, at most `FRAMING_WORDS` unbacked words, no conflict) is ``supported`` with
-method ``quote+<head>``.
+search. One whose rest, once read against the passage, only frames the quotes (`_framing`: no
+unbacked fact, at most `FRAMING_WORDS` unbacked words per verified quote, no conflict) is
+``supported`` with method ``quote+<head>``.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from dataclasses import dataclass
 
 from citeproof.model import ClaimSupport, Policy, Source, Span, SupportPassage, SupportVerdict
 from citeproof.turn.rerank import EmbeddingReranker
-from citeproof.verifier.support.facts import FactCheck, check_facts
+from citeproof.verifier.support.facts import FactCheck, SourceKeys, check_facts
 from citeproof.verifier.support.learned import (
     EMBEDDING,
     LEXICAL,
@@ -52,7 +54,8 @@ from citeproof.verifier.support.text import Token, is_content, tokenize
 ANCHOR = 0.3
 PARTIAL_RECALL = 0.6
 MIN_PARTIAL = 0.25  # "some of the claim is backed": at least this weighted share
-FRAMING_WORDS = 3
+MAX_NUMBER_SENTENCES = 2
+FRAMING_WORDS = 3  # per verified quote: "the policy requires that ...", "the memo records ..."
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,11 +82,18 @@ class SupportJudge:
         self.encoder = encoder
         self.method = EMBEDDING if encoder is not None else LEXICAL
         self._prepared: dict[str, PreparedSource] = {}
+        self._keys: dict[str, SourceKeys] = {}
 
     def prepared(self, source: Source) -> PreparedSource:
         if source.id not in self._prepared:
             self._prepared[source.id] = prepared_source(source)
         return self._prepared[source.id]
+
+    def source_keys(self, source: Source) -> SourceKeys:
+        """The keys of every sentence of ``source`` (for the ``source_*`` figures)."""
+        if source.id not in self._keys:
+            self._keys[source.id] = SourceKeys.of(self.prepared(source).postings.keys())
+        return self._keys[source.id]
 
     def examine(
         self,
@@ -104,10 +114,13 @@ class SupportJudge:
         prepared = self.prepared(source)
         # Located with the whole claim: a verified quote anchors the passage it came from.
         chosen, share = locate(claim, prepared, paragraph)
+        chosen = _with_numbers(claim, judged, chosen, prepared)
         ordered = sorted(chosen, key=lambda s: s.span)
         passage_tokens: list[Token] = [t for s in ordered for t in s.tokens]
         weights = claim_weights(claim, prepared)
-        check = check_facts(claim_text, claim, passage_tokens, weights, judged)
+        check = check_facts(
+            claim_text, claim, passage_tokens, weights, judged, self.source_keys(source)
+        )
         cos = None
         if self.encoder is not None:
             texts = [source.text[slice(*s.span)] for s in ordered]
@@ -131,7 +144,7 @@ class SupportJudge:
         score = head.score(found.values)
         verdict = decide(found.check, score, self.policy, load_rules())
         method = self.method
-        if quoted and verdict != "contradicted" and _framing(found.check):
+        if quoted and verdict != "contradicted" and _framing(found.check, len(quoted)):
             verdict, method = "supported", f"quote+{self.method}"
         return ClaimSupport(
             source=source.id,
@@ -163,19 +176,52 @@ def decide(check: FactCheck, score: float, policy: Policy, rules: Rules) -> Supp
     return "unsupported"
 
 
+def _with_numbers(
+    claim: Sequence[Token],
+    judged: Sequence[bool],
+    chosen: tuple[Sentence, ...],
+    prepared: PreparedSource,
+) -> tuple[Sentence, ...]:
+    """``chosen`` and, for each judged number or date of the claim they do not hold, the
+    first sentence of the source that holds its key (one in the best sentence's paragraph
+    first), at most `MAX_NUMBER_SENTENCES` more. A number the source never states adds
+    nothing: it stays unbacked and rules out ``supported``."""
+    if not chosen:
+        return chosen
+    held = set().union(*(s.keys for s in chosen))
+    added: list[Sentence] = []
+    for token, is_judged in zip(claim, judged, strict=True):
+        if len(added) >= MAX_NUMBER_SENTENCES:
+            break
+        if not is_judged or token.kind not in ("number", "date") or token.key in held:
+            continue
+        found = [prepared.sentences[p] for p in prepared.postings.get(token.key, ())]
+        if not found:
+            continue
+        same = [s for s in found if s.paragraph == chosen[0].paragraph]
+        sentence = (same or found)[0]
+        added.append(sentence)
+        held |= sentence.keys
+    if not added:
+        return chosen
+    # The best sentence stays first (it is the one shown), the others in source order.
+    return (chosen[0], *sorted({*chosen[1:], *added} - {chosen[0]}, key=lambda s: s.span))
+
+
 def _only_frames(rest: Sequence[Token]) -> bool:
     """What verified quotes leave of a claim only attributes them ("The policy says"): at
     most `FRAMING_WORDS` plain words, no number, date, name, negation or comparative."""
     return len(rest) <= FRAMING_WORDS and all(t.kind == "word" for t in rest)
 
 
-def _framing(check: FactCheck) -> bool:
+def _framing(check: FactCheck, quotes: int) -> bool:
     """What a verified quote leaves of its claim only frames it ("the policy says that"):
-    no number, date, name, negation or comparative unbacked, at most `FRAMING_WORDS` words."""
+    no number, date, name, negation or comparative unbacked, at most `FRAMING_WORDS` words
+    for each of its ``quotes`` verified quotes (each quote has its own "X says that")."""
     words = sum(len(d.text.split()) for d in check.differences if d.kind == "word")
     return (
         not check.conflicts
-        and words <= FRAMING_WORDS
+        and words <= FRAMING_WORDS * max(quotes, 1)
         and all(d.kind == "word" for d in check.differences)
     )
 

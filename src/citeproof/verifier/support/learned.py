@@ -22,7 +22,7 @@ from citeproof.turn.rerank import EmbeddingReranker
 from citeproof.verifier.support.facts import FactCheck
 
 HEAD_FILE = "head.json"
-HEAD_SHA256 = "851a7f17aeb01962c10a3859a2fc83d867a7a3168455e453789fa30e6088d92a"
+HEAD_SHA256 = "1aa32fb40680ae66ba25093c1129ce986848e383496c6a8cbfb8af0ee45ada19"
 LEXICAL = "features"
 EMBEDDING = "features+minilm"
 LEXICAL_FEATURES = (
@@ -38,6 +38,8 @@ LEXICAL_FEATURES = (
     "longest_run",
     "content",
     "unbacked_words",
+    "source_recall",
+    "source_weighted_recall",
 )
 EMBEDDING_FEATURES = (*LEXICAL_FEATURES, "cos_passage", "cos_sentence")
 
@@ -61,6 +63,8 @@ def features(check: FactCheck, cosines: tuple[float, float] | None) -> dict[str,
         "longest_run": check.longest_run,
         "content": math.log1p(check.content) / 3.0,
         "unbacked_words": math.log1p(check.unbacked_words) / 2.0,
+        "source_recall": check.source_recall,
+        "source_weighted_recall": check.source_weighted_recall,
     }
     if cosines is not None:
         values["cos_passage"], values["cos_sentence"] = cosines
