@@ -17,9 +17,10 @@ chunks; the table is printed and written (``--out``) at the end of every chunk, 
 how many of its questions were asked so far (n of N).
 
 Columns: answers with at least one verified quote; quotes verified out of quotes written;
-answers whose verified quotes hold the fact (mailbox: a quote holding the expected word;
-QuoteSum: a quote holding at least half of the content words of a reference short answer,
-the same rule as "right"); answers a person would call right (mailbox: the expected fact is in
+answers whose verified quotes hold the fact, of the answers to questions that have one
+(mailbox: a quote holding the expected word; QuoteSum: a quote holding at least half of the
+content words of a reference short answer, the same rule as "right");
+answers a person would call right (mailbox: the expected fact is in
 the prose, or the prose says the sources do not answer the unanswerable question, with or
 without quotes; QuoteSum: at least half of the content words of one of the reference short
 answers, or of the reference summary when it has none, are in the prose); mean seconds per
@@ -93,11 +94,12 @@ class Result:
 
     quotes: int
     verified: int
-    right_evidence: bool
+    right_evidence: bool | None  # None: the question has no fact to quote
     right: bool
     seconds: float
     load: float
     prose: str
+    evidence: tuple[str, ...] = ()  # the verified quotes, for a reader of the results file
 
     @property
     def with_verified(self) -> bool:
@@ -118,8 +120,10 @@ class Row:
         quotes = sum(r.quotes for r in self.results)
         verified = sum(r.verified for r in self.results)
 
-        def share(count: int) -> str:
-            return f"{count}/{asked} ({count / n:.0%})"
+        def share(count: int, of: int = asked) -> str:
+            return f"{count}/{of} ({count / (of or 1):.0%})"
+
+        factual = [r.right_evidence for r in self.results if r.right_evidence is not None]
 
         return [
             self.model,
@@ -128,7 +132,7 @@ class Row:
             f"{asked} of {self.planned}",
             share(sum(r.with_verified for r in self.results)),
             f"{verified}/{quotes}" + (f" ({verified / quotes:.0%})" if quotes else ""),
-            share(sum(r.right_evidence for r in self.results)),
+            share(sum(factual), len(factual)),
             share(sum(r.right for r in self.results)),
             f"{sum(r.seconds for r in self.results) / n:.0f}",
             f"{sum(r.load for r in self.results) / n:.1f}",
@@ -222,7 +226,7 @@ def score(case: Case, turn: Turn, load: float) -> Result:
     verified_quotes = [q.text for q in turn.answer.quotes if q.status == "verified"]
     if case.dataset == "mailbox":
         if case.expected is None:
-            right, evidence = says_not_answered(text), False
+            right, evidence = says_not_answered(text), None
         else:
             right = any(word.casefold() in text.casefold() for word in case.expected)
             evidence = any(
@@ -241,6 +245,7 @@ def score(case: Case, turn: Turn, load: float) -> Result:
         seconds=round(turn.generation.seconds, 2),
         load=round(load, 2),
         prose=text[:300],
+        evidence=tuple(verified_quotes),
     )
 
 
@@ -260,7 +265,9 @@ class Results:
             for line in path.read_text(encoding="utf-8").splitlines():
                 if line.strip():
                     entry = json.loads(line)
-                    self.known[entry["key"]] = Result(**entry["result"])
+                    fields = entry["result"]
+                    fields["evidence"] = tuple(fields.get("evidence", ()))
+                    self.known[entry["key"]] = Result(**fields)
 
     @staticmethod
     def key(model: str, mode: str, case: Case) -> str:
@@ -342,7 +349,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if unknown := set(modes) - set(MODES):
         print(f"unknown mode(s) {sorted(unknown)}; choose from {MODES}", file=sys.stderr)
         return 2
-    sets = [mailbox_cases(), quotesum_cases(path, args.quotesum)]
+    sets = [("mailbox", mailbox_cases()), ("QuoteSum", quotesum_cases(path, args.quotesum))]
     results = Results(args.cache)
     stop_at = time.monotonic() + args.minutes * 60 if args.minutes > 0 else None
     rows: list[Row] = []
@@ -350,8 +357,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         with ExitStack() as stack:
             asker = Asker(key, stack)
             for mode in modes:
-                for cases in sets:
-                    row = Row(key, mode, cases[0].dataset, len(cases), [])
+                for name, cases in sets:
+                    row = Row(key, mode, name, len(cases), [])
                     for number, case in enumerate(cases, start=1):
                         result = results.get(key, mode, case)
                         if result is None and (stop_at is None or time.monotonic() < stop_at):
