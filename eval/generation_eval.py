@@ -89,21 +89,24 @@ class Case:
 
 
 @dataclass(frozen=True)
-class Result:
-    """What one answer scored; the unit the results file keeps."""
+class Answer:
+    """What one answer was: the unit the results file keeps (scored when the table is made)."""
 
     quotes: int
     verified: int
-    right_evidence: bool | None  # None: the question has no fact to quote
-    right: bool
     seconds: float
     load: float
     prose: str
-    evidence: tuple[str, ...] = ()  # the verified quotes, for a reader of the results file
+    evidence: tuple[str, ...] = ()  # the verified quotes
 
-    @property
-    def with_verified(self) -> bool:
-        return self.verified > 0
+
+@dataclass(frozen=True)
+class Score:
+    """How one answer did on its question."""
+
+    with_verified: bool
+    right_evidence: bool | None  # None: the question has no fact to quote
+    right: bool
 
 
 @dataclass
@@ -112,30 +115,29 @@ class Row:
     mode: str
     dataset: str
     planned: int
-    results: list[Result]
+    answers: list[tuple[Answer, Score]]
 
     def cells(self) -> list[str]:
-        asked = len(self.results)
+        asked = len(self.answers)
         n = asked or 1
-        quotes = sum(r.quotes for r in self.results)
-        verified = sum(r.verified for r in self.results)
+        quotes = sum(a.quotes for a, _ in self.answers)
+        verified = sum(a.verified for a, _ in self.answers)
 
         def share(count: int, of: int = asked) -> str:
             return f"{count}/{of} ({count / (of or 1):.0%})"
 
-        factual = [r.right_evidence for r in self.results if r.right_evidence is not None]
-
+        factual = [s.right_evidence for _, s in self.answers if s.right_evidence is not None]
         return [
             self.model,
             self.mode,
             self.dataset,
             f"{asked} of {self.planned}",
-            share(sum(r.with_verified for r in self.results)),
+            share(sum(s.with_verified for _, s in self.answers)),
             f"{verified}/{quotes}" + (f" ({verified / quotes:.0%})" if quotes else ""),
             share(sum(factual), len(factual)),
-            share(sum(r.right for r in self.results)),
-            f"{sum(r.seconds for r in self.results) / n:.0f}",
-            f"{sum(r.load for r in self.results) / n:.1f}",
+            share(sum(s.right for _, s in self.answers)),
+            f"{sum(a.seconds for a, _ in self.answers) / n:.0f}",
+            f"{sum(a.load for a, _ in self.answers) / n:.1f}",
         ]
 
 
@@ -202,56 +204,69 @@ def mailbox_cases() -> list[Case]:
 
 
 def quotesum_cases(path: Path, limit: int) -> list[Case]:
-    cases: list[Case] = []
+    """The first ``limit`` distinct questions of ``path``, in file order.
+
+    QuoteSum annotates some questions two or three times over the same passages: such a
+    question is asked once and is right when it matches any of its annotations' references.
+    """
+    sources: dict[str, tuple[Source, ...]] = {}
+    references: dict[str, list[str]] = {}
     with path.open(encoding="utf-8") as handle:
         for line in handle:
-            if len(cases) >= limit:
-                break
             row = json.loads(line)
-            sources = tuple(
-                Source(id=f"s{k}", kind="document", text=row[f"source{k}"], title=row[f"title{k}"])
-                for k in range(1, 9)
-                if row.get(f"source{k}", "").strip()
-            )
+            question = row["question"]
+            if question not in sources:
+                if len(sources) >= limit:
+                    continue
+                sources[question] = tuple(
+                    Source(
+                        id=f"s{k}", kind="document", text=row[f"source{k}"], title=row[f"title{k}"]
+                    )
+                    for k in range(1, 9)
+                    if row.get(f"source{k}", "").strip()
+                )
             marked = _QUOTESUM_MARK.sub("\n", row.get("covered_short_answers") or "")
-            short = tuple(s.strip() for s in marked.split("\n") if s.strip())
-            references = short or (_QUOTESUM_MARK.sub(" ", row["summary"]),)
-            cases.append(Case("QuoteSum", row["question"], sources, references))
-    return cases
+            short = [s.strip() for s in marked.split("\n") if s.strip()]
+            wanted = short or [_QUOTESUM_MARK.sub(" ", row["summary"])]
+            found = references.setdefault(question, [])
+            found += [r for r in wanted if r not in found]
+    return [
+        Case("QuoteSum", question, sources[question], tuple(references[question]))
+        for question in sources
+    ]
 
 
-def score(case: Case, turn: Turn, load: float) -> Result:
-    """How ``turn`` answered ``case``."""
-    text = prose(turn)
-    verified_quotes = [q.text for q in turn.answer.quotes if q.status == "verified"]
-    if case.dataset == "mailbox":
-        if case.expected is None:
-            right, evidence = says_not_answered(text), None
-        else:
-            right = any(word.casefold() in text.casefold() for word in case.expected)
-            evidence = any(
-                word.casefold() in quote.casefold()
-                for word in case.expected
-                for quote in verified_quotes
-            )
-    else:
-        right = overlap_right(text, case.references)
-        evidence = any(overlap_right(quote, case.references) for quote in verified_quotes)
-    return Result(
+def answer(turn: Turn, load: float) -> Answer:
+    """What ``turn`` answered, for the results file."""
+    verified = [q.text for q in turn.answer.quotes if q.status == "verified"]
+    return Answer(
         quotes=len(turn.answer.quotes),
-        verified=len(verified_quotes),
-        right_evidence=evidence,
-        right=right,
+        verified=len(verified),
         seconds=round(turn.generation.seconds, 2),
         load=round(load, 2),
-        prose=text[:300],
-        evidence=tuple(verified_quotes),
+        prose=prose(turn),
+        evidence=tuple(verified),
     )
 
 
-def failed(error: ProviderError, seconds: float, load: float) -> Result:
+def failed(error: ProviderError, seconds: float, load: float) -> Answer:
     """An answer the model did not give (a timeout, a prompt too long): counted as wrong."""
-    return Result(0, 0, False, False, round(seconds, 2), round(load, 2), f"(failed: {error})")
+    return Answer(0, 0, round(seconds, 2), round(load, 2), f"(failed: {error})")
+
+
+def score(case: Case, given: Answer) -> Score:
+    """How ``given`` did on ``case`` (the rules of the module's docstring)."""
+    text = given.prose
+    if case.dataset == "mailbox":
+        if case.expected is None:
+            return Score(given.verified > 0, None, says_not_answered(text))
+        words = [word.casefold() for word in case.expected]
+        right = any(word in text.casefold() for word in words)
+        evidence = any(word in quote.casefold() for word in words for quote in given.evidence)
+    else:
+        right = overlap_right(text, case.references)
+        evidence = any(overlap_right(quote, case.references) for quote in given.evidence)
+    return Score(given.verified > 0, evidence, right)
 
 
 class Results:
@@ -260,28 +275,28 @@ class Results:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self.known: dict[str, Result] = {}
+        self.known: dict[str, Answer] = {}
         if path.is_file():
             for line in path.read_text(encoding="utf-8").splitlines():
                 if line.strip():
                     entry = json.loads(line)
-                    fields = entry["result"]
-                    fields["evidence"] = tuple(fields.get("evidence", ()))
-                    self.known[entry["key"]] = Result(**fields)
+                    fields = entry["answer"]
+                    fields["evidence"] = tuple(fields["evidence"])
+                    self.known[entry["key"]] = Answer(**fields)
 
     @staticmethod
     def key(model: str, mode: str, case: Case) -> str:
         return json.dumps([model, mode, case.dataset, case.question, PROMPT_VERSION])
 
-    def get(self, model: str, mode: str, case: Case) -> Result | None:
+    def get(self, model: str, mode: str, case: Case) -> Answer | None:
         return self.known.get(self.key(model, mode, case))
 
-    def add(self, model: str, mode: str, case: Case, result: Result) -> None:
+    def add(self, model: str, mode: str, case: Case, given: Answer) -> None:
         key = self.key(model, mode, case)
-        self.known[key] = result
+        self.known[key] = given
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with self.path.open("a", encoding="utf-8") as handle:
-            handle.write(json.dumps({"key": key, "result": result.__dict__}) + "\n")
+            handle.write(json.dumps({"key": key, "answer": given.__dict__}) + "\n")
 
 
 class Asker:
@@ -293,7 +308,7 @@ class Asker:
         self.model: EmbeddedModel | None = None
         self.mailbox: SourceStore | None = None
 
-    def ask(self, mode: str, case: Case) -> Result:
+    def ask(self, mode: str, case: Case) -> Answer:
         if self.model is None:
             model = EmbeddedModel(self.key, threads=1, context_tokens=3072)
             self.model = self.stack.enter_context(model)
@@ -312,7 +327,7 @@ class Asker:
             )
         except ProviderError as error:
             return failed(error, time.monotonic() - started, (load + os.getloadavg()[0]) / 2)
-        return score(case, turn, (load + os.getloadavg()[0]) / 2)
+        return answer(turn, (load + os.getloadavg()[0]) / 2)
 
     def sources(self, case: Case) -> tuple[Retriever, Library]:
         if case.dataset != "mailbox":
@@ -360,17 +375,17 @@ def main(argv: Sequence[str] | None = None) -> int:
                 for name, cases in sets:
                     row = Row(key, mode, name, len(cases), [])
                     for number, case in enumerate(cases, start=1):
-                        result = results.get(key, mode, case)
-                        if result is None and (stop_at is None or time.monotonic() < stop_at):
-                            result = asker.ask(mode, case)
-                            results.add(key, mode, case, result)
+                        given = results.get(key, mode, case)
+                        if given is None and (stop_at is None or time.monotonic() < stop_at):
+                            given = asker.ask(mode, case)
+                            results.add(key, mode, case, given)
                             print(
-                                f"  {key}/{mode} {case.dataset} {number}: {result.seconds:.0f} s "
-                                f"{result.prose[:90]!r}",
+                                f"  {key}/{mode} {case.dataset} {number}: {given.seconds:.0f} s "
+                                f"{given.prose[:90]!r}",
                                 flush=True,
                             )
-                        if result is not None:
-                            row.results.append(result)
+                        if given is not None:
+                            row.answers.append((given, score(case, given)))
                     rows.append(row)
     report = table(rows)
     print(report)
