@@ -61,9 +61,10 @@ lint: $(STAMP)
 docs: $(STAMP)
 	$(BIN)/python tools/cli_reference.py
 
-eval: $(STAMP) eval-generation
+eval: $(STAMP)
 	$(BIN)/python eval/quotesum_eval.py
 	$(BIN)/python eval/support_eval.py
+	$(BIN)/python eval/generation_eval.py $(GENERATION_ARGS)
 
 # Answers of the embedded models (default and small, quote-first and plain) to the mailbox
 # questions and 50 QuoteSum questions: 1-2 hours on two cores, also a target of its own.
