@@ -164,10 +164,10 @@ def relevant_lines(
     """The ``limit`` lines that share the most with ``question``, in their original order.
 
     Each line is scored by BM25 (k1 1.2, b 0.75) over ``lines`` for the question's words
-    (common words and single letters, such as the "s" of "bank's", left out, each word cut to its first five letters so that "referred" meets
-    "refer" and "applications" "application"); ties keep the earlier line. Lines sharing no
-    word with the question are never chosen: with none left, only "the sources do not answer
-    this" can be written.
+    (common words and single letters, such as the "s" of "bank's", left out; each word cut to
+    its first five letters, so that "referred" meets "refer" and "applications" meets
+    "application"); ties keep the earlier line. Lines sharing no word with the question are
+    never chosen: with none left, only "the sources do not answer this" can be written.
     """
     terms = {_stem(word) for word in query_terms(question) if len(word) > 1}
     documents = [[_stem(w) for w in WORD.findall(line.text.casefold())] for line in lines]
@@ -193,6 +193,7 @@ def relevant_lines(
 
 
 def _stem(word: str) -> str:
+    """The word's first five letters: a stemmer enough for matching a question's words."""
     return word[:5]
 
 
