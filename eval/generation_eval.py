@@ -14,7 +14,8 @@ answer is kept in a results file (``--cache``, one JSON line per model, mode, qu
 prompt version) as soon as it is known, and a run only asks what is not there yet.
 ``--minutes`` stops asking new questions after that long, so the whole table can be built in
 chunks; the table is printed and written (``--out``) at the end of every chunk, each row with
-how many of its questions were asked so far (n of N).
+how many of its questions were asked so far (n of N). ``--table-only`` asks nothing and prints
+the table of what the results file holds.
 
 Columns: answers with at least one verified quote; quotes verified out of quotes written;
 answers whose verified quotes hold the fact, of the answers to questions that have one
@@ -353,6 +354,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--modes", default=",".join(MODES))
     parser.add_argument("--quotesum", type=int, default=50, help="QuoteSum questions")
     parser.add_argument("--minutes", type=float, default=0.0, help="ask no new question after")
+    parser.add_argument(
+        "--table-only", action="store_true", help="ask nothing: the table of the results file"
+    )
     parser.add_argument("--cache", type=Path, default=ROOT / "out" / "eval-generation.jsonl")
     parser.add_argument("--out", type=Path, default=ROOT / "out" / "eval-generation.md")
     args = parser.parse_args(argv)
@@ -376,7 +380,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     row = Row(key, mode, name, len(cases), [])
                     for number, case in enumerate(cases, start=1):
                         given = results.get(key, mode, case)
-                        if given is None and (stop_at is None or time.monotonic() < stop_at):
+                        may_ask = stop_at is None or time.monotonic() < stop_at
+                        if given is None and may_ask and not args.table_only:
                             given = asker.ask(mode, case)
                             results.add(key, mode, case, given)
                             print(
