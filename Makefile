@@ -27,8 +27,9 @@ DEMO_SOURCES := --source policy=examples/lending/credit-policy.md \
 DEMO_ASK := $(BIN)/citeproof ask --store out/mailbox.db --provider embedded --max-tokens 200 \
 	--timeout 900 --audit out/audit.db
 
+# Starts from an empty out/, but for the generation eval's results (hours of answers).
 demo: $(STAMP)
-	@rm -rf out && mkdir -p out
+	@mkdir -p out && find out -mindepth 1 -maxdepth 1 ! -name 'eval-generation*' -exec rm -rf {} +
 	$(BIN)/citeproof ingest examples/mailbox --store out/mailbox.db
 	$(DEMO_ASK) "When must an application be referred to a senior underwriter?" \
 		--format html --out out/ask-referral.html
@@ -63,11 +64,16 @@ docs: $(STAMP)
 eval: $(STAMP)
 	$(BIN)/python eval/quotesum_eval.py
 	$(BIN)/python eval/support_eval.py
+	$(BIN)/python eval/generation_eval.py $(GENERATION_ARGS)
 
-# Answers of the embedded models, quote-first and plain: 20-40 minutes on two shared cores, so
-# a target of its own. The table is printed and written to out/eval-generation.md.
+# Answers of the embedded models (default and small, quote-first and plain) to the mailbox
+# questions and 50 QuoteSum questions: 1-2 hours on two cores, also a target of its own.
+# Resumable: each answer is kept in out/eval-generation.jsonl and never asked again, so an
+# interrupted run (or one with GENERATION_ARGS="--minutes 9") goes on where it stopped. The
+# table is printed and written to out/eval-generation.md.
+GENERATION_ARGS ?=
 eval-generation: $(STAMP)
-	$(BIN)/python eval/generation_eval.py
+	$(BIN)/python eval/generation_eval.py $(GENERATION_ARGS)
 
 bench: $(STAMP)
 	$(BIN)/python bench/bench_quotes.py

@@ -250,7 +250,7 @@ def test_the_default_embedded_model_answers_with_a_verified_quote_offline_D(stor
     record = json.loads(out)
     assert record["turn"]["generation"]["provider"] == "embedded"
     assert record["turn"]["generation"]["model"] == QWEN_1_5B.name
-    assert record["turn"]["prompt"]["version"].endswith("quote-first/1")
+    assert record["turn"]["prompt"]["version"].endswith("quote-first/2")
     assert record["turn"]["generation"]["quote_first"] is True
     assert record["turn"]["generation"]["text"].startswith("Evidence:")
     verified = [q for q in record["quotes"] if q["status"] == "verified"]
@@ -260,3 +260,5 @@ def test_the_default_embedded_model_answers_with_a_verified_quote_offline_D(stor
     titles = {source["id"]: source["title"] for source in record["sources"]}
     quoted = {titles.get(q["source"]) for q in verified}
     assert quoted & {"credit-policy-rev7.pdf", "Credit policy revision 7 – effective 1 March 2026"}
+    # And the right sentence: the one with the 80% threshold, not its neighbour on 95%.
+    assert any("80%" in q["text"] for q in verified), [q["text"] for q in verified]

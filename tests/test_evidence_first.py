@@ -8,19 +8,23 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from citeproof.model import Message, Source
+from citeproof.model import Eligibility, Message, Source
 from citeproof.providers.base import Generation
 from citeproof.providers.constrained import wants_quote_first
 from citeproof.turn.evidence_first import (
+    MAX_CHOICES,
     NO_ANSWER,
     EvidenceLine,
     answer_text,
     evidence_grammar,
     evidence_lines,
+    quote_first_prompt,
+    relevant_lines,
     split_sentences,
 )
 from citeproof.turn.pipeline import run_turn
-from tests.lending import EMAIL, POLICY
+from citeproof.turn.prompt import build_prompt
+from tests.lending import EMAIL, MEMO, POLICY, SOURCES
 from tests.test_pipeline import LIBRARY, Retriever
 
 HOSTILE = (
@@ -76,6 +80,39 @@ def test_evidence_lines_are_the_shown_sentences_with_their_paragraphs_D() -> Non
     # A greeting or a signature is no evidence.
     assert all(len(line.text.split()) >= 3 for line in lines)
     assert all(line.source_id == EMAIL.id for line in lines)
+
+
+def test_a_quote_leaves_out_the_numbered_heading_of_its_sentence_D() -> None:
+    texts = [line.text for line in evidence_lines([POLICY])]
+    assert (
+        "Applications with a loan-to-value ratio above 80% must be referred to a senior "
+        "underwriter before an offer is issued." in texts
+    )
+    assert not any(text.startswith("2. Loan-to-value.") for text in texts)
+    # A heading followed by no sentence of its own is quoted without its number too.
+    assert "Verification of income." in texts
+
+
+def test_the_grammar_offers_the_sentences_that_share_the_question_words_D() -> None:
+    lines = evidence_lines(SOURCES)
+    chosen = relevant_lines("When must an application be referred to a senior underwriter?", lines)
+    texts = [line.text for line in chosen]
+    assert len(chosen) <= MAX_CHOICES < len(lines)
+    # "referred" meets "refer", "application" "applications".
+    assert any("above 80% must be referred" in text for text in texts)
+    assert any(text.startswith("Under the new policy I think we have to refer") for text in texts)
+    assert "Applications above 95% are declined." not in texts
+    assert "Can you pick it up tomorrow morning?" not in texts
+    # Kept in the order of the sources, as the model read them.
+    assert chosen == [line for line in lines if line in chosen]
+
+
+def test_a_question_the_sources_share_no_word_with_leaves_only_the_no_answer_D() -> None:
+    assert relevant_lines("Is a parrot covered?", evidence_lines([POLICY, MEMO])) == []
+    decided = Eligibility(("S1",), (), "f")
+    plain = build_prompt("Is a parrot covered?", [POLICY], decided)
+    prompt = quote_first_prompt(plain, [POLICY], question="Is a parrot covered?")
+    assert prompt.grammar == evidence_grammar([])
 
 
 def test_the_grammar_of_hostile_source_text_is_escaped_losslessly_F_5() -> None:

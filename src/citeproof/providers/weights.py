@@ -67,7 +67,7 @@ QWEN_1_5B = Weights(
     size=1_117_320_768,
     sha256="cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
     download_mb=1_066,
-    seconds_per_answer="about 50 s of CPU; 78-316 s measured on a busy shared machine",
+    seconds_per_answer="26-31 s at load average 1-2; 78-316 s measured on a busy shared machine",
 )
 QWEN_0_5B = Weights(
     key="medium",
@@ -89,7 +89,7 @@ SMOLLM2_135M = Weights(
     size=98_362_432,
     sha256="b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53",
     download_mb=93,
-    seconds_per_answer="7-27 s measured on a busy shared machine",
+    seconds_per_answer="8-10 s at load average 1-2; up to 27 s on a busy shared machine",
 )
 MODELS: dict[str, Weights] = {w.key: w for w in (QWEN_1_5B, QWEN_0_5B, SMOLLM2_135M)}
 """The embedded models by the name ``--model`` takes: ``default``, ``medium``, ``small``."""

@@ -7,12 +7,20 @@ any other evidence line impossible to generate, so every quote is verbatim by co
 model may instead write ``Evidence: none`` and the fixed `NO_ANSWER` sentence: no quote is ever
 forced.
 
+The grammar offers only the `MAX_CHOICES` sentences that share the most words with the question
+(BM25 over the turn's sentences, `relevant_lines`), in source order. A small model steered by a
+grammar copies whichever allowed sentence starts like the words it is about to write; with every
+sentence allowed it picked a neighbour of the answer ("Applications above 95% are declined."
+for a referral question), and the fewer, relevant choices are what make the right one likely.
+A numbered heading ("2. Loan-to-value.") is not part of the quote: the sentence it heads is.
+
 Source text is untrusted: the grammar escapes every character outside printable ASCII, and the
 quotation marks and backslashes inside it, so any text yields a grammar that compiles.
 """
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -20,12 +28,14 @@ from dataclasses import dataclass, replace
 
 from citeproof.model import Message, Passage, Source
 from citeproof.turn.prompt import Prompt, shown_paragraphs
+from citeproof.turn.retrieve import WORD, query_terms
 
-PROMPT_VERSION = "citeproof-prompt/1+quote-first/1"
+PROMPT_VERSION = "citeproof-prompt/1+quote-first/2"
 NO_ANSWER = "The sources do not answer this."
 MAX_EVIDENCE = 3
 MAX_SENTENCE = 400  # longer sentences are left out of the grammar: a quote must stay readable
 MIN_WORDS = 3  # shorter sentences ("Hi Priya,", "Martin") are no evidence
+MAX_CHOICES = 6  # sentences the grammar offers (chosen by measurement: docs/measurements.md)
 _MARKER_ID = re.compile(r"[\w.:/-]{1,200}")  # what a <cite:ID> marker can carry
 
 SYSTEM = f"""\
@@ -95,20 +105,24 @@ def split_sentences(text: str) -> list[str]:
     number (``2.5``, which has no whitespace after its point), and never after a lone word or
     number (a heading such as ``1.`` or ``2. Scope.`` joins what follows).
     """
-    sentences: list[str] = []
-    start = 0
+    return [text[start:end].strip() for start, _, end in _sentence_spans(text)]
+
+
+def _sentence_spans(text: str) -> list[tuple[int, int, int]]:
+    """Each sentence as (start, start of its body after any heading, end)."""
+    spans: list[tuple[int, int, int]] = []
+    start = body = 0
     for end in _END.finditer(text):
         if end.group().startswith(".") and _after_abbreviation(text[start : end.start()]):
             continue
-        piece = text[start : end.end()].strip()
-        if _HEADING.fullmatch(piece):
-            continue  # "1." or "2. Scope." starts the sentence that follows, not one of its own
-        sentences.append(piece)
-        start = end.end()
-    rest = text[start:].strip()
-    if rest:
-        sentences.append(rest)
-    return sentences
+        if _HEADING.fullmatch(text[start : end.end()].strip()):
+            body = end.end()  # "1." or "2. Scope." heads the sentence that follows
+            continue
+        spans.append((start, body, end.end()))
+        start = body = end.end()
+    if text[start:].strip():
+        spans.append((start, body, len(text)))
+    return spans
 
 
 def _after_abbreviation(before: str) -> bool:
@@ -122,7 +136,11 @@ def _after_abbreviation(before: str) -> bool:
 def evidence_lines(
     sources: Sequence[Source], passages: Sequence[Passage] = ()
 ) -> list[EvidenceLine]:
-    """The sentences of the paragraphs the prompt shows (all of a source without passages)."""
+    """The sentences of the paragraphs the prompt shows (all of a source without passages).
+
+    A sentence headed by a numbered heading is given without it ("Applications with ..."
+    for "2. Loan-to-value. Applications with ..."), unless that leaves too few words.
+    """
     wanted = shown_paragraphs(passages)
     lines: list[EvidenceLine] = []
     for source in sources:
@@ -130,10 +148,53 @@ def evidence_lines(
         for number, (start, end) in enumerate(source.paragraph_spans(), start=1):
             if chosen is not None and number not in chosen:
                 continue
-            for sentence in split_sentences(_visible(source.text[start:end])):
+            text = _visible(source.text[start:end])
+            for first, body, last in _sentence_spans(text):
+                sentence = text[body:last].strip()
+                if len(sentence.split()) < MIN_WORDS:
+                    sentence = text[first:last].strip()
                 if len(sentence) <= MAX_SENTENCE and len(sentence.split()) >= MIN_WORDS:
                     lines.append(EvidenceLine(source.id, number, sentence))
     return lines
+
+
+def relevant_lines(
+    question: str, lines: Sequence[EvidenceLine], limit: int = MAX_CHOICES
+) -> list[EvidenceLine]:
+    """The ``limit`` lines that share the most with ``question``, in their original order.
+
+    Each line is scored by BM25 (k1 1.2, b 0.75) over ``lines`` for the question's words
+    (common words and single letters, such as the "s" of "bank's", left out; each word cut to
+    its first five letters, so that "referred" meets "refer" and "applications" meets
+    "application"); ties keep the earlier line. Lines sharing no word with the question are
+    never chosen: with none left, only "the sources do not answer this" can be written.
+    """
+    terms = {_stem(word) for word in query_terms(question) if len(word) > 1}
+    documents = [[_stem(w) for w in WORD.findall(line.text.casefold())] for line in lines]
+    if not terms or not documents:
+        return []
+    average = sum(len(d) for d in documents) / len(documents) or 1.0
+    frequency = {t: sum(t in d for d in documents) for t in terms}
+    scores: list[tuple[float, int]] = []
+    for index, words in enumerate(documents):
+        score = 0.0
+        for term in terms:
+            count = words.count(term)
+            if count:
+                idf = math.log(
+                    1 + (len(documents) - frequency[term] + 0.5) / (frequency[term] + 0.5)
+                )
+                norm = count + 1.2 * (0.25 + 0.75 * len(words) / average)
+                score += idf * count * 2.2 / norm
+        if score > 0:
+            scores.append((-score, index))
+    kept = sorted(index for _, index in sorted(scores)[:limit])
+    return [lines[index] for index in kept]
+
+
+def _stem(word: str) -> str:
+    """The word's first five letters: a stemmer enough for matching a question's words."""
+    return word[:5]
 
 
 def _visible(text: str) -> str:
@@ -185,14 +246,19 @@ def _escape(text: str) -> str:
 
 
 def quote_first_prompt(
-    prompt: Prompt, sources: Sequence[Source], passages: Sequence[Passage] = ()
+    prompt: Prompt,
+    sources: Sequence[Source],
+    passages: Sequence[Passage] = (),
+    *,
+    question: str,
 ) -> Prompt:
-    """``prompt`` with the quote-first instructions and the grammar of its shown sentences.
+    """``prompt`` with the quote-first instructions and the grammar of the shown sentences
+    most relevant to ``question`` (`relevant_lines`).
 
     Only sources the prompt shows (its ``source_ids``) contribute sentences.
     """
     shown = [s for s in sources if s.id in prompt.source_ids]
-    grammar = evidence_grammar(evidence_lines(shown, passages))
+    grammar = evidence_grammar(relevant_lines(question, evidence_lines(shown, passages)))
     messages = tuple(
         Message("system", SYSTEM) if m.role == "system" else m for m in prompt.messages
     )

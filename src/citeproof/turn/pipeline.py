@@ -94,7 +94,7 @@ def run_turn(
     prompt = build_prompt(question, sources, eligibility, passages=passages)
     quote_first = wants_quote_first(provider)
     if quote_first:
-        prompt = quote_first_prompt(prompt, sources, passages)
+        prompt = quote_first_prompt(prompt, sources, passages, question=question)
     timed("prompt", started)
 
     started = time.perf_counter()
