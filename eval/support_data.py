@@ -18,9 +18,7 @@ from pathlib import Path
 from citeproof import Source
 
 ROOT = Path(__file__).resolve().parent.parent
-DATA = Path(os.environ.get("CITEPROOF_DATA", ROOT.parent.parent / "shared" / "data"))
-if not DATA.is_dir():
-    DATA = Path("/work/shared/data")
+DATA = Path(os.environ.get("CITEPROOF_DATA", ROOT.parent / "shared" / "data"))
 
 
 @dataclass(frozen=True)
