@@ -75,3 +75,31 @@ def test_sqlite_log_uses_wal_and_full_sync(tmp_path: Path) -> None:
         assert db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
         names = [n for (n,) in db.execute("SELECT name FROM audit_migrations ORDER BY name")]
         assert names == ["m001_audit_records", "m002_append_only_triggers"]
+
+
+def test_a_writer_in_another_process_queues_on_the_lock_file_and_nothing_is_lost(
+    tmp_path: Path,
+) -> None:
+    """Writers queue on ``<db>.writer-lock`` before SQLite's lock: while another process holds
+    it, an append waits (it neither fails nor writes), and goes in once the lock is released."""
+    import fcntl
+    import os
+    import threading
+
+    target = tmp_path / "audit.db"
+    with open_store(target) as store:
+        store.append({"n": 0}, "req-0")
+        lock_file = tmp_path / "audit.db.writer-lock"
+        assert lock_file.exists()
+        holder = os.open(lock_file, os.O_RDWR)  # another open file description: another writer
+        fcntl.flock(holder, fcntl.LOCK_EX)
+        done = threading.Event()
+        worker = threading.Thread(target=lambda: (store.append({"n": 1}, "req-1"), done.set()))
+        worker.start()
+        assert not done.wait(0.5)
+        assert store.size() == 1
+        fcntl.flock(holder, fcntl.LOCK_UN)
+        os.close(holder)
+        worker.join(timeout=30)
+        assert done.is_set()
+        assert [r.payload["n"] for r in store.records()] == [0, 1]

@@ -1,5 +1,11 @@
 """The SQLite audit store: WAL, ``synchronous=FULL``, one writer at a time (``BEGIN IMMEDIATE``).
 
+Writers in several processes (service workers, a CLI beside them) queue on an advisory lock
+file beside the database (``<db>.writer-lock``, `fcntl.flock`) before taking SQLite's write lock:
+the kernel hands the lock to the next writer the moment it is released, where SQLite's own busy
+handler sleeps in steps of up to 100 ms and leaves the log idle while a writer waits. SQLite's
+lock still guards against writers that do not take the file lock.
+
 Schema changes are named migrations, applied in order and recorded in ``audit_migrations``;
 a migration is never edited once released, only new ones appended to `MIGRATIONS`.
 """
@@ -7,8 +13,10 @@ a migration is never edited once released, only new ones appended to `MIGRATIONS
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +25,11 @@ from citeproof.audit.checkpoint import CheckpointDirectory
 from citeproof.audit.record import utc_timestamp
 from citeproof.audit.store import AuditStore, Row, json_path_keys
 from citeproof.errors import AuditStoreError
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not on Windows: SQLite's busy handler alone
+    fcntl = None  # type: ignore[assignment]
 
 BUSY_TIMEOUT_MS = 120_000
 _EXTRACT_PAGE = 5_000
@@ -63,6 +76,7 @@ class SQLiteAuditStore(AuditStore):
             if str(mode).lower() != "wal":
                 raise AuditStoreError(f"{path}: cannot switch SQLite to WAL (got {mode})")
             self._db.execute("PRAGMA synchronous = FULL")
+            self._writer_lock = _writer_lock_file(path)
             self._migrate()
         except sqlite3.DatabaseError as exc:
             raise AuditStoreError(f"{path}: cannot open audit log: {exc}") from exc
@@ -89,6 +103,16 @@ class SQLiteAuditStore(AuditStore):
             raise
 
     def _write(self, build: Callable[[int, str], list[Row]]) -> list[Row]:
+        with self._writers_queue():
+            return self._write_locked(build)
+
+    def _writers_queue(self) -> AbstractContextManager[object]:
+        """Wait, in the kernel's queue, for every other process's write to end."""
+        if self._writer_lock is None:
+            return nullcontext()
+        return _Flock(self._writer_lock)
+
+    def _write_locked(self, build: Callable[[int, str], list[Row]]) -> list[Row]:
         db = self._db
         try:
             db.execute("BEGIN IMMEDIATE")
@@ -169,6 +193,34 @@ class SQLiteAuditStore(AuditStore):
 
     def close(self) -> None:
         self._db.close()
+        if self._writer_lock is not None:
+            os.close(self._writer_lock)
+            self._writer_lock = None
+
+
+def _writer_lock_file(path: Path) -> int | None:
+    """The descriptor of ``<db>.writer-lock`` (created if need be), or None where there is no
+    `fcntl` or no file (an in-memory database)."""
+    if fcntl is None or str(path) == ":memory:" or str(path).startswith("file:"):
+        return None
+    lock = path.with_name(path.name + ".writer-lock")
+    try:
+        return os.open(lock, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
+    except OSError as exc:
+        raise AuditStoreError(f"{lock}: cannot open the writers' lock file: {exc}") from exc
+
+
+class _Flock:
+    """An exclusive `fcntl.flock` held for the length of a ``with`` block."""
+
+    def __init__(self, descriptor: int) -> None:
+        self.descriptor = descriptor
+
+    def __enter__(self) -> None:
+        fcntl.flock(self.descriptor, fcntl.LOCK_EX)
+
+    def __exit__(self, *_: object) -> None:
+        fcntl.flock(self.descriptor, fcntl.LOCK_UN)
 
 
 def _as_bytes(entry: object) -> bytes:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -77,6 +78,7 @@ def serve_command(
         import uvicorn
 
         from citeproof.server.config import Limits, ServiceConfig, is_loopback
+        from citeproof.server.listen import BALANCED, reserve
     except ImportError as error:
         raise click.ClickException(
             f"the service needs the `server` extra (pip install 'citeproof[server]'): {error}"
@@ -99,8 +101,7 @@ def serve_command(
 
     config_to_env(config)
     click.echo(f"citeproof serving on http://{host}:{port}/ (review: /review, API docs: /docs)")
-    uvicorn.run(
-        "citeproof.server.process:app_from_env",
+    options: dict[str, Any] = dict(
         factory=True,
         host=host,
         port=port,
@@ -114,6 +115,21 @@ def serve_command(
         server_header=False,
         log_level="warning",
     )
+    app = "citeproof.server.process:app_from_env"
+    if workers == 1 or not BALANCED:
+        uvicorn.run(app, **options)
+        return
+    # Each worker listens on its own socket (see citeproof.server.listen).
+    from uvicorn.supervisors import Multiprocess
+
+    try:
+        held, listener = reserve(host, port)
+    except OSError as error:
+        raise click.ClickException(f"cannot listen on {host}:{port}: {error}") from None
+    try:
+        Multiprocess(uvicorn.Config(app, **options), sockets=[listener]).run()  # type: ignore[list-item]
+    finally:
+        held.close()
 
 
 @click.group(
