@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -193,6 +194,27 @@ def parse_entry(entry: bytes) -> dict[str, Any]:
         if not isinstance(value, kind) or isinstance(value, bool):
             raise AuditRecordError(f"entry field {name!r} is missing or not {kind.__name__}")
     return fields
+
+
+_CHAIN_TAIL = re.compile(
+    rb',"previous_hash":"([0-9a-f]{64})","recorded_at":"[^"\\]*",'
+    rb'"request_id":"(?:[^"\\]|\\.)*","sequence":(0|[1-9][0-9]{0,17})\}\Z'
+)
+"""The end of an entry as `build_entry` writes it: the fields after the payload. None of them
+can hold an unescaped quote, so a match at the very end is the entry's own fields, never text
+inside the payload."""
+
+
+def chain_link(entry: bytes) -> tuple[str, int]:
+    """An entry's ``previous_hash`` and ``sequence``, read from its last bytes when the entry
+    ends as `build_entry` writes it (a long payload is then not parsed), else from
+    `parse_entry`; raises `AuditRecordError` for what is not a record."""
+    if entry.startswith(b'{"format":"' + RECORD_FORMAT.encode() + b'","payload":{'):
+        tail = _CHAIN_TAIL.search(entry, max(0, len(entry) - 4096))
+        if tail is not None:
+            return tail.group(1).decode(), int(tail.group(2))
+    fields = parse_entry(entry)
+    return str(fields["previous_hash"]), int(fields["sequence"])
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,6 +21,7 @@ from citeproof.audit.record import (
     AuditRecord,
     PreparedRecord,
     build_entry,
+    chain_link,
     check_request_id,
     parse_entry,
     prepare_record,
@@ -212,8 +213,8 @@ class AuditStore(ABC):
                 raise CheckpointError(f"{where}: expected record {frontier.size}")
             if record_hash(record.entry) != record.record_hash:
                 raise CheckpointError(f"{where}: content does not match its hash")
-            fields = parse_entry(record.entry)
-            if fields["previous_hash"] != head or fields["sequence"] != record.sequence:
+            previous_hash, sequence = chain_link(record.entry)
+            if previous_hash != head or sequence != record.sequence:
                 raise CheckpointError(f"{where}: does not continue the chain")
             frontier.append(leaf_hash(record.entry))
             head = record.record_hash

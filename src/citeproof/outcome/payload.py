@@ -81,8 +81,8 @@ def audit_payload(
         "rules": decision.rules.to_json() if decision is not None else None,
         "decision": decision.to_json() if decision is not None else None,
     }
-    try:
-        canonical_json(payload)
+    try:  # the one free-form part; the rest is citeproof's own JSON, encoded once on append
+        canonical_json(payload["request"])
     except AuditRecordError as error:
         raise InputError(f"is not JSON-serialisable: {error}", field="request_meta") from None
     return payload
