@@ -51,3 +51,31 @@ def test_every_marker_of_an_answer_is_rewritten_and_offsets_are_into_the_origina
 def test_a_long_run_of_unclosed_markers_is_read_in_bounded_time_F_5() -> None:
     text = "<cite:" * 50_000
     assert normalise_markers(text, ["S1"]).text == text
+
+
+@pytest.mark.parametrize(
+    ("written", "read"),
+    [
+        ("<cite:S1>p3</cite>", "<cite:S1#p3>"),
+        ("<cite:S1> ¶ 3 </cite>", "<cite:S1#p3>"),
+        ("<cite:S1>3</cite>", "<cite:S1#p3>"),
+        ("<cite:S1#p3></cite>", "<cite:S1#p3>"),
+    ],
+)
+def test_a_marker_written_as_an_element_cites_the_paragraph_inside_it_003_1(
+    written: str, read: str
+) -> None:
+    answer = verify(f"They are declined: {QUOTE} {written}", [POLICY, MEMO])
+    (quote,) = answer.quotes
+    assert quote.status == "verified" and quote.source == POLICY.id
+    assert answer.text.endswith(read)
+    assert "</cite>" not in answer.text
+    assert answer.normalised_markers == (
+        MarkerNormalisation(written, read, len(f"They are declined: {QUOTE} ")),
+    )
+
+
+def test_an_element_marker_for_an_unknown_id_is_left_as_written_003_1() -> None:
+    assert normalise_markers("x <cite:S9>p3</cite>", ["S1"]).changes == ()
+    # A paragraph glued to the id in the opening tag is read too, the element's end with it.
+    assert normalise_markers("x <cite:S1p3></cite>", ["S1"]).text == "x <cite:S1#p3>"

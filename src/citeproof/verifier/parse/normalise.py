@@ -2,11 +2,12 @@
 
 Small models write the canonical marker with its ``#`` dropped or its paragraph spelled
 differently: ``<cite:policyp3>``, ``<cite:policy p3>``, ``<cite:policy ¶3>``,
-``<cite:policy, para 3>``. Such a marker is rewritten only when it is unambiguous: its id,
-with the paragraph taken off, is exactly one of the ids the answer may cite, and the id as
-written (paragraph included) is not itself one. Everything else is left for the parser as
-written. Each rewrite is recorded as a `MarkerNormalisation`, so the answer's record says which
-markers citeproof read differently from how they were written.
+``<cite:policy, para 3>``, or as an element with the paragraph inside it:
+``<cite:policy>p3</cite>``, ``<cite:policy></cite>``. Such a marker is rewritten only when it is
+unambiguous: its id, with the paragraph taken off, is exactly one of the ids the answer may cite,
+and the id as written (paragraph included) is not itself one. Everything else is left for the
+parser as written. Each rewrite is recorded as a `MarkerNormalisation`, so the answer's record
+says which markers citeproof read differently from how they were written.
 
 Forms the parser already reads (``<cite: ID # p2>``, ``[ID ¶2]``) are not touched.
 """
@@ -20,7 +21,13 @@ from dataclasses import dataclass
 from citeproof.model import MarkerNormalisation
 
 MAX_MARKER = 260  # the longest `<cite:...>` looked at: ids are at most 200 characters
-_LOOSE = re.compile(rf"<cite:[ \t]*(?P<body>[^<>\n]{{1,{MAX_MARKER}}})>", re.IGNORECASE)
+_LOOSE = re.compile(
+    rf"<cite:[ \t]*(?P<body>[^<>\n]{{1,{MAX_MARKER}}})>"
+    # Written as an element: "<cite:policy>p3</cite>", "<cite:policy></cite>".
+    r"(?P<closed>[ \t]*(?:(?:p|pp\.?|¶|para\.?|paragraph)?[ \t]*(?P<inner>[0-9]{1,6}))?"
+    r"[ \t]*</cite>)?",
+    re.IGNORECASE,
+)
 _CANONICAL = re.compile(
     r"[\w.:/-]{1,200}[ \t]*(?:\#[ \t]*(?:p|¶|para)?[ \t]*[0-9]{1,6})?[ \t]*", re.IGNORECASE
 )
@@ -51,7 +58,12 @@ def normalise_markers(text: str, known_ids: Iterable[str]) -> Normalised:
     changes: list[MarkerNormalisation] = []
     last = 0
     for found in _LOOSE.finditer(text):
-        canonical = _canonical(found.group("body"), known)
+        body, inner = found.group("body"), found.group("inner")
+        canonical = None
+        if found.group("closed") is not None:
+            canonical = _closed(body, inner, known)
+        if canonical is None:
+            canonical = _canonical(body, known)
         if canonical is None:
             continue
         pieces += [text[last : found.start()], canonical]
@@ -76,6 +88,17 @@ def _canonical(body: str, known: set[str]) -> str | None:
         return None  # no reading, or more than one: left as written
     ((source_id, paragraph),) = readings
     return f"<cite:{source_id}#p{paragraph}>"
+
+
+def _closed(body: str, inner: str | None, known: set[str]) -> str | None:
+    """``<cite:ID>pN</cite>`` as ``<cite:ID#pN>``; ``<cite:ID></cite>`` (or with ``#pN`` in
+    the opening tag) as the marker alone. None unless the id is one of ``known``."""
+    body = body.strip()
+    if inner is not None:
+        return f"<cite:{body}#p{int(inner)}>" if body in known else None
+    if body in known or (_CANONICAL.fullmatch(body) and _read_id(body) in known):
+        return f"<cite:{body}>"
+    return None
 
 
 def _read_id(body: str) -> str:
