@@ -73,7 +73,8 @@ _SQLITE_MAGIC = b"SQLite format 3\x00"
     default=None,
     help="Model name for the provider. The embedded model: default (Qwen2.5-Coder-1.5B, "
     "1.1 GB, about 30 s an answer on two cores, minutes on a busy machine), medium "
-    "(Qwen2.5-Coder-0.5B, 0.5 GB) or small (SmolLM2-135M, 93 MB, about 10 s, quotes but "
+    "(Qwen2.5-Coder-0.5B, 0.5 GB, about 8 s; declines almost every question under "
+    "quote-first) or small (SmolLM2-135M, 93 MB, about 10 s, quotes but "
     "answers right about half as often).",
 )
 @click.option(
