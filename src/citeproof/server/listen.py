@@ -40,8 +40,7 @@ def bind_reuse_port(host: str, port: int) -> socket.socket:
     except OSError:
         sock.close()
         raise
-    sock.set_inheritable(True)
-    return sock
+    return sock  # not inheritable: a process a worker starts must not hold its listener
 
 
 @dataclass(frozen=True)
