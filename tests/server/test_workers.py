@@ -37,3 +37,15 @@ def test_two_workers_append_to_one_intact_audit_log_and_share_tokens_F_3(
         assert report["ok"] is True and report["records"] == 24
         for number in range(24):
             assert http.get(f"/v1/answers/w-{number}").status_code == 200
+
+
+def test_metrics_from_any_worker_count_every_workers_requests_F_3(two_workers: Server) -> None:
+    """Connections are spread over the workers; /metrics still counts all of them."""
+    two_workers.token("alice")
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        statuses = list(pool.map(lambda n: _post(two_workers, n), range(24)))
+    assert statuses == [200] * 24
+    wanted = 'citeproof_http_requests_total{method="POST",route="/v1/verify",status="200"} 24.0'
+    for _ in range(4):  # each on a new connection, so on either worker
+        with two_workers.client("alice") as http:
+            assert wanted in http.get("/metrics").text.splitlines()

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -78,7 +81,7 @@ def serve_command(
         import uvicorn
 
         from citeproof.server.config import Limits, ServiceConfig, is_loopback
-        from citeproof.server.listen import BALANCED, reserve
+        from citeproof.server.metrics import MULTIPROCESS_DIR
     except ImportError as error:
         raise click.ClickException(
             f"the service needs the `server` extra (pip install 'citeproof[server]'): {error}"
@@ -116,20 +119,43 @@ def serve_command(
         log_level="warning",
     )
     app = "citeproof.server.process:app_from_env"
-    if workers == 1 or not BALANCED:
+    if workers == 1:
         uvicorn.run(app, **options)
         return
-    # Each worker listens on its own socket (see citeproof.server.listen).
+    # Workers write their metrics to files in one folder, so /metrics adds up all of them.
+    metrics_dir = None
+    if not os.environ.get(MULTIPROCESS_DIR):
+        metrics_dir = tempfile.mkdtemp(prefix="citeproof-metrics-")
+        os.environ[MULTIPROCESS_DIR] = metrics_dir
+    try:
+        _run_workers(uvicorn.Config(app, **options), host, port)
+    finally:
+        if metrics_dir is not None:
+            shutil.rmtree(metrics_dir, ignore_errors=True)
+
+
+def _run_workers(config: Any, host: str, port: int) -> None:
+    """uvicorn's supervisor over ``config.workers`` workers, each listening on its own socket
+    where the kernel balances them (see citeproof.server.listen), else on uvicorn's shared one."""
     from uvicorn.supervisors import Multiprocess
 
+    from citeproof.server.listen import BALANCED, reserve
+
+    held = None
+    sockets: list[Any]  # a WorkerListener stands in for a socket (it becomes one in the worker)
     try:
-        held, listener = reserve(host, port)
+        if BALANCED:
+            held, listener = reserve(host, port)
+            sockets = [listener]
+        else:
+            sockets = [config.bind_socket()]
     except OSError as error:
         raise click.ClickException(f"cannot listen on {host}:{port}: {error}") from None
     try:
-        Multiprocess(uvicorn.Config(app, **options), sockets=[listener]).run()  # type: ignore[list-item]
+        Multiprocess(config, sockets=sockets).run()
     finally:
-        held.close()
+        if held is not None:
+            held.close()
 
 
 @click.group(

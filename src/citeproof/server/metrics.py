@@ -1,10 +1,20 @@
-"""Prometheus metrics of one worker process: requests, latencies per stage, verdicts."""
+"""Prometheus metrics of the service: requests, latencies per stage, verdicts.
+
+With several workers, ``citeproof serve`` sets ``PROMETHEUS_MULTIPROC_DIR`` (unless it is set
+already) before starting them: each worker's counters and histograms then live in files there,
+and ``/metrics`` from any worker adds up every worker's (prometheus_client's multiprocess mode).
+Without it, ``/metrics`` is the one process's own.
+"""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client.multiprocess import MultiProcessCollector
+
+MULTIPROCESS_DIR = "PROMETHEUS_MULTIPROC_DIR"
 
 _BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 
@@ -55,4 +65,9 @@ class Metrics:
                 self.verdicts.labels(status).inc(count)
 
     def text(self) -> bytes:
+        """The Prometheus text exposition: every worker's figures in multiprocess mode."""
+        if os.environ.get(MULTIPROCESS_DIR):
+            every_worker = CollectorRegistry()
+            MultiProcessCollector(every_worker)  # type: ignore[no-untyped-call]
+            return generate_latest(every_worker)
         return generate_latest(self.registry)
