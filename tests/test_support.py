@@ -74,6 +74,32 @@ def test_a_wrong_number_in_an_email_body_is_contradicted_issue10() -> None:
     ]
 
 
+def test_a_quote_from_an_email_with_a_changed_figure_makes_its_claim_contradicted_issue10() -> None:
+    """The quote is kept as written (an email body), so its claim still says £420,000: it is
+    judged, and the passage gives the figure the email states instead."""
+    answer = judged('Dan wrote that "the valuation came back at £420,000" [S2].')
+    (quote,) = answer.quotes
+    assert (quote.status, quote.meaning_changed) == ("mismatch", True)
+    claim, support = only(answer)
+    assert claim.citations[0].status == "meaning_changed"
+    assert (claim.verdict, support.verdict) == ("contradicted", "contradicted")
+    assert [(d.text, d.instead) for d in support.differences if d.kind == "number"] == [
+        ("£420,000", "£412,000")
+    ]
+    assert support.passage is not None and "£412,000" in support.passage.text
+
+
+def test_a_quote_corrected_to_the_documents_figure_leaves_its_claim_unjudged_issue10() -> None:
+    """Corrected to the document's 45%, the claim no longer says what the model wrote: it is
+    not judged as if it did (its citation and the quote say the meaning changed)."""
+    answer = judged('The policy says debt payments "must not exceed 40% of verified gross" [S1].')
+    (quote,) = answer.quotes
+    assert (quote.status, quote.meaning_changed) == ("corrected", True)
+    (claim,) = answer.claims
+    assert claim.citations[0].status == "meaning_changed"
+    assert (claim.verdict, claim.support) == ("unsupported", ())
+
+
 def test_the_right_figure_from_an_email_body_is_supported_issue10() -> None:
     claim, support = only(
         judged("Dan reported that the Hartley valuation came in at £412,000 [S2].")

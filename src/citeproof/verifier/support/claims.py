@@ -4,6 +4,10 @@ Every claim with at least one citation to an eligible source gets one `ClaimSupp
 distinct cited source, judged on the claim's text with its citation markers blanked out (so
 difference spans still index ``VerifiedClaim.text``). Parts of the claim inside quotes that
 verified (``verified`` or ``corrected``) are backed by that verification; the rest is judged.
+A citation whose quote changed the meaning is judged only when that quote was kept as written
+(an email body's ``mismatch``): the claim then says what the model wrote, and the source shows
+what it says instead; a quote corrected to the source's words leaves nothing of the model's
+claim to judge.
 A claim whose only citations were refused (not provided this turn) is ``unsupported`` with
 no judgement. A claim without citation is ``uncited`` when the answer cites elsewhere and the
 claim asserts something (three content words or more, not a question); otherwise ``none``.
@@ -16,6 +20,7 @@ import re
 from collections.abc import Sequence
 
 from citeproof.model import (
+    CitedSource,
     ClaimSupport,
     ClaimVerdict,
     Source,
@@ -60,7 +65,8 @@ def _judge_claim(
 ) -> tuple[ClaimSupport, ...]:
     cited: dict[str, int | None] = {}
     for citation in claim.citations:
-        if citation.status in JUDGED_CITATIONS and citation.source in sources:
+        judged = citation.status in JUDGED_CITATIONS or _kept_as_written(claim, citation, quotes)
+        if judged and citation.source in sources:
             cited.setdefault(citation.source, citation.paragraph)
     if not cited:
         return ()
@@ -76,6 +82,19 @@ def _judge_claim(
         judge.judge(claim_text, sources[sid], paragraph=paragraph, quoted=quoted)
         for sid, paragraph in cited.items()
     )
+
+
+def _kept_as_written(
+    claim: VerifiedClaim, citation: CitedSource, quotes: dict[str, VerifiedQuote]
+) -> bool:
+    """A ``meaning_changed`` citation whose changed quotes were all kept as the model wrote
+    them (``mismatch``, an email body): the claim still says what the model wrote, so it is
+    judged against the source, which then shows the figure or name it gives instead. A quote
+    corrected to the source's words is not: the claim no longer says what was written."""
+    if citation.status != "meaning_changed":
+        return False
+    changed = [quotes[q] for q in claim.quote_ids if q in quotes and quotes[q].meaning_changed]
+    return bool(changed) and all(q.status == "mismatch" for q in changed)
 
 
 # How answers name the sources they cite ("Source 1 says", "per document #2", "S3 notes"):
