@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from citeproof.model import ClaimSupport, Policy, Source, Span, SupportPassage, SupportVerdict
 from citeproof.turn.rerank import EmbeddingReranker
-from citeproof.verifier.support.facts import FactCheck, SourceKeys, check_facts
+from citeproof.verifier.support.facts import FactCheck, check_facts
 from citeproof.verifier.support.learned import (
     EMBEDDING,
     LEXICAL,
@@ -82,18 +82,11 @@ class SupportJudge:
         self.encoder = encoder
         self.method = EMBEDDING if encoder is not None else LEXICAL
         self._prepared: dict[str, PreparedSource] = {}
-        self._keys: dict[str, SourceKeys] = {}
 
     def prepared(self, source: Source) -> PreparedSource:
         if source.id not in self._prepared:
             self._prepared[source.id] = prepared_source(source)
         return self._prepared[source.id]
-
-    def source_keys(self, source: Source) -> SourceKeys:
-        """The keys of every sentence of ``source`` (for the ``source_*`` figures)."""
-        if source.id not in self._keys:
-            self._keys[source.id] = SourceKeys.of(self.prepared(source).postings.keys())
-        return self._keys[source.id]
 
     def examine(
         self,
@@ -118,9 +111,7 @@ class SupportJudge:
         ordered = sorted(chosen, key=lambda s: s.span)
         passage_tokens: list[Token] = [t for s in ordered for t in s.tokens]
         weights = claim_weights(claim, prepared)
-        check = check_facts(
-            claim_text, claim, passage_tokens, weights, judged, self.source_keys(source)
-        )
+        check = check_facts(claim_text, claim, passage_tokens, weights, judged, prepared.keys)
         cos = None
         if self.encoder is not None:
             texts = [source.text[slice(*s.span)] for s in ordered]

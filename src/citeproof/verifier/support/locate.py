@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from citeproof.model import Source
 from citeproof.verifier.match.cache import SHARED as INDEX_CACHE
+from citeproof.verifier.support.facts import SourceKeys
 from citeproof.verifier.support.text import Token, is_content, sentences, tokenize
 
 MAX_SENTENCES = 3
@@ -40,6 +41,8 @@ class PreparedSource:
     postings: dict[str, tuple[int, ...]]
     idf: dict[str, float]
     max_idf: float
+    keys: SourceKeys
+    """Every token key of the source, for the claim's ``source_*`` figures (`check_facts`)."""
 
 
 PREPARED_MAX_CHARS = 32_000_000
@@ -90,9 +93,8 @@ def prepare_source(source: Source) -> PreparedSource:
     total = max(len(cut), 1)
     idf = {k: math.log(1.0 + (total - len(v) + 0.5) / (len(v) + 0.5)) for k, v in postings.items()}
     max_idf = math.log(1.0 + (total + 0.5) / 0.5)
-    return PreparedSource(
-        source, tuple(cut), {k: tuple(v) for k, v in postings.items()}, idf, max_idf
-    )
+    index = {k: tuple(v) for k, v in postings.items()}
+    return PreparedSource(source, tuple(cut), index, idf, max_idf, SourceKeys.of(index.keys()))
 
 
 def claim_weights(claim: Sequence[Token], prepared: PreparedSource) -> dict[str, float]:
