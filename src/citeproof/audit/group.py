@@ -4,7 +4,7 @@ A durable append waits for the disk (``synchronous=FULL``: one fsync per commit,
 the development machine), and the log takes one writer at a time, so appends committed one by
 one cap a busy service at a few dozen records a second however many threads serve it.
 `GroupCommit` queues concurrent appends; whichever caller finds no commit running takes every
-record queued so far and writes them with `AuditStore.append_many` (one transaction, in
+record queued so far and writes them with `AuditStore.append_prepared` (one transaction, in
 arrival order), then hands over to the next caller still waiting. Each caller returns only
 once its own record is durably committed, exactly as with `AuditStore.append`.
 """
