@@ -10,9 +10,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
-from click.testing import CliRunner
 
-from citeproof.cli import main
+from tests.cli_runs import EXAMPLE_SOURCES, LENDING, invoke
 from tests.lending import POLICY_TEXT
 
 pytest.importorskip(
@@ -23,8 +22,6 @@ anyio = pytest.importorskip("anyio")
 from mcp.client.session import ClientSession  # noqa: E402
 from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
-LENDING = ROOT / "examples" / "lending"
 CITEPROOF = str(Path(sys.executable).parent / "citeproof")
 QUOTE = "applies to every residential mortgage application received on or after 1 March 2026"
 POLICY_SOURCE = {"id": "S1", "kind": "document", "text": POLICY_TEXT, "title": "Credit Policy"}
@@ -104,23 +101,11 @@ def test_audit_verify_and_show_over_mcp_read_a_log_written_by_citeproof_verify_f
     tmp_path: Path,
 ) -> None:
     audit = tmp_path / "audit.db"
-    result = CliRunner().invoke(
-        main,
-        [
-            "verify",
-            str(LENDING / "answer.md"),
-            "--source",
-            f"policy={LENDING / 'credit-policy.md'}",
-            "--source",
-            f"email={LENDING / 'hartley-valuation.eml'}",
-            "--source",
-            f"memo={LENDING / 'hartley-memo.txt'}",
-            "--audit",
-            str(audit),
-        ],
+    code, _, stderr = invoke(
+        "verify", str(LENDING / "answer.md"), *EXAMPLE_SOURCES, "--audit", str(audit)
     )
-    assert result.exit_code == 0, result.stderr
-    request_id = result.stderr.split("audit: request ")[1].split()[0]
+    assert code == 0, stderr
+    request_id = stderr.split("audit: request ")[1].split()[0]
 
     async def use(session: ClientSession) -> tuple[Any, ...]:
         checks = []
