@@ -338,3 +338,67 @@ def test_two_verified_quotes_each_framed_by_a_few_words_are_supported_issue10() 
     assert [q.status for q in answer.quotes] == ["verified", "verified"]
     assert {s.source: s.verdict for s in claim.support} == {"S1": "supported", "S3": "supported"}
     assert all(s.method.startswith("quote+") for s in claim.support)
+
+
+# A message from the public Enron corpus (allen-p, discussion_threads/1), its body as written.
+ALLEN = Source(
+    id="allen",
+    kind="email_body",
+    text=(
+        "Naomi,\n\n"
+        "The two analysts that I have had contact with are Matt Lenhart  and Vishal \nApte.\n"
+        "Matt will be represented by Jeff Shankman.\n"
+        "Vishal joined our group in October.  He was in the Power Trading Group for \n"
+        "the first 9 months.\n"
+        "I spoke to Jim Fallon and we agreed that he should be in the excellent \n"
+        "category.  I just don't want Vishal \nto go unrepresented since he changed groups "
+        "mid year.\n\n"
+        "Call me with questions.(x37041)\n\n"
+        "Phillip Allen\nWest Gas Trading"
+    ),
+)
+
+
+def test_a_claim_that_gives_the_emails_figures_in_another_order_is_supported_issue10() -> None:
+    # "9 months" now stands where the email has "October": another kind of figure, not
+    # another value for the same one.
+    answer = verify(
+        "Vishal spent his first 9 months in the Power Trading Group before joining in "
+        "October [allen].",
+        [ALLEN],
+    )
+    _, support = only(answer)
+    assert support.verdict == "supported"
+    assert not any(d.instead for d in support.differences)
+
+
+def test_a_changed_month_in_the_same_claim_is_still_contradicted_issue10() -> None:
+    answer = verify("Vishal joined the group in November [allen].", [ALLEN])
+    _, support = only(answer)
+    assert support.verdict == "contradicted"
+    assert [(d.text, d.instead) for d in support.differences if d.instead] == [
+        ("November", "October")
+    ]
+
+
+# Wikipedia, "Crazy Ex-Girlfriend" (CC BY-SA 4.0), as AttributionBench cites it.
+SHOW = Source(
+    id="page",
+    kind="document",
+    text=(
+        "Title: Crazy Ex-Girlfriend\nSection: Production, Music\n\n"
+        "Each episode contains two to four original songs. These are usually sung by Rebecca "
+        "or a character with whom she is having a direct interaction, parodying the musical "
+        "theater conceit of characters bursting into song at significant moments in the plot."
+    ),
+)
+
+
+def test_a_name_the_source_never_gives_is_not_contradicted_by_a_plain_word_issue10() -> None:
+    # "Bunch" faced "Title" in the alignment: the page is silent on the surname, it does not
+    # name somebody else.
+    answer = verify("Rebecca Bunch sings the songs in Crazy Ex-Girlfriend [page].", [SHOW])
+    _, support = only(answer)
+    assert support.verdict != "contradicted"
+    assert [d.text for d in support.differences if d.kind == "name"] == ["Bunch"]
+    assert all(d.instead is None for d in support.differences)

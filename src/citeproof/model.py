@@ -489,7 +489,7 @@ class Policy:
     ineligible_citations: Literal["flag", "remove"] = "flag"
     max_ellipsis_gap: int = 2000
     excerpt_context: int = 160
-    support_threshold: float = 0.38
+    support_threshold: float = 0.36
     partial_threshold: float = 0.1
     support_embeddings: Literal["auto", "off"] = "auto"
 

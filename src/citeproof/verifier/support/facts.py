@@ -272,7 +272,9 @@ def check_facts(
 def _counterpart(token: Token, said: Sequence[Token]) -> Token | None:
     """What the passage says in place of ``token`` in an aligned stretch, if of its kind."""
     if token.kind in ("number", "date"):
-        other = next((t for t in said if t.kind in ("number", "date")), None)
+        # Of the same kind: "9 months" standing beside "October" in a reordered claim is
+        # no other figure for the same thing.
+        other = next((t for t in said if t.kind == token.kind), None)
     elif token.kind == "comparative":
         direction = COMPARATIVES.get(token.text.casefold(), 0)
         other = next(
@@ -284,7 +286,5 @@ def _counterpart(token: Token, said: Sequence[Token]) -> Token | None:
             None,
         )
     else:
-        other = next((t for t in said if t.kind == "name"), None) or next(
-            (t for t in said if t.kind == "word"), None
-        )
+        other = next((t for t in said if t.kind == "name"), None)
     return other

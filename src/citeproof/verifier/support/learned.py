@@ -22,7 +22,7 @@ from citeproof.turn.rerank import EmbeddingReranker
 from citeproof.verifier.support.facts import FactCheck
 
 HEAD_FILE = "head.json"
-HEAD_SHA256 = "1aa32fb40680ae66ba25093c1129ce986848e383496c6a8cbfb8af0ee45ada19"
+HEAD_SHA256 = "3d06e8a0cc47840e13aca89ce5fd2d9f392423f469109ec71547355d94d900ee"
 LEXICAL = "features"
 EMBEDDING = "features+minilm"
 LEXICAL_FEATURES = (
