@@ -331,7 +331,7 @@ def test_a_year_the_source_never_states_still_rules_out_supported_issue10() -> N
 def test_two_verified_quotes_each_framed_by_a_few_words_are_supported_issue10() -> None:
     answer = judged(
         'The policy requires that "Self-employed applicants must provide two years of '
-        'certified accounts or tax calculations" [S1], and the memo records that "Approval of '
+        'certified accounts or tax calculations" [S1], and the case file records that "Approval of '
         'the single year of accounts was given by M. Osei, senior underwriter" [S3].'
     )
     (claim,) = [c for c in answer.claims if c.support]
@@ -402,3 +402,35 @@ def test_a_name_the_source_never_gives_is_not_contradicted_by_a_plain_word_issue
     assert support.verdict != "contradicted"
     assert [d.text for d in support.differences if d.kind == "name"] == ["Bunch"]
     assert all(d.instead is None for d in support.differences)
+
+
+def test_words_that_attribute_the_claim_to_the_email_are_not_differences_issue10() -> None:
+    answer = verify(
+        "In his email, Phillip wrote that Vishal joined the group in October [allen].", [ALLEN]
+    )
+    _, support = only(answer)
+    assert support.verdict == "supported"
+    assert support.differences == ()
+
+
+def test_a_capitalised_attribution_word_is_still_a_name_issue10() -> None:
+    answer = verify("Vishal joined the group in the United States in October [allen].", [ALLEN])
+    _, support = only(answer)
+    assert support.verdict != "supported"
+    assert [d.text for d in support.differences if d.kind == "name"] == ["United", "States"]
+
+
+@pytest.mark.parametrize("embeddings", ["auto", "off"])
+def test_a_claim_citing_an_empty_source_is_unsupported_with_no_passage_issue10(
+    embeddings: str,
+) -> None:
+    empty = Source(id="S2", kind="document", text="")
+    answer = verify(
+        "The valuation came back at 412,000 pounds today [S2].",
+        [empty],
+        policy=Policy(support_embeddings=embeddings),  # type: ignore[arg-type]
+    )
+    _, support = only(answer)
+    assert support.verdict == "unsupported"
+    assert support.passage is None
+    assert [d.text for d in support.differences if d.kind == "number"] == ["412,000"]

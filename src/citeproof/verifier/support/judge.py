@@ -115,7 +115,8 @@ class SupportJudge:
         cos = None
         if self.encoder is not None:
             texts = [source.text[slice(*s.span)] for s in ordered]
-            cos = cosines(self.encoder, claim_text, " ".join(texts), texts)
+            # A source with no sentence (empty text) is no passage: nothing is similar.
+            cos = cosines(self.encoder, claim_text, " ".join(texts), texts) if texts else (0.0, 0.0)
         return Examined(check, features(check, cos), chosen, share)
 
     def judge(

@@ -22,7 +22,7 @@ from citeproof.turn.rerank import EmbeddingReranker
 from citeproof.verifier.support.facts import FactCheck
 
 HEAD_FILE = "head.json"
-HEAD_SHA256 = "3d06e8a0cc47840e13aca89ce5fd2d9f392423f469109ec71547355d94d900ee"
+HEAD_SHA256 = "9dfa246394733b3203d24fc77053946c3936e735477cd09490f1614bb4023c45"
 LEXICAL = "features"
 EMBEDDING = "features+minilm"
 LEXICAL_FEATURES = (

@@ -30,6 +30,13 @@ STOP_WORDS = _words(
     however thus therefore whereas whether either upon within among between across around
     according said says say including include includes included"""
 )
+# How answers attribute what they report to the source ("the email notes that", "Dan wrote
+# that"): framing, not a fact the source must back. Only written in lower case (or opening a
+# sentence), so "United States" keeps its name.
+ATTRIBUTION_WORDS = _words(
+    """wrote writes write written states stated mentions mentioned explains explained noted
+    email emails e-mail memo message"""
+)
 NEGATIONS = _words(
     """not no never none nor neither without cannot can't cant don't dont doesn't doesnt
     didn't didnt isn't isnt wasn't wasnt aren't arent weren't werent won't wont wouldn't
@@ -234,7 +241,9 @@ def tokenize(text: str) -> list[Token]:
             tokens.append(Token(word, (start, end), key, "comparative"))
         elif folded in MONTHS and word[:1].isupper():
             tokens.append(Token(word, (start, end), key, "date"))
-        elif folded in STOP_WORDS:
+        elif folded in STOP_WORDS or (
+            folded in ATTRIBUTION_WORDS and (word.islower() or start in sentence_starts)
+        ):
             tokens.append(Token(word, (start, end), key, "stop"))
         elif (word.isupper() and len(word) >= 2) or (
             word[:1].isupper() and start not in sentence_starts and not _after_open(text, start)
