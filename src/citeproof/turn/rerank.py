@@ -152,7 +152,7 @@ class EmbeddingReranker:
 
     def _compute(self, text: str) -> NDArray[np.float32]:
         # One text per run: no padding, so a text's embedding never depends on its batch.
-        encoding = self._tokenizer.encode(text)
+        encoding = self._tokenizer.encode(_unicode(text))
         ids = np.asarray([encoding.ids], dtype=np.int64)
         mask = np.asarray([encoding.attention_mask], dtype=np.int64)
         feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
@@ -164,6 +164,17 @@ class EmbeddingReranker:
         vector: NDArray[np.float32] = np.asarray(pooled / max(norm, 1e-12), dtype=np.float32)
         vector.setflags(write=False)
         return vector
+
+
+def _unicode(text: str) -> str:
+    """``text`` with each lone surrogate (undecodable bytes kept by ``surrogateescape``) as
+    replacement characters (U+FFFD), which the tokenizer takes; it refuses a lone surrogate
+    with a TypeError."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+    return text
 
 
 class RerankingRetriever:

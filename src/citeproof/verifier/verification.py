@@ -10,7 +10,15 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 
 from citeproof.errors import AnswerError, PolicyError, SourceError
-from citeproof.model import Eligibility, Policy, Source, VerifiedAnswer, expect_instance
+from citeproof.model import (
+    Eligibility,
+    Policy,
+    Source,
+    VerifiedAnswer,
+    expect_instance,
+    lone_surrogate_at,
+    not_unicode,
+)
 from citeproof.verifier.catalog import SourceCatalog
 from citeproof.verifier.correct import apply_verdicts
 from citeproof.verifier.judgement import judge_quote
@@ -182,3 +190,6 @@ def _check_answer(answer: object) -> None:
             f"the answer is {len(answer):,} characters; the limit is {MAX_ANSWER_CHARS:,}",
             field="answer",
         )
+    at = lone_surrogate_at(answer)
+    if at is not None:
+        raise AnswerError(not_unicode(at), field="answer")
