@@ -79,3 +79,31 @@ def test_an_element_marker_for_an_unknown_id_is_left_as_written_003_1() -> None:
     assert normalise_markers("x <cite:S9>p3</cite>", ["S1"]).changes == ()
     # A paragraph glued to the id in the opening tag is read too, the element's end with it.
     assert normalise_markers("x <cite:S1p3></cite>", ["S1"]).text == "x <cite:S1#p3>"
+
+
+@pytest.mark.parametrize(
+    ("marker", "read_as"),
+    [
+        ("[cite:S1]", "<cite:S1>"),
+        ("[cite: S1]", "<cite:S1>"),
+        ("[cite:S1#p3]", "<cite:S1#p3>"),
+        ("[cite:S1 p3]", "<cite:S1#p3>"),
+    ],
+)
+def test_the_canonical_marker_in_square_brackets_cites_its_source_003_1(
+    marker: str, read_as: str
+) -> None:
+    answer = verify(f"They are declined: {QUOTE} {marker}", [POLICY, MEMO])
+    (quote,) = answer.quotes
+    assert quote.status == "verified"
+    assert [(c.source, c.status) for c in answer.claims[-1].citations] == [(POLICY.id, "ok")]
+    assert answer.normalised_markers == (
+        MarkerNormalisation(marker, read_as, len(f"They are declined: {QUOTE} ")),
+    )
+
+
+def test_a_square_bracket_marker_is_left_when_not_one_of_the_ids_or_a_link_003_1() -> None:
+    assert normalise_markers("x [cite:memo]", ["S1"]).changes == ()
+    assert normalise_markers("see [cite:S1](https://example.org)", ["S1"]).changes == ()
+    # A source really named "cite:S1" is cited by the bracket as written.
+    assert normalise_markers("x [cite:S1]", ["S1", "cite:S1"]).changes == ()

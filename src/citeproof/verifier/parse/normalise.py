@@ -3,7 +3,8 @@
 Small models write the canonical marker with its ``#`` dropped or its paragraph spelled
 differently: ``<cite:policyp3>``, ``<cite:policy p3>``, ``<cite:policy ¶3>``,
 ``<cite:policy, para 3>``, or as an element with the paragraph inside it:
-``<cite:policy>p3</cite>``, ``<cite:policy></cite>``. Such a marker is rewritten only when it is
+``<cite:policy>p3</cite>``, ``<cite:policy></cite>``, or in square brackets:
+``[cite:policy]``, ``[cite:policy#p3]``. Such a marker is rewritten only when it is
 unambiguous: its id, with the paragraph taken off, is exactly one of the ids the answer may cite,
 and the id as written (paragraph included) is not itself one. Everything else is left for the
 parser as written. Each rewrite is recorded as a `MarkerNormalisation`, so the answer's record
@@ -25,7 +26,10 @@ _LOOSE = re.compile(
     rf"<cite:[ \t]*(?P<body>[^<>\n]{{1,{MAX_MARKER}}})>"
     # Written as an element: "<cite:policy>p3</cite>", "<cite:policy></cite>".
     r"(?P<closed>[ \t]*(?:(?:p|pp\.?|¶|para\.?|paragraph)?[ \t]*(?P<inner>[0-9]{1,6}))?"
-    r"[ \t]*</cite>)?",
+    r"[ \t]*</cite>)?"
+    # In square brackets, as a footnote-style marker: "[cite:policy]", "[cite: policy p3]"
+    # (a bracket followed by "(" is a Markdown link).
+    rf"|\[cite:[ \t]*(?P<bracketed>[^\[\]\n]{{1,{MAX_MARKER}}})\](?!\()",
     re.IGNORECASE,
 )
 _CANONICAL = re.compile(
@@ -60,9 +64,11 @@ def normalise_markers(text: str, known_ids: Iterable[str]) -> Normalised:
     for found in _LOOSE.finditer(text):
         body, inner = found.group("body"), found.group("inner")
         canonical = None
-        if found.group("closed") is not None:
+        if found.group("bracketed") is not None:
+            canonical = _bracketed(found.group("bracketed"), known)
+        elif found.group("closed") is not None:
             canonical = _closed(body, inner, known)
-        if canonical is None:
+        if canonical is None and body is not None:
             canonical = _canonical(body, known)
         if canonical is None:
             continue
@@ -99,6 +105,18 @@ def _closed(body: str, inner: str | None, known: set[str]) -> str | None:
     if body in known or (_CANONICAL.fullmatch(body) and _read_id(body) in known):
         return f"<cite:{body}>"
     return None
+
+
+def _bracketed(body: str, known: set[str]) -> str | None:
+    """``[cite:ID]`` or ``[cite:ID#pN]`` (or with the paragraph written loosely) as
+    ``<cite:ID#pN>``; None unless the id is one of ``known`` and ``cite:ID`` is not itself
+    one (the parser then reads the bracket as that id)."""
+    body = body.strip()
+    if f"cite:{body}" in known or f"cite:{_read_id(body)}" in known:
+        return None
+    if body in known or (_CANONICAL.fullmatch(body) and _read_id(body) in known):
+        return f"<cite:{body}>"
+    return _canonical(body, known)
 
 
 def _read_id(body: str) -> str:
