@@ -17,6 +17,7 @@ from citeproof.outcome.evidence import build_evidence
 from citeproof.outcome.validate import validate
 from citeproof.render import render
 from citeproof.verifier.support.learned import SupportHeadError, load_heads
+from citeproof.verifier.support.text import tokenize
 from tests.lending import EMAIL, MEMO, POLICY, SOURCES
 
 SCHEMA = json.loads(
@@ -434,3 +435,46 @@ def test_a_claim_citing_an_empty_source_is_unsupported_with_no_passage_issue10(
     assert support.verdict == "unsupported"
     assert support.passage is None
     assert [d.text for d in support.differences if d.kind == "number"] == ["412,000"]
+
+
+# A contract's numbers as lawyers write them: spelled out, sometimes with the digits after.
+CONTRACT = Source(
+    id="msa",
+    kind="document",
+    text=(
+        "1. Term. This Agreement continues for an initial term of thirty-six months.\n\n"
+        "2. Termination. The Customer may terminate for convenience on one hundred and twenty "
+        "days' notice.\n\n"
+        "3. Cap. Aggregate liability shall not exceed two million dollars."
+    ),
+)
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "The initial term is 36 months [msa].",
+        "The customer may terminate for convenience on 120 days' notice [msa].",
+        "Liability is capped at $2,000,000 [msa].",
+        "Liability is capped at $2 million [msa].",
+    ],
+)
+def test_a_number_the_contract_spells_out_backs_the_same_number_in_digits_issue10(
+    claim: str,
+) -> None:
+    _, support = only(verify(claim, [CONTRACT]))
+    assert support.verdict == "supported"
+    assert not any(d.kind == "number" for d in support.differences)
+
+
+def test_another_number_is_contradicted_with_the_number_as_the_contract_spells_it_issue10() -> None:
+    _, support = only(verify("The customer may terminate on 90 days' notice [msa].", [CONTRACT]))
+    assert support.verdict == "contradicted"
+    assert [(d.text, d.instead) for d in support.differences if d.instead] == [
+        ("90", "one hundred and twenty")
+    ]
+
+
+def test_separate_number_words_are_not_read_as_one_number_issue10() -> None:
+    numbers = [t.value for t in tokenize("two and three, five six, ninety-nine") if t.value]
+    assert numbers == [2, 3, 5, 6, 99]

@@ -22,7 +22,7 @@ from citeproof.turn.rerank import EmbeddingReranker
 from citeproof.verifier.support.facts import FactCheck
 
 HEAD_FILE = "head.json"
-HEAD_SHA256 = "9dfa246394733b3203d24fc77053946c3936e735477cd09490f1614bb4023c45"
+HEAD_SHA256 = "efa0b5bd3ed3494ac50d6416d457fe437ef89999bfef7e6adeb6a549d199f074"
 LEXICAL = "features"
 EMBEDDING = "features+minilm"
 LEXICAL_FEATURES = (

@@ -251,7 +251,91 @@ def tokenize(text: str) -> list[Token]:
             tokens.append(Token(word, (start, end), key, "name"))
         else:
             tokens.append(Token(word, (start, end), key, "word"))
-    return tokens
+    return _join_spelled_numbers(text, tokens)
+
+
+_SMALL = {
+    w: NUMBER_WORDS[w]
+    for w in _words(
+        """zero one two three four five six seven eight nine ten eleven twelve thirteen
+        fourteen fifteen sixteen seventeen eighteen nineteen"""
+    )
+}
+_TENS = {
+    w: NUMBER_WORDS[w] for w in _words("twenty thirty forty fifty sixty seventy eighty ninety")
+}
+_SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+_JOIN = re.compile(r"[ \t]+|[ \t]*-[ \t]*")
+_JOIN_AND = re.compile(r"[ \t]+and[ \t]+")
+
+
+def _word_class(token: Token) -> str | None:
+    folded = token.text.casefold()
+    if folded in _SMALL:
+        return "small"
+    if folded in _TENS:
+        return "tens"
+    if folded == "hundred":
+        return "hundred"
+    if folded in _SCALES:
+        return "scale"
+    return None
+
+
+# Which word may follow which in one spelled number ("thirty-six", "one hundred and twenty",
+# "two million", "three thousand five hundred"); "five six" or "two and three" are two numbers.
+_FOLLOWS = {
+    "small": {"hundred", "scale"},
+    "tens": {"small", "hundred", "scale"},
+    "hundred": {"small", "tens", "scale"},
+    "scale": {"small", "tens"},
+}
+
+
+def _join_spelled_numbers(text: str, tokens: list[Token]) -> list[Token]:
+    """``tokens`` with each number spelled in several words ("thirty-six", "one hundred and
+    twenty", "two million") as one number token, so it backs "36", "120" or "2,000,000"."""
+    joined: list[Token] = []
+    i = 0
+    while i < len(tokens):
+        first = _word_class(tokens[i])
+        j = i
+        if first in ("small", "tens"):
+            while j + 1 < len(tokens):
+                here = _word_class(tokens[j])
+                step = 1
+                if here in ("hundred", "scale") and tokens[j + 1].text.casefold() == "and":
+                    step = 2  # "one hundred and twenty"
+                if here is None or j + step >= len(tokens):
+                    break
+                nxt = tokens[j + step]
+                between = text[tokens[j].span[1] : nxt.span[0]]
+                joins = (_JOIN_AND if step == 2 else _JOIN).fullmatch(between)
+                if _word_class(nxt) not in _FOLLOWS[here] or not joins:
+                    break
+                j += step
+        if j == i:
+            joined.append(tokens[i])
+            i += 1
+            continue
+        value = _spelled_value([t.text.casefold() for t in tokens[i : j + 1] if t.kind != "stop"])
+        span = (tokens[i].span[0], tokens[j].span[1])
+        joined.append(Token(text[span[0] : span[1]], span, _number_key(value, ""), "number", value))
+        i = j + 1
+    return joined
+
+
+def _spelled_value(words: list[str]) -> float:
+    total, current = 0.0, 0.0
+    for word in words:
+        if word == "hundred":
+            current = (current or 1.0) * 100
+        elif word in _SCALES:
+            total += (current or 1.0) * _SCALES[word]
+            current = 0.0
+        else:
+            current += float(_SMALL.get(word, _TENS.get(word, 0)))
+    return total + current
 
 
 def _after_open(text: str, start: int) -> bool:
