@@ -40,6 +40,8 @@ def payload_answer(base: str) -> str:
             # ... and a fence in a list item closes at the item's end.
             f"- item\n\n  ```\n  code\n  ```\n<svg onload=alert(4)><image href={base}/list />",
             f"![tracking]({base}/image?q=SECRET)",
+            # An image whose "!" the answer escaped already, or whose backslash is escaped.
+            f"\\![escaped]({base}/escaped-image) \\\\![double]({base}/double-escaped-image)",
             f"![by reference][pic]\n\n[pic]: {base}/reference-image",
             "[a reference][js]\n\n[js]: javascript:alert(5)",
             "[entity](javascript&#58;alert(6)) [hex](&#x6A;avascript:alert(7))",

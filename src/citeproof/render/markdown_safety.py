@@ -115,7 +115,17 @@ def neutralise_markdown(text: str) -> list[Edit]:
         if free(tag.start(), tag.start() + 1):
             edits.append(Edit(tag.start(), tag.start() + 1, "&lt;"))
     for image in _IMAGE.finditer(text):
-        # "\!" shows the "!" and leaves "[...](...)" a plain link: nothing is ever fetched.
-        if free(image.start(), image.end()):
+        # "\!" shows the "!" and leaves "[...](...)" a plain link: nothing is ever fetched. A
+        # "!" the text escaped already stays as it is: another backslash before it would be
+        # read as an escaped backslash, and the image would be back ("\\![x](...)").
+        if free(image.start(), image.end()) and not _escaped(text, image.start()):
             edits.append(Edit(image.start(), image.end(), "\\!"))
     return edits
+
+
+def _escaped(text: str, position: int) -> bool:
+    """Whether the character at ``position`` follows an odd run of backslashes (escaped)."""
+    start = position
+    while start > 0 and text[start - 1] == "\\":
+        start -= 1
+    return (position - start) % 2 == 1
