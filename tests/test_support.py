@@ -478,3 +478,46 @@ def test_another_number_is_contradicted_with_the_number_as_the_contract_spells_i
 def test_separate_number_words_are_not_read_as_one_number_issue10() -> None:
     numbers = [t.value for t in tokenize("two and three, five six, ninety-nine") if t.value]
     assert numbers == [2, 3, 5, 6, 99]
+
+
+# A results note as finance teams write them.
+RESULTS = Source(
+    id="q3",
+    kind="document",
+    text=(
+        "The base rate rose from 4.25% to 4.5% in the third quarter. Revenue was $1.2bn, up "
+        "12% year on year, while operating costs fell 3% to $400m. Customers may draw up to "
+        "80% of the facility."
+    ),
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "written", "instead"),
+    [
+        ("The base rate fell to 4.5% [q3].", "fell", "rose"),
+        ("Operating costs rose 3% [q3].", "rose", "fell"),
+        ("Revenue was down 12% year on year [q3].", "down", "up"),
+    ],
+)
+def test_a_change_in_the_other_direction_is_contradicted_issue10(
+    claim: str, written: str, instead: str
+) -> None:
+    _, support = only(verify(claim, [RESULTS]))
+    assert support.verdict == "contradicted"
+    assert [(d.text, d.instead) for d in support.differences if d.instead] == [(written, instead)]
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "The base rate increased to 4.5% [q3].",
+        "Revenue grew 12% year on year [q3].",
+        "Operating costs decreased by 3% [q3].",
+        "Customers may draw up to 80% of the facility [q3].",
+    ],
+)
+def test_a_change_in_the_same_direction_in_other_words_is_supported_issue10(claim: str) -> None:
+    _, support = only(verify(claim, [RESULTS]))
+    assert support.verdict == "supported"
+    assert not any(d.instead for d in support.differences)

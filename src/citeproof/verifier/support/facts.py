@@ -19,7 +19,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from citeproof.model import ClaimDifference
-from citeproof.verifier.support.text import COMPARATIVES, ORDINAL, Token, is_content
+from citeproof.verifier.support.text import ORDINAL, Token, direction, is_content
 
 PREFIX = 5
 _BREAK = re.compile(r"[^\w\s'’-]")  # punctuation between two words ends a stretch
@@ -86,11 +86,8 @@ def _backs(token: Token, passage: Sequence[Token], keys: frozenset[str]) -> bool
             for p in passage
         )
     if token.kind == "comparative":
-        direction = COMPARATIVES.get(token.text.casefold(), 0)
-        return any(
-            p.kind == "comparative" and COMPARATIVES.get(p.text.casefold(), 0) == direction
-            for p in passage
-        )
+        own = direction(token.text)
+        return any(p.kind == "comparative" and direction(p.text) == own for p in passage)
     if token.kind in ("word", "name") and len(token.key) >= PREFIX:
         head = token.key[:PREFIX]
         return any(len(k) >= PREFIX and k[:PREFIX] == head for k in keys if k[:1] != "#")
@@ -151,8 +148,11 @@ def check_facts(
                     continue
                 if not backed[i]:
                     instead[i] = other.text
-                elif token.kind in ("number", "date") and not _backs(token, [other], frozenset()):
-                    # The value is elsewhere in the passage, but another one stands here.
+                elif token.kind in ("number", "date", "comparative") and not _backs(
+                    token, [other], frozenset()
+                ):
+                    # The value (or direction) is elsewhere in the passage, but another one
+                    # stands here: "costs fell 3%; revenue rose 12%" against "revenue fell".
                     backed[i] = False
                     instead[i] = other.text
         elif op != "equal":
@@ -276,14 +276,10 @@ def _counterpart(token: Token, said: Sequence[Token]) -> Token | None:
         # no other figure for the same thing.
         other = next((t for t in said if t.kind == token.kind), None)
     elif token.kind == "comparative":
-        direction = COMPARATIVES.get(token.text.casefold(), 0)
+        own = direction(token.text)
+        opposite = (own[0], -own[1]) if own is not None else None
         other = next(
-            (
-                t
-                for t in said
-                if t.kind == "comparative" and COMPARATIVES.get(t.text.casefold(), 0) == -direction
-            ),
-            None,
+            (t for t in said if t.kind == "comparative" and direction(t.text) == opposite), None
         )
     else:
         other = next((t for t in said if t.kind == "name"), None)

@@ -22,7 +22,7 @@ from citeproof.turn.rerank import EmbeddingReranker
 from citeproof.verifier.support.facts import FactCheck
 
 HEAD_FILE = "head.json"
-HEAD_SHA256 = "efa0b5bd3ed3494ac50d6416d457fe437ef89999bfef7e6adeb6a549d199f074"
+HEAD_SHA256 = "ac125b808b29dd94e37e5bb79646244f6620a4ecabcc121e3e725858f0eac71f"
 LEXICAL = "features"
 EMBEDDING = "features+minilm"
 LEXICAL_FEATURES = (

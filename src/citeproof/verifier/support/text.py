@@ -66,6 +66,40 @@ COMPARATIVES: dict[str, int] = {
     "maximum": -1,
     "beneath": -1,
 }
+# Direction of a change: +1 "rose / increased", -1 "fell / decreased". A change is backed only
+# by a change in the same direction, and contradicted by one in the other; "up" and "down"
+# count only before a number ("up 12%"; not "up to", "set up").
+CHANGES: dict[str, int] = {
+    **dict.fromkeys(
+        _words(
+            """rose rise rises risen rising increased increase increases increasing grew grow
+            grows growing grown climbed climb climbs gained jumped surged soared up"""
+        ),
+        1,
+    ),
+    **dict.fromkeys(
+        _words(
+            """fell fall falls fallen falling decreased decrease decreases decreasing declined
+            decline declines declining dropped drop drops dropping shrank shrink shrinks shrunk
+            slipped slumped plunged down"""
+        ),
+        -1,
+    ),
+}
+_CHANGE_BEFORE_NUMBER = frozenset({"up", "down"})
+
+
+def direction(token_text: str) -> tuple[str, int] | None:
+    """The family ("comparative" or "change") and direction (+1 / -1) of a comparative
+    token's text; None for any other."""
+    folded = token_text.casefold()
+    if folded in COMPARATIVES:
+        return "comparative", COMPARATIVES[folded]
+    if folded in CHANGES:
+        return "change", CHANGES[folded]
+    return None
+
+
 NUMBER_WORDS = {
     "zero": 0,
     "one": 1,
@@ -235,8 +269,12 @@ def tokenize(text: str) -> list[Token]:
             tokens.append(
                 Token(word, (start, end), _number_key(value, unit), "number", value, unit)
             )
-        elif folded in COMPARATIVES and (
-            folded not in _BEFORE_NUMBER or _NEXT_NUMBER.match(text, end)
+        elif (
+            folded in COMPARATIVES
+            and (folded not in _BEFORE_NUMBER or _NEXT_NUMBER.match(text, end))
+        ) or (
+            folded in CHANGES
+            and (folded not in _CHANGE_BEFORE_NUMBER or _NEXT_NUMBER.match(text, end))
         ):
             tokens.append(Token(word, (start, end), key, "comparative"))
         elif folded in MONTHS and word[:1].isupper():
