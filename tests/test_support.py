@@ -521,3 +521,20 @@ def test_a_change_in_the_same_direction_in_other_words_is_supported_issue10(clai
     _, support = only(verify(claim, [RESULTS]))
     assert support.verdict == "supported"
     assert not any(d.instead for d in support.differences)
+
+
+AGREEMENT = Source(
+    id="agr", kind="document", text="This Agreement commences on 1 March 2025 for one year."
+)
+
+
+def test_an_iso_date_backs_the_same_date_written_in_words_issue10() -> None:
+    _, support = only(verify("The agreement commences on 2025-03-01 [agr].", [AGREEMENT]))
+    assert support.verdict == "supported"
+    assert support.differences == ()
+
+
+def test_an_iso_date_with_another_day_is_contradicted_issue10() -> None:
+    _, support = only(verify("The agreement commences on 2025-03-02 [agr].", [AGREEMENT]))
+    assert support.verdict == "contradicted"
+    assert [(d.text, d.instead) for d in support.differences] == [("02", "1")]

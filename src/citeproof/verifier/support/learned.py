@@ -22,7 +22,7 @@ from citeproof.turn.rerank import EmbeddingReranker
 from citeproof.verifier.support.facts import FactCheck
 
 HEAD_FILE = "head.json"
-HEAD_SHA256 = "ac125b808b29dd94e37e5bb79646244f6620a4ecabcc121e3e725858f0eac71f"
+HEAD_SHA256 = "ad8c1e33aa9afa9d645ffae6f34485b690c1b81f708a5f2660d06e37c943640f"
 LEXICAL = "features"
 EMBEDDING = "features+minilm"
 LEXICAL_FEATURES = (

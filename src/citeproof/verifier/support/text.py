@@ -169,7 +169,28 @@ _NUMBER = (
     r"(?P<ord>st|nd|rd|th)?"
     r"(?:\s?(?P<unit>%|per\s?cent\b|percent\b|(?:thousand|million|billion|trillion|bn|mn|tn|k|m|b)\b))?"
 )
-_TOKEN = re.compile(_NUMBER + r"|(?P<word>[^\W\d_](?:[\w]|['’][^\W\d_])*)", re.UNICODE)
+# An ISO 8601 date ("2025-03-01"): read as its day, month and year, as "1 March 2025" is.
+_ISO_DATE = (
+    r"(?<![\d-])(?P<year>1[5-9]\d\d|20\d\d)-(?P<month>0[1-9]|1[0-2])-(?P<day>0[1-9]|[12]\d|3[01])"
+    r"(?![\d-])"
+)
+_MONTH_NAMES = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
+_TOKEN = re.compile(
+    _ISO_DATE + "|" + _NUMBER + r"|(?P<word>[^\W\d_](?:[\w]|['’][^\W\d_])*)", re.UNICODE
+)
 # A sentence ends at . ! or ? before a capital, but not after an initial or a title
 # ("M. Osei", "Dr. Shah").
 # "over 80%" compares, "under the policy" does not: these two only before a number.
@@ -231,6 +252,9 @@ def tokenize(text: str) -> list[Token]:
     sentence_starts = {0} | {m.end() for m in _SENTENCE_END.finditer(text)}
     for found in _TOKEN.finditer(text):
         start, end = found.span()
+        if found.group("year") is not None:
+            tokens += _iso_date(found)
+            continue
         if found.group("num") is not None:
             raw = found.group("num").replace(",", "")
             value = float(raw)
@@ -374,6 +398,17 @@ def _spelled_value(words: list[str]) -> float:
         else:
             current += float(_SMALL.get(word, _TENS.get(word, 0)))
     return total + current
+
+
+def _iso_date(found: re.Match[str]) -> list[Token]:
+    """The day, month and year of an ISO date, each a token over its own digits, keyed as
+    the same parts of a date written in words ("1 March 2025")."""
+    year, month, day = (int(found.group(g)) for g in ("year", "month", "day"))
+    return [
+        Token(found.group("day"), found.span("day"), _number_key(day, ""), "number", day),
+        Token(found.group("month"), found.span("month"), stem(_MONTH_NAMES[month - 1]), "date"),
+        Token(found.group("year"), found.span("year"), _number_key(year, ""), "date", year),
+    ]
 
 
 def _after_open(text: str, start: int) -> bool:
