@@ -538,3 +538,34 @@ def test_an_iso_date_with_another_day_is_contradicted_issue10() -> None:
     _, support = only(verify("The agreement commences on 2025-03-02 [agr].", [AGREEMENT]))
     assert support.verdict == "contradicted"
     assert [(d.text, d.instead) for d in support.differences] == [("02", "1")]
+
+
+# A reply as a counterparty writes it, with the message it answers quoted below.
+REPLY = Source(
+    id="mail",
+    kind="email_body",
+    text=(
+        "Tom,\n\n"
+        "Agreed on the 3-year term, but we cannot accept the 7% uplift. Our ceiling is 4.5% "
+        "per year.\n\n"
+        "Priya\n\n"
+        "> Our proposal: a 3-year renewal starting 1 January 2027 with a 7% annual uplift."
+    ),
+)
+
+
+def test_a_claim_that_drops_the_negation_right_before_its_words_is_contradicted_issue10() -> None:
+    _, support = only(verify("Priya accepted the 7% uplift [mail].", [REPLY]))
+    assert support.verdict == "contradicted"
+    assert [(d.kind, d.instead) for d in support.differences] == [("negation", "cannot")]
+
+
+def test_a_negation_that_ends_the_sentence_before_is_not_read_into_the_claim_issue10() -> None:
+    source = Source(
+        id="S1",
+        kind="document",
+        text="The first design was not built. The Hartley Bridge opened in 1932.",
+    )
+    _, support = only(verify("The Hartley Bridge opened in 1932 [S1].", [source]))
+    assert support.verdict == "supported"
+    assert support.differences == ()

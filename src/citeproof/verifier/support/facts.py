@@ -165,6 +165,9 @@ def check_facts(
             if negation is not None and not claim_negated:
                 at = claim[i1].span[0] if i1 < len(claim) else len(claim_text)
                 negation_diffs.append(ClaimDifference("negation", "", (at, at), negation.text))
+    leading = _leading_negation(claim, passage, opcodes)
+    if leading is not None:
+        negation_diffs.append(leading)
     # A fact the alignment left without a counterpart ("game 4–3" / "game 3–3" aligns the 3s):
     # look beside its nearest aligned neighbour, within `NEIGHBOURS` tokens.
     aligned = {b.a + k: b.b + k for b in blocks for k in range(b.size)}
@@ -267,6 +270,29 @@ def check_facts(
         source_recall=sum(anywhere[i] for i in content) / len(content) if content else 1.0,
         source_weighted_recall=anywhere_w / total_w if content else 1.0,
     )
+
+
+def _leading_negation(
+    claim: Sequence[Token],
+    passage: Sequence[Token],
+    opcodes: Sequence[tuple[str, int, int, int, int]],
+) -> ClaimDifference | None:
+    """A negation the passage puts right before the stretch it shares with the claim, where
+    the claim has none: "we cannot accept the 7% uplift" / "Priya accepted the 7% uplift".
+    Right before: the next word, one blank apart, so the negation of a sentence that ends
+    there ("was not built. The bridge opened") is not read into the claim."""
+    if len(opcodes) < 2 or opcodes[0][0] not in ("replace", "insert") or opcodes[1][0] != "equal":
+        return None
+    _, i1, i2, j1, j2 = opcodes[0]
+    if j2 == j1 or i2 >= len(claim):
+        return None
+    negation, first = passage[j2 - 1], passage[j2]
+    if negation.kind != "negation" or first.span[0] - negation.span[1] > 1:
+        return None
+    if any(t.kind == "negation" for t in claim[i1:i2]):
+        return None
+    at = claim[i2].span[0]
+    return ClaimDifference("negation", "", (at, at), negation.text)
 
 
 def _counterpart(token: Token, said: Sequence[Token]) -> Token | None:

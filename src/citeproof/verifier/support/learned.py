@@ -22,7 +22,7 @@ from citeproof.turn.rerank import EmbeddingReranker
 from citeproof.verifier.support.facts import FactCheck
 
 HEAD_FILE = "head.json"
-HEAD_SHA256 = "ad8c1e33aa9afa9d645ffae6f34485b690c1b81f708a5f2660d06e37c943640f"
+HEAD_SHA256 = "e4992d650c5295e67a02f3a0069a8d2176a6b1b873bbbe192894b6b8ebc111b6"
 LEXICAL = "features"
 EMBEDDING = "features+minilm"
 LEXICAL_FEATURES = (
