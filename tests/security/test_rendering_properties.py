@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
@@ -66,6 +66,11 @@ def problems(html: str) -> list[str]:
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(before=hostile_text, after=hostile_text, title=hostile_text, url=hostile_text,
        source_text=hostile_text, note=hostile_text)  # fmt: skip
+# Found by this test: an already escaped image made live again; a link destination holding
+# another "](" (two rewrites of one place: the Markdown rendering failed); an empty link.
+@example(before="", after="", title="", url="", source_text="", note="\\![x](http://h/)")
+@example(before="", after="", title="", url="", source_text="", note="](http://h/](")
+@example(before="", after="", title="", url="", source_text="", note="[]()")
 def test_any_text_in_any_field_renders_only_allowed_markup_003_5(
     before: str, after: str, title: str, url: str, source_text: str, note: str
 ) -> None:

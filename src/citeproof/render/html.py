@@ -297,8 +297,20 @@ def sanitize(body: str) -> str:
         strip_comments=True,
         link_rel="noopener noreferrer",
         filter_style_properties={"text-align"},
+        attribute_filter=_absolute_links_only,
     )
     return cleaned
+
+
+_LINK_TARGET = re.compile(r"(?:https?:|mailto:|#)", re.IGNORECASE)
+
+
+def _absolute_links_only(tag: str, attribute: str, value: str) -> str | None:
+    """An ``href`` only to an http(s) or mailto address or a place on this page: nh3 keeps
+    relative ones ("", "x.html"), which from an answer or a source point anywhere."""
+    if attribute == "href" and not _LINK_TARGET.match(value.strip()):
+        return None
+    return value
 
 
 def render_html(answer: VerifiedAnswer) -> str:

@@ -91,8 +91,11 @@ def _destination(text: str, start: int) -> tuple[int, int, str]:
 def neutralise_markdown(text: str) -> list[Edit]:
     """The edits that make ``text`` (Markdown from outside) safe to show; see the module."""
     edits: list[Edit] = []
+    rewritten_to = 0  # where the last destination rewritten ends: "](" inside it is its text
     for opener in _LINK_OPEN.finditer(text):
         marker = opener.start(1)
+        if marker < rewritten_to:
+            continue
         begin, end, decoded = _destination(text, marker + 1)
         target = canonical_url(decoded)
         if target is None:
@@ -100,6 +103,7 @@ def neutralise_markdown(text: str) -> list[Edit]:
             edits.append(Edit(marker, marker + 1, "\\" + text[marker]))
         elif text[begin:end] != target:
             edits.append(Edit(begin, end, target))
+            rewritten_to = end
     covered = [(edit.start, edit.end) for edit in edits if edit.end > edit.start]
 
     def free(start: int, end: int) -> bool:
