@@ -569,3 +569,44 @@ def test_a_negation_that_ends_the_sentence_before_is_not_read_into_the_claim_iss
     _, support = only(verify("The Hartley Bridge opened in 1932 [S1].", [source]))
     assert support.verdict == "supported"
     assert support.differences == ()
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "Debt payments can be at most 45% of income [S1].",
+        "Debt payments may not be more than 45% of income [S1].",
+        "Debt payments can be no more than 45% of income [S1].",
+    ],
+)
+def test_a_limit_written_with_a_negation_backs_the_same_limit_in_other_words_issue10(
+    claim: str,
+) -> None:
+    source = Source(
+        id="S1",
+        kind="document",
+        text="Total monthly debt payments must not exceed 45% of verified gross monthly income.",
+    )
+    _, support = only(verify(claim, [source]))
+    assert support.verdict == "supported"
+    assert support.differences == ()
+
+
+@pytest.mark.parametrize(
+    ("claim", "written"),
+    [
+        ("Debt payments must be at least 45% of income [S1].", "least"),
+        ("Debt payments may exceed 45% of income [S1].", "exceed"),
+    ],
+)
+def test_the_opposite_limit_is_contradicted_by_the_negated_one_issue10(
+    claim: str, written: str
+) -> None:
+    source = Source(
+        id="S1",
+        kind="document",
+        text="Total monthly debt payments must not exceed 45% of verified gross monthly income.",
+    )
+    _, support = only(verify(claim, [source]))
+    assert support.verdict == "contradicted"
+    assert [(d.text, d.instead) for d in support.differences] == [(written, "not exceed")]

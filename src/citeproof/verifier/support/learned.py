@@ -22,7 +22,7 @@ from citeproof.turn.rerank import EmbeddingReranker
 from citeproof.verifier.support.facts import FactCheck
 
 HEAD_FILE = "head.json"
-HEAD_SHA256 = "e4992d650c5295e67a02f3a0069a8d2176a6b1b873bbbe192894b6b8ebc111b6"
+HEAD_SHA256 = "0f075cd53744a53d8d6e15aef67e44799339f95af4cc90868650e0e5467c2255"
 LEXICAL = "features"
 EMBEDDING = "features+minilm"
 LEXICAL_FEATURES = (

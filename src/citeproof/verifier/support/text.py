@@ -91,13 +91,22 @@ _CHANGE_BEFORE_NUMBER = frozenset({"up", "down"})
 
 def direction(token_text: str) -> tuple[str, int] | None:
     """The family ("comparative" or "change") and direction (+1 / -1) of a comparative
-    token's text; None for any other."""
-    folded = token_text.casefold()
+    token's text, turned round by a negation before it ("not exceed" is "at most"); None
+    for any other."""
+    words = token_text.casefold().split()
+    if not words:
+        return None
+    turn = -1 if len(words) > 1 and _is_negation(words[0]) else 1
+    folded = words[-1]
     if folded in COMPARATIVES:
-        return "comparative", COMPARATIVES[folded]
+        return "comparative", turn * COMPARATIVES[folded]
     if folded in CHANGES:
-        return "change", CHANGES[folded]
+        return "change", turn * CHANGES[folded]
     return None
+
+
+def _is_negation(folded: str) -> bool:
+    return folded in NEGATIONS or folded.endswith("n't")
 
 
 NUMBER_WORDS = {
@@ -285,7 +294,7 @@ def tokenize(text: str) -> list[Token]:
         word = found.group("word")
         folded = word.casefold().replace("’", "'")
         key = stem(word)
-        if folded in NEGATIONS or folded.endswith("n't"):
+        if _is_negation(folded):
             tokens.append(Token(word, (start, end), "¬", "negation"))
         elif folded in NUMBER_WORDS:
             value = float(NUMBER_WORDS[folded])
@@ -313,7 +322,35 @@ def tokenize(text: str) -> list[Token]:
             tokens.append(Token(word, (start, end), key, "name"))
         else:
             tokens.append(Token(word, (start, end), key, "word"))
-    return _join_spelled_numbers(text, tokens)
+    return _join_negated_comparatives(text, _join_spelled_numbers(text, tokens))
+
+
+_LINKING = frozenset({"be", "been", "being", "to"})
+
+
+def _join_negated_comparatives(text: str, tokens: list[Token]) -> list[Token]:
+    """A negation right before a comparative and the comparative as one comparative token
+    in the other direction: "must not exceed 45%" reads as "at most 45%", "no more than" as
+    "at most", "not less than" as "at least"."""
+    joined: list[Token] = []
+    for token in tokens:
+        if token.kind == "comparative":
+            # "not exceed", "no more", and with a verb between: "may not be more than".
+            back = 1
+            while back <= len(joined) and joined[-back].text.casefold() in _LINKING:
+                back += 1
+            before = joined[-back] if back <= len(joined) else None
+            if before is not None and before.kind == "negation" and back <= 3:
+                span = (before.span[0], token.span[1])
+                written = text[span[0] : span[1]]
+                flipped = direction(written)
+                if flipped is not None and not re.search(r"[^\w\s'’-]", written):
+                    del joined[-back:]
+                    key = f"{flipped[0]}{flipped[1]:+d}"
+                    joined.append(Token(written, span, key, "comparative"))
+                    continue
+        joined.append(token)
+    return joined
 
 
 _SMALL = {
