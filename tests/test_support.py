@@ -571,6 +571,13 @@ def test_a_negation_that_ends_the_sentence_before_is_not_read_into_the_claim_iss
     assert support.differences == ()
 
 
+LIMIT = Source(
+    id="S1",
+    kind="document",
+    text="Total monthly debt payments must not exceed 45% of verified gross monthly income.",
+)
+
+
 @pytest.mark.parametrize(
     "claim",
     [
@@ -582,12 +589,7 @@ def test_a_negation_that_ends_the_sentence_before_is_not_read_into_the_claim_iss
 def test_a_limit_written_with_a_negation_backs_the_same_limit_in_other_words_issue10(
     claim: str,
 ) -> None:
-    source = Source(
-        id="S1",
-        kind="document",
-        text="Total monthly debt payments must not exceed 45% of verified gross monthly income.",
-    )
-    _, support = only(verify(claim, [source]))
+    _, support = only(verify(claim, [LIMIT]))
     assert support.verdict == "supported"
     assert support.differences == ()
 
@@ -602,11 +604,6 @@ def test_a_limit_written_with_a_negation_backs_the_same_limit_in_other_words_iss
 def test_the_opposite_limit_is_contradicted_by_the_negated_one_issue10(
     claim: str, written: str
 ) -> None:
-    source = Source(
-        id="S1",
-        kind="document",
-        text="Total monthly debt payments must not exceed 45% of verified gross monthly income.",
-    )
-    _, support = only(verify(claim, [source]))
+    _, support = only(verify(claim, [LIMIT]))
     assert support.verdict == "contradicted"
     assert [(d.text, d.instead) for d in support.differences] == [(written, "not exceed")]
