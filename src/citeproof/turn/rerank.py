@@ -33,7 +33,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from citeproof.errors import InputError, RerankUnavailableError, extra_needed
-from citeproof.model import Passage
+from citeproof.model import Passage, lone_surrogate_at
 from citeproof.turn.retrieve import Retriever
 
 if TYPE_CHECKING:
@@ -170,11 +170,9 @@ def _unicode(text: str) -> str:
     """``text`` with each lone surrogate (undecodable bytes kept by ``surrogateescape``) as
     replacement characters (U+FFFD), which the tokenizer takes; it refuses a lone surrogate
     with a TypeError."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
-    return text
+    if lone_surrogate_at(text) is None:
+        return text
+    return text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
 
 
 class RerankingRetriever:

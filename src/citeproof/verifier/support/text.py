@@ -368,17 +368,17 @@ _JOIN = re.compile(r"[ \t]+|[ \t]*-[ \t]*")
 _JOIN_AND = re.compile(r"[ \t]+and[ \t]+")
 
 
+_WORD_CLASS = {
+    **dict.fromkeys(_SMALL, "small"),
+    **dict.fromkeys(_TENS, "tens"),
+    "hundred": "hundred",
+    **dict.fromkeys(_SCALES, "scale"),
+}
+
+
 def _word_class(token: Token) -> str | None:
-    folded = token.text.casefold()
-    if folded in _SMALL:
-        return "small"
-    if folded in _TENS:
-        return "tens"
-    if folded == "hundred":
-        return "hundred"
-    if folded in _SCALES:
-        return "scale"
-    return None
+    """What part a word plays in a spelled number, or None."""
+    return _WORD_CLASS.get(token.text.casefold())
 
 
 # Which word may follow which in one spelled number ("thirty-six", "one hundred and twenty",
