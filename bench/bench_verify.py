@@ -12,7 +12,8 @@ the new sources, the same answer again over the same `Source` objects, and the s
 a `Verifier` kept for the corpus. Every quote must be found (verified or corrected) every time.
 Each claim is "The record says" and its quote, which only attributes the quote; a last row (no
 target) times the first answer over other new sources when every claim has four more words to
-judge ("The archived record plainly states"), so claim support searches every cited source.
+judge ("The archived county record plainly shows"), so claim support searches every cited
+source.
 """
 
 from __future__ import annotations
@@ -39,9 +40,10 @@ KINDS = ["exact"] * 10 + ["curly", "changed", "dropped", "typo", "ellipsis", "nu
 KINDS = KINDS[:20]
 TARGET_NEW_MS, TARGET_REPEAT_MS = 150, 20
 FRAME = "The record says"  # only attributes the quote: claim support has nothing to search
-# Four plain words the quote does not cover: claim support locates a passage in every cited
+# Four plain words the quote does not cover, beside "shows" (words that only attribute a quote,
+# "states", "wrote", are no facts to judge): claim support locates a passage in every cited
 # source (each 100 KB source cut into sentences) and scores it with the encoder.
-JUDGED_FRAME = "The archived record plainly states"
+JUDGED_FRAME = "The archived county record plainly shows"
 
 
 def documents(paragraphs: list[str], rng: random.Random) -> tuple[list[Source], dict[int, str]]:
