@@ -21,7 +21,20 @@ Status = Literal["verified", "corrected", "mismatch", "not_found", "ineligible"]
 CorrectionKind = Literal["text", "location", "source"]
 MatchMethod = Literal["exact", "fuzzy"]
 DifferenceKind = Literal[
-    "whitespace", "punctuation", "case", "spelling", "word", "number", "name", "negation", "date"
+    "whitespace",
+    "punctuation",
+    "case",
+    "spelling",
+    "word",
+    "number",
+    "name",
+    "negation",
+    "date",
+    "modal",
+    "direction",
+    "stance",
+    "quantifier",
+    "connective",
 ]
 CitationStatus = Literal["ok", "corrected", "ineligible", "removed", "flagged", "meaning_changed"]
 SupportVerdict = Literal["supported", "partial", "unsupported", "contradicted"]
