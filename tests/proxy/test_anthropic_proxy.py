@@ -181,3 +181,26 @@ def test_an_upstream_that_cannot_be_reached_is_an_error_in_the_vendors_shape(
         }
     finally:
         proxy.stop()
+
+
+def test_the_services_limits_hold_and_nothing_over_them_goes_upstream(
+    replay: Replay, folder: Path
+) -> None:
+    limits = folder / "limits.json"
+    limits.write_text(json.dumps({"body_bytes": 5_000, "source_chars": 200}), encoding="utf-8")
+    limited = start_proxy(replay.url, folder, "--limits", str(limits))
+    before = len(replay.received)
+    try:
+        with pytest.raises(anthropic.APIStatusError) as too_large:
+            client(limited).messages.create(
+                **{**REQUEST, "system": "x" * 6_000}  # type: ignore[arg-type]
+            )
+        assert too_large.value.status_code == 413
+        assert too_large.value.response.json()["field"] == "body"
+        with pytest.raises(anthropic.APIStatusError) as long_source:
+            client(limited).messages.create(**REQUEST)  # its document is 290 characters
+        assert long_source.value.status_code == 413
+        assert long_source.value.response.json()["field"] == "sources.0.text"
+    finally:
+        limited.stop()
+    assert len(replay.received) == before

@@ -31,7 +31,7 @@ VERDICT_EVENT = "citeproof.verdict"
 """The SSE event type of a sentence's verdict."""
 RECORD_EVENT = "citeproof.record"
 """The SSE event type of the final record."""
-_MARKER_OPENERS = "[<(^"
+_MARKER_OPENERS = "[<(^—–-"
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,8 +141,8 @@ class StreamVerifier:
         claims = parse_answer(rest).claims
         # The last claim may still grow (or gain its markers) unless the answer has ended.
         ready = len(claims) if final else len(claims) - 1
-        if not final and claims and claims[-1].text[:1] in _MARKER_OPENERS:
-            ready -= 1  # "[po" may be the start of the previous sentence's marker
+        if not final and claims and _may_end_previous(claims[-1].text):
+            ready -= 1
         events: list[SentenceVerdict] = []
         start = 0
         for position in range(max(0, ready)):
@@ -158,3 +158,14 @@ class StreamVerifier:
             start = end
         self._done += start
         return events
+
+
+def _may_end_previous(text: str) -> bool:
+    """Whether the start of a sentence may yet turn out to end the one before it: the start
+    of a marker (``[po``) or of a block quote's attribution line (``— [S1]``, ``Source: [2]``)."""
+    start = text.lstrip()
+    if start[:1] in _MARKER_OPENERS:
+        return True
+    head, colon, _ = start.partition(":")
+    word = head.strip().casefold()
+    return word in ("source", "sources") if colon else "sources".startswith(word)
