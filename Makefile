@@ -84,6 +84,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_service.py
 	$(BIN)/python bench/bench_operations.py
 	$(BIN)/python bench/bench_support.py
+	$(BIN)/python bench/bench_proxy.py
 
 golden: $(STAMP)
 	CITEPROOF_UPDATE_GOLDEN=1 $(BIN)/python -m pytest -q tests/test_golden.py
