@@ -47,6 +47,7 @@ demo: $(STAMP)
 	$(BIN)/citeproof report --audit out/audit.db
 	$(BIN)/citeproof report --audit out/audit.db --format html --out out/report.html
 	@echo "Pages written to out/: ask-referral.html, ask-hartley.html, answer.html, answer.json, review-hartley.html, report.html"
+	$(BIN)/python examples/proxy/demo.py
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2
