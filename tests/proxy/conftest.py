@@ -57,6 +57,7 @@ class Replay:
     stream: bytes
     status: int = 200
     error: bytes = b""
+    delay: float = 0.0
     received: list[Received] = field(default_factory=list)
     server: ThreadingHTTPServer | None = None
 
@@ -77,6 +78,7 @@ class Replay:
                 replay.received.append(
                     Received(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
                 )
+                time.sleep(replay.delay)  # a model thinking
                 if replay.status != 200:
                     self._send(replay.status, "application/json", replay.error)
                 elif body.get("stream"):

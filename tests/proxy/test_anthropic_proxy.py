@@ -15,7 +15,15 @@ import httpx
 import pytest
 
 from citeproof.audit import open_store, verify_log
-from tests.proxy.conftest import FIXTURES, Proxy, Replay, fixture_json, start_proxy
+from citeproof.server.state import ServiceState
+from tests.proxy.conftest import (
+    FIXTURES,
+    Proxy,
+    Replay,
+    fixture_bytes,
+    fixture_json,
+    start_proxy,
+)
 from tests.proxy.verdicts import citeproof_verify, sse_events, verdicts
 
 REQUEST: dict[str, Any] = fixture_json("anthropic-request.json")
@@ -204,3 +212,35 @@ def test_the_services_limits_hold_and_nothing_over_them_goes_upstream(
     finally:
         limited.stop()
     assert len(replay.received) == before
+
+
+def test_an_upstream_slower_than_its_timeout_is_a_504_in_the_vendors_shape(
+    folder: Path,
+) -> None:
+    slow = Replay(fixture_bytes("anthropic-messages.json"), b"", delay=3.0).start()
+    proxy = start_proxy(slow.url, folder, "--upstream-timeout", "0.5")
+    try:
+        with pytest.raises(anthropic.APIStatusError) as failed:
+            client(proxy).messages.create(**REQUEST)
+        assert failed.value.status_code == 504
+        assert failed.value.body["error"]["type"] == "timeout_error"  # type: ignore[index]
+    finally:
+        proxy.stop()
+        slow.stop()
+
+
+def test_with_a_service_data_folder_the_review_app_lists_proxied_answers(
+    replay: Replay, folder: Path
+) -> None:
+    data = folder / "service"
+    reviewed = start_proxy(replay.url, folder, "--data", str(data), "--principal", "support-bot")
+    try:
+        raw = client(reviewed).messages.with_raw_response.create(**REQUEST)
+    finally:
+        reviewed.stop()
+    (entry,) = ServiceState(data / "service.db").recent_answers("support-bot")
+    assert entry.answer_id == RECORDED["id"]
+    assert entry.request_id == raw.headers["x-citeproof-request-id"]
+    assert entry.kind == "proxy"
+    with open_store(str(data / "audit.db")) as log:
+        assert log.size() == 1 and verify_log(log).ok

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -99,7 +101,9 @@ def proxy_command(
         ) from None
     limits = PROXY_LIMITS
     if limits_path is not None:
-        limits = Limits(**{**PROXY_LIMITS.to_json(), **Limits.from_file(limits_path).to_json()})
+        given = Limits.from_file(limits_path)  # checked: names the field at fault
+        changed = json.loads(limits_path.read_text(encoding="utf-8"))
+        limits = replace(PROXY_LIMITS, **{name: getattr(given, name) for name in changed})
     config = ProxyConfig(
         upstream=upstream,
         on_fail=on_fail,  # type: ignore[arg-type]

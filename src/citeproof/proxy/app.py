@@ -27,6 +27,7 @@ from starlette.applications import Starlette
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
+from starlette.types import ASGIApp
 
 from citeproof.adapters import citation_report, from_anthropic
 from citeproof.errors import CiteproofError, InputError
@@ -83,8 +84,8 @@ class ProxyConfig:
 
 def create_proxy_app(
     config: ProxyConfig, *, transport: httpx.AsyncBaseTransport | None = None
-) -> Starlette:
-    """The proxy for ``config``; ``transport`` replaces the network (tests)."""
+) -> ASGIApp:
+    """The proxy for ``config`` (an ASGI application); ``transport`` replaces the network."""
     upstream = Upstream(config.upstream, timeouts=config.timeouts, transport=transport)
     recorder = recorder_for(config.audit, config.data, config.principal)
     proxy = _Proxy(config, upstream, recorder)
@@ -103,7 +104,7 @@ def create_proxy_app(
     routes.append(Route("/healthz", _healthy, methods=["GET"]))
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=_HANDLERS)
     metrics = Metrics()
-    return EdgeMiddleware(  # type: ignore[return-value]
+    return EdgeMiddleware(
         app,
         metrics=metrics,
         body_bytes=config.limits.body_bytes,
