@@ -48,7 +48,14 @@ from citeproof.cli.common import Command, exit_codes
     "--principal",
     default="proxy",
     show_default=True,
-    help="Whom the review app lists proxied answers for (with --data).",
+    help="Whom the review app lists proxied answers for (with --data), and who reads --store.",
+)
+@click.option(
+    "--store",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="A source store (citeproof ingest) that a request's citeproof.store member retrieves "
+    "from, as `citeproof ask` does; only sources --principal may read.",
 )
 @click.option(
     "--on-fail",
@@ -80,6 +87,7 @@ def proxy_command(
     audit: str | None,
     data: Path | None,
     principal: str,
+    store: Path | None,
     on_fail: str,
     limits_path: Path | None,
     upstream_timeout: float,
@@ -87,8 +95,8 @@ def proxy_command(
     """Serve the OpenAI (/v1/chat/completions, /v1/responses) and Anthropic (/v1/messages)
     APIs, forwarding each request to --upstream with the caller's own credentials and
     verifying the answer against the sources the request carries (documents, files, tool
-    results, or a `citeproof.sources` member). Point an SDK's base URL here: nothing else
-    changes."""
+    results, a `citeproof.sources` member, or sources retrieved from --store for a
+    `citeproof.store` member). Point an SDK's base URL here: nothing else changes."""
     try:
         import uvicorn
 
@@ -112,6 +120,7 @@ def proxy_command(
         audit=audit,
         data=data.resolve() if data else None,
         principal=principal,
+        store=store.resolve() if store else None,
     )
     app = create_proxy_app(config)
     click.echo(f"citeproof proxy on http://{host}:{port}/ forwarding to {upstream}")

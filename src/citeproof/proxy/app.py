@@ -46,6 +46,7 @@ from citeproof.proxy.recording import Recorder, recorder_for
 from citeproof.proxy.relay import Relay, relay_for
 from citeproof.proxy.request_sources import ProxiedRequest, read_request
 from citeproof.proxy.sse import EventSplitter
+from citeproof.proxy.store_sources import StoreAccess
 from citeproof.proxy.stream import RECORD_EVENT, AnswerVerdict, SentenceVerdict, StreamVerifier
 from citeproof.proxy.upstream import Upstream, UpstreamTimeouts, forwarded_headers
 from citeproof.server.config import Limits
@@ -70,7 +71,8 @@ class ProxyConfig:
     """One proxy: the upstream it forwards to, what it does with a failing answer, the
     policy answers are verified under (a request's ``citeproof.policy`` changes it for that
     request), the limits, and where answers are recorded (``audit``: a log; ``data``: a
-    service data folder, whose review app then lists them under ``principal``)."""
+    service data folder, whose review app then lists them under ``principal``); ``store`` is
+    the source store a request's ``citeproof.store`` retrieves from, read as ``principal``."""
 
     upstream: str
     on_fail: OnFail = "annotate"
@@ -80,6 +82,7 @@ class ProxyConfig:
     audit: str | None = None
     data: Path | None = None
     principal: str = "proxy"
+    store: Path | None = None
 
 
 def create_proxy_app(
@@ -124,6 +127,7 @@ class _Proxy:
         self.upstream = upstream
         self.recorder = recorder
         self.limits = config.limits
+        self.store = StoreAccess(config.store, config.principal) if config.store else None
 
     async def handle(self, api: VendorApi, request: Request) -> Response:
         raw = await request.body()
@@ -131,11 +135,13 @@ class _Proxy:
             body = json.loads(raw)
         except (ValueError, RecursionError):
             raise InputError("not valid JSON", where="request body") from None
-        proxied = await self._in_thread(read_request, api, body, self.config.policy)
+        proxied = await self._in_thread(read_request, api, body, self.config.policy, self.store)
         check_sizes(self.limits, "", proxied.sources)
         verifier = None
         if proxied.sources:
-            verifier = await self._in_thread(Verifier, proxied.sources, policy=proxied.policy)
+            verifier = await self._in_thread(
+                Verifier, proxied.sources, policy=proxied.policy, eligibility=proxied.eligibility
+            )
         headers = forwarded_headers(request.headers.items())
         headers["content-type"] = "application/json"
         content = json.dumps(proxied.forward, ensure_ascii=False).encode()

@@ -11,7 +11,9 @@ citation to anything else is ineligible (012.2):
 - OpenAI Responses: ``input_file`` parts with ``file_data``, and ``function_call_output``
   items (id: the ``call_id``);
 - any of them: an explicit ``citeproof.sources`` list of the JSON contract's source objects
-  (these win over a request source with the same id), and ``citeproof.policy``.
+  (these win over a request source with the same id), and ``citeproof.policy``;
+- or, with a store, ``citeproof.store``: sources retrieved for the question, as ``ask``
+  retrieves them, with the turn's eligibility (see `citeproof.proxy.store_sources`).
 
 The ``citeproof`` member is removed before the request goes upstream: the vendors reject
 parameters they do not know. The request's own messages are never changed otherwise.
@@ -29,9 +31,10 @@ from typing import Any
 from citeproof.adapters import fields
 from citeproof.adapters.anthropic import request_sources
 from citeproof.errors import InputError, SourceError
-from citeproof.model import Policy, Source
+from citeproof.model import Eligibility, Policy, Source
 from citeproof.outcome.contract import read_policy, read_sources
 from citeproof.proxy.apis import VendorApi
+from citeproof.proxy.store_sources import StoreAccess, read_store_query, retrieve
 from citeproof.sources.readers import read_document
 
 OWN_FIELD = "citeproof"
@@ -53,40 +56,66 @@ class ProxiedRequest:
     notes: tuple[str, ...]
     stream: bool
     model: str | None
+    eligibility: Eligibility | None = None
 
 
-def read_request(api: VendorApi, body: object, base: Policy) -> ProxiedRequest:
-    """Split ``body`` (the parsed JSON request) for ``api``. Raises `InputError` or
-    `SourceError` naming the field for a request that is not a JSON object, a bad
-    ``citeproof`` member, or a source that cannot be read."""
+def read_request(
+    api: VendorApi, body: object, base: Policy, store: StoreAccess | None = None
+) -> ProxiedRequest:
+    """Split ``body`` (the parsed JSON request) for ``api``; ``store`` is the source store a
+    ``citeproof.store`` member retrieves from. Raises `InputError` or `SourceError` naming the
+    field for a request that is not a JSON object, a bad ``citeproof`` member, or a source
+    that cannot be read."""
     if not isinstance(body, dict):
         raise InputError("expected a JSON object", where="request body")
     forward = {key: value for key, value in body.items() if key != OWN_FIELD}
     own = body.get(OWN_FIELD, {})
     if not isinstance(own, dict):
         raise InputError("expected a JSON object", field=OWN_FIELD)
-    unknown = sorted(set(own) - {"sources", "policy"})
+    unknown = sorted(set(own) - {"sources", "policy", "store"})
     if unknown:
         raise InputError(
-            f"unknown member {unknown[0]!r}; expected sources or policy",
+            f"unknown member {unknown[0]!r}; expected sources, policy or store",
             field=f"{OWN_FIELD}.{unknown[0]}",
         )
     policy = base
     if own.get("policy") is not None:
         policy = read_policy(own["policy"], where=f"{OWN_FIELD}.policy", base=base)
+    model = forward.get("model")
+    stream = forward.get("stream") is True
+    if own.get("store") is not None:
+        wanted = read_store_query(own["store"], where=f"{OWN_FIELD}.store")
+        if store is None:
+            raise InputError(
+                "this proxy has no source store to retrieve from (citeproof proxy --store DB)",
+                field=f"{OWN_FIELD}.store",
+            )
+        if own.get("sources") is not None:
+            raise InputError(
+                "give sources or a store query, not both", field=f"{OWN_FIELD}.sources"
+            )
+        found = retrieve(api, forward, wanted, store)
+        return ProxiedRequest(
+            forward=found.forward,
+            sources=found.sources,
+            policy=policy,
+            notes=(),
+            stream=stream,
+            model=model if isinstance(model, str) else None,
+            eligibility=found.eligibility,
+        )
     carried, notes = _carried(api, forward)
     given: list[Source] = []
     if own.get("sources") is not None:
         given = read_sources(json.dumps(own["sources"]), where=f"{OWN_FIELD}.sources")
     ids = {source.id for source in given}
     sources = tuple(given) + tuple(s for s in carried if s.id not in ids)
-    model = forward.get("model")
     return ProxiedRequest(
         forward=forward,
         sources=sources,
         policy=policy,
         notes=notes,
-        stream=forward.get("stream") is True,
+        stream=stream,
         model=model if isinstance(model, str) else None,
     )
 
