@@ -56,12 +56,9 @@ def convert(api: VendorApi, response: object, request: ProxiedRequest) -> Conver
     return from_openai(response, request.sources)
 
 
-def check(
-    api: VendorApi, response: Mapping[str, Any], request: ProxiedRequest, verifier: Verifier
-) -> CheckedAnswer:
-    """Convert and verify ``response`` over ``verifier`` (the request's sources only: a
-    citation to any other is ineligible)."""
-    converted = convert(api, response, request)
+def check(converted: Converted, response: Mapping[str, Any], verifier: Verifier) -> CheckedAnswer:
+    """Verify the ``converted`` ``response`` over ``verifier`` (the request's sources only: a
+    citation to any other is ineligible); the answer's id is the vendor's."""
     answer_id = response.get("id")
     verified = verifier.verify(
         converted.answer, answer_id=answer_id if isinstance(answer_id, str) and answer_id else None

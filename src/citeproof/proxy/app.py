@@ -45,7 +45,7 @@ from citeproof.proxy.apis import APIS, VendorApi
 from citeproof.proxy.recording import Recorder, recorder_for
 from citeproof.proxy.relay import Relay, relay_for
 from citeproof.proxy.request_sources import ProxiedRequest, read_request
-from citeproof.proxy.sse import EventSplitter
+from citeproof.proxy.sse import EventSplitter, EventTooLarge
 from citeproof.proxy.store_sources import StoreAccess
 from citeproof.proxy.stream import RECORD_EVENT, AnswerVerdict, SentenceVerdict, StreamVerifier
 from citeproof.proxy.upstream import Upstream, UpstreamTimeouts, forwarded_headers
@@ -206,9 +206,9 @@ class _Proxy:
     def _check(
         self, api: VendorApi, response: dict[str, Any], proxied: ProxiedRequest, verifier: Verifier
     ) -> CheckedAnswer:
-        checked = check(api, response, proxied, verifier)
-        check_sizes(self.limits, checked.converted.answer, ())
-        return checked
+        converted = convert(api, response, proxied)
+        check_sizes(self.limits, converted.answer, ())
+        return check(converted, response, verifier)
 
     async def _relay(
         self,
@@ -264,6 +264,8 @@ class _Proxy:
                 yield splitter.rest()
         except httpx.HTTPError:
             yield relay.error("the upstream's stream was cut off")
+        except EventTooLarge as error:
+            yield relay.error(str(error))
         finally:
             await answer.aclose()
 

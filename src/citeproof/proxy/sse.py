@@ -38,9 +38,13 @@ class Event:
             return None
 
 
+class EventTooLarge(ValueError):
+    """An upstream event over `MAX_EVENT_BYTES`: the stream cannot be read on."""
+
+
 class EventSplitter:
     """Bytes in, complete events out; a partial event waits for the rest of its bytes.
-    Raises `ValueError` for an event over `MAX_EVENT_BYTES`."""
+    Raises `EventTooLarge` for an event over `MAX_EVENT_BYTES`."""
 
     def __init__(self) -> None:
         self._buffer = b""
@@ -51,7 +55,7 @@ class EventSplitter:
             end = _END.search(self._buffer)
             if end is None:
                 if len(self._buffer) > MAX_EVENT_BYTES:
-                    raise ValueError(f"an upstream event is over {MAX_EVENT_BYTES:,} bytes")
+                    raise EventTooLarge(f"an upstream event is over {MAX_EVENT_BYTES:,} bytes")
                 return
             raw, self._buffer = self._buffer[: end.end()], self._buffer[end.end() :]
             yield read_event(raw)
