@@ -6,6 +6,7 @@ verify --from anthropic` gives for the same response and request."""
 from __future__ import annotations
 
 import json
+import socket
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -244,3 +245,20 @@ def test_with_a_service_data_folder_the_review_app_lists_proxied_answers(
     assert entry.kind == "proxy"
     with open_store(str(data / "audit.db")) as log:
         assert log.size() == 1 and verify_log(log).ok
+
+
+def test_a_client_that_stops_sending_its_body_is_cut_off(replay: Replay, folder: Path) -> None:
+    limits = folder / "slow-limits.json"
+    limits.write_text(json.dumps({"body_read_seconds": 1}), encoding="utf-8")
+    proxy = start_proxy(replay.url, folder, "--limits", str(limits))
+    try:
+        with socket.create_connection(("127.0.0.1", proxy.port), timeout=30) as slow:
+            slow.sendall(
+                b"POST /v1/messages HTTP/1.1\r\nHost: proxy\r\nContent-Type: application/json\r\n"
+                b'Content-Length: 1000\r\n\r\n{"model": '
+            )
+            reply = slow.recv(4096)
+    finally:
+        proxy.stop()
+    assert reply.startswith(b"HTTP/1.1 408")
+    assert b"did not arrive within 1 s" in reply

@@ -153,7 +153,8 @@ def _chat_message(message: fields.Json, path: str, found: _Found) -> None:
         source_id = fields.text(message, "tool_call_id", path, required=True) or ""
         text = content if isinstance(content, str) else _texts(message, path)
         if text.strip():
-            found.add(Source(id=source_id, kind="document", text=text, title=message.get("name")))
+            title = fields.text(message, "name", path)
+            found.add(Source(id=source_id, kind="document", text=text, title=title))
         return
     if not isinstance(content, list):
         return
