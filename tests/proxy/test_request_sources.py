@@ -91,7 +91,8 @@ def test_explicit_sources_win_over_a_carried_source_with_the_same_id() -> None:
 @pytest.mark.parametrize(
     ("own", "error", "match"),
     [
-        ({"store": "x"}, InputError, "unknown member 'store'"),
+        ({"retrieve": "x"}, InputError, "unknown member 'retrieve'"),
+        ({"store": {"limit": 0}}, InputError, "greater than or equal to 1"),
         ([], InputError, "expected a JSON object"),
         ({"sources": [{"id": "a", "text": "t"}]}, InputError, "Field required"),
         ({"policy": {"min_similarity": "high"}}, InputError, "valid number"),
