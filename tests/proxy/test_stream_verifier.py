@@ -82,3 +82,14 @@ def test_a_closed_stream_takes_no_more_text_and_bytes_are_refused() -> None:
     stream.close()
     with pytest.raises(AnswerError, match="closed"):
         stream.feed("more")
+
+
+def test_end_gives_the_last_sentence_before_the_whole_record_is_verified() -> None:
+    stream = StreamVerifier([POLICY])
+    stream.feed(ANSWER)
+    (last,) = stream.end()
+    assert last.index == 3 and last.verified.original == SENTENCES[-1]
+    assert stream.end() == []
+    with pytest.raises(AnswerError, match="closed"):
+        stream.feed("more")
+    assert [type(event).__name__ for event in stream.close()] == ["AnswerVerdict"]

@@ -235,6 +235,9 @@ class _Proxy:
                 for event in splitter.feed(chunk):
                     if relay.is_end(event) and not finished:
                         finished = True
+                        if broken is None:  # the last sentence's verdict, before the record
+                            for verdict in await stream.aend():
+                                yield relay.ours(verdict.to_json())
                         ours, blocked = await self._finish(
                             api, proxied, relay, stream, broken, meta
                         )

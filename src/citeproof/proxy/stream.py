@@ -97,6 +97,7 @@ class StreamVerifier:
         self._text = ""
         self._done = 0  # where the next sentence starts
         self._count = 0
+        self._ended = False
         self._closed = False
 
     @property
@@ -106,7 +107,7 @@ class StreamVerifier:
 
     def feed(self, text: str) -> list[SentenceVerdict]:
         """Add ``text`` to the answer; the verdicts of the sentences it completed."""
-        if self._closed:
+        if self._ended:
             raise AnswerError("the stream is closed; nothing more can be fed", field="answer")
         if not isinstance(text, str):
             raise AnswerError(f"expected text, got {type(text).__name__}", field="answer")
@@ -115,18 +116,31 @@ class StreamVerifier:
         self._text += text
         return self._complete(final=False)
 
+    def end(self) -> list[SentenceVerdict]:
+        """The answer has ended: the verdicts of its last sentences (none after the first
+        call). Nothing more may be fed; `close` gives the whole record."""
+        if self._ended:
+            return []
+        self._ended = True
+        return self._complete(final=True)
+
     def close(self, answer: str | None = None) -> list[VerdictEvent]:
-        """End of the answer: the verdicts of its last sentences, then the `AnswerVerdict`.
+        """End of the answer: the verdicts of its last sentences (if `end` has not given
+        them), then the `AnswerVerdict`.
 
         ``answer`` is the whole answer to verify for the final record when it is not the text
         fed (a vendor's native citations, converted once the whole response is known)."""
         if self._closed:
             raise AnswerError("the stream is already closed", field="answer")
-        events: list[VerdictEvent] = list(self._complete(final=True))
+        events: list[VerdictEvent] = list(self.end())
         self._closed = True
         whole = self._text if answer is None else answer
         events.append(AnswerVerdict(self.verifier.verify(whole, answer_id=self.answer_id)))
         return events
+
+    async def aend(self) -> list[SentenceVerdict]:
+        """`end`, with the verification in a worker thread."""
+        return await anyio.to_thread.run_sync(self.end)
 
     async def afeed(self, text: str) -> list[SentenceVerdict]:
         """`feed`, with the verification in a worker thread."""
