@@ -48,6 +48,7 @@ demo: $(STAMP)
 	$(BIN)/citeproof report --audit out/audit.db
 	$(BIN)/citeproof report --audit out/audit.db --format html --out out/report.html
 	@echo "Pages written to out/: ask-referral.html, ask-hartley.html, answer.html, answer.json, review-hartley.html, report.html"
+	$(BIN)/python examples/proxy/demo.py
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2
@@ -85,6 +86,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_service.py
 	$(BIN)/python bench/bench_operations.py
 	$(BIN)/python bench/bench_support.py
+	$(BIN)/python bench/bench_proxy.py
 
 golden: $(STAMP)
 	CITEPROOF_UPDATE_GOLDEN=1 $(BIN)/python -m pytest -q tests/test_golden.py
