@@ -54,8 +54,8 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests bench eval examples tools
-	$(BIN)/ruff format --check src tests bench eval examples tools
+	$(BIN)/ruff check src tests bench eval examples tools train
+	$(BIN)/ruff format --check src tests bench eval examples tools train
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache
 	$(BIN)/python tools/cli_reference.py --check

@@ -17,6 +17,8 @@ import pytest
 from citeproof import Source, verify
 from citeproof.model import ClaimSupport
 from citeproof.sources import read_source_file
+from citeproof.testing import assert_cited
+from tests.cli_runs import invoke
 
 LENDING = Path(__file__).resolve().parent.parent / "examples" / "lending"
 
@@ -184,3 +186,36 @@ def test_a_claim_whose_document_quote_was_corrected_is_judged_on_the_corrected_w
     assert "3%" in answer.text
     (claim,) = [c for c in answer.claims if c.support]
     assert claim.verdict == "supported", claim.support
+
+
+CHANGED_FIGURE = (
+    'The policy requires that "applications with a loan-to-value ratio above 90% must be '
+    'referred to a senior underwriter" [policy].'
+)
+
+
+def test_assert_cited_fails_by_default_on_a_quote_whose_meaning_changed() -> None:
+    """Corrected to the policy's 80%, the quote still turned the source's figure round: the
+    check a team puts in CI fails without any limit configured."""
+    policy = read_source_file(LENDING / "credit-policy.md", source_id="policy")
+    with pytest.raises(AssertionError, match=r"(?s)1 quotes changed the meaning.*“80”, not “90”"):
+        assert_cited(CHANGED_FIGURE, [policy])
+    verified = assert_cited(CHANGED_FIGURE, [policy], max_meaning_changed=1)
+    assert verified.quotes[0].status == "corrected"
+
+
+def test_assert_cited_fails_by_default_on_a_contradicted_claim() -> None:
+    with pytest.raises(AssertionError, match="1 contradicted claims"):
+        assert_cited("The customer opened the router's case [ticket].", [TICKET])
+    assert_cited("The customer opened the router's case [ticket].", [TICKET], max_contradicted=1)
+
+
+def test_verify_fail_on_fails_on_the_changed_quote_and_the_contradicted_claim(
+    tmp_path: Path,
+) -> None:
+    answer = tmp_path / "answer.md"
+    answer.write_text(CHANGED_FIGURE + " Applications above 95% are approved [policy].")
+    source = f"policy={LENDING / 'credit-policy.md'}"
+    code, _, err = invoke("verify", str(answer), "--source", source, "--fail-on", "any")
+    assert code == 1
+    assert "meaning changed" in err and "(contradicted)" in err
