@@ -22,81 +22,79 @@ from citeproof.verifier.differences import changes_meaning, describe
 
 @dataclass(frozen=True, slots=True)
 class Label:
-    """How one status is named to a reader.
+    """How one status is named to a reader: a word, a one-cell symbol and a sentence.
 
-    ``symbol`` is an emoji, for Markdown, where emoji are the usual badges. ``plain_symbol`` is
-    a one-cell character for terminals (emoji widths vary between fonts and break table
-    alignment) and for the HTML page (common text fonts have it; many machines lack colour
-    emoji, and a badge must never lose its symbol).
+    Every rendering (HTML page, review app, Markdown, terminal) shows the same symbol: a
+    one-cell character that common text fonts have and terminals align (emoji widths vary
+    between fonts and many machines lack colour emoji; a badge must never lose its symbol).
     """
 
     word: str
     symbol: str
-    plain_symbol: str
     meaning: str
 
     @property
     def badge(self) -> str:
         return f"{self.symbol} {self.word}"
 
-    @property
-    def plain_badge(self) -> str:
-        return f"{self.plain_symbol} {self.word}"
-
 
 STATUS_LABELS: dict[str, Label] = {
     "verified": Label(
-        "Verified", "✅", "✓", "Found word for word in the cited source, where the citation says."
+        "Verified", "✓", "Found word for word in the cited source, where the citation says."
     ),
     "corrected": Label(
         "Corrected",
-        "✏️",
         "✎",
         "Found in the sources; its wording or its citation was fixed to match the source.",
     ),
     "mismatch": Label(
         "Kept as written",
-        "⚠️",
-        "≠",
+        "≈",
         "Differs from an email; shown exactly as the model wrote it, so compare with the source.",
     ),
-    "not_found": Label(
-        "Not found", "❌", "✗", "Not found in any source provided with this answer."
-    ),
+    "not_found": Label("Not found", "✗", "Not found in any source provided with this answer."),
     "ineligible": Label(
         "Not provided",
-        "🚫",
         "⊘",
         "Cites a source that was not provided with this answer, so it cannot be checked.",
     ),
 }
 
+MEANING_LABEL = Label(
+    "Meaning changed",
+    "⚠",
+    "The model's words say something the source does not: the source's words are shown, "
+    "with what the model wrote struck through.",
+)
+"""The state of a quote whose correction (or difference from an email) changes its meaning:
+shown apart from a cosmetic correction in every rendering (F.1)."""
+
 # Citation markers have their own, smaller vocabulary (CitedSource.status).
 CITATION_LABELS: dict[str, Label] = {
-    "ok": Label("cited", "", "", "Cited source and paragraph."),
-    "corrected": Label("corrected", "✏️", "✎", "The citation was corrected to where the text is."),
-    "ineligible": Label(
-        "not provided", "🚫", "⊘", "This source was not provided with this answer."
-    ),
-    "removed": Label(
-        "removed", "✂️", "✗", "This citation was removed: its source was not provided."
-    ),
-    "flagged": Label("flagged", "⚠️", "!", "This citation needs a second look."),
+    "ok": Label("cited", "", "Cited source and paragraph."),
+    "corrected": Label("corrected", "✎", "The citation was corrected to where the text is."),
+    "ineligible": Label("not provided", "⊘", "This source was not provided with this answer."),
+    "removed": Label("removed", "✗", "This citation was removed: its source was not provided."),
+    "flagged": Label("flagged", "!", "This citation needs a second look."),
     "meaning_changed": Label(
         "meaning changed",
-        "⚠️",
-        "!",
+        "⚠",
         "The quote this citation backs says something its source does not: its meaning changed.",
     ),
 }
 
-_UNKNOWN = Label("Unknown", "❓", "?", "citeproof does not know this status.")
+_UNKNOWN = Label("Unknown", "?", "citeproof does not know this status.")
 
 assert set(STATUS_LABELS) == set(STATUSES), "every status needs a label"
 
 
 def status_label(status: str) -> Label:
     return STATUS_LABELS.get(status, _UNKNOWN)
+
+
+def state_label(state: str) -> Label:
+    """The label of a quote state (`citeproof.render.verdicts.quote_state`)."""
+    return MEANING_LABEL if state == "meaning_changed" else status_label(state)
 
 
 def citation_label(status: str) -> Label:
@@ -126,7 +124,7 @@ def meaning_warning(quote: VerifiedQuote) -> str | None:
     return f"Meaning changed: {said or 'the source says something else'}."
 
 
-MEANING_SYMBOL, MEANING_PLAIN_SYMBOL = "⚠️", "⚠"
+MEANING_SYMBOL = MEANING_LABEL.symbol
 
 
 def nothing_checked(answer: VerifiedAnswer) -> str | None:

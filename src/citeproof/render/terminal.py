@@ -15,7 +15,7 @@ from rich.text import Text
 
 from citeproof.model import Correction, VerifiedAnswer, VerifiedQuote
 from citeproof.render.labels import (
-    MEANING_PLAIN_SYMBOL,
+    MEANING_SYMBOL,
     STATUS_LABELS,
     eligibility_line,
     kept_out,
@@ -68,7 +68,7 @@ def _changes(quote: VerifiedQuote) -> str:
     lines = [_correction(c) for c in quote.corrections]
     warning = meaning_warning(quote)
     if warning:
-        lines.insert(0, f"{MEANING_PLAIN_SYMBOL} {warning}")
+        lines.insert(0, f"{MEANING_SYMBOL} {warning}")
     return "\n".join(lines) or "—"
 
 
@@ -89,7 +89,7 @@ def quotes_table(answer: VerifiedAnswer) -> Table:
         # Text objects, not markup strings: "[bold]" in a quote must print as written.
         table.add_row(
             _text(quote.id),
-            _text(status_label(quote.status).plain_badge),
+            _text(status_label(quote.status).badge),
             _text(shorten(quote.text, 70)),
             _text(_where(answer, quote)),
             _text(_changes(quote)),
@@ -100,7 +100,7 @@ def quotes_table(answer: VerifiedAnswer) -> Table:
 def counts_line(answer: VerifiedAnswer) -> Text:
     counts = answer.counts()
     tally = " · ".join(
-        f"{label.plain_badge}: {counts.get(status, 0)}" for status, label in STATUS_LABELS.items()
+        f"{label.badge}: {counts.get(status, 0)}" for status, label in STATUS_LABELS.items()
     )
     return _text(f"{len(answer.quotes)} quotes checked. {tally}")
 
@@ -140,7 +140,7 @@ def claims_lines(answer: VerifiedAnswer) -> list[RenderableType]:
 
 def _show_source(answer: VerifiedAnswer, quote: VerifiedQuote) -> RenderableType:
     label = status_label(quote.status)
-    head = f"{quote.id} {label.plain_badge}"
+    head = f"{quote.id} {label.badge}"
     body: list[RenderableType] = []
     excerpt = quote.excerpt
     if excerpt is not None:
@@ -160,7 +160,7 @@ def _show_source(answer: VerifiedAnswer, quote: VerifiedQuote) -> RenderableType
         body.append(_text("No passage from the provided sources matches this quote."))
     warning = meaning_warning(quote)
     if warning:
-        body.append(_text(f"{MEANING_PLAIN_SYMBOL} {warning}", style="bold"))
+        body.append(_text(f"{MEANING_SYMBOL} {warning}", style="bold"))
     if quote.note:
         body.append(_text(f"Note: {quote.note}", style="italic"))
     return Group(_text(head, style="bold"), Padding(Group(*body), (0, 0, 1, 4)))
