@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from citeproof.model import STATUSES, Excerpt, Source, VerifiedAnswer, VerifiedQuote
+from citeproof.model import STATUSES, Difference, Excerpt, Source, VerifiedAnswer, VerifiedQuote
 from citeproof.render.unanswered import NOT_ANSWERED, declines_to_answer
 from citeproof.verifier.catalog import is_numbered
 from citeproof.verifier.differences import changes_meaning, describe
@@ -120,7 +120,13 @@ def meaning_warning(quote: VerifiedQuote) -> str | None:
     change the meaning (F.1); None for a cosmetic fix or no difference at all."""
     if not quote.meaning_changed:
         return None
-    said = "; ".join(describe(d) for d in quote.differences if changes_meaning(d))
+    return meaning_sentence(quote.differences)
+
+
+def meaning_sentence(differences: Iterable[Difference]) -> str:
+    """``Meaning changed: the source says “1916”, not “1917”.`` from a quote's differences
+    (those that change the meaning); the review app builds them from an audit payload."""
+    said = "; ".join(describe(d) for d in differences if changes_meaning(d))
     return f"Meaning changed: {said or 'the source says something else'}."
 
 
