@@ -26,11 +26,19 @@ def test_each_quote_gets_a_chip_at_its_passage_in_utf16_units_F_3() -> None:
     assert chips[0].source_index == 0 and chips[0].start16 == utf16(policy.text, start)
     email = page.sources[1]  # "£" is one UTF-16 unit, but the offsets are still re-counted
     assert email.text[: chips[1].end16].endswith("now 83%")
-    assert chips[3].source_index is None and chips[3].start16 is None
+    # A quote no source holds opens the nearest passage, and says why it was refused.
+    memo = page.sources[2]
+    assert chips[3].source_index == 2 and chips[3].start16 is not None
+    nearest = memo.text[chips[3].start16 : chips[3].end16]
+    assert "applicant" in nearest
+    refused = page.quotes[3].refused or ""
+    assert refused.startswith("Refused: the nearest passage shares") and "“2024”" in refused
+    assert page.quotes[3].heading == "Nearest passage: not a match"
     # The answer is cut so that every quote's text carries its chip.
-    quoted = [p.text for p in page.pieces if p.chip is not None]
+    pieces = [p for run in page.runs for p in run.pieces]
+    quoted = [p.text for p in pieces if p.chip is not None]
     assert quoted[1] == "the valuation came back at £412,000, so the loan-to-value is now 83%"
-    assert "".join(p.text for p in page.pieces) == _payload()["answer"]["text"]
+    assert "".join(p.text for p in pieces) == _payload()["answer"]["text"]
 
 
 def test_a_correction_is_a_word_diff_of_what_was_written_and_what_the_source_says_F_3() -> None:
@@ -69,8 +77,11 @@ def test_a_claim_with_support_gets_a_chip_at_its_end_and_its_differences_F_3() -
     assert view.chip.kind == "claim" and view.chip.status == "contradicted"
     assert view.chip.source_index == 0 and view.chip.start16 == start
     assert view.differences == (("90%", "95%"),)
-    placed = [c for p in page.pieces for c in p.extra_chips]
-    assert view.chip in placed
+    # Its chip closes the claim's own run: right after the claim's last words.
+    run = next(r for r in page.runs if r.claim == view.chip)
+    text = "".join(p.text for p in run.pieces)
+    assert text.startswith(claim["text"][:20]) and text.endswith(claim["text"].rstrip()[-20:])
+    assert view.marked[0] == (True, claim["text"][:3])  # the difference's span, marked
     # Claims without support (the JSON before claims were judged) get no chip.
     unjudged = _payload()
     for item in unjudged["answer"]["claims"]:

@@ -33,12 +33,26 @@ def word_diff(wrote: str, says: str) -> tuple[Run, ...]:
     return tuple(runs)
 
 
-def diff_text(runs: tuple[Run, ...], arrow: str = " → ") -> str:
+def _shortened(text: str, words: int, first: bool, last: bool) -> str:
+    """An unchanged run cut to ``words`` words next to each change, ``…`` for the rest."""
+    tokens = _WORDS.findall(text)
+    keep = 2 * words  # a word and the space beside it
+    if len(tokens) <= 2 * keep:
+        return text
+    head = "" if first else "".join(tokens[:keep])
+    tail = "" if last else "".join(tokens[-keep:])
+    return f"{head}…{tail}"
+
+
+def diff_text(runs: tuple[Run, ...], arrow: str = " → ", context: int | None = None) -> str:
     """The runs as plain text: ``before an offer is [-made-] → [+issued+]``-style, with the
-    deleted words in ``[-…-]`` and the inserted in ``[+…+]`` (for terminals and Markdown)."""
+    deleted words in ``[-…-]`` and the inserted in ``[+…+]`` (for terminals and Markdown).
+    With ``context``, unchanged runs keep only that many words beside each change."""
     parts: list[str] = []
     previous = "same"
-    for kind, text in runs:
+    for index, (kind, text) in enumerate(runs):
+        if kind == "same" and context is not None:
+            text = _shortened(text, context, index == 0, index == len(runs) - 1)
         if kind == "del":
             parts.append(f"[-{text}-]")
         elif kind == "ins":

@@ -6,6 +6,7 @@ and the passage each cited source was judged against, highlighted in its context
 
 from __future__ import annotations
 
+import itertools
 from html import escape
 
 from citeproof.model import ClaimSupport, Source, VerifiedAnswer, VerifiedClaim, VerifiedQuote
@@ -81,7 +82,7 @@ def _claim_text(answer: VerifiedAnswer, claim: VerifiedClaim) -> str:
                 marked.append((start, end))
     edges = sorted({0, len(text), *(p for span in cut + marked for p in span)})
     out: list[str] = []
-    for start, end in zip(edges, edges[1:], strict=False):
+    for start, end in itertools.pairwise(edges):
         if any(a <= start and end <= b for a, b in cut):
             continue
         piece = escape(text[start:end])
@@ -122,7 +123,11 @@ def _audit(quote: VerifiedQuote) -> str:
     for c in quote.corrections:
         what = {"text": "Wording", "location": "Paragraph", "source": "Source"}.get(c.kind, c.kind)
         # A wording correction's words are in the diff above; a citation's are short.
-        change = "" if c.kind == "text" else f" <del>{escape(c.before)}</del> → <ins>{escape(c.after)}</ins>."
+        change = (
+            ""
+            if c.kind == "text"
+            else f" <del>{escape(c.before)}</del> → <ins>{escape(c.after)}</ins>."
+        )
         rows.append(
             f"<li>{escape(what)} corrected:{change} {escape(c.reason)} "
             f'<span class="when">({escape(c.method)}, {escape(c.time)})</span></li>'
@@ -211,7 +216,8 @@ def _passage(answer: VerifiedAnswer, support: ClaimSupport) -> str:
     if source is not None and source.text[start:end] == passage.text:
         shown = _in_context(source, start, end)
     else:
-        shown = f'<blockquote class="excerpt"><mark class="match">{escape(passage.text)}</mark></blockquote>'
+        marked = f'<mark class="match">{escape(passage.text)}</mark>'
+        shown = f'<blockquote class="excerpt">{marked}</blockquote>'
     return f'<p class="where">{escape(label.badge)}: passage judged, {where}</p>{shown}'
 
 

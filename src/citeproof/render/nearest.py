@@ -17,6 +17,45 @@ MAX_CHARS = 400_000
 MAX_SENTENCE = 600
 _SENTENCE = re.compile(r"[^.!?;\n]+[.!?;]?")
 _WORD = re.compile(r"\w+")
+# Words too common to say two sentences are about the same thing.
+_COMMON = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "and",
+        "or",
+        "but",
+        "of",
+        "in",
+        "on",
+        "at",
+        "by",
+        "for",
+        "with",
+        "from",
+        "to",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "it",
+        "its",
+        "this",
+        "that",
+        "these",
+        "those",
+        "as",
+        "so",
+        "if",
+        "then",
+        "than",
+        "not",
+        "no",
+    ]
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,9 +84,10 @@ def _words(text: str) -> list[str]:
 
 
 def nearest_passage(quote: str, sources: list[Source]) -> Nearest | None:
-    """The sentence of ``sources`` sharing the most distinct words with ``quote`` (the first
-    such, the shortest on a tie), or None when no sentence shares a word."""
-    wanted = list(dict.fromkeys(_words(quote)))
+    """The sentence of ``sources`` sharing the most distinct words with ``quote``, common
+    words ("the", "was"...) aside (the first such, the shortest on a tie), or None when no
+    sentence shares one."""
+    wanted = [w for w in dict.fromkeys(_words(quote)) if w not in _COMMON]
     if not wanted:
         return None
     best: tuple[int, int, Source, tuple[int, int]] | None = None

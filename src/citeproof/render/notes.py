@@ -66,14 +66,14 @@ def notes(answer: VerifiedAnswer) -> list[Note]:
             continue
         noted.add(claim.id)
         quotes = tuple(by_claim.get(claim.id, ()))
-        verdict = claim.verdict
+        verdict: str = claim.verdict
         if verdict not in SUPPORT_LABELS:
             verdict = worst([quote_state(q) for q in quotes]) or "none"
         found.append((_end(text, claim.span[1]), claim, quotes, verdict))
-    for claim_id, quotes in by_claim.items():
+    for claim_id, orphans in by_claim.items():
         if claim_id in noted:
             continue
-        for quote in quotes:
+        for quote in orphans:
             end = with_quote_marks(text, quote.corrected_span)[1]
             found.append((_end(text, end), None, (quote,), quote_state(quote)))
     found.sort(key=lambda item: item[0])

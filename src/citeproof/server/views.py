@@ -6,13 +6,14 @@ only: the templates escape every string."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, get_args
 
 from citeproof.errors import CiteproofError
-from citeproof.model import Difference, Source
+from citeproof.model import Difference, DifferenceKind, Source
 from citeproof.render.diffs import word_diff
 from citeproof.render.labels import STATUS_LABELS as QUOTE_LABELS
 from citeproof.render.labels import meaning_sentence, state_label
@@ -24,10 +25,13 @@ STATUS_LABELS = {status: label.word for status, label in QUOTE_LABELS.items()}
 CLAIM_LABELS = {verdict: label.word for verdict, label in SUPPORT_LABELS.items()}
 # (key, word, symbol, tone, meaning) for the help: claim verdicts, then quote states.
 LEGEND: tuple[tuple[str, str, str, str, str], ...] = tuple(
-    (key, label.word, label.symbol, tone(key), label.meaning)
-    for key, label in [
-        *SUPPORT_LABELS.items(),
-        *((state, state_label(state)) for state in [*QUOTE_LABELS, "meaning_changed"]),
+    [
+        (key, label.word, label.symbol, tone(key), label.meaning)
+        for key, label in SUPPORT_LABELS.items()
+    ]
+    + [
+        (key, state_label(key).word, state_label(key).symbol, tone(key), state_label(key).meaning)
+        for key in [*QUOTE_LABELS, "meaning_changed"]
     ]
 )
 
@@ -219,15 +223,11 @@ def _sources(items: Sequence[Mapping[str, Any]]) -> tuple[SourceView, ...]:
 def _differences(q: Mapping[str, Any]) -> list[Difference]:
     found = []
     for d in q.get("differences") or []:
-        if isinstance(d, Mapping):
-            try:
-                found.append(
-                    Difference(
-                        str(d.get("kind")), str(d.get("before", "")), str(d.get("after", ""))
-                    )  # type: ignore[arg-type]
-                )
-            except CiteproofError:
-                continue
+        if not isinstance(d, Mapping):
+            continue
+        kind = next((k for k in get_args(DifferenceKind) if k == d.get("kind")), None)
+        if kind is not None:
+            found.append(Difference(kind, str(d.get("before", "")), str(d.get("after", ""))))
     return found
 
 
@@ -258,7 +258,9 @@ def _quote(q: Mapping[str, Any], by_id: Mapping[str, SourceView]) -> QuoteView:
     heading = "Source"
     if status == "not_found":
         heading = "Nearest passage: not a match"
-        nearest = nearest_passage(wrote, _as_sources(by_id))
+        cited = by_id.get(str(q.get("cited_source")))
+        pool = _as_sources({cited.id: cited} if cited else by_id)
+        nearest = nearest_passage(wrote, pool) or nearest_passage(wrote, _as_sources(by_id))
         if nearest is None:
             refused = "Refused: no source provided shares a word with this quote."
         else:
@@ -312,7 +314,7 @@ def _marked(text: str, differences: Sequence[Mapping[str, Any]]) -> tuple[tuple[
                 spans.append((start, end))
     edges = sorted({0, len(text), *(p for span in spans for p in span)})
     runs = []
-    for start, end in zip(edges, edges[1:], strict=False):
+    for start, end in itertools.pairwise(edges):
         inside = any(a <= start and end <= b for a, b in spans)
         runs.append((inside, text[start:end]))
     return tuple(r for r in runs if r[1])
@@ -439,14 +441,14 @@ def _runs(
 
     claim_runs: list[tuple[int, int, Chip]] = []
     last = 0
-    for view, start, end in sorted(claims, key=lambda item: item[1]):
+    for claim, start, end in sorted(claims, key=lambda item: item[1]):
         while inside_quote(start):
             start = next(s for s, e, _ in spans if s < start < e)
         while inside_quote(end):
             end = next(e for s, e, _ in spans if s < end < e)
         if start < last:
             continue
-        claim_runs.append((start, end, view.chip))
+        claim_runs.append((start, end, claim.chip))
         last = end
 
     def pieces(start: int, end: int) -> tuple[Piece, ...]:
