@@ -181,3 +181,18 @@ def test_a_claim_chip_opens_its_passage_with_the_words_that_differ(page: Any, de
     refused = page.locator(".detail:visible .refused").text_content()
     assert refused.startswith("Refused: the nearest passage shares") and "2024" in refused
     _no_sideways_scroll(page)
+
+
+def test_the_api_docs_render_offline(browser: Any, dev: Server) -> None:
+    context = browser.new_context()
+    requests: list[str] = []
+    context.on("request", lambda request: requests.append(request.url))
+    page = context.new_page()
+    try:
+        page.goto(f"{dev.url}/docs")
+        page.wait_for_selector(".opblock", timeout=30_000)
+        assert "Unable to render" not in page.locator("#swagger-ui").text_content()
+        assert page.locator(".opblock").count() >= 5  # the operations are listed
+        assert all(url.startswith(dev.url) or url.startswith("data:") for url in requests)
+    finally:
+        context.close()
