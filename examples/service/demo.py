@@ -44,7 +44,8 @@ def batch_line() -> dict[str, object]:
 def self_contained(page: str, css: str, script: str) -> str:
     """The served review page with its own style sheet and script inlined (they are ours and
     fixed; answer and source text in the page stay escaped text)."""
-    page = page.replace('<link rel="stylesheet" href="/static/review.css">', f"<style>{css}</style>")
+    link = '<link rel="stylesheet" href="/static/review.css">'
+    page = page.replace(link, f"<style>{css}</style>")
     start = page.find('<script src="/static/review.js"')
     end = page.find("</script>", start)
     if start >= 0 and end >= 0:

@@ -3,10 +3,12 @@ UTF-16 passage offsets, word diffs, and chips for claims whose support was judge
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from citeproof import verify
 from citeproof.outcome.contract import answer_to_json
+from citeproof.server import views
 from citeproof.server.views import answer_page, utf16, word_diff
 from tests.lending import SOURCES
 from tests.server.lines import LENDING_ANSWER, source_json
@@ -87,3 +89,26 @@ def test_a_claim_with_support_gets_a_chip_at_its_end_and_its_differences_F_3() -
     for item in unjudged["answer"]["claims"]:
         item["verdict"], item["support"] = "none", []
     assert len(answer_page(unjudged, request_id="r", created_at="t").claims) == 0
+
+
+def test_the_review_app_and_the_answer_page_share_one_palette() -> None:
+    from pathlib import Path
+
+    from citeproof.render.style import PAGE_CSS
+    from citeproof.render.verdicts import PALETTE_CSS
+
+    css = Path(views.__file__).with_name("static").joinpath("review.css").read_text("utf-8")
+    assert PALETTE_CSS in css and PALETTE_CSS in PAGE_CSS
+
+
+def test_a_list_row_shows_claim_verdicts_worst_first_and_a_relative_time() -> None:
+    counts = {"verified": 3, "corrected": 1, "claim_supported": 4, "claim_contradicted": 1}
+    chips = views.verdict_chips(counts)
+    assert [key for key, *_ in chips] == ["contradicted", "corrected", "verified", "supported"]
+    assert chips[0][1:] == ("Contradicted", "≠", "bad", 1)
+    now = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+    assert views.relative_time("2026-12-01T11:57:10Z", now) == "2 minutes ago"
+    assert views.relative_time("2026-12-01T09:00:00+00:00", now) == "3 hours ago"
+    assert views.relative_time("2026-11-30T11:00:00Z", now) == "1 day ago"
+    assert views.relative_time("2026-10-01T11:00:00Z", now) == "2026-10-01"
+    assert views.relative_time("not a time", now) == "not a time"
