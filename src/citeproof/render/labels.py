@@ -135,8 +135,8 @@ MEANING_SYMBOL = MEANING_LABEL.symbol
 
 def nothing_checked(answer: VerifiedAnswer) -> str | None:
     """A plain sentence when nothing in the answer could be checked, saying why; else None."""
-    if answer.quotes:
-        return None
+    if answer.quotes or any(claim.support for claim in answer.claims):
+        return None  # quotes were compared, or claims judged against their passages
     if declines_to_answer(answer):
         return NOT_ANSWERED
     citations = [cite for claim in answer.claims for cite in claim.citations]
@@ -159,7 +159,15 @@ def provided_hint(answer: VerifiedAnswer) -> str | None:
         return None
     ids = ", ".join(source.id for source in answer.sources) or "none"
     hint = f"Sources provided: {ids}."
-    if any(is_numbered(m) for m in missing):
+    numbered = [s.id for s in answer.sources] == [str(n) for n in range(1, len(answer.sources) + 1)]
+    if numbered and answer.sources:
+        many = len(missing) > 1
+        cites = f"citation{'s' if many else ''} {', '.join(missing)}"
+        hint += (
+            f" They are numbered in the order given (1 to {len(answer.sources)}); the {cites}"
+            f" name{'' if many else 's'} none of them."
+        )
+    elif any(is_numbered(m) for m in missing):
         hint += (
             " Citations are never matched by position: to cite sources by number, give the ids"
             " (--source 1=FILE) or number them in the order given (--number-sources)."
