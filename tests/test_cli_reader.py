@@ -102,3 +102,15 @@ def test_serve_refuses_a_busy_port_before_saying_serving(tmp_path: Path) -> None
     assert run.returncode == 1
     assert f"cannot listen on 127.0.0.1:{port}" in run.stderr
     assert "serving on" not in run.stdout and "Traceback" not in run.stderr
+
+
+def test_ask_says_what_it_is_doing_and_the_model_s_figures(tmp_path: Path) -> None:
+    mailbox = Path(__file__).resolve().parents[1] / "examples" / "mailbox"
+    store = tmp_path / "store.db"
+    assert invoke("ingest", str(mailbox), "--store", str(store))[0] == 0
+    question = "When must an application be referred to a senior underwriter?"
+    code, out, err = invoke("ask", question, "--store", str(store), "--provider", "extractive")
+    assert code == 0, err
+    assert "answered and verified (" in err and " s)" in err  # the stage, with its time
+    assert "model " in err and ("answered in " in err or "tokens written in" in err)
+    assert "answered and verified" not in out  # standard output holds the answer alone
