@@ -196,3 +196,54 @@ def test_the_api_docs_render_offline(browser: Any, dev: Server) -> None:
         assert all(url.startswith(dev.url) or url.startswith("data:") for url in requests)
     finally:
         context.close()
+
+
+def test_the_review_panel_is_a_bottom_sheet_on_a_phone(browser: Any, dev: Server) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    try:
+        page.goto(f"{dev.url}/review/reader-1")
+        chip = page.locator("#answer-text button.chip[data-kind='claim'][data-start]").first
+        chip.click()
+        sheet = page.locator("#source-panel").bounding_box()
+        assert sheet is not None and sheet["x"] == 0 and sheet["width"] == 390
+        assert sheet["y"] > 200 and sheet["y"] + sheet["height"] <= 845  # the lower part
+        assert page.locator("#source-panel mark.passage").is_visible()
+        _no_sideways_scroll(page)
+    finally:
+        context.close()
+
+
+def test_a_saved_review_page_opens_styled_and_working(
+    browser: Any, dev: Server, tmp_path: Path
+) -> None:
+    import importlib.util
+
+    import httpx
+
+    demo_path = Path(__file__).resolve().parents[2] / "examples" / "service" / "demo.py"
+    spec = importlib.util.spec_from_file_location("service_demo", demo_path)
+    assert spec is not None and spec.loader is not None
+    demo = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(demo)
+    served = httpx.get(f"{dev.url}/review/reader-1", timeout=60).text
+    css = httpx.get(f"{dev.url}/static/review.css", timeout=60).text
+    script = httpx.get(f"{dev.url}/static/review.js", timeout=60).text
+    saved = tmp_path / "review.html"
+    saved.write_text(demo.self_contained(served, css, script), encoding="utf-8")
+    assert "/static/" not in saved.read_text(encoding="utf-8")
+    context = browser.new_context()
+    requests: list[str] = []
+    context.on("request", lambda request: requests.append(request.url))
+    page = context.new_page()
+    try:
+        page.goto(saved.as_uri())
+        radius = page.evaluate(
+            "getComputedStyle(document.querySelector('#answer-text button.chip')).borderRadius"
+        )
+        assert radius not in ("", "0px")  # styled from the file alone
+        page.locator("#answer-text button.chip[data-status='corrected']").first.click()
+        assert page.locator("#source-panel mark.passage").count() == 1  # its script runs
+        assert all(url.startswith("file://") for url in requests)
+    finally:
+        context.close()

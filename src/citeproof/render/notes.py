@@ -1,9 +1,7 @@
 """The numbered notes of an answer: one per claim that cites, quotes or was judged, in text
 order, each with the place its marker goes (the claim's end) and what the marker shows.
 
-The HTML page draws a note as a numbered marker that opens its source panel; the Markdown
-text and the terminal report number their claims the same way, so "3" is the same claim in
-every rendering.
+The HTML page draws a note as a numbered marker that opens its source panel.
 """
 
 from __future__ import annotations
