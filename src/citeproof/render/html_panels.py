@@ -14,12 +14,13 @@ from citeproof.render.html_parts import badge, css_name, inline_diff, verdict_ba
 from citeproof.render.labels import (
     citation_label,
     find_source,
+    judged_by_its_quote,
     match_quality,
     meaning_warning,
     safe_url,
     split_excerpt,
 )
-from citeproof.render.nearest import nearest_passage
+from citeproof.render.nearest import nearest_passage, refusal
 from citeproof.render.notes import Note
 from citeproof.render.support import SUPPORT_LABELS, differences_text, support_label
 from citeproof.render.verdicts import quote_state, tone
@@ -108,11 +109,7 @@ def _why(answer: VerifiedAnswer, claim: VerifiedClaim, quotes: tuple[VerifiedQuo
         return "Where it differs: " + "; ".join(reasons) + "."
     changed = [meaning_warning(q) for q in quotes if quote_state(q) == "meaning_changed"]
     if claim.verdict == "unsupported" and changed:
-        return (
-            "As the model wrote it, its quote says something the source does not. "
-            + " ".join(w for w in changed if w)
-            + " The text above shows the source's words."
-        )
+        return judged_by_its_quote([w for w in changed if w])
     return label.meaning
 
 
@@ -142,21 +139,12 @@ def _refused(answer: VerifiedAnswer, quote: VerifiedQuote) -> str:
     found = nearest_passage(quote.text, pool)
     if found is None and cited is not None:
         found = nearest_passage(quote.text, list(answer.sources))
+    why = f'<p class="refused">{escape(refusal(found))}</p>'
     if found is None:
-        return (
-            '<p class="refused">Refused: no source provided with this answer shares a word with'
-            " this quote.</p>"
-        )
-    missing = ", ".join(f"“{w}”" for w in found.missing[:8])
-    why = (
-        f"Refused: the nearest passage shares {found.shared} of the quote's {found.total} words"
-        + (f"; it lacks {missing}" if missing else "; their order or wording differs too much")
-        + ". A quote must match a source's words to be kept."
-    )
+        return why
     where = _where(answer, found.source.id, found.paragraph)
-    return (
-        f'<p class="refused">{escape(why)}</p><p class="where">Nearest passage: {where}</p>'
-        + _in_context(found.source, *found.span)
+    return f'{why}<p class="where">Nearest passage: {where}</p>' + _in_context(
+        found.source, *found.span
     )
 
 

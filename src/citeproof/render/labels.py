@@ -133,6 +133,16 @@ def meaning_sentence(differences: Iterable[Difference]) -> str:
 MEANING_SYMBOL = MEANING_LABEL.symbol
 
 
+def judged_by_its_quote(warnings: list[str]) -> str:
+    """Why a claim is unsupported when only its quote was judged and that quote, as the model
+    wrote it, changed the source's meaning (the text shown is the source's words)."""
+    return (
+        "As the model wrote it, its quote says something the source does not. "
+        + " ".join(warnings)
+        + " The text shows the source's words."
+    )
+
+
 def nothing_checked(answer: VerifiedAnswer) -> str | None:
     """A plain sentence when nothing in the answer could be checked, saying why; else None."""
     if answer.quotes or any(claim.support for claim in answer.claims):

@@ -79,6 +79,18 @@ class Nearest:
         return None
 
 
+def refusal(found: Nearest | None) -> str:
+    """Why a quote was refused, in words, from its nearest passage (or the lack of one)."""
+    if found is None:
+        return "Refused: no source provided with this answer shares a word with this quote."
+    lacks = ", ".join(f"“{w}”" for w in found.missing[:8])
+    return (
+        f"Refused: the nearest passage shares {found.shared} of the quote's {found.total} words"
+        + (f"; it lacks {lacks}" if lacks else "; their order or wording differs too much")
+        + ". A quote must match a source's words to be kept."
+    )
+
+
 def _words(text: str) -> list[str]:
     return [w.lower() for w in _WORD.findall(text)]
 

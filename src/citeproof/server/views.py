@@ -16,8 +16,8 @@ from citeproof.errors import CiteproofError
 from citeproof.model import Difference, DifferenceKind, Source
 from citeproof.render.diffs import word_diff
 from citeproof.render.labels import STATUS_LABELS as QUOTE_LABELS
-from citeproof.render.labels import meaning_sentence, state_label
-from citeproof.render.nearest import nearest_passage
+from citeproof.render.labels import judged_by_its_quote, meaning_sentence, state_label
+from citeproof.render.nearest import nearest_passage, refusal
 from citeproof.render.support import SUPPORT_LABELS
 from citeproof.render.verdicts import rank, tone
 
@@ -261,17 +261,11 @@ def _quote(q: Mapping[str, Any], by_id: Mapping[str, SourceView]) -> QuoteView:
         cited = by_id.get(str(q.get("cited_source")))
         pool = _as_sources({cited.id: cited} if cited else by_id)
         nearest = nearest_passage(wrote, pool) or nearest_passage(wrote, _as_sources(by_id))
-        if nearest is None:
-            refused = "Refused: no source provided shares a word with this quote."
-        else:
+        refused = refusal(nearest)
+        if nearest is not None:
             source = by_id[nearest.source.id]
             start16 = utf16(source.text, nearest.span[0])
             end16 = utf16(source.text, nearest.span[1])
-            lacks = ", ".join(f"“{w}”" for w in nearest.missing[:8])
-            refused = (
-                f"Refused: the nearest passage shares {nearest.shared} of the quote's "
-                f"{nearest.total} words" + (f"; it lacks {lacks}" if lacks else "") + "."
-            )
     elif status == "ineligible":
         heading = "Not provided with this answer"
     label = state_label(state)
@@ -403,11 +397,7 @@ def _explained(
     changed = [q.meaning for q in own if q.meaning]
     if view.chip.status != "unsupported" or view.method is not None or not changed:
         return view
-    why = (
-        "As the model wrote it, its quote says something the source does not. "
-        + " ".join(changed)
-        + " The text shows the source's words."
-    )
+    why = judged_by_its_quote([c for c in changed if c])
     return replace(view, why=why, passage_label="Judged by its quote: open the quote's chip")
 
 
