@@ -100,7 +100,7 @@ def main() -> int:
             ("review-claim", review, "#answer-text button.chip[data-kind='claim']"),
             ("docs", f"{url}/docs", ""),
         ]
-        for name in ("answer", "report"):
+        for name in ("answer", "ask-referral", "ask-hartley", "report", "review-hartley"):
             if (out / f"{name}.html").exists():
                 pages.append((name, (out / f"{name}.html").as_uri(), ""))
         if (out / "answer.html").exists():

@@ -249,12 +249,14 @@ def sources_html(answer: VerifiedAnswer) -> str:
     for source in answer.sources:
         holds = [q for q in answer.quotes if q.source == source.id]
         facts = [source.kind.replace("_", " ")]
+        # Ids, versions and document ids are hashes: on hover, for whoever needs them.
+        ids = [f"id {source.id}"]
         if source.version:
-            facts.append(f"version {source.version}")
+            ids.append(f"version {source.version}")
         if source.doc_id:
-            facts.append(f"document {source.doc_id}")
+            ids.append(f"document {source.doc_id}")
         line = (
-            f'<li id="source-{css_name(source.id)}" title="id {escape(source.id)}">'
+            f'<li id="source-{css_name(source.id)}" title="{escape(" · ".join(ids))}">'
             f"<strong>{escape(title_of(answer, source.id))}</strong> "
             f'<span class="facts">{escape(" · ".join(facts))}</span>'
         )
