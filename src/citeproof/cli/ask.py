@@ -184,15 +184,17 @@ def ask_command(
         settings["quote_first"] = quote_first
     chosen = get_provider(provider, **settings)
     console = safe_console(stderr=True)
-    if isinstance(chosen, EmbeddedProvider):  # its start is the longest wait: say so
-        with stage(console, "starting the embedded model…", "embedded model started"):
-            chosen.model  # noqa: B018 (the property starts the model)
     reranker = None
     if rerank:  # loaded before any ingest, so a missing model fails fast
         from citeproof.turn.rerank import EmbeddingReranker, RerankingRetriever
 
         reranker = EmbeddingReranker()
     with _open_sources(store_path, source_paths, legacy_sources) as store:
+        # The model starts once the sources opened (a bad store fails first, and fast); its
+        # start is the longest wait, so it is said.
+        if isinstance(chosen, EmbeddedProvider):
+            with stage(console, "starting the embedded model…", "embedded model started"):
+                chosen.model  # noqa: B018 (the property starts the model)
         retriever: Retriever | None = None
         if reranker is not None:
             retriever = RerankingRetriever(StoreRetriever(store), reranker)
