@@ -139,6 +139,17 @@ def answer_html(answer: VerifiedAnswer, marked: list[Note]) -> tuple[str, list[s
     in_block: dict[str, list[str]] = {}
     blocks = [(span, q) for span, q in plan.quotes if q.style == "block"]
     taken = [span for span, _ in plan.quotes]
+    # Citation markers leave the text, with the spaces before them.
+    removals: list[tuple[int, int]] = []
+    floor = 0
+    for span, _ in sorted(plan.markers, key=lambda pair: pair[0]):
+        start = _citation_cut(text, span[0], floor)
+        if any(s < start < e or start < s < span[1] for s, e in taken):
+            start = span[0]
+        removals.append((start, span[1]))
+        floor = span[1]
+    edits += [Edit(start, end, "") for start, end in removals]
+    occupied = taken + removals
     wraps: list[tuple[str, str, str]] = []  # (open token, close token, claim id)
     cites = [span for span, _ in plan.markers]
     for note in marked:
@@ -148,7 +159,7 @@ def answer_html(answer: VerifiedAnswer, marked: list[Note]) -> tuple[str, list[s
             in_block.setdefault(holder.id, []).append(markers[note.number])
             continue
         at = note.at
-        for start, end in taken:
+        for start, end in sorted(occupied):
             if start < at < end:
                 at = end
         name = token()
@@ -157,7 +168,7 @@ def answer_html(answer: VerifiedAnswer, marked: list[Note]) -> tuple[str, list[s
         claim = note.claim
         if claim is not None and 0 <= claim.span[0] < at:
             begin = claim.span[0]
-            if not any(s < begin < e for s, e in taken):
+            if not any(s < begin < e for s, e in occupied):
                 opening, closing = token(), token()
                 edits.append(Edit(begin, begin, opening))
                 edits.append(Edit(at, at, closing))
@@ -173,13 +184,6 @@ def answer_html(answer: VerifiedAnswer, marked: list[Note]) -> tuple[str, list[s
             opening_mark = text[span[0]] if widened else ""
             closing_mark = text[span[1] - 1] if widened else ""
             fragments[name] = inline_quote(quote, opening_mark, closing_mark)
-    floor = 0
-    for span, _ in sorted(plan.markers, key=lambda pair: pair[0]):
-        start = _citation_cut(text, span[0], floor)
-        if any(s < start < e or start < s < span[1] for s, e in taken):
-            start = span[0]
-        edits.append(Edit(start, span[1], ""))
-        floor = span[1]
 
     rendered = _markdown().render(apply_edits(text, edits))
     html_edits: list[Edit] = []
