@@ -55,7 +55,7 @@ def test_example_answer_renders_as_html_with_show_source_003_5(tmp_path: Path) -
     )
     assert code == 0, err
     page = out.read_text(encoding="utf-8")
-    assert "show source" in page
+    assert 'class="panel" id="note-1"' in page and 'href="#note-1"' in page
     assert "before an offer is issued" in page
 
 

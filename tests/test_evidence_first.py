@@ -8,7 +8,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from citeproof.model import Eligibility, Message, Source
+import pytest
+
+from citeproof import verify
+from citeproof.model import Eligibility, Message, Passage, Source
 from citeproof.providers.base import Generation
 from citeproof.providers.constrained import wants_quote_first
 from citeproof.turn.evidence_first import (
@@ -19,6 +22,7 @@ from citeproof.turn.evidence_first import (
     evidence_grammar,
     evidence_lines,
     quote_first_prompt,
+    relevance,
     relevant_lines,
     split_sentences,
 )
@@ -143,8 +147,48 @@ def test_the_answer_puts_prose_first_and_each_evidence_line_once_D() -> None:
         "Answer: They are declined."
     )
     assert answer_text(generated) == (
-        'They are declined.\n\nEvidence:\n\n- "Applications above 95% are declined." <cite:S1#p3>\n'
+        "They are declined. <cite:S1#p3>\n\n"
+        'Evidence:\n\n- "Applications above 95% are declined." <cite:S1#p3>\n'
     )
+
+
+def test_the_prose_is_judged_against_the_model_s_own_evidence_D() -> None:
+    generated = (
+        'Evidence:\n- <cite:S1#p3> "Applications above 95% are declined."\n'
+        '- <cite:S1#p3> "Applications above 95% are declined."\n'
+        "Answer: Applications with a loan-to-value above 95% are declined. Lower ones are not."
+    )
+    text = answer_text(generated)
+    assert text.startswith(
+        "Applications with a loan-to-value above 95% are declined. <cite:S1#p3> "
+        "Lower ones are not. <cite:S1#p3>\n\n"
+    )
+    prose = verify(text, SOURCES).claims[0]
+    assert prose.text.startswith("Applications with a loan-to-value above 95%")
+    assert prose.verdict == "supported"  # not "uncited": its evidence backs it
+
+
+def test_evidence_is_chosen_by_retrieval_relevance_not_shared_words_alone_D() -> None:
+    manual = Source(
+        id="manual",
+        kind="document",
+        text="When must an application record be referred to a senior underwriter module? "
+        "The ASN.1 referral field must be set.",
+    )
+    lines = evidence_lines([POLICY, manual])
+    question = "When must an application be referred to a senior underwriter?"
+    by_words = relevant_lines(question, lines, limit=1)
+    assert by_words[0].source_id == "manual"  # it repeats the question's words
+    # Retrieval ranked the policy's paragraph first and the manual low.
+    weights = relevance(
+        [
+            Passage("S1", None, None, (3, 3), (0, 1), "", 0.9),
+            Passage("manual", None, None, (1, 1), (0, 1), "", 0.1),
+        ]
+    )
+    chosen = relevant_lines(question, lines, limit=1, weights=weights)
+    assert chosen[0].source_id == "S1" and "senior underwriter" in chosen[0].text
+    assert weights[("manual", 1)] == pytest.approx(0.1 / 0.9)
 
 
 def test_an_answer_cut_by_the_token_limit_keeps_its_complete_evidence_D() -> None:

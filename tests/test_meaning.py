@@ -173,7 +173,8 @@ def test_a_cosmetic_fix_carries_no_meaning_warning_f_1() -> None:
     assert quote.status == "corrected" and not quote.meaning_changed
     assert result.claims[0].citations[0].status == "ok"
     for fmt in ("html", "md", "term"):
-        assert "Meaning changed" not in render(result, fmt)  # type: ignore[arg-type]
+        shown = render(result, fmt)  # type: ignore[arg-type]
+        assert "Meaning changed:" not in shown and "qsym state-meaning_changed" not in shown, fmt
 
 
 def test_an_email_misquote_is_flagged_as_a_change_of_meaning_f_1() -> None:

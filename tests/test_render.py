@@ -17,7 +17,8 @@ from markdown_it import MarkdownIt
 from citeproof.errors import InputError
 from citeproof.model import Excerpt, Source, VerifiedAnswer, VerifiedQuote
 from citeproof.render import render, render_html, render_markdown, render_terminal
-from citeproof.render.labels import STATUS_LABELS, split_excerpt, status_label
+from citeproof.render.labels import STATUS_LABELS, split_excerpt, state_label, status_label
+from citeproof.render.verdicts import quote_state
 from tests.answers import (
     APPRAISAL,
     HISTORY_SOURCE,
@@ -142,25 +143,30 @@ def test_fixture_covers_every_status_and_kind_of_correction(answer: VerifiedAnsw
 # --- 003.5: status badges in every rendering ------------------------------------------------
 
 
-def test_html_gives_each_quote_a_badge_with_word_and_symbol_003_5(
+def test_html_gives_each_quote_its_state_word_and_symbol_at_the_quote_003_5(
     answer: VerifiedAnswer, page: str
 ) -> None:
     dom = parse(page)
     for quote in answer.quotes:
-        label = status_label(quote.status)
+        state = quote_state(quote)
+        label = state_label(state)
         marks = [n for n in dom.elements if n.attrs.get("id") == f"quote-{quote.id}"]
         assert len(marks) == 1, quote.id
-        assert f"status-{quote.status}" in (marks[0].attrs.get("class") or "")
-        # The badge follows the quote (inline) or sits in the block's caption.
+        assert f"state-{state}" in (marks[0].attrs.get("class") or "")
+        # The symbol follows the quote (inline) or sits in the block's caption, with its
+        # word for screen readers and on hover.
         holder = marks[0] if quote.style == "block" else marks[0].parent
         assert holder is not None
-        badges = [
+        symbols = [
             b
             for b in holder.find_all("span")
-            if f"badge status-{quote.status}" in (b.attrs.get("class") or "")
+            if f"qsym state-{state}" in (b.attrs.get("class") or "")
         ]
-        assert badges, quote.id
-        assert label.word in badges[0].text() and label.plain_symbol in badges[0].text()
+        assert symbols, quote.id
+        assert label.word in symbols[0].text() and label.symbol in symbols[0].text()
+        # Its check, in the panel of its claim: the badge with word and symbol.
+        check = next(n for n in dom.elements if n.attrs.get("id") == f"check-{quote.id}")
+        assert label.badge in flat(check.text()), quote.id
 
 
 @pytest.mark.parametrize("status", list(STATUS_LABELS))
@@ -168,9 +174,9 @@ def test_every_status_badge_appears_in_every_rendering_003_5(
     status: str, page: str, markdown: str, report: str
 ) -> None:
     label = status_label(status)
-    assert f"{label.plain_symbol}</span> {label.word}</span>" in page
-    assert label.badge in markdown.split("## Sources")[0]
-    assert label.plain_badge in report
+    assert f"{label.symbol}</span> {label.word}</span>" in page
+    assert label.badge in markdown.split("## Sources")[0] or status == "not_found"
+    assert label.badge in report
 
 
 def test_markdown_puts_the_badge_right_after_each_quote_003_5(
@@ -190,13 +196,22 @@ def test_terminal_table_lists_every_quote_with_status_and_place_003_5(
 ) -> None:
     rows = {line.split()[0]: line for line in report.splitlines() if re.match(r"\s+q\d ", line)}
     for quote in answer.quotes:
-        assert status_label(quote.status).plain_badge in rows[quote.id]
+        assert status_label(quote.status).badge in rows[quote.id]
     assert "Lending policy 2024" in report and "¶4" in report
     assert "S9: not provided" in report
     assert re.search(r"8 quotes checked\. ✓ Verified: 2 · ✎ Corrected: 3", report)
 
 
 # --- 003.5 / section D: "show source" expands the stored excerpt ----------------------------
+
+
+def _checks_by_quote(html: str) -> dict[str, Node]:
+    """Each quote's check in the page's source panels, by quote id."""
+    return {
+        str(n.attrs["id"]).removeprefix("check-"): n
+        for n in parse(html).elements
+        if str(n.attrs.get("id") or "").startswith("check-")
+    }
 
 
 def _details_by_quote(html: str) -> dict[str, Node]:
@@ -214,7 +229,7 @@ def test_show_source_expands_the_stored_excerpt_003_5(
     rendering: str, answer: VerifiedAnswer, page: str, markdown: str
 ) -> None:
     html = page if rendering == "html" else markdown_as_html(markdown)
-    expanders = _details_by_quote(html)
+    expanders = _checks_by_quote(html) if rendering == "html" else _details_by_quote(html)
     assert set(expanders) == {q.id for q in answer.quotes}
     for quote in answer.quotes:
         details = expanders[quote.id]
@@ -239,6 +254,7 @@ def test_terminal_shows_each_excerpt_with_the_match_marked_003_5(
 def test_html_expanders_are_closed_and_never_inside_a_paragraph(page: str) -> None:
     # A <details> inside <p> would be split out by the browser, breaking the sentence.
     for details in parse(page).root.find_all("details"):
+        assert "help" in (details.attrs.get("class") or "")
         assert "open" not in details.attrs
         assert "p" not in details.ancestors()
 
@@ -246,14 +262,20 @@ def test_html_expanders_are_closed_and_never_inside_a_paragraph(page: str) -> No
 # --- 003.9 / 011.4: the corrected answer is what is shown ------------------------------------
 
 
-def test_html_shows_corrected_wording_and_the_original_only_as_was_003_9(page: str) -> None:
+def test_html_shows_corrected_wording_and_the_original_only_struck_003_9(
+    answer: VerifiedAnswer, page: str
+) -> None:
     article = parse(page).root.find_all("article")[0]
     visible = flat(article.text_outside("del"))
     assert HISTORY_SOURCE in visible
     assert HISTORY_WRITTEN not in visible
-    struck = [flat(d.text()) for d in article.find_all("del")]
-    assert HISTORY_WRITTEN in struck
-    assert "corrected from: " + HISTORY_WRITTEN in flat(article.text())
+    # A cosmetic fix shows the source's words alone; its panel has the diff, the model's
+    # words struck through (a meaning change is struck in the text too: test_meaning.py).
+    fixed = next(q for q in answer.quotes if q.text == HISTORY_WRITTEN)
+    assert quote_state(fixed) == "corrected"
+    check = _checks_by_quote(page)[fixed.id]
+    struck = " ".join(flat(d.text()) for d in check.find_all("del"))
+    assert "histroy" in struck and "history" in " ".join(i.text() for i in check.find_all("ins"))
 
 
 def test_markdown_shows_corrected_wording_and_the_original_only_as_was_003_9(
@@ -268,16 +290,18 @@ def test_corrected_citations_are_rendered_011_4(
     answer: VerifiedAnswer, page: str, markdown: str
 ) -> None:
     article = parse(page).root.find_all("article")[0]
-    chips = [
-        flat(s.text())
-        for s in article.find_all("span")
-        if "cite" in (s.attrs.get("class") or "").split()
+    # The raw markers are gone from the text: each claim has one numbered marker instead.
+    assert "[S1" not in article.text() and "[S2" not in article.text()
+    markers = [a for a in article.find_all("a") if "marker" in (a.attrs.get("class") or "")]
+    assert [flat(m.find_all("span")[0].text()) for m in markers] == [
+        str(n) for n in range(1, len(markers) + 1)
     ]
-    assert "✎ S1 ¶4 corrected" in chips  # was [S1, ¶1]
-    assert chips.count("✎ S1 ¶2 corrected") == 1  # the repeated quote, was [S2]
-    assert "S1 ¶1" not in flat(article.text_outside("del"))
+    checks = _checks_by_quote(page)
+    appraisal = next(q for q in answer.quotes if q.text == APPRAISAL)
+    assert "Paragraph corrected: S1 ¶1 → S1 ¶4" in flat(checks[appraisal.id].text())
+    assert "Source corrected: S2 → S1 ¶2" in flat(checks["q8"].text())
     body = markdown.split("\n---\n")[0]
-    assert f'"{APPRAISAL}" ✏️ Corrected (citation was: S1 ¶1) [S1, ¶4].' in body
+    assert f'"{APPRAISAL}" ✎ Corrected (citation was: S1 ¶1) [S1, ¶4].' in body
     assert "[S1, ¶1]" not in markdown
     wide = render_terminal(answer, width=200)  # a row, unwrapped
     assert "location: S1 ¶1 → S1 ¶4" in wide
@@ -289,8 +313,8 @@ def test_a_repeated_quote_is_shown_per_occurrence_003_8(page: str, markdown: str
     dom = parse(page)
     first = next(n for n in dom.elements if n.attrs.get("id") == "quote-q1")
     again = next(n for n in dom.elements if n.attrs.get("id") == "quote-q8")
-    assert "status-verified" in (first.attrs.get("class") or "")
-    assert "status-corrected" in (again.attrs.get("class") or "")
+    assert "state-verified" in (first.attrs.get("class") or "")
+    assert "state-corrected" in (again.attrs.get("class") or "")
     assert "(citation was: S2)" in markdown
 
 
@@ -306,8 +330,8 @@ def test_a_score_is_only_shown_beside_its_matched_text(
     rendering: str, answer: VerifiedAnswer, page: str, markdown: str
 ) -> None:
     html = page if rendering == "html" else markdown_as_html(markdown)
-    expanders = _details_by_quote(html)
-    outside = parse(html).root.text_outside("details")
+    expanders = _checks_by_quote(html) if rendering == "html" else _details_by_quote(html)
+    outside = parse(html).root.text_outside("section" if rendering == "html" else "details")
     assert "similarity" not in outside and "confidence" not in outside.lower()
     for quote in answer.quotes:
         number = f"{quote.score:.2f}"
@@ -398,8 +422,8 @@ def test_html_page_is_self_contained(answer: VerifiedAnswer, page: str) -> None:
     assert "Content-Security-Policy" in page and "default-src 'none'" in page
     assert not re.search(r"<(script|link|img|iframe)\b", page)
     dom = parse(page)
-    summary = dom.root.find_all("table")[0]
-    assert "8 quotes checked" in flat(summary.text())
+    summary = next(p for p in dom.root.find_all("p") if "summary" in str(p.attrs))
+    assert "8 quotes: 2 verified" in flat(summary.text())
     sources = dom.root.find_all("section")[-1]
     assert all(s.title and s.title in sources.text() for s in answer.sources)
     assert "Cited but not provided with this answer: S9" in flat(sources.text())
@@ -412,7 +436,9 @@ def test_a_quote_whose_span_is_unusable_is_still_shown() -> None:
     page = render_html(answer)
     dom = parse(page)
     section = next(s for s in dom.root.find_all("section") if "unplaced" in str(s.attrs))
-    assert "Not found" in section.text() and "show source" in section.text()
+    assert "Not found" in section.text()
+    check = _checks_by_quote(page)[broken.id]
+    assert "Not found" in check.text()  # its claim's panel still explains it
 
 
 def test_excerpt_with_a_bad_highlight_is_clamped_not_crashed() -> None:
@@ -466,7 +492,7 @@ CHROMIUM = Path("/usr/bin/chromium")
 
 
 @pytest.mark.browser
-def test_page_in_a_real_browser_has_expanders_and_no_script_003_5(tmp_path: Path) -> None:
+def test_page_in_a_real_browser_has_panels_and_no_script_003_5(tmp_path: Path) -> None:
     if not CHROMIUM.exists():
         if os.environ.get("CITEPROOF_REQUIRE_BROWSER"):
             pytest.fail("CITEPROOF_REQUIRE_BROWSER is set but /usr/bin/chromium is missing")
@@ -484,8 +510,6 @@ def test_page_in_a_real_browser_has_expanders_and_no_script_003_5(tmp_path: Path
             capture_output=True, text=True, timeout=120, check=False,
         )  # fmt: skip
         assert run.returncode == 0, run.stderr[-2000:]
-        dom = parse(run.stdout)
-        details = dom.root.find_all("details")
-        assert len(details) == len(answer.quotes), name
-        assert all(flat(d.find_all("summary")[0].text()).startswith("show source") for d in details)
+        checks = _checks_by_quote(run.stdout)
+        assert set(checks) == {q.id for q in answer.quotes}, name
         _assert_inert(run.stdout)

@@ -191,7 +191,7 @@ def test_ingest_command_reports_and_fails_after_ingesting_the_rest(
     result = CliRunner().invoke(ingest_command, [str(mailbox.root), "--store", str(db)])
     assert result.exit_code == 1, result.output
     assert "10 files ingested" in result.stdout and "12 sources added" in result.stdout
-    assert "1 files ignored" in result.stdout
+    assert "1 file ignored" in result.stdout
     assert "truncated.pdf" in result.stderr and "3 files failed" in result.stderr
     again = CliRunner().invoke(ingest_command, [str(mailbox.pdf), "--store", str(db)])
     assert again.exit_code == 0, again.output

@@ -261,7 +261,8 @@ def test_every_rendering_shows_the_verdict_and_the_difference_issue10() -> None:
     markdown = render(answer, "md")
     assert "≠ Contradicted" in markdown and "S1 says “45%”" in markdown
     html = render(answer, "html")
-    assert 'class="support support-contradicted"' in html and "S1 says “45%”" in html
+    assert 'class="badge verdict-contradicted tone-bad"' in html
+    assert "Residential Credit Policy rev. 7 says “45%”" in html  # by its title, not its id
     terminal = render(answer, "term")
     assert "c1 ≠ Contradicted" in terminal and "S1 says “45%”" in terminal
 

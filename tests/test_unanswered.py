@@ -35,10 +35,17 @@ def test_the_page_heading_says_no_answer_instead_of_checked_003_5() -> None:
 
 
 def test_prose_without_any_quote_is_headed_unchecked_and_says_why_003_5() -> None:
-    page = render_html(verify("Hartley needs a senior underwriter's approval. [S1]", [POLICY]))
+    page = render_html(verify("Hartley needs a senior underwriter's approval. [S9]", [POLICY]))
     assert "<h1>Unchecked answer</h1>" in page
     assert "Nothing in this answer could be checked" in page
     assert NOT_ANSWERED not in page
+
+
+def test_prose_whose_claims_were_judged_is_a_checked_answer() -> None:
+    # Its claim was judged against the cited passage: that is a check, though nothing quoted.
+    page = render_html(verify("Hartley needs a senior underwriter's approval. [S1]", [POLICY]))
+    assert "<h1>Checked answer</h1>" in page
+    assert "could be checked" not in page and 'class="panel" id="note-1"' in page
 
 
 def test_an_answer_with_a_quote_keeps_its_checked_heading_003_5() -> None:

@@ -3,8 +3,8 @@
 Run: ``.venv/bin/python examples/service/demo.py`` (what ``make demo`` does). The service runs
 in dev mode (no token, loopback only) on a free port with its data in ``out/service/``; the
 example answer is posted to ``POST /v1/verify`` as one line of the JSON contract, and the
-reviewer's page ``/review/{id}`` is written to ``out/review-hartley.html`` (as served: its style
-sheet and script come from the running service, so the saved copy is unstyled).
+reviewer's page ``/review/{id}`` is written to ``out/review-hartley.html`` with its style sheet
+and script inlined, so the saved copy opens styled and working from the file alone.
 """
 
 from __future__ import annotations
@@ -41,6 +41,19 @@ def batch_line() -> dict[str, object]:
     return {"id": "hartley-demo", "answer": answer, "sources": sources}
 
 
+def self_contained(page: str, css: str, script: str) -> str:
+    """The served review page with its own style sheet and script inlined (they are ours and
+    fixed; answer and source text in the page stay escaped text)."""
+    link = '<link rel="stylesheet" href="/static/review.css">'
+    page = page.replace(link, f"<style>{css}</style>")
+    start = page.find('<script src="/static/review.js"')
+    end = page.find("</script>", start)
+    if start >= 0 and end >= 0:
+        safe = script.replace("</", "<\\/")
+        page = page[:start] + f"<script>{safe}" + page[end:]
+    return page
+
+
 def main() -> None:
     out = ROOT / "out"
     data = out / "service"
@@ -70,7 +83,10 @@ def main() -> None:
         review = f"{url}/review/{record['id']}"
         page = httpx.get(review, timeout=60)
         page.raise_for_status()
-        (out / "review-hartley.html").write_text(page.text, encoding="utf-8")
+        css = httpx.get(f"{url}/static/review.css", timeout=60).text
+        script = httpx.get(f"{url}/static/review.js", timeout=60).text
+        saved = self_contained(page.text, css, script)
+        (out / "review-hartley.html").write_text(saved, encoding="utf-8")
         print(f"service: POST /v1/verify -> {record['id']} ({counts})")
         print(f"service: review page {review} saved to out/review-hartley.html")
     finally:

@@ -102,6 +102,7 @@ def test_the_report_figures_equal_the_hand_computed_ones_E(tmp_path: Path) -> No
         "stale": 1,
         "answers_with_stale": 1,
         "superseded_since": 1,
+        "sources_missing_since": 0,
     }
     # Timings of three answers: generate 0.5, 1.0, 2.0 → nearest rank p50 1.0, p95 = p99 2.0.
     assert report["latency"]["generate"] == {"count": 3, "p50": 1.0, "p95": 2.0, "p99": 2.0}
@@ -136,10 +137,24 @@ def test_the_html_report_is_one_page_with_svg_charts_and_no_scripts_E(tmp_path: 
     )
     assert result.exit_code == 0, result.output
     page = out.read_text(encoding="utf-8")
-    assert page.count("<svg") == 3  # coverage, drift, latency
+    # One day of answers: latency is a chart, the two per-day lines are said in words.
+    assert page.count("<svg") == 1
+    assert page.count("the chart starts with a second day of answers") == 2
     assert "<script" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert "http://" not in page and "https://" not in page and "src=" not in page
     assert "Content-Security-Policy" in page and "60.0%" in page
+
+
+def test_two_days_of_answers_draw_the_per_day_charts_E(tmp_path: Path) -> None:
+    from citeproof.operations.report import Day
+    from citeproof.operations.report_render import render_report_html
+
+    audit, _, _ = build_log(tmp_path)
+    with open_store(audit) as log:
+        report = report_of_log(log, since=parse_since("30d"), now=datetime.now(UTC))
+    days = (Day("2026-11-29", 2, 4, 2, 3, 1), Day("2026-11-30", 1, 2, 2, 2, 0))
+    page = render_report_html(replace(report, days=days))
+    assert page.count("<svg") == 3 and "<polyline" in page  # coverage, drift, latency
 
 
 def test_the_terminal_report_names_each_figure_E(tmp_path: Path) -> None:
@@ -191,3 +206,28 @@ def test_the_report_read_in_the_database_equals_the_one_read_record_by_record_E(
         by_record = build_report(logged_records(log), now=now, since=timedelta(days=30))
     assert in_database == by_record
     assert in_database.answers == 4 and in_database.records == 8
+
+
+def test_the_report_agrees_with_revalidation_on_gone_sources_E(tmp_path: Path) -> None:
+    """The demo's case: the answer's sources were given as files, never stored, so
+    re-validation finds them missing; the report counts that apart from superseded."""
+    lending = Path(__file__).resolve().parents[2] / "examples" / "lending"
+    audit, store = str(tmp_path / "audit.db"), str(tmp_path / "store.db")
+    SourceStore(store).close()  # an empty store: none of the answer's sources is in it
+    runner = CliRunner()
+    verified = runner.invoke(
+        main,
+        ["verify", str(lending / "answer.md"), "--source", f"policy={lending / 'credit-policy.md'}",
+         "--format", "json", "--audit", audit],
+    )  # fmt: skip
+    assert verified.exit_code == 0, verified.output
+    revalidated = runner.invoke(main, ["revalidate", "--audit", audit, "--store", store])
+    assert revalidated.exit_code == 1 and "1 source_missing" in revalidated.output
+    report = report_json(audit)
+    assert report["revalidation"]["source_missing"] == 1
+    assert report["revalidation"]["superseded"] == 0
+    assert report["drift"]["superseded_since"] == 0
+    assert report["drift"]["sources_missing_since"] == 1
+    html = runner.invoke(main, ["report", "--audit", audit, "--format", "html"]).stdout
+    # One day of answers: the figure in words, not a chart of bare axes.
+    assert "only, " in html and "the chart starts with a second day of answers" in html

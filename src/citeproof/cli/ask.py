@@ -23,6 +23,8 @@ from citeproof.cli.common import (
     format_option,
     outcome_options,
 )
+from citeproof.cli.progress import generation_line, stage
+from citeproof.providers.embedded import EmbeddedProvider
 from citeproof.providers.registry import get_provider, provider_names
 from citeproof.render.safe_text import json_text, safe_console, visible
 from citeproof.sources.ingest import collect_files, ingest_files
@@ -181,27 +183,37 @@ def ask_command(
     if quote_first is not None:
         settings["quote_first"] = quote_first
     chosen = get_provider(provider, **settings)
+    console = safe_console(stderr=True)
     reranker = None
     if rerank:  # loaded before any ingest, so a missing model fails fast
         from citeproof.turn.rerank import EmbeddingReranker, RerankingRetriever
 
         reranker = EmbeddingReranker()
     with _open_sources(store_path, source_paths, legacy_sources) as store:
+        # The model starts once the sources opened (a bad store fails first, and fast); its
+        # start is the longest wait, so it is said.
+        if isinstance(chosen, EmbeddedProvider):
+            with stage(console, "starting the embedded model…", "embedded model started"):
+                chosen.model  # noqa: B018 (the property starts the model)
         retriever: Retriever | None = None
         if reranker is not None:
             retriever = RerankingRetriever(StoreRetriever(store), reranker)
-        turn = ask_store(
-            question,
-            store,
-            chosen,
-            user=user,
-            attached=attached,
-            budget_chars=budget,
-            limit=limit,
-            max_tokens=max_tokens,
-            timeout=timeout,
-            retriever=retriever,
-        )
+        name = getattr(chosen, "name", None) or "the model"
+        doing = f"asking {name}: retrieving, then the model reads and answers…"
+        with stage(console, doing, "answered and verified"):
+            turn = ask_store(
+                question,
+                store,
+                chosen,
+                user=user,
+                attached=attached,
+                budget_chars=budget,
+                limit=limit,
+                max_tokens=max_tokens,
+                timeout=timeout,
+                retriever=retriever,
+            )
+    console.print(visible(generation_line(turn.generation)))
     request = {
         "command": "ask",
         "question": question,

@@ -11,6 +11,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from citeproof.cli.common import Command, exit_codes
 from citeproof.render.safe_text import markup_safe, safe_console, visible
+from citeproof.render.summary import plural
 from citeproof.sources.ingest import IngestReport, find_files, ingest_files
 from citeproof.sources.limits import ReadLimits
 from citeproof.sources.store import SourceStore
@@ -22,9 +23,10 @@ from citeproof.sources.store import SourceStore
     epilog=exit_codes(
         (0, "every file was ingested (or was unchanged, or is a format citeproof ignores)"),
         (1, "a file failed (the others are ingested all the same), or the store cannot open"),
+        (2, "a PATH does not exist (nothing is ingested and no store is made)"),
     ),
 )
-@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path, exists=True))
 @click.option(
     "--store",
     "store_path",
@@ -102,15 +104,18 @@ def ingest_command(
 def _summarise(report: IngestReport, store_path: Path, out: Console, err: Console) -> None:
     out.print(
         visible(
+            # "N files ingested" for every N: scripts and the safety tests read this line.
             f"{len(report.results)} files ingested into {store_path}: "
-            f"{report.count('added')} sources added, {report.count('new_version')} new versions, "
+            f"{plural(report.count('added'), 'source')} added, "
+            f"{plural(report.count('new_version'), 'new version')}, "
             f"{report.count('unchanged')} unchanged"
             + (f", {report.count('restored')} restored" if report.count("restored") else "")
             + (f", {report.count('withdrawn')} withdrawn" if report.count("withdrawn") else "")
         )
     )
     if report.ignored:
-        out.print(visible(f"{len(report.ignored)} files ignored (formats citeproof does not read)"))
+        ignored = plural(len(report.ignored), "file")
+        out.print(visible(f"{ignored} ignored (formats citeproof does not read)"))
     for link in report.not_followed:
         out.print(visible(f"skipped: {link.path}: {link.reason}"))
     for note in report.skipped:
@@ -122,4 +127,5 @@ def _summarise(report: IngestReport, store_path: Path, out: Console, err: Consol
     for failure in report.failures:
         err.print(visible(f"error: {failure.message}"))
     if report.failures:
-        err.print(visible(f"{len(report.failures)} files failed; everything else was ingested"))
+        rest = "; the others were ingested" if report.results else ""
+        err.print(visible(f"{plural(len(report.failures), 'file')} failed{rest}"))

@@ -15,6 +15,7 @@ from citeproof.cli.common import Command, exit_codes
 from citeproof.cli.revalidate import existing_audit
 from citeproof.operations.report import parse_since, report_of_log
 from citeproof.operations.report_render import render_report_html, render_report_term
+from citeproof.render.summary import plural
 
 
 @click.command(
@@ -81,4 +82,4 @@ def report_command(
         return
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(text, encoding="utf-8")
-    click.echo(f"wrote {out} ({report.answers} answers)", err=True)
+    click.echo(f"wrote {out} ({plural(report.answers, 'answer')})", err=True)

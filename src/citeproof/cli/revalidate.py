@@ -17,6 +17,7 @@ from citeproof.cli.common import Command, engine_options, exit_codes
 from citeproof.errors import AuditStoreError
 from citeproof.operations.engines import Engine
 from citeproof.operations.revalidate_log import DEFAULT_CHUNK_SIZE, revalidate_log
+from citeproof.render.summary import plural
 from citeproof.sources.store import SourceStore
 
 
@@ -86,7 +87,7 @@ def revalidate_command(
                 click.echo(_line(result))
     counts = ", ".join(f"{n} {outcome}" for outcome, n in run.counts().items())
     click.echo(
-        f"{len(run.results)} answers: {counts} ({run.appended} re-validated now, "
+        f"{plural(len(run.results), 'answer')}: {counts} ({run.appended} re-validated now, "
         f"{run.reused} already logged for store state {run.store_state[:19]})",
         err=True,
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,8 @@ DEFAULT_DATA = Path("citeproof-data")
         (0, "stopped cleanly (Ctrl-C or SIGTERM)"),
         (
             1,
-            "it could not start: a bad --limits file, an unreadable data folder (the message says)",
+            "it could not start: the address is in use or not this machine's, a bad --limits "
+            "file, an unreadable data folder (the message says)",
         ),
     ),
 )
@@ -103,6 +105,7 @@ def serve_command(
     from citeproof.server.process import config_to_env
 
     config_to_env(config)
+    _check_address(host, port)
     click.echo(f"citeproof serving on http://{host}:{port}/ (review: /review, API docs: /docs)")
     options: dict[str, Any] = dict(
         factory=True,
@@ -120,7 +123,11 @@ def serve_command(
     )
     app = "citeproof.server.process:app_from_env"
     if workers == 1:
-        uvicorn.run(app, **options)
+        try:
+            uvicorn.run(app, **options)
+        except SystemExit as stopped:  # uvicorn's "startup failed" (3): its log says why
+            if stopped.code not in (None, 0):
+                raise click.ClickException("the service stopped at start (see above)") from None
         return
     # Workers write their metrics to files in one folder, so /metrics adds up all of them.
     metrics_dir = None
@@ -132,6 +139,19 @@ def serve_command(
     finally:
         if metrics_dir is not None:
             shutil.rmtree(metrics_dir, ignore_errors=True)
+
+
+def _check_address(host: str, port: int) -> None:
+    """Refuse, before saying "serving", an address that cannot be listened on (another
+    process has the port, or the host is not this machine's)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as error:
+            why = error.strerror or str(error)
+            raise click.ClickException(f"cannot listen on {host}:{port}: {why}") from None
 
 
 def _run_workers(config: Any, host: str, port: int) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import sys
 from collections.abc import Iterator
 from contextlib import ExitStack
@@ -11,7 +12,13 @@ from pathlib import Path
 from typing import BinaryIO, Literal
 
 import click
-from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
 from citeproof.adapters import VENDORS
 from citeproof.audit.backends import open_store
@@ -43,7 +50,15 @@ from citeproof.outcome.contract import read_sources
 from citeproof.providers.registry import get_provider, provider_names
 from citeproof.render.safe_text import safe_console, visible
 from citeproof.sources import read_source_file
-from citeproof.sources.limits import ReadLimits, bounded_lines, read_bounded
+from citeproof.sources.ids import readable_path
+from citeproof.sources.limits import (
+    ReadLimits,
+    bounded_lines,
+    check_extent,
+    read_bounded,
+    read_file_bounded,
+)
+from citeproof.sources.text_reader import MARKDOWN_SUFFIXES, read_markdown, read_text
 from citeproof.verifier.verification import MAX_ANSWER_CHARS, verify
 
 
@@ -55,8 +70,9 @@ def _split_source_arg(value: str) -> tuple[str | None, Path]:
     return None, Path(value)
 
 
-def _read_text(path: Path, what: str, limit: int) -> str:
-    """The UTF-8 text of ``path`` ('-': standard input), reading at most ``limit`` bytes."""
+def _read_text(path: Path, what: str, limit: int, encoding: str = "utf-8") -> str:
+    """The text of ``path`` ('-': standard input) in ``encoding`` (UTF-8: a BOM allowed),
+    reading at most ``limit`` bytes; a byte the encoding does not define is refused."""
     try:
         if str(path) == "-":
             raw = read_bounded(sys.stdin.buffer, limit)
@@ -67,13 +83,28 @@ def _read_text(path: Path, what: str, limit: int) -> str:
         raise InputError(f"cannot read the {what}: {error.strerror}", where=str(path)) from None
     if raw is None:
         raise InputError(f"more than {limit:,} bytes", where=str(path), field=what)
+    return _decode(raw, encoding, str(path), what)
+
+
+def _decode(raw: bytes, encoding: str, where: str, what: str) -> str:
     try:
-        return raw.decode("utf-8-sig")
+        return raw.decode("utf-8-sig" if encoding == "utf-8" else encoding)
     except UnicodeDecodeError as error:
         line = raw[: error.start].count(b"\n") + 1
+        name = "UTF-8" if encoding == "utf-8" else encoding
         raise InputError(
-            f"invalid UTF-8 at byte {error.start} (line {line})", where=str(path), field=what
+            f"invalid {name} at byte {error.start} (line {line}); give --encoding if the "
+            "file is in another encoding",
+            where=where,
+            field=what,
         ) from None
+
+
+def _encoding(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    try:
+        return codecs.lookup(value).name.replace("_", "-")
+    except LookupError:
+        raise click.BadParameter(f"unknown encoding {value!r}") from None
 
 
 DEFAULTS = Policy()
@@ -83,15 +114,24 @@ DEFAULTS = Policy()
     "verify",
     cls=Command,
     epilog=exit_codes(
-        (0, "verified; the verdicts are in the output (see --fail-on to act on them)"),
+        (
+            0,
+            "verified; the verdicts are in the output (see --fail-on to act on them); an "
+            "empty answer or source is verified with a warning",
+        ),
         (
             1,
-            "an error stopped it (the message names what and where); with --batch, a line "
-            "was rejected; with --fail-on, a quote or claim failed",
+            "an error stopped it (the message names what and where): a file that cannot be "
+            "read as text; with --batch, a line was rejected; with --fail-on, a quote or "
+            "claim failed",
         ),
     ),
 )
-@click.argument("answer_file", required=False, type=click.Path(path_type=Path, allow_dash=True))
+@click.argument(
+    "answer_file",
+    required=False,
+    type=click.Path(path_type=Path, allow_dash=True, exists=True, dir_okay=False),
+)
 @click.option(
     "--source",
     "source_args",
@@ -184,6 +224,15 @@ DEFAULTS = Policy()
     "verify its native citations.",
 )
 @click.option(
+    "--encoding",
+    default="utf-8",
+    show_default=True,
+    callback=_encoding,
+    help="The encoding of ANSWER_FILE and of .txt and .md sources (e.g. cp1252 for Windows "
+    "mail exports). A byte it does not define is refused, never guessed. Other formats "
+    "(.eml, .html, .pdf, .docx) name their own.",
+)
+@click.option(
     "--request",
     "request_file",
     type=click.Path(path_type=Path, exists=True, dir_okay=False),
@@ -210,6 +259,7 @@ def verify_command(
     support_judge: Literal["model", "lexical", "provider"] | None,
     judge_provider: str | None,
     vendor: str | None,
+    encoding: str,
     request_file: Path | None,
     engine: Engine | None,
     address: str | None,
@@ -264,11 +314,12 @@ def verify_command(
     else:
         if request_file is not None:
             raise click.UsageError("--request goes with --from")
-        sources = _gather_sources(source_args, email_args, sources_file, limits)
+        sources = _gather_sources(source_args, email_args, sources_file, limits, encoding)
         if number_sources:
             sources = _numbered(sources)
         # A character is at most four bytes of UTF-8 (and a BOM may come first).
-        answer = _read_text(answer_file, "answer", 4 * MAX_ANSWER_CHARS + 3)
+        answer = _read_text(answer_file, "answer", 4 * MAX_ANSWER_CHARS + 3, encoding)
+        _warn_if_empty(answer, sources, str(answer_file))
         verified = verify(answer, sources, policy=policy, support_provider=support_provider)
         record = {"command": "verify", "answer_file": str(answer_file)}
     conclude_from_options(
@@ -303,24 +354,57 @@ def _policy(ineligible: Literal["flag", "remove"] | None, min_similarity: float 
     return policy
 
 
+def _warn_if_empty(answer: str, sources: list[Source], where: str) -> None:
+    """A warning on standard error for an empty answer or source: it is verified all the
+    same (nothing to check is a result), but it is rarely what was meant."""
+    warn = safe_console(stderr=True)
+    if not answer.strip():
+        warn.print(visible(f"warning: {where}: the answer is empty; there is nothing to check"))
+    for source in sources:
+        if not source.text.strip():
+            name = source.title or source.id
+            warn.print(visible(f"warning: source {name}: it is empty; nothing can be quoted"))
+
+
+def _source_file(
+    value: str, option: str, kind: Literal["email_body"] | None, limits: ReadLimits, encoding: str
+) -> Source:
+    source_id, path = _split_source_arg(value)
+    if not path.exists() or path.is_dir():
+        why = "is a folder" if path.is_dir() else "does not exist"
+        raise click.BadParameter(f"{path} {why}", param_hint=f"'{option}'")
+    if encoding == "utf-8" or path.suffix.lower() not in (*MARKDOWN_SUFFIXES, ".txt", ""):
+        return read_source_file(path, source_id=source_id, kind=kind, limits=limits)
+    # A .txt or .md source in another encoding: decoded strictly, then read as UTF-8.
+    text = _decode(read_file_bounded(path, limits, str(path)), encoding, str(path), "source")
+    parts = read_markdown if path.suffix.lower() in MARKDOWN_SUFFIXES else read_text
+    document = parts(text.encode("utf-8"), str(path))
+    check_extent(document.text, len(document.paragraphs), limits, str(path))
+    return Source(
+        id=source_id or path.stem,
+        kind=kind or "document",
+        text=document.text,
+        title=readable_path(path.name),
+        url=path.resolve().as_uri(),
+        paragraphs=document.paragraphs or None,
+    )
+
+
 def _gather_sources(
     source_args: tuple[str, ...],
     email_args: tuple[str, ...],
     sources_file: Path | None,
     limits: ReadLimits,
+    encoding: str = "utf-8",
 ) -> list[Source]:
     sources: list[Source] = []
     if sources_file is not None:
         text = _read_text(sources_file, "sources", limits.max_file_bytes)
         sources.extend(read_sources(text, where=str(sources_file), limits=limits))
     for value in source_args:
-        source_id, path = _split_source_arg(value)
-        sources.append(read_source_file(path, source_id=source_id, limits=limits))
+        sources.append(_source_file(value, "--source", None, limits, encoding))
     for value in email_args:
-        source_id, path = _split_source_arg(value)
-        sources.append(
-            read_source_file(path, source_id=source_id, kind="email_body", limits=limits)
-        )
+        sources.append(_source_file(value, "--email", "email_body", limits, encoding))
     if not sources:
         raise InputError("no sources: give --source FILE, --email FILE or --sources FILE.json")
     return sources
@@ -342,19 +426,22 @@ def _run_batch(
     progress = Progress(
         TextColumn("verifying"),
         BarColumn(),
-        TextColumn("{task.fields[done]} answers"),
+        TextColumn("{task.fields[done]}/{task.fields[lines]} lines"),
+        TimeElapsedColumn(),
+        TextColumn("left"),
         TimeRemainingColumn(),
         console=errors,
         transient=True,
     )
+    lines_total = _count_lines(batch)
     with batch.open("rb") as handle, out.open("w", encoding="utf-8") as sink, progress:
-        task = progress.add_task("batch", total=batch.stat().st_size, done=0)
+        task = progress.add_task("batch", total=batch.stat().st_size, done=0, lines=lines_total)
         lines = _lines(handle, settings.limits.max_line_bytes)
         try:
             for result in verify_lines(
                 lines, settings, engine=engine, workers=workers, address=address
             ):
-                progress.update(task, advance=result.size, done=good + bad)
+                progress.update(task, advance=result.size, done=good + bad + 1)
                 if result.problem is not None:
                     bad += 1
                     errors.print(visible(f"skipped {result.problem}"))
@@ -369,11 +456,24 @@ def _run_batch(
                 sink.write(result.output + "\n")
         except BatchLineFailed as error:
             raise InputError(str(error.args[0])) from None
+    # Worded as before for every count: scripts and the safety tests read this line.
     summary = f"{good} answers verified, {bad} lines rejected"
     if settings.fail_on:
         summary += f", {failing} failed (--fail-on {settings.fail_on})"
     errors.print(visible(f"{summary} -> {out}"))
     return 1 if bad or failing else 0
+
+
+def _count_lines(path: Path) -> int:
+    """The non-blank lines of ``path``, counted in 1 MiB reads (for the progress total)."""
+    count, pending = 0, False  # pending: the line the last read ended in has content
+    with path.open("rb") as handle:
+        while chunk := handle.read(1 << 20):
+            *ended, rest = chunk.split(b"\n")
+            for number, line in enumerate(ended):
+                count += bool(line.strip()) or (number == 0 and pending)
+            pending = bool(rest.strip()) or (not ended and pending)
+    return count + pending
 
 
 def _lines(handle: BinaryIO, limit: int) -> Iterator[BatchLine]:

@@ -8,7 +8,8 @@ Figures, all computed from what the log already holds:
   corrections per kind;
 - **drift**: evidence objects whose source version was retrieved more than the freshness
   window (default 30 days) before the answer was logged (*stale*), and answers whose latest
-  re-validation found a cited version superseded or gone since (*superseded since*);
+  re-validation found a cited version superseded since (*superseded since*) or a cited source
+  gone from the store (*source gone since*), counted apart as re-validation counts them;
 - **latency**: per stage of ``request.timings`` (logged by ``citeproof ask``), p50/p95/p99 by
   the nearest-rank method (the smallest value with at least p% of the values at or below it),
   and the end-to-end total with and without the evidence stages (`EVIDENCE_STAGES`);
@@ -119,6 +120,7 @@ class Report:
     stale: int
     answers_with_stale: int
     superseded_since: int
+    missing_since: int
     latency: dict[str, dict[str, float | int]]
     revalidation: dict[str, int]
     reviews: dict[str, int]
@@ -147,6 +149,7 @@ class Report:
                 "stale": self.stale,
                 "answers_with_stale": self.answers_with_stale,
                 "superseded_since": self.superseded_since,
+                "sources_missing_since": self.missing_since,
             },
             "latency": self.latency,
             "revalidation": self.revalidation,
@@ -235,6 +238,7 @@ class _Tally:
         self.reviews: Counter[str] = Counter()
         self.days: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])
         self.superseded_since: set[int] = set()
+        self.missing_since: set[int] = set()
 
     def add(self, values: Sequence[Any], when: datetime, where: str) -> None:
         """One record's `REPORT_PATHS` values, logged at ``when``."""
@@ -247,10 +251,14 @@ class _Tally:
                 sequence = int(result["sequence"])
                 self.latest_revalidation[sequence] = str(result["outcome"])
                 states = {s["state"] for s in result["sources"]}
-                if states & {"superseded", "missing"}:
-                    self.superseded_since.add(sequence)
-                else:
-                    self.superseded_since.discard(sequence)
+                for state, answers in (
+                    ("superseded", self.superseded_since),
+                    ("missing", self.missing_since),
+                ):
+                    if state in states:
+                        answers.add(sequence)
+                    else:
+                        answers.discard(sequence)
             elif schema == REVIEW_SCHEMA:
                 if verdict is None:
                     raise KeyError("verdict")
@@ -323,6 +331,7 @@ class _Tally:
             stale=self.stale,
             answers_with_stale=self.answers_with_stale,
             superseded_since=len(self.superseded_since),
+            missing_since=len(self.missing_since),
             latency=dict(sorted(latency.items(), key=lambda item: _stage_order(item[0]))),
             revalidation={
                 k: revalidated[k] for k in ("holds", "changed", "superseded", "source_missing")

@@ -47,6 +47,7 @@ def render_report_term(report: Report) -> str:
         f"  stale evidence      {report.stale}/{report.evidence} "
         f"({report.answers_with_stale} answers)",
         f"  superseded since    {report.superseded_since} answers",
+        f"  source gone since   {report.missing_since} answers",
         "",
         "latency (" + "/".join(f"p{p}" for p in PERCENTILES) + ")",
     ]
@@ -86,6 +87,7 @@ def render_report_html(report: Report) -> str:
         _card("Coverage", _pct(report.coverage), f"{report.with_evidence}/{report.claims} claims"),
         _card("Stale evidence", str(report.stale), f"of {report.evidence} evidence objects"),
         _card("Superseded since", str(report.superseded_since), "answers"),
+        _card("Source gone since", str(report.missing_since), "answers"),
         _card("Corrected quotes", str(report.corrected_quotes), "quotes"),
         "</section>",
         "<h2>Coverage and drift over time</h2>",
@@ -135,7 +137,12 @@ _W, _H, _PAD = 640, 200, 40
 def _line_chart(title: str, labels: Sequence[str], values: Sequence[float]) -> str:
     """Values in [0, 1] per label, as a polyline with points and a 0-100% axis."""
     if not values:
-        return f"<p>{escape(title)}: no answers in the window</p>"
+        return f'<p class="empty">{escape(title)}: no answers in the window.</p>'
+    if len(values) == 1:  # one point draws no line: say the figure instead of bare axes
+        return (
+            f'<p class="empty">{escape(title)}: {escape(labels[0])} only, '
+            f"{_pct(values[0])}; the chart starts with a second day of answers.</p>"
+        )
     width = _W - 2 * _PAD
     step = width / max(len(values) - 1, 1)
     points = [

@@ -15,17 +15,19 @@ from html import escape
 import nh3
 from markdown_it import MarkdownIt
 
-from citeproof.model import Span, VerifiedAnswer
+from citeproof.model import VerifiedAnswer
 from citeproof.render.edits import Edit, apply_edits, layout, unused_token_base
+from citeproof.render.html_panels import panel, title_of
 from citeproof.render.html_parts import (
     badge,
     block_quote,
-    citation_chip,
     css_name,
     inline_quote,
-    source_details,
+    marker,
+    verdict_badge,
 )
 from citeproof.render.labels import (
+    MEANING_LABEL,
     STATUS_LABELS,
     cited_but_not_provided,
     eligibility_line,
@@ -33,17 +35,14 @@ from citeproof.render.labels import (
     nothing_checked,
     provided_hint,
     safe_url,
-    status_label,
+    state_label,
 )
-from citeproof.render.style import PAGE_CSS
-from citeproof.render.support import (
-    claim_tally,
-    differences_text,
-    shown_claims,
-    support_label,
-    support_summary,
-)
+from citeproof.render.notes import Note, notes
+from citeproof.render.style import PAGE_CSS, open_note_css
+from citeproof.render.summary import plural, summary_line
+from citeproof.render.support import SUPPORT_LABELS
 from citeproof.render.unanswered import page_heading
+from citeproof.render.verdicts import quote_state
 
 ALLOWED_TAGS = frozenset(
     {
@@ -63,11 +62,13 @@ ALLOWED_ATTRIBUTES = {
 }
 URL_SCHEMES = {"http", "https", "mailto"}
 
-# Where an inline quote's expander goes: after the paragraph or heading that holds it, or
-# just inside the end of its list item or table cell. A <details> inside a <p> would end the
-# paragraph early in every browser, splitting the sentence around the quote.
-_BLOCK_END = re.compile(r"</p>|</h[1-6]>|</pre>|</li>|</td>|</th>|<ul\b|<ol\b")
-_AFTER_TAGS = ("</p>", "</h", "</pre>")
+# Elements a claim's wrapper may not enclose: a claim is wrapped only within one block.
+_BLOCK_TAG = re.compile(
+    r"</?(?:p|h[1-6]|li|ul|ol|pre|blockquote|figure|figcaption|table|thead|tbody|tr|td|th|div"
+    r"|section|details|summary|hr)\b"
+)
+_TAG = re.compile(r"<(/?)([a-z0-9]+)[^>]*?(/?)>")
+_VOID = frozenset({"br", "hr"})
 
 
 def _markdown() -> MarkdownIt:
@@ -75,27 +76,58 @@ def _markdown() -> MarkdownIt:
     return MarkdownIt("js-default").disable("image")
 
 
-def _expander_position(html: str, after: int) -> int:
-    found = _BLOCK_END.search(html, after)
-    if found is None:
-        return len(html)
-    return found.end() if found.group().startswith(_AFTER_TAGS) else found.start()
-
-
 def _inside_paragraph(html: str, position: int) -> bool:
     return html.rfind("<p>", 0, position) > html.rfind("</p>", 0, position)
 
 
-def answer_html(answer: VerifiedAnswer) -> tuple[str, list[str]]:
-    """The corrected answer as HTML, and fragments for quotes that could not be placed."""
+def _balanced(fragment: str) -> bool:
+    """True when ``fragment`` holds no block element and closes every element it opens."""
+    if _BLOCK_TAG.search(fragment):
+        return False
+    depth: list[str] = []
+    for closing, name, _ in _TAG.findall(fragment):
+        if name in _VOID:
+            continue
+        if not closing:
+            depth.append(name)
+        elif not depth or depth.pop() != name:
+            return False
+    return not depth
+
+
+def _citation_cut(text: str, start: int, floor: int) -> int:
+    """Where the removal of a citation marker starts: the spaces before it go too."""
+    while start > floor and text[start - 1] in " \t":
+        start -= 1
+    return start
+
+
+def _before_citations(text: str, at: int, cites: list[tuple[int, int]]) -> int:
+    """``at`` moved back over the whitespace and citation markers just before it (which the
+    page leaves out), so a marker after a block quote's citation line joins the block."""
+    moved = True
+    while moved:
+        moved = False
+        while at > 0 and text[at - 1].isspace():
+            at -= 1
+        for start, end in cites:
+            if end == at:
+                at, moved = start, True
+    return at
+
+
+def answer_html(answer: VerifiedAnswer, marked: list[Note]) -> tuple[str, list[str]]:
+    """The corrected answer as HTML: each quote marked in its state, citation markers replaced
+    by one numbered marker per note at its claim's end, each claim wrapped in a span; and the
+    fragments of quotes and markers that could not be placed in the text."""
     text = answer.text
     plan = layout(answer)
     base = unused_token_base(text)
-    count = len(plan.quotes) + len(plan.markers)
+    count = len(plan.quotes) + 3 * len(marked)
     width = len(str(count))
-    fragments: dict[str, tuple[str, str | None]] = {}  # token -> (replacement, expander)
+    fragments: dict[str, str] = {}
     block_tokens: set[str] = set()
-    source_edits: list[Edit] = []
+    edits: list[Edit] = []
     slot = 0
 
     def token() -> str:
@@ -103,139 +135,116 @@ def answer_html(answer: VerifiedAnswer) -> tuple[str, list[str]]:
         slot += 1
         return f"{base}{slot:0{width}d}"
 
-    after_marker = support_chips(answer)
+    markers = {n.number: marker(n.number, n.verdict, n.label.word, n.label.symbol) for n in marked}
+    in_block: dict[str, list[str]] = {}
+    blocks = [(span, q) for span, q in plan.quotes if q.style == "block"]
+    taken = [span for span, _ in plan.quotes]
+    # Citation markers leave the text, with the spaces before them.
+    removals: list[tuple[int, int]] = []
+    floor = 0
+    for span, _ in sorted(plan.markers, key=lambda pair: pair[0]):
+        start = _citation_cut(text, span[0], floor)
+        if any(s < start < e or start < s < span[1] for s, e in taken):
+            start = span[0]
+        removals.append((start, span[1]))
+        floor = span[1]
+    edits += [Edit(start, end, "") for start, end in removals]
+    occupied = taken + removals
+    wraps: list[tuple[str, str, str]] = []  # (open token, close token, claim id)
+    cites = [span for span, _ in plan.markers]
+    for note in marked:
+        settled = _before_citations(text, note.at, cites)
+        holder = next((q for (s, e), q in blocks if s < settled <= e), None)
+        if holder is not None:
+            in_block.setdefault(holder.id, []).append(markers[note.number])
+            continue
+        at = note.at
+        for start, end in sorted(occupied):
+            if start < at < end:
+                at = end
+        name = token()
+        edits.append(Edit(at, at, name))
+        fragments[name] = markers[note.number]
+        claim = note.claim
+        if claim is not None and 0 <= claim.span[0] < at:
+            begin = claim.span[0]
+            if not any(s < begin < e for s, e in occupied):
+                opening, closing = token(), token()
+                edits.append(Edit(begin, begin, opening))
+                edits.append(Edit(at, at, closing))
+                wraps.append((opening, closing, claim.id))
     for span, quote in plan.quotes:
         name = token()
-        source_edits.append(Edit(span[0], span[1], name))
+        edits.append(Edit(span[0], span[1], name))
         if quote.style == "block":
-            chips = [
-                citation_chip(answer, c) + after_marker.get(c.answer_span, "")
-                for c in plan.markers_in_block.get(quote.id, [])
-            ]
-            fragments[name] = (block_quote(answer, quote, chips), None)
+            fragments[name] = block_quote(quote, in_block.get(quote.id, []))
             block_tokens.add(name)
         else:
             widened = span != quote.corrected_span
-            opening = text[span[0]] if widened else ""
-            closing = text[span[1] - 1] if widened else ""
-            fragments[name] = (
-                inline_quote(quote, opening, closing),
-                source_details(answer, quote),
-            )
-    for span, cite in plan.markers:
-        name = token()
-        source_edits.append(Edit(span[0], span[1], name))
-        fragments[name] = (
-            citation_chip(answer, cite) + after_marker.get(cite.answer_span, ""),
-            None,
-        )
+            opening_mark = text[span[0]] if widened else ""
+            closing_mark = text[span[1] - 1] if widened else ""
+            fragments[name] = inline_quote(quote, opening_mark, closing_mark)
 
-    rendered = _markdown().render(apply_edits(text, source_edits))
+    rendered = _markdown().render(apply_edits(text, edits))
     html_edits: list[Edit] = []
     lost: list[str] = []
-    for name, (replacement, expander) in fragments.items():
+    for name, replacement in fragments.items():
         at = rendered.find(name)
         if at < 0:  # Markdown swallowed it (e.g. inside a link reference definition)
-            lost.append(replacement + (expander or ""))
+            lost.append(replacement)
             continue
         if name in block_tokens and _inside_paragraph(rendered, at):
             replacement = f"</p>{replacement}<p>"
         html_edits.append(Edit(at, at + len(name), replacement))
-        if expander:
-            spot = _expander_position(rendered, at + len(name))
-            html_edits.append(Edit(spot, spot, expander))
     body = apply_edits(rendered, html_edits)
+    for opening, closing, claim_id in wraps:
+        start, end = body.find(opening), body.find(closing)
+        if 0 <= start < end and _balanced(body[start + len(opening) : end]):
+            body = (
+                body[:start]
+                + f'<span class="claim" id="claim-{css_name(claim_id)}">'
+                + body[start + len(opening) : end]
+                + "</span>"
+                + body[end + len(closing) :]
+            )
+        else:
+            body = body.replace(opening, "").replace(closing, "")
     body = re.sub(r"<p>\s*</p>", "", body)
     lost.extend(
-        f"<p>{inline_quote(q, '“', '”')}</p>{source_details(answer, q)}"
-        if q.style == "inline"
-        else block_quote(answer, q, [])
+        f"<p>{inline_quote(q, '“', '”')}</p>" if q.style == "inline" else block_quote(q, [])
         for q in plan.unplaced
     )
     return body, lost
 
 
+def help_html() -> str:
+    """The legend, in a help popover: what each claim verdict and quote state means."""
+    rows = [
+        f"<li>{verdict_badge(verdict)} {escape(label.meaning)}</li>"
+        for verdict, label in SUPPORT_LABELS.items()
+    ]
+    states = [*STATUS_LABELS, "meaning_changed"]
+    rows += [f"<li>{badge(state)} {escape(state_label(state).meaning)}</li>" for state in states]
+    return (
+        '<details class="help"><summary title="What the marks mean">? What the marks mean'
+        '</summary><div class="help-body"><p>A number after a claim opens the passage it was '
+        "checked against. Claims:</p>"
+        f'<ul class="legend">{"".join(rows[: len(SUPPORT_LABELS)])}</ul><p>Quotes:</p>'
+        f'<ul class="legend">{"".join(rows[len(SUPPORT_LABELS) :])}</ul></div></details>'
+    )
+
+
 def summary_html(answer: VerifiedAnswer) -> str:
-    """Counts per status, each with its badge and what it means."""
-    counts = answer.counts()
-    rows = "".join(
-        f'<tr><td>{badge(status)}</td><td class="count">{counts.get(status, 0)}</td>'
-        f"<td>{escape(label.meaning)}</td></tr>"
-        for status, label in STATUS_LABELS.items()
-    )
-    total = len(answer.quotes)
-    corrections = sum(len(q.corrections) for q in answer.quotes)
-    return (
-        '<table class="summary"><caption>'
-        f"{total} quote{'s' if total != 1 else ''} checked against the sources · "
-        f"{corrections} correction{'s' if corrections != 1 else ''} applied"
-        "</caption><thead><tr><th>Status</th><th>Quotes</th><th>What it means</th></tr>"
-        f"</thead><tbody>{rows}</tbody></table>"
-    )
-
-
-def support_chips(answer: VerifiedAnswer) -> dict[Span, str]:
-    """Claim support (issue 10): a verdict chip for each judged claim, keyed by the span of
-    the claim's last citation marker, where it is drawn."""
-    chips: dict[Span, str] = {}
-    for claim in shown_claims(answer):
-        ends = [c for c in claim.citations if c.status != "removed"]
-        if not ends:
-            continue
-        last = max(ends, key=lambda c: c.answer_span[1])
-        label = support_label(claim.verdict)
-        why = "; ".join(differences_text(s, 2) for s in claim.support if s.verdict == claim.verdict)
-        chips[last.answer_span] = (
-            f' <span class="support support-{css_name(claim.verdict)}" '
-            f'title="{escape(support_summary(claim))}">'
-            f'<span class="symbol">{escape(label.symbol)}</span> {escape(label.word)}</span>'
-            + (
-                f' <span class="support-why">{escape(why)}</span>'
-                if why and claim.verdict != "supported"
-                else ""
-            )
+    """The one summary line, and a warning line when a quote's meaning changed."""
+    line = f'<p class="summary">{escape(summary_line(answer))}</p>'
+    changed = sum(1 for q in answer.quotes if quote_state(q) == "meaning_changed")
+    if changed:
+        line += (
+            f'<p class="meaning-changed"><span class="symbol">{MEANING_LABEL.symbol}</span> '
+            f"{escape(plural(changed, 'quote'))} changed the source's meaning: struck through "
+            "in the text, the source's words beside.</p>"
         )
-    return chips
-
-
-def claims_html(answer: VerifiedAnswer) -> str:
-    """The claims' support: a tally and each judged claim with its differences and passage."""
-    claims = shown_claims(answer)
-    if not claims:
-        return ""
-    tally = " · ".join(f"{escape(label.badge)} {n}" for _, label, n in claim_tally(answer))
-    items = []
-    for claim in claims:
-        label = support_label(claim.verdict)
-        parts = [
-            f'<li id="claim-{css_name(claim.id)}"><span class="support support-'
-            f'{css_name(claim.verdict)}">{escape(label.badge)}</span> {escape(claim.text)}'
-        ]
-        if not claim.support:
-            parts.append(f'<p class="meaning">{escape(label.meaning)}</p>')
-        for support in claim.support:
-            where = support.source + (
-                f", ¶{support.passage.paragraph}" if support.passage is not None else ""
-            )
-            head = (
-                f"{support_label(support.verdict).badge} by {where} "
-                f"(score {support.score:.2f}, {support.method})"
-            )
-            body = ""
-            if support.differences:
-                listed = escape(differences_text(support, 8))
-                body += f'<p class="differences">Differences: {listed}</p>'
-            if support.passage is not None:
-                body += f"<blockquote>{escape(support.passage.text)}</blockquote>"
-            parts.append(
-                f"<details><summary>{escape(head)}</summary>{body or '<p>Nothing differs.</p>'}"
-                "</details>"
-            )
-        items.append("".join(parts) + "</li>")
-    return (
-        f'<section class="claims"><h2>Claims checked</h2><p>{tally}</p>'
-        f"<ol>{''.join(items)}</ol></section>"
-    )
+    return line
 
 
 def sources_html(answer: VerifiedAnswer) -> str:
@@ -244,31 +253,31 @@ def sources_html(answer: VerifiedAnswer) -> str:
     for source in answer.sources:
         holds = [q for q in answer.quotes if q.source == source.id]
         facts = [source.kind.replace("_", " ")]
+        # Ids, versions and document ids are hashes: on hover, for whoever needs them.
+        ids = [f"id {source.id}"]
         if source.version:
-            facts.append(f"version {source.version}")
+            ids.append(f"version {source.version}")
         if source.doc_id:
-            facts.append(f"document {source.doc_id}")
+            ids.append(f"document {source.doc_id}")
         line = (
-            f'<li id="source-{css_name(source.id)}"><span class="source-id">'
-            f"{escape(source.id)}</span> <strong>{escape(source.title or source.id)}</strong> "
+            f'<li id="source-{css_name(source.id)}" title="{escape(" · ".join(ids))}">'
+            f"<strong>{escape(title_of(answer, source.id))}</strong> "
             f'<span class="facts">{escape(" · ".join(facts))}</span>'
         )
         url = safe_url(source.url)
         if url:
             line += f' · <a href="{escape(url)}">open</a>'
         if holds:
-            quoted = ", ".join(
-                f"{escape(q.id)} {status_label(q.status).plain_symbol}" for q in holds
-            )
-            line += f'<br><span class="holds">Quoted: {quoted}</span>'
+            found = plural(len(holds), "quote")
+            line += f'<br><span class="holds">{escape(found)} found here</span>'
         items.append(line + "</li>")
     missing = cited_but_not_provided(answer)
     extra = ""
     if missing:
-        label = status_label("ineligible")
+        label = state_label("ineligible")
         names = ", ".join(escape(m) for m in missing)
         extra = (
-            f'<p class="missing">{label.plain_symbol} Cited but not provided with this answer: '
+            f'<p class="missing">{label.symbol} Cited but not provided with this answer: '
             f"{names}</p>"
         )
         hint = provided_hint(answer)
@@ -314,8 +323,10 @@ def _absolute_links_only(tag: str, attribute: str, value: str) -> str | None:
 
 
 def render_html(answer: VerifiedAnswer) -> str:
-    """A complete HTML page: summary of statuses, the checked answer, the sources (003.5)."""
-    body, lost = answer_html(answer)
+    """A complete page: the answer first, with a numbered marker after each checked claim that
+    opens its source panel; one summary line; the legend in a help popover; the sources."""
+    marked = notes(answer)
+    body, lost = answer_html(answer, marked)
     unplaced = (
         f'<section class="unplaced"><h2>Quotes not shown in the text</h2>{"".join(lost)}</section>'
         if lost
@@ -324,15 +335,21 @@ def render_html(answer: VerifiedAnswer) -> str:
     nothing = nothing_checked(answer)
     headline = f'<p class="nothing-checked">{escape(nothing)}</p>' if nothing else ""
     heading = page_heading(answer)
+    panels = "".join(panel(answer, note) for note in marked)
     page_body = (
         f'<main class="citeproof"><header><h1>{escape(heading)}</h1>'
-        f"{headline}{summary_html(answer)}</header>"
-        f'<article class="answer">{body}</article>{unplaced}{claims_html(answer)}'
+        f"{summary_html(answer)}{headline}{help_html()}</header>"
+        f'<article class="answer">{body}</article>{unplaced}'
+        f'<section class="panels">{panels}</section>'
         f"{sources_html(answer)}"
-        '<footer><p>Checked by citeproof. Open "show source" under a quote to read the '
-        "passage it was checked against.</p></footer></main>"
+        "<footer><p>Checked by citeproof. A number after a claim opens the passage it was "
+        "checked against.</p></footer></main>"
     )
     title = f"{heading} {answer.id}"
+    lit = open_note_css(
+        [(n.number, f"claim-{css_name(n.claim.id)}") for n in marked if n.claim is not None]
+        + [(n.number, f"ref-{n.number}") for n in marked]
+    )
     # The style sheet is ours and fixed, so it is added after sanitising the body.
     return (
         "<!DOCTYPE html>\n"
@@ -340,6 +357,6 @@ def render_html(answer: VerifiedAnswer) -> str:
         '<meta http-equiv="Content-Security-Policy" '
         "content=\"default-src 'none'; style-src 'unsafe-inline'\">"
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{escape(title)}</title><style>{PAGE_CSS}</style></head>\n"
+        f"<title>{escape(title)}</title><style>{PAGE_CSS}{lit}</style></head>\n"
         f"<body>{sanitize(page_body)}</body></html>\n"
     )

@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from citeproof.model import STATUSES, Excerpt, Source, VerifiedAnswer, VerifiedQuote
+from citeproof.model import STATUSES, Difference, Excerpt, Source, VerifiedAnswer, VerifiedQuote
 from citeproof.render.unanswered import NOT_ANSWERED, declines_to_answer
 from citeproof.verifier.catalog import is_numbered
 from citeproof.verifier.differences import changes_meaning, describe
@@ -22,81 +22,79 @@ from citeproof.verifier.differences import changes_meaning, describe
 
 @dataclass(frozen=True, slots=True)
 class Label:
-    """How one status is named to a reader.
+    """How one status is named to a reader: a word, a one-cell symbol and a sentence.
 
-    ``symbol`` is an emoji, for Markdown, where emoji are the usual badges. ``plain_symbol`` is
-    a one-cell character for terminals (emoji widths vary between fonts and break table
-    alignment) and for the HTML page (common text fonts have it; many machines lack colour
-    emoji, and a badge must never lose its symbol).
+    Every rendering (HTML page, review app, Markdown, terminal) shows the same symbol: a
+    one-cell character that common text fonts have and terminals align (emoji widths vary
+    between fonts and many machines lack colour emoji; a badge must never lose its symbol).
     """
 
     word: str
     symbol: str
-    plain_symbol: str
     meaning: str
 
     @property
     def badge(self) -> str:
         return f"{self.symbol} {self.word}"
 
-    @property
-    def plain_badge(self) -> str:
-        return f"{self.plain_symbol} {self.word}"
-
 
 STATUS_LABELS: dict[str, Label] = {
     "verified": Label(
-        "Verified", "✅", "✓", "Found word for word in the cited source, where the citation says."
+        "Verified", "✓", "Found word for word in the cited source, where the citation says."
     ),
     "corrected": Label(
         "Corrected",
-        "✏️",
         "✎",
         "Found in the sources; its wording or its citation was fixed to match the source.",
     ),
     "mismatch": Label(
         "Kept as written",
-        "⚠️",
-        "≠",
+        "≈",
         "Differs from an email; shown exactly as the model wrote it, so compare with the source.",
     ),
-    "not_found": Label(
-        "Not found", "❌", "✗", "Not found in any source provided with this answer."
-    ),
+    "not_found": Label("Not found", "✗", "Not found in any source provided with this answer."),
     "ineligible": Label(
         "Not provided",
-        "🚫",
         "⊘",
         "Cites a source that was not provided with this answer, so it cannot be checked.",
     ),
 }
 
+MEANING_LABEL = Label(
+    "Meaning changed",
+    "⚠",
+    "The model's words say something the source does not: the source's words are shown, "
+    "with what the model wrote struck through.",
+)
+"""The state of a quote whose correction (or difference from an email) changes its meaning:
+shown apart from a cosmetic correction in every rendering (F.1)."""
+
 # Citation markers have their own, smaller vocabulary (CitedSource.status).
 CITATION_LABELS: dict[str, Label] = {
-    "ok": Label("cited", "", "", "Cited source and paragraph."),
-    "corrected": Label("corrected", "✏️", "✎", "The citation was corrected to where the text is."),
-    "ineligible": Label(
-        "not provided", "🚫", "⊘", "This source was not provided with this answer."
-    ),
-    "removed": Label(
-        "removed", "✂️", "✗", "This citation was removed: its source was not provided."
-    ),
-    "flagged": Label("flagged", "⚠️", "!", "This citation needs a second look."),
+    "ok": Label("cited", "", "Cited source and paragraph."),
+    "corrected": Label("corrected", "✎", "The citation was corrected to where the text is."),
+    "ineligible": Label("not provided", "⊘", "This source was not provided with this answer."),
+    "removed": Label("removed", "✗", "This citation was removed: its source was not provided."),
+    "flagged": Label("flagged", "!", "This citation needs a second look."),
     "meaning_changed": Label(
         "meaning changed",
-        "⚠️",
-        "!",
+        "⚠",
         "The quote this citation backs says something its source does not: its meaning changed.",
     ),
 }
 
-_UNKNOWN = Label("Unknown", "❓", "?", "citeproof does not know this status.")
+_UNKNOWN = Label("Unknown", "?", "citeproof does not know this status.")
 
 assert set(STATUS_LABELS) == set(STATUSES), "every status needs a label"
 
 
 def status_label(status: str) -> Label:
     return STATUS_LABELS.get(status, _UNKNOWN)
+
+
+def state_label(state: str) -> Label:
+    """The label of a quote state (`citeproof.render.verdicts.quote_state`)."""
+    return MEANING_LABEL if state == "meaning_changed" else status_label(state)
 
 
 def citation_label(status: str) -> Label:
@@ -122,17 +120,33 @@ def meaning_warning(quote: VerifiedQuote) -> str | None:
     change the meaning (F.1); None for a cosmetic fix or no difference at all."""
     if not quote.meaning_changed:
         return None
-    said = "; ".join(describe(d) for d in quote.differences if changes_meaning(d))
+    return meaning_sentence(quote.differences)
+
+
+def meaning_sentence(differences: Iterable[Difference]) -> str:
+    """``Meaning changed: the source says “1916”, not “1917”.`` from a quote's differences
+    (those that change the meaning); the review app builds them from an audit payload."""
+    said = "; ".join(describe(d) for d in differences if changes_meaning(d))
     return f"Meaning changed: {said or 'the source says something else'}."
 
 
-MEANING_SYMBOL, MEANING_PLAIN_SYMBOL = "⚠️", "⚠"
+MEANING_SYMBOL = MEANING_LABEL.symbol
+
+
+def judged_by_its_quote(warnings: list[str]) -> str:
+    """Why a claim is unsupported when only its quote was judged and that quote, as the model
+    wrote it, changed the source's meaning (the text shown is the source's words)."""
+    return (
+        "As the model wrote it, its quote says something the source does not. "
+        + " ".join(warnings)
+        + " The text shows the source's words."
+    )
 
 
 def nothing_checked(answer: VerifiedAnswer) -> str | None:
     """A plain sentence when nothing in the answer could be checked, saying why; else None."""
-    if answer.quotes:
-        return None
+    if answer.quotes or any(claim.support for claim in answer.claims):
+        return None  # quotes were compared, or claims judged against their passages
     if declines_to_answer(answer):
         return NOT_ANSWERED
     citations = [cite for claim in answer.claims for cite in claim.citations]
@@ -155,7 +169,15 @@ def provided_hint(answer: VerifiedAnswer) -> str | None:
         return None
     ids = ", ".join(source.id for source in answer.sources) or "none"
     hint = f"Sources provided: {ids}."
-    if any(is_numbered(m) for m in missing):
+    numbered = [s.id for s in answer.sources] == [str(n) for n in range(1, len(answer.sources) + 1)]
+    if numbered and answer.sources:
+        many = len(missing) > 1
+        cites = f"citation{'s' if many else ''} {', '.join(missing)}"
+        hint += (
+            f" They are numbered in the order given (1 to {len(answer.sources)}); the {cites}"
+            f" name{'' if many else 's'} none of them."
+        )
+    elif any(is_numbered(m) for m in missing):
         hint += (
             " Citations are never matched by position: to cite sources by number, give the ids"
             " (--source 1=FILE) or number them in the order given (--number-sources)."

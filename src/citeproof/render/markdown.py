@@ -26,6 +26,7 @@ from citeproof.render.labels import (
     shorten,
     source_name,
     split_excerpt,
+    state_label,
     status_label,
 )
 from citeproof.render.markdown_safety import canonical_url, markdown_link, neutralise_markdown
@@ -38,6 +39,7 @@ from citeproof.render.support import (
     support_label,
     support_summary,
 )
+from citeproof.render.verdicts import quote_state
 
 _ANYWHERE = re.compile(r"([\\`*_\[\]|~])")
 _LINE_START = re.compile(r"^(\s*)([#+=-])", re.MULTILINE)
@@ -62,8 +64,9 @@ def _outside(edits: list[Edit], position: int) -> int:
 
 
 def quote_badge(quote: VerifiedQuote) -> str:
-    """``✅ Verified`` or ``✏️ Corrected (was: “…”)``: what follows a quote in the text."""
-    label = status_label(quote.status)
+    """``✓ Verified``, ``✎ Corrected (was: “…”)`` or, for a meaning change, ``⚠ **Meaning
+    changed: the source says “X”, not “Y”.** (was: “…”)``: what follows a quote in the text."""
+    label = state_label(quote_state(quote))
     was: list[str] = []
     for correction in quote.corrections:
         before = escape_markdown(correction.before)
@@ -71,11 +74,9 @@ def quote_badge(quote: VerifiedQuote) -> str:
             was.append(f"was: “{before}”")
         else:
             was.append(f"citation was: {before}")
-    badge = label.badge + (f" ({'; '.join(was)})" if was else "")
     warning = meaning_warning(quote)
-    if warning:
-        badge += f" {MEANING_SYMBOL} **{escape_markdown(warning)}**"
-    return badge
+    said = f"{MEANING_SYMBOL} **{escape_markdown(warning)}**" if warning else label.badge
+    return said + (f" ({'; '.join(was)})" if was else "")
 
 
 def _answer_with_badges(answer: VerifiedAnswer) -> str:
@@ -133,7 +134,7 @@ def _audit_lines(quote: VerifiedQuote) -> list[str]:
 
 def show_source(answer: VerifiedAnswer, quote: VerifiedQuote) -> str:
     """One ``<details>`` expander: the stored excerpt, how well it matched, the audit trail."""
-    label = status_label(quote.status)
+    label = state_label(quote_state(quote))
     summary = escape(
         f"show source · {quote.id} {label.badge}: “{shorten(quote.corrected_text, 60)}”"
     )

@@ -68,12 +68,13 @@ def difference_text(difference: ClaimDifference, source: str) -> str:
     return f"“{difference.text}”: not in {source}"
 
 
-def differences_text(support: ClaimSupport, limit: int = 4) -> str:
-    """The differences of one judgement, the most telling first, at most ``limit``."""
+def differences_text(support: ClaimSupport, limit: int = 4, name: str | None = None) -> str:
+    """The differences of one judgement, the most telling first, at most ``limit``; the
+    source is called ``name`` (its title) when given, else by its id."""
     ordered = sorted(
         support.differences, key=lambda d: (d.instead is None and d.kind != "negation", d.span)
     )
-    parts = [difference_text(d, support.source) for d in ordered[:limit]]
+    parts = [difference_text(d, name or support.source) for d in ordered[:limit]]
     if len(ordered) > limit:
         parts.append(f"{len(ordered) - limit} more")
     return "; ".join(parts)

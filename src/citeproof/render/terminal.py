@@ -14,8 +14,9 @@ from rich.table import Table
 from rich.text import Text
 
 from citeproof.model import Correction, VerifiedAnswer, VerifiedQuote
+from citeproof.render.diffs import diff_text, word_diff
 from citeproof.render.labels import (
-    MEANING_PLAIN_SYMBOL,
+    MEANING_SYMBOL,
     STATUS_LABELS,
     eligibility_line,
     kept_out,
@@ -26,16 +27,18 @@ from citeproof.render.labels import (
     shorten,
     source_name,
     split_excerpt,
-    status_label,
+    state_label,
     where_found,
 )
 from citeproof.render.safe_text import visible
+from citeproof.render.summary import plural
 from citeproof.render.support import (
     claim_tally,
     differences_text,
     shown_claims,
     support_label,
 )
+from citeproof.render.verdicts import quote_state
 
 # Escape sequences in a source could move the cursor, retitle the window or fake a link, and
 # bidi or tag characters reorder or hide text: each is shown as a visible code point instead.
@@ -53,7 +56,9 @@ MATCH_OPEN, MATCH_CLOSE = "«", "»"
 
 def _correction(correction: Correction) -> str:
     if correction.kind == "text":
-        return f"text: “{shorten(correction.before, 40)}” → “{shorten(correction.after, 40)}”"
+        # The changed words, not two prefixes that may be the same.
+        changed = diff_text(word_diff(correction.before, correction.after), context=2)
+        return f"text: {shorten(changed, 120)}"
     return f"{correction.kind}: {correction.before} → {correction.after}"
 
 
@@ -68,7 +73,7 @@ def _changes(quote: VerifiedQuote) -> str:
     lines = [_correction(c) for c in quote.corrections]
     warning = meaning_warning(quote)
     if warning:
-        lines.insert(0, f"{MEANING_PLAIN_SYMBOL} {warning}")
+        lines.insert(0, f"{MEANING_SYMBOL} {warning}")
     return "\n".join(lines) or "—"
 
 
@@ -89,7 +94,7 @@ def quotes_table(answer: VerifiedAnswer) -> Table:
         # Text objects, not markup strings: "[bold]" in a quote must print as written.
         table.add_row(
             _text(quote.id),
-            _text(status_label(quote.status).plain_badge),
+            _text(state_label(quote_state(quote)).badge),
             _text(shorten(quote.text, 70)),
             _text(_where(answer, quote)),
             _text(_changes(quote)),
@@ -100,9 +105,9 @@ def quotes_table(answer: VerifiedAnswer) -> Table:
 def counts_line(answer: VerifiedAnswer) -> Text:
     counts = answer.counts()
     tally = " · ".join(
-        f"{label.plain_badge}: {counts.get(status, 0)}" for status, label in STATUS_LABELS.items()
+        f"{label.badge}: {counts.get(status, 0)}" for status, label in STATUS_LABELS.items()
     )
-    return _text(f"{len(answer.quotes)} quotes checked. {tally}")
+    return _text(f"{plural(len(answer.quotes), 'quote')} checked. {tally}")
 
 
 def claims_lines(answer: VerifiedAnswer) -> list[RenderableType]:
@@ -112,7 +117,10 @@ def claims_lines(answer: VerifiedAnswer) -> list[RenderableType]:
     if not claims:
         return []
     tally = " · ".join(f"{label.badge}: {n}" for _, label, n in claim_tally(answer))
-    lines: list[RenderableType] = [_text(""), _text(f"claims checked. {tally}", style="bold")]
+    lines: list[RenderableType] = [
+        _text(""),
+        _text(f"{plural(len(claims), 'claim')} checked. {tally}", style="bold"),
+    ]
     for claim in claims:
         head = f"{claim.id} {support_label(claim.verdict).badge}: {shorten(claim.text, 70)}"
         body: list[RenderableType] = []
@@ -139,8 +147,8 @@ def claims_lines(answer: VerifiedAnswer) -> list[RenderableType]:
 
 
 def _show_source(answer: VerifiedAnswer, quote: VerifiedQuote) -> RenderableType:
-    label = status_label(quote.status)
-    head = f"{quote.id} {label.plain_badge}"
+    label = state_label(quote_state(quote))
+    head = f"{quote.id} {label.badge}"
     body: list[RenderableType] = []
     excerpt = quote.excerpt
     if excerpt is not None:
@@ -160,7 +168,7 @@ def _show_source(answer: VerifiedAnswer, quote: VerifiedQuote) -> RenderableType
         body.append(_text("No passage from the provided sources matches this quote."))
     warning = meaning_warning(quote)
     if warning:
-        body.append(_text(f"{MEANING_PLAIN_SYMBOL} {warning}", style="bold"))
+        body.append(_text(f"{MEANING_SYMBOL} {warning}", style="bold"))
     if quote.note:
         body.append(_text(f"Note: {quote.note}", style="italic"))
     return Group(_text(head, style="bold"), Padding(Group(*body), (0, 0, 1, 4)))

@@ -34,7 +34,8 @@ def declines_to_answer(answer: VerifiedAnswer) -> bool:
 
 
 def page_heading(answer: VerifiedAnswer) -> str:
-    """ "Checked answer", or what the answer is when nothing in it was checked."""
-    if answer.quotes:
+    """ "Checked answer" (a quote compared or a claim judged against its passage), or what
+    the answer is when nothing in it was checked."""
+    if answer.quotes or any(claim.support for claim in answer.claims):
         return "Checked answer"
     return "No answer from the sources" if declines_to_answer(answer) else "Unchecked answer"

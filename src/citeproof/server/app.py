@@ -13,7 +13,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect
-from starlette.responses import Response
+from starlette.responses import JSONResponse, Response
 
 import citeproof
 from citeproof.errors import CiteproofError, InputError, ProviderError
@@ -22,6 +22,7 @@ from citeproof.server.auth import Authenticator, RateLimiter
 from citeproof.server.batches import BatchRunner
 from citeproof.server.config import ServiceConfig, is_loopback
 from citeproof.server.guards import EdgeMiddleware
+from citeproof.server.openapi30 import openapi_30
 from citeproof.server.problems import Problem
 from citeproof.server.review import build_review_router, render
 from citeproof.server.service import Service
@@ -144,3 +145,8 @@ def _mount_swagger(app: FastAPI) -> None:
     @app.get("/docs", include_in_schema=False)
     async def docs(request: Request) -> Response:
         return render(request, "docs.html", {})
+
+    @app.get("/docs/openapi-3.0.json", include_in_schema=False)
+    async def docs_document() -> JSONResponse:
+        # The bundled Swagger UI (4.x) reads OpenAPI 3.0 only; /openapi.json stays 3.1.
+        return JSONResponse(openapi_30(app.openapi()))

@@ -8,6 +8,7 @@ token is given once on the login form and kept in an HttpOnly, SameSite=Strict c
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,13 @@ from starlette.responses import RedirectResponse, Response
 from citeproof.server.auth import REVIEW_COOKIE, Authenticator
 from citeproof.server.problems import Problem
 from citeproof.server.service import Service
-from citeproof.server.views import STATUS_LABELS, answer_page
+from citeproof.server.views import (
+    LEGEND,
+    STATUS_LABELS,
+    answer_page,
+    relative_time,
+    verdict_chips,
+)
 
 TEMPLATES = Path(str(files("citeproof.server") / "templates"))
 templates = Jinja2Templates(
@@ -74,6 +81,7 @@ def build_review_router(service: Service, auth: Authenticator) -> APIRouter:
         if principal is None:
             return login(request)
         status = status if status in STATUS_LABELS else ""
+        now = datetime.now(UTC)
         entries = await anyio.to_thread.run_sync(
             lambda: service.state.recent_answers(principal, search=q[:200], status=status)
         )
@@ -86,6 +94,10 @@ def build_review_router(service: Service, auth: Authenticator) -> APIRouter:
                 "status": status,
                 "statuses": STATUS_LABELS,
                 "principal": principal,
+                "chips": {entry.answer_id: verdict_chips(entry.counts) for entry in entries},
+                "when": {
+                    entry.answer_id: relative_time(entry.created_at, now) for entry in entries
+                },
             },
         )
 
@@ -114,6 +126,8 @@ def build_review_router(service: Service, auth: Authenticator) -> APIRouter:
         entry = await anyio.to_thread.run_sync(service.entry, principal, answer_id)
         payload = await anyio.to_thread.run_sync(service.payload, entry)
         page = answer_page(payload, request_id=entry.request_id, created_at=entry.created_at)
-        return render(request, "answer.html", {"page": page, "principal": principal})
+        return render(
+            request, "answer.html", {"page": page, "principal": principal, "legend": LEGEND}
+        )
 
     return router

@@ -108,7 +108,10 @@ class Service:
             request_id=outcome.request_id,
             audit_sequence=outcome.audit_sequence,
             kind=kind,
-            counts=verified.counts(),
+            counts={
+                **verified.counts(),
+                **{f"claim_{v}": n for v, n in verified.claim_counts().items() if v != "none"},
+            },
             text=verified.text,
         )
         self.metrics.count_verdicts(verified.counts())

@@ -158,16 +158,37 @@ def evidence_lines(
     return lines
 
 
+def relevance(passages: Sequence[Passage]) -> dict[tuple[str, int], float]:
+    """How relevant retrieval (BM25, and the reranker when it ran) found each shown paragraph:
+    the best ``confidence`` of the passages holding it, over the best of all passages."""
+    top = max((p.confidence for p in passages), default=0.0)
+    weights: dict[tuple[str, int], float] = {}
+    if top <= 0:
+        return weights
+    for passage in passages:
+        first, last = passage.paragraphs
+        for number in range(first, last + 1):
+            key = (passage.source_id, number)
+            weights[key] = max(weights.get(key, 0.0), passage.confidence / top)
+    return weights
+
+
 def relevant_lines(
-    question: str, lines: Sequence[EvidenceLine], limit: int = MAX_CHOICES
+    question: str,
+    lines: Sequence[EvidenceLine],
+    limit: int = MAX_CHOICES,
+    weights: dict[tuple[str, int], float] | None = None,
 ) -> list[EvidenceLine]:
-    """The ``limit`` lines that share the most with ``question``, in their original order.
+    """The ``limit`` lines most relevant to ``question``, in their original order.
 
     Each line is scored by BM25 (k1 1.2, b 0.75) over ``lines`` for the question's words
     (common words and single letters, such as the "s" of "bank's", left out; each word cut to
     its first five letters, so that "referred" meets "refer" and "applications" meets
-    "application"); ties keep the earlier line. Lines sharing no word with the question are
-    never chosen: with none left, only "the sources do not answer this" can be written.
+    "application"), times the retrieval relevance of its paragraph when ``weights`` gives one
+    (`relevance`: a sentence of a passage the reranker ranked low no longer wins on shared
+    words alone; a paragraph without a weight, such as an attached source's, counts 1).
+    Ties keep the earlier line. Lines sharing no word with the question are never chosen:
+    with none left, only "the sources do not answer this" can be written.
     """
     terms = {_stem(word) for word in query_terms(question) if len(word) > 1}
     documents = [[_stem(w) for w in WORD.findall(line.text.casefold())] for line in lines]
@@ -187,6 +208,9 @@ def relevant_lines(
                 norm = count + 1.2 * (0.25 + 0.75 * len(words) / average)
                 score += idf * count * 2.2 / norm
         if score > 0:
+            if weights is not None:
+                line = lines[index]
+                score *= weights.get((line.source_id, line.paragraph), 1.0)
             scores.append((-score, index))
     kept = sorted(index for _, index in sorted(scores)[:limit])
     return [lines[index] for index in kept]
@@ -258,7 +282,8 @@ def quote_first_prompt(
     Only sources the prompt shows (its ``source_ids``) contribute sentences.
     """
     shown = [s for s in sources if s.id in prompt.source_ids]
-    grammar = evidence_grammar(relevant_lines(question, evidence_lines(shown, passages)))
+    lines = evidence_lines(shown, passages)
+    grammar = evidence_grammar(relevant_lines(question, lines, weights=relevance(passages)))
     messages = tuple(
         Message("system", SYSTEM) if m.role == "system" else m for m in prompt.messages
     )
@@ -268,9 +293,12 @@ def quote_first_prompt(
 def answer_text(generated: str) -> str:
     """The answer to verify from what the model generated: prose first, then its evidence.
 
-    Repeated evidence lines are kept once; an answer cut off by the token limit keeps its
-    complete evidence lines. Text not in the quote-first form (a server that ignored the
-    grammar) is returned as is.
+    The prose is the model's answer "based only on that evidence", so each of its sentences
+    cites the evidence lines' paragraphs (their markers, once each): its claims are judged
+    against the passages the model itself chose, instead of being left "uncited". Repeated evidence
+    lines are kept once; an answer cut off by the token limit keeps its complete evidence
+    lines. Text not in the quote-first form (a server that ignored the grammar) is returned
+    as is.
     """
     head, found, rest = generated.lstrip().partition("Evidence:")
     if head or not found:
@@ -283,7 +311,14 @@ def answer_text(generated: str) -> str:
     if not items:
         return generated
     listing = "\n".join(dict.fromkeys(_quote_then_marker(line) for line in items))
-    return f"{prose.strip()}\n\nEvidence:\n\n{listing}\n".lstrip()
+    answer = prose.strip()
+    markers = " ".join(dict.fromkeys(m for line in items for m in _MARKER.findall(line)))
+    if answer and markers:
+        answer = " ".join(f"{sentence} {markers}" for sentence in split_sentences(answer))
+    return f"{answer}\n\nEvidence:\n\n{listing}\n".lstrip()
+
+
+_MARKER = re.compile(r"<cite:[^<>\n]+>")
 
 
 _MARKER_FIRST = re.compile(r"- (?P<marker><cite:[^<>\n]+>) (?P<quote>.+)\Z")

@@ -51,8 +51,10 @@
     var index = chip.getAttribute("data-source");
     var section = index === null ? null : document.getElementById("source-" + index);
     showOnly(".source", section);
+    var detail = document.getElementById("detail-" + key);
+    var heading = detail ? detail.getAttribute("data-heading") : null;
     var title = document.getElementById("panel-title");
-    title.textContent = section ? "Source" : "No source found for this quote";
+    title.textContent = heading || (section ? "Source" : "No source to show");
     var target = panel;
     if (section && chip.hasAttribute("data-start")) {
       var mark = highlight(
@@ -89,6 +91,12 @@
     }
   }
 
+  function toggleHelp(button) {
+    var box = document.getElementById("help");
+    box.hidden = !box.hidden;
+    button.setAttribute("aria-expanded", box.hidden ? "false" : "true");
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     panel = document.getElementById("source-panel");
     if (!panel) return;
@@ -97,6 +105,8 @@
       if (chip) { open(chip); return; }
       var button = event.target.closest("button.filter");
       if (button) { filter(button); return; }
+      var help = event.target.closest("#help-toggle");
+      if (help) { toggleHelp(help); return; }
       if (event.target.closest("#panel-close")) close();
     });
     document.addEventListener("keydown", function (event) {
