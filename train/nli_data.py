@@ -215,10 +215,22 @@ def real_documents(*, noncommercial: bool = True) -> Iterator[str]:
 
 
 def training_pairs(
-    seed: int = 13, *, generated: int = 11000, clauses: int = 3000, noncommercial: bool = True
+    seed: int = 13,
+    *,
+    generated: int = 11000,
+    clauses: int = 3000,
+    noncommercial: bool = True,
+    balanced: bool = False,
 ) -> list[Pair]:
     """All training pairs, shuffled with ``seed``; without the non-commercial sets (ANLI,
-    SICK, and ANLI's contexts as sentences to edit) when ``noncommercial`` is False."""
+    SICK, and ANLI's contexts as sentences to edit) when ``noncommercial`` is False.
+
+    ``balanced``: as many entailments as contradictions among the pairs that share nearly
+    every word (the generated edits, the clauses, SummEdits), contradictions sampled down and
+    verbatim sentences of their premises added as entailments. A model trained on the
+    unbalanced mix alone learns "nearly the same words, some difference: contradicts" and
+    calls true restatements contradicted; the second stage of `make train-support-model`
+    trains on this mix to undo that."""
     rng = random.Random(seed)
     pairs: list[Pair] = []
     pairs += factcheck("tune")
@@ -233,8 +245,30 @@ def training_pairs(
     rng.shuffle(docs)
     pairs += pairs_from_documents(docs, seed, "real", generated)
     pairs += clause_pairs(rng, clauses)
+    if balanced:
+        pairs = _balanced(pairs, rng)
     rng.shuffle(pairs)
     return pairs
+
+
+def _balanced(pairs: list[Pair], rng: random.Random) -> list[Pair]:
+    near = ("edit", "clause", "summedits")
+    kept: list[Pair] = []
+    for family in near:
+        own = [p for p in pairs if p.origin.split(":")[0] == family]
+        entails = [p for p in own if p.label == ENTAILS]
+        contradicts = [p for p in own if p.label == CONTRADICTS]
+        others = [p for p in own if p.label not in (ENTAILS, CONTRADICTS)]
+        copies = [
+            Pair(p.premise, s, ENTAILS, f"{family}:verbatim")
+            for p in contradicts
+            for s in [rng.choice(_SENT.split(p.premise))]
+            if len(s.split()) >= 5
+        ]
+        entails += copies[: max(0, len(contradicts) - len(entails)) // 2]
+        contradicts = rng.sample(contradicts, min(len(contradicts), len(entails)))
+        kept += entails + contradicts + others
+    return [p for p in pairs if p.origin.split(":")[0] not in near] + kept
 
 
 if __name__ == "__main__":

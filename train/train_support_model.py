@@ -20,6 +20,7 @@ import hashlib
 import json
 import math
 import random
+import re
 import shutil
 import sys
 import time
@@ -79,6 +80,14 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=0, help="use only this many (smoke test)")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument(
+        "--init", type=Path, default=None, help="start from this trained model (a stage 2)"
+    )
+    parser.add_argument(
+        "--balanced",
+        action="store_true",
+        help="as many entailments as contradictions among near-copy pairs (nli_data)",
+    )
+    parser.add_argument(
         "--no-noncommercial",
         dest="noncommercial",
         action="store_false",
@@ -100,13 +109,13 @@ def main() -> None:
         log.write(line + "\n")
         log.flush()
 
-    pairs = training_pairs(args.seed, noncommercial=args.noncommercial)
+    pairs = training_pairs(args.seed, noncommercial=args.noncommercial, balanced=args.balanced)
     if args.pairs:
         pairs = pairs[: args.pairs]
     base = base_model_dir()
     tokenizer = AutoTokenizer.from_pretrained(base)
     model = AutoModelForSequenceClassification.from_pretrained(
-        base,
+        args.init or base,
         num_labels=3,
         id2label=dict(enumerate(LABELS)),
         label2id={n: i for i, n in enumerate(LABELS)},
@@ -187,6 +196,8 @@ def main() -> None:
             "seed": args.seed,
             "max_tokens": MAX_TOKENS,
             "noncommercial_sets": args.noncommercial,
+            "balanced": args.balanced,
+            "init": str(args.init.relative_to(ROOT)) if args.init else "all-MiniLM-L6-v2",
         },
     )
 
@@ -221,7 +232,20 @@ def export(final: Path, ship: Path, out: Path, say: object, run: dict[str, objec
     }
     manifest = {"labels": list(LABELS), "max_tokens": MAX_TOKENS, "sha256": digest, "training": run}
     (ship / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    if ship.resolve() == SHIP.resolve():
+        pin(digest["model.onnx"], digest["tokenizer.json"])
     say(f"shipped {int8} ({int8.stat().st_size} bytes) sha256 {digest['model.onnx']}")  # type: ignore[operator]
+
+
+def pin(model_sha256: str, tokenizer_sha256: str) -> None:
+    """Write the shipped files' SHA-256 into nli.py, which checks them on load."""
+    path = ROOT / "src" / "citeproof" / "verifier" / "support" / "nli.py"
+    text = path.read_text(encoding="utf-8")
+    text = re.sub(r'MODEL_SHA256 = "[0-9a-f]{64}"', f'MODEL_SHA256 = "{model_sha256}"', text)
+    text = re.sub(
+        r'TOKENIZER_SHA256 = "[0-9a-f]{64}"', f'TOKENIZER_SHA256 = "{tokenizer_sha256}"', text
+    )
+    path.write_text(text, encoding="utf-8")
 
 
 if __name__ == "__main__":

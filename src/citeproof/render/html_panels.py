@@ -98,6 +98,15 @@ def _why(answer: VerifiedAnswer, claim: VerifiedClaim, quotes: tuple[VerifiedQuo
     if claim.verdict not in SUPPORT_LABELS:
         return ""
     label = support_label(claim.verdict)
+    said = [s.reason for s in claim.support if s.verdict == claim.verdict and s.reason]
+    if said:
+        why = said[0][:1].upper() + said[0][1:] + "."
+        differ = [
+            differences_text(s, 4, title_of(answer, s.source))
+            for s in claim.support
+            if s.verdict == claim.verdict and s.differences and s.verdict != "supported"
+        ]
+        return why + (" Where it differs: " + "; ".join(differ) + "." if differ else "")
     if claim.verdict == "supported":
         return label.meaning
     reasons = [

@@ -190,6 +190,8 @@ def _claims_part(answer: VerifiedAnswer) -> list[str]:
             if support.passage is not None:
                 lines = [line.strip() for line in support.passage.text.split("\n")]
                 parts += ["\n".join(f"> {escape_markdown(x)}" if x else ">" for x in lines), ""]
+            if support.reason:
+                parts += [f"Why: {escape_markdown(support.reason)}", ""]
             if support.differences:
                 parts += [f"Differences: {escape_markdown(differences_text(support, 8))}", ""]
         parts += ["</details>", ""]

@@ -92,7 +92,7 @@ def support_summary(claim: VerifiedClaim) -> str:
         if support.verdict == "supported":
             reasons.append(f"{where}: supported")
         else:
-            detail = differences_text(support) or "no passage says it"
+            detail = support.reason or differences_text(support) or "no passage says it"
             reasons.append(f"{where}: {support_label(support.verdict).word.lower()}, {detail}")
     if claim.verdict == "supported" or not reasons:
         return label.badge

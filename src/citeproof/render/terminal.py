@@ -134,6 +134,8 @@ def claims_lines(answer: VerifiedAnswer) -> list[RenderableType]:
                     f"(score {support.score:.2f}, {support.method})"
                 )
             )
+            if support.reason:
+                body.append(_text(f"why: {support.reason}"))
             if support.differences:
                 body.append(_text(f"differences: {differences_text(support, 8)}"))
             if support.passage is not None:

@@ -26,8 +26,8 @@ from typing import Any
 from citeproof.errors import SupportModelError
 
 MODEL_FOLDER = "entailment"
-MODEL_SHA256 = "9773861363b766a37fdb087a331f7bb528fbc7318af27b3a51e91d18eec4a8a7"
-TOKENIZER_SHA256 = "da0e79933b9ed51798a3ae27893d3c5fa4a201126cef75586296df9b4d2c62a0"
+MODEL_SHA256 = "cc5aeb12037808e46008e049449954af50481b804a8fb3430ef086abafe9948a"
+TOKENIZER_SHA256 = "04048c9d70f07d44ffe2493b4ab791fd2ee4b1e0d5a51460ee0dc0b18bd970f6"
 MAX_TOKENS = 160
 BATCH = 16
 CACHE_PAIRS = 50_000
@@ -62,7 +62,9 @@ class NliModel:
             model, options, providers=["CPUExecutionProvider"]
         )
         tokenizer = Tokenizer.from_str(tokenizer_json)
-        tokenizer.enable_truncation(max_length=MAX_TOKENS, strategy="only_first")
+        # The longer of passage and claim is cut first: a claim longer than the limit on its
+        # own cannot make truncating the passage fail.
+        tokenizer.enable_truncation(max_length=MAX_TOKENS, strategy="longest_first")
         tokenizer.no_padding()
         self._tokenizer = tokenizer
         self._cache: OrderedDict[tuple[str, str], Entailment] = OrderedDict()
