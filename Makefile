@@ -102,7 +102,7 @@ train-support: $(STAMP)
 # The claim-support entailment model (train/train_support_model.py): about an hour and a half
 # on two quiet cores, seeded, resumable (checkpoints in out/train-support-model/; run it again
 # to go on). Writes the int8 ONNX model, its tokenizer and manifest into
-# src/citeproof/verifier/support/entailment/; put the printed SHA-256 into nli.py.
+# src/citeproof/verifier/support/entailment/ and pins their SHA-256 in nli.py.
 TRAIN_ARGS ?=
 train-support-model: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[train]'
