@@ -21,7 +21,7 @@ from citeproof.errors import InputError
 from citeproof.outcome.contract import BatchLine
 from citeproof.server.auth import Authenticator
 from citeproof.server.problems import PROBLEM_TYPE, Problem
-from citeproof.server.service import AskIn, Service, body_digest, dumps
+from citeproof.server.service import AskIn, ReadersIn, Service, body_digest, dumps
 
 T = TypeVar("T")
 
@@ -238,6 +238,22 @@ def build_router(service: Service, auth: Authenticator) -> APIRouter:
             raise InputError("upload at least one file", field="files")
         report = await in_thread(service.ingest, files, principal, readers)
         return JSONResponse(report)
+
+    @router.put(
+        "/v1/sources/{source_id}/readers",
+        tags=["sources"],
+        summary="Change who may read a document you uploaded",
+        openapi_extra=_body(_inline_refs(ReadersIn.model_json_schema())),
+        responses=_PROBLEMS,
+    )
+    async def set_readers(source_id: str, request: Request) -> Response:
+        """Body: ``{"readers": [...]}``. The document ``source_id`` is a version of is then
+        readable by the caller and those readers only, every version of it: a reader left out
+        is revoked. Answers the access list stored. Only the uploader may change it; for
+        anyone else the source does not exist (404)."""
+        principal = await who(request)
+        raw = await request.body()
+        return JSONResponse(await in_thread(service.set_readers, raw, principal, source_id))
 
     @router.get("/v1/answers/{answer_id}", tags=["answers"], responses=_PROBLEMS)
     async def answer(answer_id: str, request: Request) -> Response:

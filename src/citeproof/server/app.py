@@ -79,20 +79,23 @@ def create_app(config: ServiceConfig) -> FastAPI:
         assert isinstance(error, Problem)
         return error.response()
 
+    public = service.public  # no reply names a path of the server
+
     @app.exception_handler(InputError)
     async def bad_input(request: Request, error: Exception) -> Response:
         assert isinstance(error, InputError)
+        where = public(error.where) if error.where else None
         return Problem(
-            422, "Invalid input", error.detail, field=error.field, where=error.where
+            422, "Invalid input", public(error.detail), field=error.field, where=where
         ).response()
 
     @app.exception_handler(ProviderError)
     async def provider_failed(request: Request, error: Exception) -> Response:
-        return Problem(502, "Model call failed", str(error), field="provider").response()
+        return Problem(502, "Model call failed", public(str(error)), field="provider").response()
 
     @app.exception_handler(CiteproofError)
     async def refused(request: Request, error: Exception) -> Response:
-        return Problem(422, "Cannot do that", str(error)).response()
+        return Problem(422, "Cannot do that", public(str(error))).response()
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, error: Exception) -> Response:

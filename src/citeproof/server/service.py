@@ -9,6 +9,7 @@ asking is `citeproof.asking.ask_store`; ingestion is `citeproof.sources.ingest`.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import re
 import threading
@@ -21,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from citeproof.asking import ask_store, turn_to_json
 from citeproof.audit import GroupCommit, inclusion_proof, open_store, verify_log
-from citeproof.errors import InputError, RecordNotFoundError
+from citeproof.errors import InputError, RecordNotFoundError, UnknownSourceError
 from citeproof.model import Policy, Source, VerifiedAnswer
 from citeproof.outcome.contract import answer_to_json, read_batch_line
 from citeproof.outcome.recording import Outcome, conclude
@@ -32,7 +33,8 @@ from citeproof.server.metrics import Metrics
 from citeproof.server.problems import Problem
 from citeproof.server.state import AnswerEntry, ServiceState
 from citeproof.sources.ingest import ingest_files
-from citeproof.sources.store import SourceStore
+from citeproof.sources.limits import ReadLimits
+from citeproof.sources.store import SourceStore, StoredSource
 from citeproof.verifier.parse import parse_answer
 from citeproof.verifier.verification import verify
 
@@ -51,12 +53,26 @@ class AskIn(BaseModel):
     budget_chars: int | None = Field(default=None, ge=100, le=200_000)
 
 
+class ReadersIn(BaseModel):
+    """The body of ``PUT /v1/sources/{id}/readers``: who may read the document besides the
+    caller (an empty list: the caller only)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    readers: list[str] = Field(max_length=200)
+
+
 class Service:
     """One worker process's view of the service (see the module docstring)."""
 
     def __init__(self, config: ServiceConfig) -> None:
         self.config = config
         self.limits = config.limits
+        # An upload's file is read under the service's own limits: no source longer than a
+        # verify request may send, no file read for longer than a request may take.
+        self.read_limits = ReadLimits(
+            max_source_chars=config.limits.source_chars,
+            max_seconds=config.limits.deadline_seconds,
+        )
         config.data.mkdir(parents=True, exist_ok=True)
         self.state = ServiceState(config.service_db)
         self.metrics = Metrics()
@@ -153,6 +169,8 @@ class Service:
             )
         provider = self.provider()
         with SourceStore(self.config.store_path) as store:
+            for position, source_id in enumerate(body.attached):
+                self.readable(store, source_id, principal, field=f"attached.{position}")
             turn = ask_store(
                 body.question,
                 store,
@@ -187,13 +205,23 @@ class Service:
             return self._provider
 
     # --- sources ---------------------------------------------------------------------------
+    def upload_folder(self, principal: str) -> Path:
+        """Where ``principal``'s uploads are kept: a folder named by a keyed hash of the
+        principal, so that nobody without the deployment's key can work out a document's
+        origin, hence its doc_id or a source id, from a name and a content."""
+        key = self.state.deployment_key()
+        name = hmac.new(key, principal.encode("utf-8"), hashlib.sha256).hexdigest()[:32]
+        return self.config.data / "uploads" / name
+
     def ingest(
         self, files: Sequence[tuple[str, bytes]], principal: str, readers: Sequence[str]
     ) -> dict[str, Any]:
         """Store uploaded files (name, content) as sources readable by ``principal`` and
         ``readers``. A file is kept under the principal's upload folder, so uploading the
-        same name again makes a new version of the same document."""
-        folder = self.config.data / "uploads" / hashlib.sha256(principal.encode()).hexdigest()[:16]
+        same name again makes a new version of the same document. The readers given replace
+        the document's readers, every version (leaving one out revokes it); each source's
+        ``readers`` in the reply are those the store holds afterwards."""
+        folder = self.upload_folder(principal)
         folder.mkdir(parents=True, exist_ok=True)
         paths: list[Path] = []
         for position, (name, content) in enumerate(files):
@@ -208,9 +236,8 @@ class Service:
             paths.append(path)
         acl = sorted({principal, *readers})
         with SourceStore(self.config.store_path) as store:
-            report = ingest_files(store, paths, acl=acl)
-        return {
-            "files": [
+            report = ingest_files(store, paths, acl=acl, limits=self.read_limits)
+            results = [
                 {
                     "name": result.path.name,
                     "sources": [
@@ -221,20 +248,64 @@ class Service:
                             "title": change.title,
                             "revision": change.revision,
                             "status": change.status,
+                            "readers": list(store.readers(change.doc_id) or ()),
                         }
                         for change in result.changes
                     ],
-                    "problems": list(result.problems),
-                    "skipped": list(result.skipped),
+                    "problems": [self.public(p) for p in result.problems],
+                    "skipped": [self.public(s) for s in result.skipped],
                 }
                 for result in report.results
-            ],
+            ]
+        return {
+            "files": results,
             "failures": [
-                {"name": failure.path.name, "message": failure.message.replace(str(folder), "")}
+                {"name": failure.path.name, "message": self.public(failure.message)}
                 for failure in report.failures
             ],
             "readers": acl,
         }
+
+    def set_readers(self, raw: bytes, principal: str, source_id: str) -> dict[str, Any]:
+        """Replace the readers of the document ``source_id`` is a version of (the caller is
+        always one) and return the access list stored. Only the principal who uploaded it
+        may; for anyone else the source does not exist (404, as for an unknown id)."""
+        try:
+            body = ReadersIn.model_validate_json(raw)
+        except ValidationError as error:
+            first = error.errors()[0]
+            field = ".".join(str(p) for p in first["loc"]) or None
+            raise InputError(first["msg"], where="request body", field=field) from None
+        with SourceStore(self.config.store_path) as store:
+            record = self.readable(store, source_id, principal, field="source_id", status=404)
+            if not Path(record.origin).is_relative_to(self.upload_folder(principal)):
+                raise _no_source(source_id, "source_id", 404)
+            stored = store.set_readers(record.doc_id, sorted({principal, *body.readers}))
+        return {"id": source_id, "doc_id": record.doc_id, "readers": list(stored or ())}
+
+    def readable(
+        self, store: SourceStore, source_id: str, principal: str, *, field: str, status: int = 422
+    ) -> StoredSource:
+        """The stored source ``source_id`` when ``principal`` may read it. A source that
+        does not exist and one that is not the caller's get the same answer, which names no
+        path of the server."""
+        try:
+            record = store.record(source_id)
+        except UnknownSourceError:
+            raise _no_source(source_id, field, status) from None
+        if not record.readable_by([principal]):
+            raise _no_source(source_id, field, status)
+        return record
+
+    def public(self, message: str) -> str:
+        """``message`` with the server's own paths taken out (see `redact_paths`)."""
+        return redact_paths(message, self.server_paths)
+
+    @property
+    def server_paths(self) -> tuple[str, ...]:
+        """The places on disk a response must never name: the data folder, the store, the
+        audit log (a URL's password and host too)."""
+        return (str(self.config.data), str(self.config.store_path), self.config.audit_target)
 
     # --- answers and the audit log ---------------------------------------------------------
     def entry(self, principal: str, answer_id: str) -> AnswerEntry:
@@ -291,6 +362,20 @@ def _utf8(raw: bytes, where: str) -> str:
         return raw.decode("utf-8")
     except UnicodeDecodeError as error:
         raise InputError(f"invalid UTF-8 at byte {error.start}", where=where) from None
+
+
+def redact_paths(message: str, paths: Sequence[str]) -> str:
+    """``message`` with each of ``paths`` (longest first) replaced by ``<server>``: a reply
+    never tells a caller where the server keeps its files."""
+    for path in sorted(set(paths), key=len, reverse=True):
+        if path:
+            message = message.replace(path, "<server>")
+    return message
+
+
+def _no_source(source_id: str, field: str, status: int) -> Problem:
+    title = "Not found" if status == 404 else "Invalid input"
+    return Problem(status, title, f"no source {source_id!r} that you may read", field=field)
 
 
 def _limit(field: str, detail: str) -> Problem:

@@ -25,6 +25,10 @@ from typing import Any, Literal
 from citeproof.errors import CiteproofError, InputError
 
 _SCHEMA = """
+CREATE TABLE IF NOT EXISTS settings (
+    name   TEXT PRIMARY KEY,
+    value  TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS tokens (
     name        TEXT PRIMARY KEY,
     digest      TEXT NOT NULL UNIQUE,
@@ -152,6 +156,19 @@ class ServiceState:
                 raise ServiceStateError(f"{self.path}: cannot open: {error}") from None
             self._local.db = db
         return db
+
+    # --- the deployment's secret ----------------------------------------------------------
+    def deployment_key(self) -> bytes:
+        """32 random bytes made the first time any worker asks and kept in this database: the
+        key of what must not be derivable by callers (the upload folders, hence source ids).
+        Every worker of one data folder gets the same key."""
+        db = self._db()
+        db.execute(
+            "INSERT OR IGNORE INTO settings (name, value) VALUES ('deployment_key', ?)",
+            (secrets.token_hex(32),),
+        )
+        row = db.execute("SELECT value FROM settings WHERE name = 'deployment_key'").fetchone()
+        return bytes.fromhex(str(row[0]))
 
     # --- tokens ----------------------------------------------------------------------------
     def add_token(self, name: str, *, replace: bool = False) -> str:
