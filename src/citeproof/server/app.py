@@ -22,6 +22,7 @@ from citeproof.server.auth import Authenticator, RateLimiter
 from citeproof.server.batches import BatchRunner
 from citeproof.server.config import ServiceConfig, is_loopback
 from citeproof.server.guards import EdgeMiddleware
+from citeproof.server.origins import OriginGuard
 from citeproof.server.problems import Problem
 from citeproof.server.review import build_review_router, render
 from citeproof.server.service import Service
@@ -122,6 +123,7 @@ def create_app(config: ServiceConfig) -> FastAPI:
         log.exception("unexpected error on %s %s", request.method, request.url.path)
         return Problem(500, "Internal error", "the service failed; see its log").response()
 
+    app.add_middleware(OriginGuard, dev=config.dev)
     app.add_middleware(
         EdgeMiddleware,
         metrics=service.metrics,
