@@ -35,9 +35,7 @@ def with_server(use: Callable[[ClientSession], Awaitable[T]], *args: str) -> T:
 
     async def run() -> T:
         # The whole environment: the server imports the citeproof the tests import.
-        params = StdioServerParameters(
-            command=CITEPROOF, args=["mcp", *args], env=dict(os.environ)
-        )
+        params = StdioServerParameters(command=CITEPROOF, args=["mcp", *args], env=dict(os.environ))
         async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
             await session.initialize()
             return await use(session)

@@ -12,9 +12,9 @@ from tests.cli_runs import EXAMPLE_SOURCES, LENDING, invoke
 
 pytest.importorskip("mcp", reason="the MCP server needs the mcp extra")
 
-from mcp.client.session import ClientSession  # noqa: E402
+from mcp.client.session import ClientSession
 
-from tests.test_mcp import with_server  # noqa: E402
+from tests.test_mcp import with_server
 
 
 def logged(audit: Path) -> str:
