@@ -28,7 +28,6 @@ from functools import wraps
 from typing import Any, ParamSpec, TypeVar
 
 from citeproof.audit.backends import open_existing_store
-from citeproof.audit.chain import record_hash
 from citeproof.audit.record import AuditRecord
 from citeproof.audit.store import AuditStore
 from citeproof.audit.verify import verify_log
@@ -154,7 +153,7 @@ def shown(record: AuditRecord) -> dict[str, Any]:
         body = record.to_json()
     except AuditRecordError as error:
         return {"sequence": record.sequence, "verified": False, "problem": str(error)}
-    if record_hash(record.entry) != record.record_hash:
+    if not record.intact:
         return {**body, "verified": False, "problem": "content does not match its stored hash"}
     return {**body, "verified": True}
 

@@ -280,10 +280,14 @@ def build_router(service: Service, auth: Authenticator) -> APIRouter:
         return JSONResponse(await in_thread(service.audit_report))
 
     @router.get("/v1/audit/{request_id}/proof", tags=["audit"], responses=_PROBLEMS)
-    async def audit_proof(request_id: str, request: Request) -> Response:
-        """An inclusion proof of one of the caller's requests against a signed checkpoint."""
+    async def audit_proof(
+        request_id: str, request: Request, sequence: int | None = None
+    ) -> Response:
+        """An inclusion proof of one of the caller's records against a signed checkpoint: the
+        one at ``sequence`` (its ``audit_sequence``) when given, else the caller's latest
+        under this request id."""
         principal = await who(request)
-        return JSONResponse(await in_thread(service.proof, principal, request_id))
+        return JSONResponse(await in_thread(service.proof, principal, request_id, sequence))
 
     @router.get("/healthz", tags=["health"])
     async def healthz() -> Response:

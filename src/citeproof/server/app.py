@@ -25,6 +25,7 @@ from citeproof.server.guards import EdgeMiddleware
 from citeproof.server.origins import OriginGuard
 from citeproof.server.problems import Problem
 from citeproof.server.review import build_review_router, render
+from citeproof.server.sealing import Sealer
 from citeproof.server.service import Service
 
 log = logging.getLogger("citeproof.server")
@@ -41,6 +42,7 @@ def create_app(config: ServiceConfig) -> FastAPI:
         )
     service = Service(config)
     runner = BatchRunner(service)
+    sealer = Sealer(service.seal, config.limits.checkpoint_seconds)
     auth = Authenticator(
         service.state,
         RateLimiter(config.limits.rate_per_minute, config.limits.rate_burst),
@@ -50,10 +52,12 @@ def create_app(config: ServiceConfig) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         runner.start()
+        sealer.start()
         try:
             yield
         finally:
             runner.stop()
+            sealer.stop()
             service.close()
 
     app = FastAPI(

@@ -33,6 +33,9 @@ class Limits:
     body_read_seconds: float = 10.0
     """Longest wait for the next chunk of a request body (a slow client is cut off)."""
     batch_lines: int = 10_000
+    checkpoint_seconds: float = 10.0
+    """Longest time a logged record waits for a signed checkpoint (one is also signed after
+    every 100th record): records dropped from the end of the log after it are detected."""
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

@@ -328,16 +328,28 @@ class Service:
         with self._audit_lock:
             return verify_log(self._audit).to_json()
 
-    def proof(self, principal: str, request_id: str) -> dict[str, Any]:
-        if not self.state.owns_request(principal, request_id):
-            raise Problem(404, "Not found", f"no request {request_id!r}", field="request_id")
+    def proof(self, principal: str, request_id: str, sequence: int | None = None) -> dict[str, Any]:
+        """An inclusion proof of the record ``principal`` logged under ``request_id``: the one
+        at ``sequence`` when given, else their latest. Records another principal logged under
+        the same id are neither proved nor in the way; for them this is 404."""
+        mine = self.state.request_sequences(principal, request_id)
+        chosen = mine[-1] if sequence is None and mine else sequence
+        if chosen is None or chosen not in mine:
+            at = f" at sequence {sequence}" if sequence is not None else ""
+            raise Problem(404, "Not found", f"no request {request_id!r}{at}", field="request_id")
         with self._audit_lock:
             try:
-                return inclusion_proof(self._audit, request_id).to_json()
+                return inclusion_proof(self._audit, request_id, sequence=chosen).to_json()
             except RecordNotFoundError:
                 raise Problem(
                     404, "Not found", f"no request {request_id!r}", field="request_id"
                 ) from None
+
+    def seal(self) -> None:
+        """Sign a checkpoint over the records logged since the last one (see
+        `AuditStore.seal`); the service calls it every ``checkpoint_seconds``."""
+        with self._audit_lock:
+            self._audit.seal()
 
     def ready(self) -> dict[str, Any]:
         """Whether every database answers: the service's, the source store, the audit log."""

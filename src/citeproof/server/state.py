@@ -261,6 +261,16 @@ class ServiceState:
         )
         return [_answer(row) for row in rows]
 
+    def request_sequences(self, principal: str, request_id: str) -> list[int]:
+        """The audit sequences of the records ``principal`` logged under ``request_id``,
+        oldest first (another principal's records under the same id are not among them)."""
+        rows = self._db().execute(
+            "SELECT audit_sequence FROM answers WHERE principal = ? AND request_id = ? "
+            "ORDER BY audit_sequence",
+            (principal, request_id),
+        )
+        return [int(sequence) for (sequence,) in rows]
+
     def owns_request(self, principal: str, request_id: str) -> bool:
         row = (
             self._db()
