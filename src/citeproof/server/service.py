@@ -33,12 +33,15 @@ from citeproof.server.metrics import Metrics
 from citeproof.server.problems import Problem
 from citeproof.server.state import AnswerEntry, ServiceState
 from citeproof.sources.ingest import ingest_files
-from citeproof.sources.limits import ReadLimits
+from citeproof.sources.limits import DEFAULT_LIMITS, ReadLimits
 from citeproof.sources.store import SourceStore, StoredSource
 from citeproof.verifier.parse import parse_answer
 from citeproof.verifier.verification import verify
 
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9._ -]+")
+EXPANDED_BYTES_PER_CHAR = 20
+"""Decompressed bytes (a DOCX package, a PDF's page content) an upload may hold per character
+of the source limit: markup and layout take room, but not a thousand times the text."""
 
 
 class AskIn(BaseModel):
@@ -71,6 +74,10 @@ class Service:
         # verify request may send, no file read for longer than a request may take.
         self.read_limits = ReadLimits(
             max_source_chars=config.limits.source_chars,
+            max_expanded_bytes=min(
+                DEFAULT_LIMITS.max_expanded_bytes,
+                EXPANDED_BYTES_PER_CHAR * config.limits.source_chars,
+            ),
             max_seconds=config.limits.deadline_seconds,
         )
         config.data.mkdir(parents=True, exist_ok=True)
