@@ -19,6 +19,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, StreamingRespon
 
 from citeproof.errors import InputError
 from citeproof.outcome.contract import BatchLine
+from citeproof.server.attempts import AbandonedWork, Attempt
 from citeproof.server.auth import Authenticator
 from citeproof.server.problems import PROBLEM_TYPE, Problem
 from citeproof.server.service import AskIn, ReadersIn, Service, body_digest, dumps
@@ -26,6 +27,8 @@ from citeproof.server.service import AskIn, ReadersIn, Service, body_digest, dum
 T = TypeVar("T")
 
 UPLOAD_PATHS = ("/v1/sources", "/v1/batches")
+WORK_THREADS = 16
+"""Threads per worker process running requests' work; as many abandoned ones at most."""
 MAX_UPLOAD_FILES = 100
 
 
@@ -67,23 +70,40 @@ def build_router(service: Service, auth: Authenticator) -> APIRouter:
     router = APIRouter()
     limits = service.limits
     limiter_box: list[anyio.CapacityLimiter] = []
+    abandoned = AbandonedWork(WORK_THREADS, service.metrics.count_abandoned)
 
     async def in_thread(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """``function`` in a worker thread under the request deadline. Past it the caller is
+        answered 503 and the work is abandoned: it stops at its next check and writes no
+        audit record (unless it was writing it already: then its result is the answer)."""
         if not limiter_box:
-            limiter_box.append(anyio.CapacityLimiter(16))
-        call = functools.partial(function, *args, **kwargs)
+            limiter_box.append(anyio.CapacityLimiter(WORK_THREADS))
+        if abandoned.full:
+            raise Problem(
+                503,
+                "Busy",
+                "the service is still stopping work abandoned past its deadline",
+                headers={"Retry-After": "1"},
+            )
+        attempt: Attempt[T] = Attempt(abandoned)
+        call = functools.partial(attempt.run, functools.partial(function, *args, **kwargs))
         try:
-            with anyio.fail_after(limits.deadline_seconds):
+            with anyio.move_on_after(limits.deadline_seconds):
                 return await anyio.to_thread.run_sync(
                     call, abandon_on_cancel=True, limiter=limiter_box[0]
                 )
-        except TimeoutError:
+        except anyio.get_cancelled_exc_class():  # the client went away: nobody gets an answer
+            attempt.abandon()
+            raise
+        if attempt.abandon():
             raise Problem(
                 503,
                 "Deadline exceeded",
                 f"the request took over {limits.deadline_seconds:g} s",
                 headers={"Retry-After": "1"},
-            ) from None
+            )
+        await anyio.to_thread.run_sync(attempt.done.wait)  # it is writing its record
+        return attempt.outcome()
 
     async def who(request: Request) -> str:
         return await in_thread(auth.principal, request)

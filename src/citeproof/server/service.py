@@ -21,13 +21,15 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from citeproof.asking import ask_store, turn_to_json
-from citeproof.audit import GroupCommit, inclusion_proof, open_store, verify_log
+from citeproof.audit import AppendsRecords, GroupCommit, inclusion_proof, open_store, verify_log
 from citeproof.errors import InputError, RecordNotFoundError, UnknownSourceError
 from citeproof.model import Policy, Source, VerifiedAnswer
 from citeproof.outcome.contract import answer_to_json, read_batch_line
 from citeproof.outcome.recording import Outcome, conclude
 from citeproof.providers.base import Provider
 from citeproof.providers.registry import get_provider
+from citeproof.server import attempts
+from citeproof.server.attempts import CommitOnce
 from citeproof.server.config import ServiceConfig
 from citeproof.server.metrics import Metrics
 from citeproof.server.problems import Problem
@@ -106,6 +108,7 @@ class Service:
         self._check_sizes(answer, sources)
         policy = line_policy.to_policy(Policy()) if line_policy else Policy()
         parsed = time.perf_counter()
+        attempts.check()
         verified = verify(answer, sources, policy=policy, answer_id=answer_id)
         verified_at = time.perf_counter()
         self.record(verified, principal, {"command": f"serve {kind}"}, kind=kind)
@@ -142,8 +145,15 @@ class Service:
         self, verified: VerifiedAnswer, principal: str, request: Mapping[str, Any], *, kind: str
     ) -> Outcome:
         """Evidence, validation and the audit record (naming ``principal``), then the index
-        entry the review pages and ``GET /v1/answers/{id}`` read."""
-        outcome = conclude(verified, request={**request, "principal": principal}, log=self._appends)
+        entry the review pages and ``GET /v1/answers/{id}`` read. Under a request's attempt
+        (`citeproof.server.attempts`) the record is written only if the caller still waits:
+        else `Abandoned` is raised and nothing is written."""
+        attempts.check()
+        attempt = attempts.current()
+        log: AppendsRecords = (
+            self._appends if attempt is None else CommitOnce(self._appends, attempt)
+        )
+        outcome = conclude(verified, request={**request, "principal": principal}, log=log)
         assert outcome.audit_sequence is not None  # a log was given
         self.state.record_answer(
             answer_id=verified.id,
@@ -243,7 +253,9 @@ class Service:
             paths.append(path)
         acl = sorted({principal, *readers})
         with SourceStore(self.config.store_path) as store:
-            report = ingest_files(store, paths, acl=acl, limits=self.read_limits)
+            report = ingest_files(
+                store, paths, acl=acl, limits=self.read_limits, on_file=lambda _: attempts.check()
+            )
             results = [
                 {
                     "name": result.path.name,
