@@ -136,7 +136,11 @@ def build_review_router(service: Service, auth: Authenticator) -> APIRouter:
             return login(request)
         entry = await anyio.to_thread.run_sync(service.entry, principal, answer_id)
         payload = await anyio.to_thread.run_sync(service.payload, entry)
-        page = answer_page(payload, request_id=entry.request_id, created_at=entry.created_at)
-        return render(request, "answer.html", {"page": page, "principal": principal})
+
+        def page() -> Response:  # in a thread: a long page never holds up other requests
+            view = answer_page(payload, request_id=entry.request_id, created_at=entry.created_at)
+            return render(request, "answer.html", {"page": view, "principal": principal})
+
+        return await anyio.to_thread.run_sync(page)
 
     return router

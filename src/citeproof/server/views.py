@@ -4,6 +4,7 @@ correction as a word diff. Plain values only: the templates escape every string.
 
 from __future__ import annotations
 
+import bisect
 import difflib
 import re
 from collections.abc import Mapping, Sequence
@@ -18,6 +19,7 @@ STATUS_LABELS = {
     "ineligible": "ineligible",
 }
 _WORDS = re.compile(r"\s+|[^\s]+")
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +97,20 @@ def utf16(text: str, index: int) -> int:
     return len(text[:index].encode("utf-16-le", "surrogatepass")) // 2
 
 
+class Utf16Offsets:
+    """`utf16` for many offsets into one text: the text is read once, then each offset costs
+    a binary search (a page with thousands of chips over a long source stays linear)."""
+
+    def __init__(self, text: str) -> None:
+        self._size = len(text)
+        self._astral = [match.start() for match in _ASTRAL.finditer(text)]
+
+    def __call__(self, index: int) -> int:
+        """``utf16(text, index)``, ``index`` taken as a slice end (negative from the end)."""
+        index = max(0, self._size + index) if index < 0 else min(index, self._size)
+        return index + bisect.bisect_left(self._astral, index)
+
+
 def word_diff(wrote: str, says: str) -> tuple[tuple[str, str], ...]:
     """(``same``|``del``|``ins``, text) runs turning what the model wrote into the source."""
     a, b = _WORDS.findall(wrote), _WORDS.findall(says)
@@ -117,8 +133,9 @@ def answer_page(payload: Mapping[str, Any], *, request_id: str, created_at: str)
     sources = _sources(payload.get("sources") or [])
     by_id = {s.id: s for s in sources}
     text = str(answer.get("text", ""))
-    quotes = [_quote(q, by_id) for q in answer.get("quotes") or []]
-    claims = [c for c in (_claim(c, by_id, text) for c in answer.get("claims") or []) if c]
+    units = {s.id: Utf16Offsets(s.text) for s in sources}
+    quotes = [_quote(q, by_id, units) for q in answer.get("quotes") or []]
+    claims = [c for c in (_claim(c, by_id, text, units) for c in answer.get("claims") or []) if c]
     pieces = _pieces(text, answer.get("quotes") or [], quotes, claims)
     eligibility = answer.get("eligibility") or {}
     excluded = tuple(
@@ -156,14 +173,18 @@ def _sources(items: Sequence[Mapping[str, Any]]) -> tuple[SourceView, ...]:
     )
 
 
-def _quote(q: Mapping[str, Any], by_id: Mapping[str, SourceView]) -> QuoteView:
+def _quote(
+    q: Mapping[str, Any],
+    by_id: Mapping[str, SourceView],
+    units: Mapping[str, Utf16Offsets],
+) -> QuoteView:
     source = by_id.get(str(q.get("source"))) if q.get("source") else None
     span = q.get("source_span")
     start16 = end16 = None
     says = None
     if source is not None and span:
         start, end = int(span[0]), int(span[1])
-        start16, end16 = utf16(source.text, start), utf16(source.text, end)
+        start16, end16 = units[source.id](start), units[source.id](end)
         says = source.text[start:end]
     status = str(q.get("status", ""))
     wrote = str(q.get("text", ""))
@@ -191,7 +212,10 @@ def _quote(q: Mapping[str, Any], by_id: Mapping[str, SourceView]) -> QuoteView:
 
 
 def _claim(
-    c: Mapping[str, Any], by_id: Mapping[str, SourceView], text: str
+    c: Mapping[str, Any],
+    by_id: Mapping[str, SourceView],
+    text: str,
+    units: Mapping[str, Utf16Offsets],
 ) -> tuple[ClaimView, int] | None:
     """A chip for a claim whose support was judged (``verdict`` and a ``support`` list, one
     judgement per cited source), placed at the claim's end; None for claims without one."""
@@ -207,8 +231,8 @@ def _claim(
         source = by_id.get(str(passage.get("source")))
         span = passage.get("span")
         if source is not None and isinstance(span, list) and len(span) == 2:
-            start16 = utf16(source.text, int(span[0]))
-            end16 = utf16(source.text, int(span[1]))
+            start16 = units[source.id](int(span[0]))
+            end16 = units[source.id](int(span[1]))
     if source is None:
         for citation in c.get("citations") or []:
             source = by_id.get(str(citation.get("source")))
@@ -266,11 +290,12 @@ def _pieces(
     if position < len(text) or not pieces:
         pieces.append((position, len(text), None))
     extra: dict[int, list[Chip]] = {}
+    stops = [stop for _, stop, _ in pieces]  # the pieces run on from 0, in order
     for claim, end in claims:
-        for number, (start, stop, _) in enumerate(pieces):
-            if start < end <= stop or (end == 0 and number == 0):
-                extra.setdefault(number, []).append(claim.chip)
-                break
+        # The first piece with start < end <= stop (the first piece for a claim ending at 0).
+        number = 0 if end == 0 else bisect.bisect_left(stops, end)
+        if number < len(pieces) and (end == 0 or pieces[number][0] < end):
+            extra.setdefault(number, []).append(claim.chip)
     return tuple(
         Piece(text[start:stop], chip, tuple(extra.get(number, ())))
         for number, (start, stop, chip) in enumerate(pieces)
