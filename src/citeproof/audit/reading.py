@@ -50,6 +50,8 @@ class ReadCheck:
     checkpoint_problems: list[str] = field(default_factory=list)
     unsealed: int = 0
     """Records read after the last signed checkpoint: not yet covered by a signature."""
+    signed: dict[int, Checkpoint] | None = field(default=None, repr=False, compare=False)
+    """The valid signed checkpoints by size, loaded once for all the reads of this check."""
 
     @property
     def ok(self) -> bool:
@@ -88,7 +90,9 @@ def checked_records(
     """The good records with ``start <= sequence < end`` (to the end when None), in order,
     each with its parsed fields; each bad one is added to ``check`` and skipped (see the
     module docstring)."""
-    signed = _signed_checkpoints(store, check)
+    if check.signed is None:
+        check.signed = _signed_checkpoints(store, check)
+    signed = check.signed
     expected_previous = _hash_before(store, start)
     position = start
     held: Checked | None = None  # good so far; yielded once the next record links to it

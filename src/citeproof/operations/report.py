@@ -170,8 +170,8 @@ REPORT_PATHS = (
     "$.payload.result",
     "$.payload.verdict",
 )
-"""What the report reads of a record, and nothing else (the answer's text and its sources'
-texts, the bulk of a record, are never read)."""
+"""What the report takes from a record, and nothing else. Each record is still read whole:
+its hash and its link to the next record are checked before any of it is counted."""
 
 
 def build_report(

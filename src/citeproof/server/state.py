@@ -271,17 +271,6 @@ class ServiceState:
         )
         return [int(sequence) for (sequence,) in rows]
 
-    def owns_request(self, principal: str, request_id: str) -> bool:
-        row = (
-            self._db()
-            .execute(
-                "SELECT 1 FROM answers WHERE principal = ? AND request_id = ? LIMIT 1",
-                (principal, request_id),
-            )
-            .fetchone()
-        )
-        return row is not None
-
     # --- idempotency -----------------------------------------------------------------------
     def claim_key(
         self, principal: str, key: str, body_digest: str, *, stale_seconds: float = 300.0
