@@ -26,6 +26,7 @@ import json
 from collections.abc import Callable, Sequence
 from functools import wraps
 from typing import Any, ParamSpec, TypeVar
+from urllib.parse import urlsplit, urlunsplit
 
 from citeproof.audit.backends import open_existing_store
 from citeproof.audit.record import AuditRecord
@@ -89,7 +90,8 @@ def verify_tool(
 
 class AuditLogs:
     """The audit logs a server may open: the targets named at start (SQLite paths or
-    ``postgresql://`` URLs), picked by the exact text they were named with."""
+    ``postgresql://`` URLs), picked by the exact text they were named with (a URL's password
+    may be given as ``***``: messages never show it)."""
 
     def __init__(self, targets: Sequence[str]) -> None:
         self.targets = tuple(dict.fromkeys(targets))
@@ -104,19 +106,28 @@ class AuditLogs:
             )
         if audit is None and len(self.targets) == 1:
             return self.targets[0]
-        if audit in self.targets:
-            return audit
-        raise InputError(
-            f"not an audit log of this server; it serves {', '.join(map(repr, self.targets))}",
-            field="audit",
-        )
+        for target in self.targets:  # by the name given, or as shown (password hidden)
+            if audit in (target, _without_password(target)):
+                return target
+        served = ", ".join(repr(_without_password(target)) for target in self.targets)
+        raise InputError(f"not an audit log of this server; it serves {served}", field="audit")
 
     def open(self, audit: str | None) -> AuditStore:
         target = self.choose(audit)
         try:
             return open_existing_store(target)
         except CiteproofError:
-            raise AuditStoreError(f"the audit log {target!r} cannot be opened") from None
+            shown = _without_password(target)
+            raise AuditStoreError(f"the audit log {shown!r} cannot be opened") from None
+
+
+def _without_password(target: str) -> str:
+    """A database URL with its password replaced by ``***`` (a path as it is)."""
+    parts = urlsplit(target)
+    if not parts.password:
+        return target
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc))
 
 
 def audit_tools(logs: AuditLogs) -> tuple[Callable[..., Any], Callable[..., Any]]:
