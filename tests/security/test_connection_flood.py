@@ -93,3 +93,27 @@ def test_a_client_under_its_cap_is_served_as_before(server: Server) -> None:
         finally:
             for sock in held:
                 sock.close()
+
+
+def test_a_keep_alive_connection_trickling_its_next_request_is_closed(server: Server) -> None:
+    """The header deadline starts again after each response: the keep-alive timeout alone
+    was reset by every byte, so a connection could trickle its second request for ever."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=5) as sock:
+        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        answer = b""
+        while b'"ok"' not in answer:
+            answer += sock.recv(4096)
+        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        sock.settimeout(0.5)
+        closed = False
+        for _ in range(int(3 * HEADER_SECONDS / 0.5)):  # a bounded wait, not a timing
+            try:
+                sock.sendall(b"X-Slow: y\r\n")
+                closed = sock.recv(4096) == b""
+            except TimeoutError:
+                continue
+            except (ConnectionResetError, BrokenPipeError):
+                closed = True
+            if closed:
+                break
+        assert closed
