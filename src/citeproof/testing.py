@@ -10,7 +10,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 
 from citeproof.adapters.converted import Converted
-from citeproof.model import STATUSES, CitedSource, Policy, Source, VerifiedAnswer
+from citeproof.model import (
+    STATUSES,
+    CitedSource,
+    Policy,
+    Source,
+    VerifiedAnswer,
+    VerifiedClaim,
+    VerifiedQuote,
+)
+from citeproof.verifier.differences import changes_meaning, describe
 from citeproof.verifier.verification import verify
 
 
@@ -22,6 +31,10 @@ def assert_cited(
     max_mismatch: int = 0,
     max_not_found: int = 0,
     max_ineligible: int = 0,
+    max_meaning_changed: int = 0,
+    max_contradicted: int = 0,
+    max_unsupported: int | None = None,
+    max_partial: int | None = None,
     min_quotes: int = 0,
     min_cited_claims: float = 0.0,
     policy: Policy | None = None,
@@ -31,6 +44,11 @@ def assert_cited(
 
     - more quotes have a status than its ``max_<status>`` allows (``corrected``: no limit
       unless given; ``mismatch``, ``not_found`` and ``ineligible``: none allowed by default);
+    - more quotes changed the meaning than ``max_meaning_changed`` (none by default: a
+      correction that turns the source's 80% into 90% is a failure, however the quote was
+      corrected);
+    - more claims have a verdict than its ``max_<verdict>`` allows (``contradicted``: none by
+      default; ``unsupported`` and ``partial``: no limit unless given);
     - fewer than ``min_quotes`` quotes were found;
     - a smaller share of the claims than ``min_cited_claims`` (0 to 1) cites a provided source.
 
@@ -50,6 +68,22 @@ def assert_cited(
         if limit is not None and counts[status] > limit:
             problems.append(f"{counts[status]} {status} quotes (at most {limit} allowed):")
             problems.extend(_quote_lines(verified, status))
+    changed = [q for q in verified.quotes if q.meaning_changed]
+    if len(changed) > max_meaning_changed:
+        problems.append(
+            f"{len(changed)} quotes changed the meaning (at most {max_meaning_changed} allowed):"
+        )
+        problems.extend(_changed_lines(changed))
+    claim_limits = {
+        "contradicted": max_contradicted,
+        "unsupported": max_unsupported,
+        "partial": max_partial,
+    }
+    for verdict, limit in claim_limits.items():
+        judged = [c for c in verified.claims if c.verdict == verdict]
+        if limit is not None and len(judged) > limit:
+            problems.append(f"{len(judged)} {verdict} claims (at most {limit} allowed):")
+            problems.extend(_claim_lines(judged))
     if len(verified.quotes) < min_quotes:
         problems.append(f"{len(verified.quotes)} quotes found, at least {min_quotes} expected")
     if verified.claims and min_cited_claims > 0:
@@ -88,6 +122,19 @@ def _quote_lines(verified: VerifiedAnswer, status: str) -> Iterator[str]:
             continue
         cited = quote.cited_source or "no source"
         yield f"  {quote.id} {status}: {_short(quote.text)!r} citing {cited}: {quote.note}"
+
+
+def _changed_lines(quotes: Sequence[VerifiedQuote]) -> Iterator[str]:
+    for quote in quotes:
+        said = "; ".join(describe(d) for d in quote.differences if changes_meaning(d))
+        cited = quote.cited_source or "no source"
+        yield f"  {quote.id} {quote.status}: {_short(quote.text)!r} citing {cited}: {said}"
+
+
+def _claim_lines(claims: Sequence[VerifiedClaim]) -> Iterator[str]:
+    for claim in claims:
+        reasons = "; ".join(f"{s.source}: {s.reason}" for s in claim.support if s.reason)
+        yield f"  {claim.id} {claim.verdict}: {_short(claim.text)!r}: {reasons or 'no source'}"
 
 
 def _short(text: str, most: int = 100) -> str:

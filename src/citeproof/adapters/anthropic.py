@@ -356,3 +356,17 @@ def _decoded(source: fields.Json, where: str) -> bytes:
         return base64.b64decode(data, validate=True)
     except (binascii.Error, ValueError):
         raise SourceError("the base64 data does not decode", where=where, field="data") from None
+
+
+def request_sources(request: object) -> tuple[tuple[Source, ...], tuple[str, ...]]:
+    """Every source an Anthropic Messages request carries, cited or not: its ``document``
+    blocks as ``doc-N`` and its ``search_result`` blocks as ``result-N``, numbered as the
+    response's ``document_index`` and ``search_result_index`` count them (tool results
+    included), each with the text the request holds; and a note for each document whose text
+    it does not hold (``url`` and ``file`` documents). Raises `SourceError` naming the block
+    for a malformed document."""
+    documents, results = _request_documents(request)
+    known = SourceSet(())
+    for document in documents + results:
+        known.add(document.vendor)
+    return known.sources(), tuple(known.notes)

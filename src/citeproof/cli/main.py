@@ -10,6 +10,7 @@ from citeproof.cli.common import Group, exit_codes
 from citeproof.cli.guardrail import guardrail_command
 from citeproof.cli.ingest import ingest_command
 from citeproof.cli.mcp import mcp_command
+from citeproof.cli.proxy import proxy_command
 from citeproof.cli.report import report_command
 from citeproof.cli.revalidate import revalidate_command
 from citeproof.cli.sample import review_command, sample_command
@@ -40,6 +41,7 @@ main.add_command(revalidate_command)
 main.add_command(report_command)
 main.add_command(guardrail_command)
 main.add_command(mcp_command)
+main.add_command(proxy_command)
 audit_group.add_command(sample_command)
 audit_group.add_command(review_command)
 

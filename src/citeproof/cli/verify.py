@@ -40,6 +40,7 @@ from citeproof.operations.batch import (
 )
 from citeproof.operations.engines import Engine
 from citeproof.outcome.contract import read_sources
+from citeproof.providers.registry import get_provider, provider_names
 from citeproof.render.safe_text import safe_console, visible
 from citeproof.sources import read_source_file
 from citeproof.sources.limits import ReadLimits, bounded_lines, read_bounded
@@ -157,6 +158,23 @@ DEFAULTS = Policy()
     "or either: for CI. The output is written all the same.",
 )
 @click.option(
+    "--support-judge",
+    "support_judge",
+    type=click.Choice(["model", "lexical", "provider"]),
+    default=None,
+    help="How claim support is judged: model (default: the shipped entailment model), "
+    "lexical (the word-level head, no model), or provider (the LLM of --judge-provider, one "
+    "call per answer, cached).",
+)
+@click.option(
+    "--judge-provider",
+    "judge_provider",
+    type=click.Choice(sorted(provider_names())),
+    default=None,
+    help="The provider for --support-judge provider (default: openai when OPENAI_BASE_URL or "
+    "OPENAI_API_KEY is set, anthropic when ANTHROPIC_API_KEY is set, else the embedded model).",
+)
+@click.option(
     "--from",
     "vendor",
     type=click.Choice(VENDORS),
@@ -189,6 +207,8 @@ def verify_command(
     min_similarity: float | None,
     number_sources: bool,
     fail_on: FailOn | None,
+    support_judge: Literal["model", "lexical", "provider"] | None,
+    judge_provider: str | None,
     vendor: str | None,
     request_file: Path | None,
     engine: Engine | None,
@@ -204,6 +224,13 @@ def verify_command(
     With --audit, --rules, --facts and --live: attach the evidence, decide the rules on
     today's live values, and append the record to the audit log."""
     policy = _policy(ineligible, min_similarity)
+    if support_judge is not None:
+        policy = replace(policy, support_judge=support_judge)
+    if judge_provider is not None and support_judge != "provider":
+        raise click.UsageError("--judge-provider goes with --support-judge provider")
+    if batch is not None and support_judge == "provider":
+        raise click.UsageError("--support-judge provider judges one answer, not --batch")
+    support_provider = get_provider(judge_provider) if support_judge == "provider" else None
     if batch is not None:
         if vendor is not None:
             raise click.UsageError("--from reads one response file, not --batch")
@@ -242,7 +269,7 @@ def verify_command(
             sources = _numbered(sources)
         # A character is at most four bytes of UTF-8 (and a BOM may come first).
         answer = _read_text(answer_file, "answer", 4 * MAX_ANSWER_CHARS + 3)
-        verified = verify(answer, sources, policy=policy)
+        verified = verify(answer, sources, policy=policy, support_provider=support_provider)
         record = {"command": "verify", "answer_file": str(answer_file)}
     conclude_from_options(
         verified,

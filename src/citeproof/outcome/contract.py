@@ -47,6 +47,7 @@ class PolicyIn(_Strict):
     support_threshold: float | None = None
     partial_threshold: float | None = None
     support_embeddings: Literal["auto", "off"] | None = None
+    support_judge: Literal["model", "lexical", "provider"] | None = None
 
     def to_policy(self, base: Policy) -> Policy:
         changes = {k: v for k, v in self.model_dump().items() if v is not None}
@@ -235,6 +236,7 @@ def support_to_json(support: ClaimSupport) -> dict[str, Any]:
             for d in support.differences
         ],
         "method": support.method,
+        "reason": support.reason,
     }
 
 

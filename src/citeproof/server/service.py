@@ -30,7 +30,7 @@ from citeproof.providers.base import Provider
 from citeproof.providers.registry import get_provider
 from citeproof.server import attempts
 from citeproof.server.attempts import CommitOnce
-from citeproof.server.config import ServiceConfig
+from citeproof.server.config import Limits, ServiceConfig
 from citeproof.server.metrics import Metrics
 from citeproof.server.problems import Problem
 from citeproof.server.state import AnswerEntry, ServiceState
@@ -105,7 +105,7 @@ class Service:
         started = time.perf_counter()
         text = _utf8(raw, where)
         answer_id, answer, sources, line_policy = read_batch_line(text, where=where)
-        self._check_sizes(answer, sources)
+        check_sizes(self.limits, answer, sources)
         policy = line_policy.to_policy(Policy()) if line_policy else Policy()
         parsed = time.perf_counter()
         attempts.check()
@@ -120,26 +120,6 @@ class Service:
             }
         )
         return answer_to_json(verified)
-
-    def _check_sizes(self, answer: str, sources: Sequence[Source]) -> None:
-        limits = self.limits
-        if len(answer) > limits.answer_chars:
-            raise _limit(
-                "answer", f"is {len(answer)} characters; the limit is {limits.answer_chars}"
-            )
-        if len(sources) > limits.sources_per_answer:
-            raise _limit(
-                "sources", f"has {len(sources)} sources; the limit is {limits.sources_per_answer}"
-            )
-        for position, source in enumerate(sources):
-            if len(source.text) > limits.source_chars:
-                raise _limit(
-                    f"sources.{position}.text",
-                    f"is {len(source.text)} characters; the limit is {limits.source_chars}",
-                )
-        quotes = len(parse_answer(answer).quotes)
-        if quotes > limits.quotes_per_answer:
-            raise _limit("answer", f"has {quotes} quotes; the limit is {limits.quotes_per_answer}")
 
     def record(
         self, verified: VerifiedAnswer, principal: str, request: Mapping[str, Any], *, kind: str
@@ -378,6 +358,26 @@ class Service:
         with self._audit_lock:
             size = self._audit.size()
         return {"status": "ready", "sources": sources, "audit_records": size}
+
+
+def check_sizes(limits: Limits, answer: str, sources: Sequence[Source]) -> None:
+    """The service's limits on one answer and its sources (answer characters, number of
+    sources, characters of each, number of quotes): a 413 `Problem` naming the field."""
+    if len(answer) > limits.answer_chars:
+        raise _limit("answer", f"is {len(answer)} characters; the limit is {limits.answer_chars}")
+    if len(sources) > limits.sources_per_answer:
+        raise _limit(
+            "sources", f"has {len(sources)} sources; the limit is {limits.sources_per_answer}"
+        )
+    for position, source in enumerate(sources):
+        if len(source.text) > limits.source_chars:
+            raise _limit(
+                f"sources.{position}.text",
+                f"is {len(source.text)} characters; the limit is {limits.source_chars}",
+            )
+    quotes = len(parse_answer(answer).quotes)
+    if quotes > limits.quotes_per_answer:
+        raise _limit("answer", f"has {quotes} quotes; the limit is {limits.quotes_per_answer}")
 
 
 def body_digest(raw: bytes) -> str:

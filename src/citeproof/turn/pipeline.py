@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from citeproof.model import Candidate, Eligibility, Passage, Policy, VerifiedAnswer
+from citeproof.model import Candidate, Eligibility, Passage, Policy, Source, VerifiedAnswer
 from citeproof.providers.base import Generation, Provider
 from citeproof.providers.constrained import GrammarProvider, wants_quote_first
 from citeproof.turn.eligibility import DEFAULT_BUDGET_CHARS, decide_eligibility
@@ -47,6 +47,46 @@ class Turn:
     timings: dict[str, float]
 
 
+@dataclass(frozen=True, slots=True)
+class Selection:
+    """The sources of one turn: the passages retrieved, every candidate source (retrieved or
+    attached, best first) and the eligibility decided over them, with the time each took."""
+
+    passages: tuple[Passage, ...]
+    sources: tuple[Source, ...]
+    eligibility: Eligibility
+    timings: dict[str, float]
+
+
+def select_sources(
+    question: str,
+    *,
+    retriever: Retriever,
+    library: Library,
+    user: str | None = None,
+    attached: Sequence[str] = (),
+    budget_chars: int = DEFAULT_BUDGET_CHARS,
+    limit: int = 8,
+    decide: Decide = decide_eligibility,
+) -> Selection:
+    """Retrieve for ``question`` and decide eligibility once: the first half of a turn,
+    also what a caller needs that sends the prompt to a model of its own (the proxy)."""
+    timings: dict[str, float] = {}
+    started = time.perf_counter()
+    passages = tuple(retriever.retrieve(question, limit=limit))
+    timings["retrieve"] = round(time.perf_counter() - started, 6)
+
+    started = time.perf_counter()
+    order = list(dict.fromkeys([*attached, *(p.source_id for p in passages)]))
+    chosen = shown_paragraphs(passages)
+    candidates = [_sized(library.candidate(sid), chosen.get(sid)) for sid in order]
+    eligibility = decide(
+        candidates, user=user, budget_chars=budget_chars, known_ids=library.known_ids()
+    )
+    timings["eligibility"] = round(time.perf_counter() - started, 6)
+    return Selection(passages, tuple(c.source for c in candidates), eligibility, timings)
+
+
 def run_turn(
     question: str,
     *,
@@ -70,26 +110,23 @@ def run_turn(
     A provider with quote-first generation on (`wants_quote_first`) gets the quote-first
     prompt and its grammar; the answer verified is then its prose followed by its evidence.
     """
-    timings: dict[str, float] = {}
+    selection = select_sources(
+        question,
+        retriever=retriever,
+        library=library,
+        user=user,
+        attached=attached,
+        budget_chars=budget_chars,
+        limit=limit,
+        decide=decide,
+    )
+    passages, sources, eligibility = selection.passages, selection.sources, selection.eligibility
+    timings = dict(selection.timings)
 
     def timed(stage: str, started: float) -> None:
         timings[stage] = round(time.perf_counter() - started, 6)
 
     started = time.perf_counter()
-    passages = tuple(retriever.retrieve(question, limit=limit))
-    timed("retrieve", started)
-
-    started = time.perf_counter()
-    order = list(dict.fromkeys([*attached, *(p.source_id for p in passages)]))
-    chosen = shown_paragraphs(passages)
-    candidates = [_sized(library.candidate(sid), chosen.get(sid)) for sid in order]
-    eligibility = decide(
-        candidates, user=user, budget_chars=budget_chars, known_ids=library.known_ids()
-    )
-    timed("eligibility", started)
-
-    started = time.perf_counter()
-    sources = [c.source for c in candidates]
     # Retrieved sources show their passages; attached ones with none are shown whole.
     prompt = build_prompt(question, sources, eligibility, passages=passages)
     quote_first = wants_quote_first(provider)

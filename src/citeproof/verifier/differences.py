@@ -3,10 +3,14 @@
 
 `compare(written, source)` aligns the two texts word by word and names every difference:
 ``whitespace``, ``punctuation``, ``case`` and ``spelling`` are cosmetic; ``number``, ``name``,
-``negation`` and ``date`` always change the meaning; a ``word`` difference changes it when a
-content word (not merely a function word such as "the" or "of") was added, dropped or
-replaced. The module depends on nothing else in the verifier, so any step that compares a
-statement with a source (quotes here, unquoted claims elsewhere) can use it.
+``negation`` and ``date`` always change the meaning, and so do the small words that carry it
+(`MEANING_WORDS`): a ``modal`` ("must" / "may"), a ``direction`` ("before" / "after",
+"above" / "below", "more" / "less"), a ``stance`` ("for" / "against", "including" /
+"excluding", "with" / "without"), a ``quantifier`` ("all" / "some") or a ``connective``
+("and" / "or") added, dropped or swapped; a ``word`` difference changes it when a content
+word (not merely a function word such as "the" or "of") was added, dropped or replaced. The
+module depends on nothing else in the verifier, so any step that compares a statement with a
+source (quotes here, unquoted claims elsewhere) can use it.
 
 Typographic variants the matcher treats as equal (curly and straight quotation marks, dash
 styles, runs of whitespace, invisible characters) are not differences.
@@ -26,8 +30,8 @@ from citeproof.model import Difference, DifferenceKind
 
 COSMETIC_KINDS: frozenset[str] = frozenset({"whitespace", "punctuation", "case", "spelling"})
 """Kinds that never change the meaning."""
-FACT_KINDS: frozenset[str] = frozenset({"number", "name", "negation", "date"})
-"""Kinds that always change the meaning."""
+# Month names that are also everyday words: a date only where written as a month ("May").
+_AMBIGUOUS_MONTHS = frozenset({"may", "march"})
 
 _CANONICAL = str.maketrans(
     {
@@ -75,6 +79,31 @@ FUNCTION_WORDS = _vocabulary(
     "your yours i me my mine one's also so such too very just only both each either any "
     "all some most more much many other another same own while although though because "
     "whether yet still even up down out off again further once s"
+)
+MEANING_WORDS: dict[str, frozenset[str]] = {
+    "modal": _vocabulary("must may might can could shall should will would need ought"),
+    "direction": _vocabulary(
+        "before after above below over under more less fewer greater higher lower up down "
+        "earlier later since until till into beyond most least first last"
+    ),
+    "stance": _vocabulary(
+        "for against with without including excluding include exclude includes excludes "
+        "pro anti except unless only"
+    ),
+    "quantifier": _vocabulary(
+        "all some any every each none both either few many several most no always sometimes "
+        "often rarely usually"
+    ),
+    "connective": _vocabulary("and or but nor"),
+}
+"""The function words that carry meaning, by the kind of difference swapping one makes."""
+MEANING_KINDS: frozenset[str] = frozenset(MEANING_WORDS)
+FACT_KINDS: frozenset[str] = frozenset({"number", "name", "negation", "date"}) | MEANING_KINDS
+"""Kinds that always change the meaning."""
+# Small words whose mere presence moves the meaning: adding or dropping one is a change.
+_ALONE_CHANGES_MEANING = _vocabulary(
+    "only except unless without excluding including all every no none must may might "
+    "more less least most before after above below or"
 )
 _SENTENCE_END = frozenset(".!?")
 # A full stop after these ends an abbreviation, not a sentence: "M. Mensah", "Dr. Okafor".
@@ -208,15 +237,47 @@ def _kind(a: list[_Token], b: list[_Token]) -> DifferenceKind:
     if _negations(a_folded) != _negations(b_folded):
         return "negation"
     changed = set(a_folded) ^ set(b_folded)
-    if len(a) == 1 and len(b) == 1 and _misspelt(a_folded[0], b_folded[0]):
+    single = len(a) == 1 and len(b) == 1
+    small = _small_word_kind(a, b, changed)
+    if small is not None:
+        return small
+    if single and _misspelt(a_folded[0], b_folded[0]):
         return "spelling"  # "Auugst" is August misspelt, not another date
-    if changed & DATE_WORDS:
+    if any(_is_date_word(t) for t in (*a, *b) if t.text.casefold() in changed):
         return "date"
     if any(_DIGIT.search(w) or w in NUMBER_WORDS for w in changed):
         return "number"
     if any(_is_name(t) for t in (*a, *b) if t.text.casefold() in changed):
         return "name"
     return "word"
+
+
+def _small_word_kind(a: list[_Token], b: list[_Token], changed: set[str]) -> DifferenceKind | None:
+    """The kind of a meaning-bearing small word swapped for another of its kind ("before" /
+    "after"), or one of `_ALONE_CHANGES_MEANING` added or dropped with nothing in its place
+    ("only", "must"); None otherwise, and for words used as a date ("May 2024"). "by" /
+    "with" is no such swap: "by" carries no stance."""
+    ours = [t.text.casefold() for t in a if t.text.casefold() in changed and not _is_date_word(t)]
+    theirs = [t.text.casefold() for t in b if t.text.casefold() in changed and not _is_date_word(t)]
+    for kind, words in MEANING_WORDS.items():
+        mine = [w for w in ours if w in words]
+        other = [w for w in theirs if w in words]
+        if mine and other:
+            return kind  # type: ignore[return-value]
+        alone = mine if not theirs else other if not ours else []
+        if any(w in _ALONE_CHANGES_MEANING for w in alone):
+            return kind  # type: ignore[return-value]
+    return None
+
+
+def _is_date_word(token: _Token) -> bool:
+    """A month or day name used as one: "may" and "march" only capitalised mid-sentence."""
+    word = token.text.casefold()
+    if word not in DATE_WORDS:
+        return False
+    if word in _AMBIGUOUS_MONTHS:
+        return token.text[0].isupper() and not token.sentence_start
+    return True
 
 
 def _negations(words: list[str]) -> int:

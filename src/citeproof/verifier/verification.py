@@ -19,6 +19,7 @@ from citeproof.model import (
     lone_surrogate_at,
     not_unicode,
 )
+from citeproof.providers.base import Provider
 from citeproof.verifier.catalog import SourceCatalog
 from citeproof.verifier.correct import apply_verdicts
 from citeproof.verifier.judgement import judge_quote
@@ -39,8 +40,9 @@ class Verifier:
     call over the same text). Use one for many answers over one corpus: a batch, a service.
 
     ``eligibility``: inside a turn, only its eligible sources can be cited, and a citation to
-    an excluded one says why (012.2, 012.3). Raises `SourceError` for bad sources. Safe to
-    share between threads.
+    an excluded one says why (012.2, 012.3). ``support_provider`` is the LLM that judges
+    claim support when ``policy.support_judge`` is ``"provider"``. Raises `SourceError` for
+    bad sources. Safe to share between threads.
     """
 
     def __init__(
@@ -50,8 +52,10 @@ class Verifier:
         policy: Policy | None = None,
         eligibility: Eligibility | None = None,
         cache: IndexCache | None = SHARED,
+        support_provider: Provider | None = None,
     ) -> None:
         self.policy = Policy() if policy is None else policy
+        self.support_provider = support_provider
         expect_instance(self.policy, Policy, "policy", PolicyError)
         self.eligibility = eligibility
         if eligibility is not None:
@@ -117,7 +121,8 @@ class Verifier:
         text, quotes, claims = apply_verdicts(parsed, judgements, self.catalog, policy)
         # Claim support (issue 10): every cited claim judged against each source it cites.
         by_id = {source.id: source for source in self.catalog}
-        claims = attach_support(text, claims, quotes, by_id, SupportJudge(policy))
+        judge = SupportJudge(policy, provider=self.support_provider)
+        claims = attach_support(text, claims, quotes, by_id, judge)
         return VerifiedAnswer(
             id=answer_id or default_answer_id(answer, self.sources, text_key=self._text_key),
             text=text,
@@ -139,6 +144,7 @@ def verify(
     answer_id: str | None = None,
     now: datetime | None = None,
     eligibility: Eligibility | None = None,
+    support_provider: Provider | None = None,
 ) -> VerifiedAnswer:
     """Verify every quote of ``answer`` against ``sources``, the sources of this turn.
 
@@ -146,12 +152,16 @@ def verify(
     ids not among ``sources`` are ineligible (012.2). ``answer_id`` defaults to a stable hash
     of the answer and the sources; ``now`` stamps the corrections (default: the current UTC
     time). Inside a turn, pass the turn's ``eligibility``: only its eligible sources can be
-    cited, and a citation to an excluded one says why (012.2, 012.3). Raises `AnswerError` or
+    cited, and a citation to an excluded one says why (012.2, 012.3). With
+    ``Policy(support_judge="provider")``, ``support_provider`` (any `citeproof.providers`
+    provider) judges claim support, one call per answer. Raises `AnswerError` or
     `SourceError` for bad input, `PolicyError` for a bad policy. Source indexes are reused
     across calls for the same text (see `Verifier` for many answers over one corpus).
     """
     _check_answer(answer)
-    verifier = Verifier(sources, policy=policy, eligibility=eligibility)
+    verifier = Verifier(
+        sources, policy=policy, eligibility=eligibility, support_provider=support_provider
+    )
     return verifier.verify(answer, answer_id=answer_id, now=now)
 
 

@@ -4,10 +4,12 @@ Every claim with at least one citation to an eligible source gets one `ClaimSupp
 distinct cited source, judged on the claim's text with its citation markers blanked out (so
 difference spans still index ``VerifiedClaim.text``). Parts of the claim inside quotes that
 verified (``verified`` or ``corrected``) are backed by that verification; the rest is judged.
-A citation whose quote changed the meaning is judged only when that quote was kept as written
-(an email body's ``mismatch``): the claim then says what the model wrote, and the source shows
-what it says instead; a quote corrected to the source's words leaves nothing of the model's
-claim to judge.
+A citation whose quote changed the meaning is judged too: a quote kept as written (an email
+body's ``mismatch``) leaves the claim saying what the model wrote, and the source shows what it
+says instead (such a claim is never ``supported``: `_held_back`); a quote corrected to a
+document's words is judged on the corrected words. A claim whose quote was not found in the
+source it cites is never ``supported`` either. The judgements of one answer are made in one
+batch (`SupportJudge.judge_many`).
 A claim whose only citations were refused (not provided this turn) is ``unsupported`` with
 no judgement. A claim without citation is ``uncited`` when the answer cites elsewhere and the
 claim asserts something (three content words or more, not a question); otherwise ``none``.
@@ -20,7 +22,6 @@ import re
 from collections.abc import Sequence
 
 from citeproof.model import (
-    CitedSource,
     ClaimSupport,
     ClaimVerdict,
     Source,
@@ -28,10 +29,11 @@ from citeproof.model import (
     VerifiedClaim,
     VerifiedQuote,
 )
-from citeproof.verifier.support.judge import SupportJudge
+from citeproof.verifier.differences import changes_meaning, describe
+from citeproof.verifier.support.judge import Request, SupportJudge
 from citeproof.verifier.support.text import is_content, tokenize
 
-JUDGED_CITATIONS = ("ok", "corrected", "flagged")
+JUDGED_CITATIONS = ("ok", "corrected", "flagged", "meaning_changed")
 BACKING_QUOTES = ("verified", "corrected")
 # A claim backed by any source is supported; a contradiction outranks a partial backing,
 # because a reader must see it.
@@ -48,28 +50,28 @@ def attach_support(
     """``claims`` with ``support`` and ``verdict`` set; ``text`` is the corrected answer."""
     cites_elsewhere = any(claim.citations for claim in claims)
     by_id = {q.id: q for q in quotes}
+    requests = [_requests(text, claim, by_id, sources) for claim in claims]
+    judged = iter(judge.judge_many([r for rs in requests for r in rs]))
     result = []
-    for claim in claims:
-        support = _judge_claim(text, claim, by_id, sources, judge)
+    for claim, asked in zip(claims, requests, strict=True):
+        support = tuple(_held_back(next(judged), claim, by_id) for _ in asked)
         verdict = _verdict(claim, support, cites_elsewhere)
         result.append(dataclasses.replace(claim, support=support, verdict=verdict))
     return tuple(result)
 
 
-def _judge_claim(
+def _requests(
     text: str,
     claim: VerifiedClaim,
     quotes: dict[str, VerifiedQuote],
     sources: dict[str, Source],
-    judge: SupportJudge,
-) -> tuple[ClaimSupport, ...]:
+) -> list[Request]:
     cited: dict[str, int | None] = {}
     for citation in claim.citations:
-        judged = citation.status in JUDGED_CITATIONS or _kept_as_written(claim, citation, quotes)
-        if judged and citation.source in sources:
+        if citation.status in JUDGED_CITATIONS and citation.source in sources:
             cited.setdefault(citation.source, citation.paragraph)
     if not cited:
-        return ()
+        return []
     start = claim.span[0]
     claim_text = _without_markers(claim, text, list(cited))
     quoted: list[Span] = []
@@ -78,23 +80,36 @@ def _judge_claim(
         if quote is not None and quote.status in BACKING_QUOTES:
             s, e = quote.corrected_span
             quoted.append((max(s - start, 0), max(e - start, 0)))
-    return tuple(
-        judge.judge(claim_text, sources[sid], paragraph=paragraph, quoted=quoted)
+    return [
+        Request(claim_text, sources[sid], paragraph, tuple(quoted))
         for sid, paragraph in cited.items()
-    )
+    ]
 
 
-def _kept_as_written(
-    claim: VerifiedClaim, citation: CitedSource, quotes: dict[str, VerifiedQuote]
-) -> bool:
-    """A ``meaning_changed`` citation whose changed quotes were all kept as the model wrote
-    them (``mismatch``, an email body): the claim still says what the model wrote, so it is
-    judged against the source, which then shows the figure or name it gives instead. A quote
-    corrected to the source's words is not: the claim no longer says what was written."""
-    if citation.status != "meaning_changed":
-        return False
-    changed = [quotes[q] for q in claim.quote_ids if q in quotes and quotes[q].meaning_changed]
-    return bool(changed) and all(q.status == "mismatch" for q in changed)
+def _held_back(
+    support: ClaimSupport, claim: VerifiedClaim, quotes: dict[str, VerifiedQuote]
+) -> ClaimSupport:
+    """``support``, never ``supported`` for a claim whose quote of that source was not found
+    (``unsupported``) or was kept as written with another meaning (``contradicted``: the
+    source says something else, as the quote's differences show)."""
+    if support.verdict == "contradicted":
+        return support
+    own = [quotes[q] for q in claim.quote_ids if q in quotes]
+    changed = [q for q in own if q.status == "mismatch" and q.meaning_changed]
+    if changed:
+        differences = [d for d in changed[0].differences if changes_meaning(d)]
+        reason = (
+            f"its quote is not what the source says: {describe(differences[0])}"
+            if differences
+            else "its quote is not what the source says"
+        )
+        return dataclasses.replace(support, verdict="contradicted", reason=reason)
+    missing = [q for q in own if q.status == "not_found"]
+    if missing and support.verdict in ("supported", "partial"):
+        return dataclasses.replace(
+            support, verdict="unsupported", reason="its quote was not found in the source"
+        )
+    return support
 
 
 # How answers name the sources they cite ("Source 1 says", "per document #2", "S3 notes"):

@@ -1,26 +1,33 @@
-"""Claim support (issue 10): is a cited claim backed by the source it cites?
+"""Claim support: is a cited claim backed by the source it cites?
 
 For each cited claim and each source it cites: locate the best passage (`locate`), also
 reading the sentence that states each number or date of the claim the located sentences
-lack (`_with_numbers`: a claim drawn from several places of a long page), compare
-its facts (`facts`), score paraphrase with the learned head (`learned`), then decide:
+lack (`_with_numbers`), and compare its facts (`facts`: numbers, dates, names, units). Then
+judge meaning with the shipped entailment model (`nli`) when it is installed:
 
-- ``contradicted``: the passage states another number, date, name or comparative in the
-  claim's place, or the negation of the claim, while the rest of the claim is anchored
-  there (at least `ANCHOR` of its other weighted content backed);
-- ``supported``: score ≥ ``Policy.support_threshold``, every number and date backed, and,
-  as the shipped `Rules` say, no stretch of ``max_gap`` unbacked words and no unbacked name;
-- ``partial``: not supported, but at least `PARTIAL_RECALL` of the claim's weighted content
-  backed, or score ≥ ``Policy.partial_threshold`` with at least `MIN_PARTIAL` backed;
+- the claim is cut into its parts (`parts.claim_parts`: "X, and Y" is two facts);
+- each part is located on its own and read against up to `WINDOWS` windows of the source
+  (its best sentence widened to about `WINDOW_WORDS` words, the sentences located with it);
+  the best window wins;
+- ``contradicted``: the fact layer finds another number, date, name or comparative in the
+  claim's place (anchored: at least `ANCHOR` of the rest backed), or a part is contradicted
+  by a window (P(contradicts) ≥ `CONTRADICTS` and the part entailed by none);
+- ``supported``: every part entailed (P(entails) ≥ ``Policy.support_threshold``), every
+  number and date backed, no name the source never gives;
+- ``partial``: some parts entailed, or the claim's weakest part at least
+  ``Policy.partial_threshold``;
 - ``unsupported``: otherwise.
+
+Every judgement carries a ``reason`` a reader understands. The model's calls are batched per
+answer (`SupportJudge.judge_many`). Without the model (``Policy.support_judge="lexical"``,
+or onnxruntime missing) the learned head over the fact layer's counts decides instead, as
+before: ``supported`` at the head's tuned threshold with the same fact rules.
 
 Tokens inside the claim's verified quotes are backed by the quote's own verification; the
 rest of the sentence is still judged. A claim whose rest only attributes its quotes
 (`_only_frames`: at most `FRAMING_WORDS` plain words, no number, date, name, negation or
 comparative: "The policy says") is ``supported`` with method ``quote``, without a passage
-search. One whose rest, once read against the passage, only frames the quotes (`_framing`: no
-unbacked fact, at most `FRAMING_WORDS` unbacked words per verified quote, no conflict) is
-``supported`` with method ``quote+<head>``.
+search.
 """
 
 from __future__ import annotations
@@ -28,7 +35,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from citeproof.errors import PolicyError
 from citeproof.model import ClaimSupport, Policy, Source, Span, SupportPassage, SupportVerdict
+from citeproof.providers.base import Provider
 from citeproof.turn.rerank import EmbeddingReranker
 from citeproof.verifier.support.facts import FactCheck, check_facts
 from citeproof.verifier.support.learned import (
@@ -49,6 +58,9 @@ from citeproof.verifier.support.locate import (
     locate,
     prepared_source,
 )
+from citeproof.verifier.support.nli import Entailment, NliModel
+from citeproof.verifier.support.parts import claim_parts
+from citeproof.verifier.support.provider_judge import ProviderJudge
 from citeproof.verifier.support.text import Token, is_content, tokenize
 
 ANCHOR = 0.3
@@ -56,6 +68,16 @@ PARTIAL_RECALL = 0.6
 MIN_PARTIAL = 0.25  # "some of the claim is backed": at least this weighted share
 MAX_NUMBER_SENTENCES = 2
 FRAMING_WORDS = 3  # per verified quote: "the policy requires that ...", "the memo records ..."
+WINDOW_WORDS = 80  # about what the model was trained on (train/nli_data.window)
+WINDOWS = 3
+CONTRADICTS = 0.6
+"""Lowest P(contradicts) at which a window contradicts a part the model entails nowhere."""
+HEAD_SUPPORT_THRESHOLD = 0.36
+HEAD_PARTIAL_THRESHOLD = 0.1
+"""The lexical head's own thresholds (tuned with it: eval/train_support.py)."""
+MODEL = "entailment"
+PROVIDER = "provider"
+QUOTE = "quote"
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,19 +90,83 @@ class Examined:
     share: float  # weighted share of the claim the chosen sentences hold
 
 
+@dataclass(frozen=True, slots=True)
+class Request:
+    """One claim to judge against one source it cites (see `SupportJudge.judge`)."""
+
+    claim: str
+    source: Source
+    paragraph: int | None = None
+    quoted: tuple[Span, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class _Window:
+    text: str
+    sentences: tuple[Sentence, ...]  # in source order; the best one is `best`
+    best: Sentence
+
+
+@dataclass(frozen=True, slots=True)
+class _Part:
+    span: Span  # into the claim's text
+    text: str
+    windows: tuple[_Window, ...]  # empty: settled by its verified quotes
+
+
+@dataclass(frozen=True, slots=True)
+class _Read:
+    """What the model said of one part: its best entailing window and its most
+    contradicting one."""
+
+    part: _Part
+    entails: float
+    entailing: _Window | None
+    contradicts: float
+    contradicting: _Window | None
+
+
 class SupportJudge:
     """Judges the claims of one verification; sources are cut into sentences once each.
 
-    ``encoder`` overrides the shared MiniLM encoder (None: the shared one when
-    ``policy.support_embeddings`` is ``"auto"`` and it is installed, else lexical only).
+    ``encoder`` overrides the shared MiniLM encoder of the lexical head (None: the shared one
+    when ``policy.support_embeddings`` is ``"auto"`` and it is installed). ``model`` overrides
+    the shipped entailment model (None: the shared one when ``policy.support_judge`` is
+    ``"model"`` and onnxruntime is installed, else the lexical head decides).
     """
 
-    def __init__(self, policy: Policy, *, encoder: EmbeddingReranker | None = None) -> None:
+    def __init__(
+        self,
+        policy: Policy,
+        *,
+        encoder: EmbeddingReranker | None = None,
+        model: NliModel | None = None,
+        provider: Provider | None = None,
+    ) -> None:
         self.policy = policy
-        if encoder is None and policy.support_embeddings == "auto":
+        asks = policy.support_judge == "provider"
+        if asks and provider is None:
+            raise PolicyError(
+                "needs a provider: pass support_provider= to verify (or --support-judge "
+                "provider with --provider)",
+                field="support_judge",
+            )
+        self.asker = ProviderJudge(provider) if asks and provider is not None else None
+        if model is None and policy.support_judge == "model":
+            model = NliModel.get()
+        self.model = model if self.asker is None else None
+        if encoder is None and model is None and policy.support_embeddings == "auto":
             encoder = Encoder.get()
         self.encoder = encoder
-        self.method = EMBEDDING if encoder is not None else LEXICAL
+        self.method = (
+            PROVIDER
+            if self.asker is not None
+            else MODEL
+            if self.model is not None
+            else EMBEDDING
+            if encoder is not None
+            else LEXICAL
+        )
         self._prepared: dict[str, PreparedSource] = {}
 
     def prepared(self, source: Source) -> PreparedSource:
@@ -100,7 +186,7 @@ class SupportJudge:
         content token of the claim but words that only attribute them (nothing left to
         judge: the source is not even prepared)."""
         claim = tokenize(claim_text)
-        judged = [not any(s <= t.span[0] and t.span[1] <= e for s, e in quoted) for t in claim]
+        judged = _judged(claim, quoted)
         to_judge = [t for t, j in zip(claim, judged, strict=True) if j and is_content(t)]
         if quoted and _only_frames(to_judge):
             return None  # before the source is prepared: nothing here needs it
@@ -129,28 +215,289 @@ class SupportJudge:
     ) -> ClaimSupport:
         """The support ``source`` gives ``claim_text``; ``quoted`` are spans of the claim
         inside verified quotes (backed already), ``paragraph`` the cited paragraph."""
-        found = self.examine(claim_text, source, paragraph=paragraph, quoted=quoted)
+        (support,) = self.judge_many([Request(claim_text, source, paragraph, tuple(quoted))])
+        return support
+
+    def judge_many(self, requests: Sequence[Request]) -> list[ClaimSupport]:
+        """`judge` for each request, in order, with one batch of model calls for them all."""
+        found = [
+            self.examine(r.claim, r.source, paragraph=r.paragraph, quoted=r.quoted)
+            for r in requests
+        ]
+        if self.model is None and self.asker is None:
+            return [self._by_head(r, f) for r, f in zip(requests, found, strict=True)]
+        parts = [
+            self._parts(r) if f is not None else () for r, f in zip(requests, found, strict=True)
+        ]
+        pairs = [(w.text, p.text) for ps in parts for p in ps for w in p.windows]
+        notes: dict[tuple[str, str], str] = {}
+        if self.asker is not None:
+            verdicts = self.asker.judge(pairs)
+            notes = {pair: v.reason for pair, v in zip(pairs, verdicts, strict=True)}
+            scores = iter([v.entailment for v in verdicts])
+        else:
+            assert self.model is not None
+            scores = iter(self.model.score(pairs))
+        out = []
+        for request, examined, claim_parts_ in zip(requests, found, parts, strict=True):
+            if examined is None:
+                out.append(_by_quotes(request.source))
+                continue
+            reads = [_read(p, [next(scores) for _ in p.windows]) for p in claim_parts_]
+            out.append(self._by_model(request, examined, reads, notes))
+        return out
+
+    def _parts(self, request: Request) -> tuple[_Part, ...]:
+        prepared = self.prepared(request.source)
+        out = []
+        for start, end in claim_parts(request.claim):
+            text = request.claim[start:end]
+            tokens = tokenize(text)
+            shifted = [(s - start, e - start) for s, e in request.quoted]
+            judged = _judged(tokens, shifted)
+            rest = [t for t, j in zip(tokens, judged, strict=True) if j and is_content(t)]
+            if request.quoted and _only_frames(rest):
+                out.append(_Part((start, end), text, ()))  # its quotes settle it
+                continue
+            chosen, _ = locate(tokens, prepared, request.paragraph)
+            windows = _windows(prepared, chosen)
+            # The provider reads one window per part: its prompt stays short.
+            out.append(_Part((start, end), text, windows[:1] if self.asker else windows))
+        return tuple(out)
+
+    def _by_head(self, request: Request, found: Examined | None) -> ClaimSupport:
         if found is None:
-            return ClaimSupport(source.id, "supported", 1.0, None, (), "quote")
+            return _by_quotes(request.source)
         head: Head = load_heads()[self.method]
         score = head.score(found.values)
-        verdict = decide(found.check, score, self.policy, load_rules())
+        policy = self.policy
+        verdict = decide(found.check, score, policy, load_rules())
         method = self.method
-        if quoted and verdict != "contradicted" and _framing(found.check, len(quoted)):
+        if (
+            request.quoted
+            and verdict != "contradicted"
+            and _framing(found.check, len(request.quoted))
+        ):
             verdict, method = "supported", f"quote+{self.method}"
+        return ClaimSupport(
+            source=request.source.id,
+            verdict=verdict,
+            score=score,
+            # A passage sharing no word with the claim is no passage: none is shown.
+            passage=_passage(request.source, found.chosen) if found.share > 0 else None,
+            differences=found.check.differences,
+            method=method,
+            reason=_fact_reason(verdict, found),
+        )
+
+    def _by_model(
+        self,
+        request: Request,
+        found: Examined,
+        reads: Sequence[_Read],
+        notes: dict[tuple[str, str], str],
+    ) -> ClaimSupport:
+        check, policy, source = found.check, self.policy, request.source
+        judged = [r for r in reads if r.part.windows]
+        score = round(min((r.entails for r in judged), default=1.0), 4)
+        entailed = [r for r in judged if r.entails >= policy.support_threshold]
+        against = [
+            r
+            for r in judged
+            if r.contradicts >= CONTRADICTS and r.entails < policy.support_threshold
+        ]
+        method = self.method if len(judged) == len(reads) else f"{QUOTE}+{self.method}"
+        facts_conflict = bool(check.conflicts) and check.anchor >= ANCHOR
+        # A name the source never gives rules "supported" out; an acronym ("LTV") may stand
+        # for words the source spells out, and is left to the model.
+        whole = check.number_recall == 1.0 and not check.conflicts and not _unbacked_names(found)
+        shown: _Window | None
+        if facts_conflict:
+            verdict: SupportVerdict = "contradicted"
+            shown = None
+            reason = _fact_reason(verdict, found)
+        elif against:
+            verdict = "contradicted"
+            worst = max(against, key=lambda r: r.contradicts)
+            shown = worst.contradicting
+            assert shown is not None
+            said = _clip(source.text[slice(*shown.best.span)])
+            reason = f"the passage says otherwise: “{said}”"
+        elif len(entailed) == len(judged) and whole:
+            verdict, shown = "supported", _first(entailed)
+            reason = (
+                "its quotes are the source's words and the passage says the rest"
+                if len(judged) < len(reads)
+                else "the passage says this"
+                if len(reads) == 1
+                else "the passage says each part of this"
+            )
+        elif entailed and len(judged) > 1:
+            verdict, shown = "partial", _first(entailed)
+            missing = [r.part.text for r in judged if r not in entailed]
+            backed = _clip(entailed[0].part.text)
+            reason = f"the passage backs “{backed}” but not “{_clip(missing[0])}”"
+        elif len(entailed) == len(judged) and not whole:
+            verdict, shown = "partial", _first(entailed)
+            reason = _unbacked_reason(found) or "the passage backs only part of this"
+        elif score >= policy.partial_threshold:
+            verdict, shown = "partial", _best_shown(judged)
+            reason = _unbacked_reason(found) or "the passage backs only part of this"
+        else:
+            verdict, shown = "unsupported", _best_shown(judged)
+            reason = (
+                "the cited source has nothing on this"
+                if found.share == 0
+                else _unbacked_reason(found) or "the passage does not say this"
+            )
+        if notes and shown is not None and verdict != "supported":
+            noted = [notes.get((shown.text, r.part.text)) for r in reads if shown in r.part.windows]
+            reason = next((n for n in noted if n), reason)
+        passage = (
+            _window_passage(source, shown)
+            if shown is not None
+            else _passage(source, found.chosen)
+            if found.share > 0
+            else None
+        )
         return ClaimSupport(
             source=source.id,
             verdict=verdict,
             score=score,
-            # A passage sharing no word with the claim is no passage: none is shown.
-            passage=_passage(source, found.chosen) if found.share > 0 else None,
-            differences=found.check.differences,
+            passage=passage,
+            differences=check.differences,
             method=method,
+            reason=reason,
         )
 
 
+def _unbacked_names(found: Examined) -> bool:
+    return any(
+        d.kind == "name" and d.instead is None and not (d.text.isupper() and len(d.text) <= 5)
+        for d in found.check.differences
+    )
+
+
+def _judged(claim: Sequence[Token], quoted: Sequence[Span]) -> list[bool]:
+    """For each token: False when it lies inside a verified quote (backed already)."""
+    return [not any(s <= t.span[0] and t.span[1] <= e for s, e in quoted) for t in claim]
+
+
+def _by_quotes(source: Source) -> ClaimSupport:
+    return ClaimSupport(
+        source.id, "supported", 1.0, None, (), QUOTE, "its quotes are the source's own words"
+    )
+
+
+def _windows(prepared: PreparedSource, chosen: Sequence[Sentence]) -> tuple[_Window, ...]:
+    """Up to `WINDOWS` passages to read a part against: each located sentence widened with
+    its paragraph's neighbours to about `WINDOW_WORDS` words, and the located sentences
+    together when there are several."""
+    if not chosen:
+        return ()
+    index = {s.span: i for i, s in enumerate(prepared.sentences)}
+    text = prepared.source.text
+    out: list[_Window] = []
+    seen: set[tuple[tuple[int, int], ...]] = set()
+    for sentence in chosen[:WINDOWS]:
+        at = index[sentence.span]
+        lo = hi = at
+        words = len(text[slice(*sentence.span)].split())
+        grown = True
+        while grown:
+            grown = False
+            for j in (hi + 1, lo - 1):
+                if not 0 <= j < len(prepared.sentences):
+                    continue
+                other = prepared.sentences[j]
+                size = len(text[slice(*other.span)].split())
+                if other.paragraph == sentence.paragraph and words + size <= WINDOW_WORDS:
+                    words += size
+                    lo, hi = min(lo, j), max(hi, j)
+                    grown = True
+        run = prepared.sentences[lo : hi + 1]
+        key = tuple(s.span for s in run)
+        if key not in seen:
+            seen.add(key)
+            out.append(_Window(_join(text, run), tuple(run), sentence))
+    if len(chosen) > 1 and len(out) < WINDOWS + 1:
+        together = tuple(sorted(chosen, key=lambda s: s.span))
+        key = tuple(s.span for s in together)
+        if key not in seen:
+            out.append(_Window(_join(text, together), together, chosen[0]))
+    return tuple(out)
+
+
+def _join(text: str, run: Sequence[Sentence]) -> str:
+    return " ".join(" ".join(text[slice(*s.span)].split()) for s in run)
+
+
+def _read(part: _Part, scores: Sequence[Entailment]) -> _Read:
+    if not part.windows:
+        return _Read(part, 1.0, None, 0.0, None)
+    pairs = list(zip(part.windows, scores, strict=True))
+    best_window, best = max(pairs, key=lambda p: p[1].entails)
+    against = [(w, e) for w, e in pairs if e.contradicts > e.entails]
+    worst_window, worst = max(against, key=lambda p: p[1].contradicts, default=(None, None))
+    return _Read(
+        part,
+        best.entails,
+        best_window,
+        worst.contradicts if worst is not None else 0.0,
+        worst_window,
+    )
+
+
+def _first(reads: Sequence[_Read]) -> _Window | None:
+    return next((r.entailing for r in reads if r.entailing is not None), None)
+
+
+def _best_shown(reads: Sequence[_Read]) -> _Window | None:
+    ranked = sorted((r for r in reads if r.entailing is not None), key=lambda r: -r.entails)
+    return ranked[0].entailing if ranked else None
+
+
+def _clip(text: str, limit: int = 160) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1].rsplit(" ", 1)[0] + "…"
+
+
+def _fact_reason(verdict: SupportVerdict, found: Examined) -> str:
+    """Why, in the fact layer's words: the first conflict, or what is not backed."""
+    for d in found.check.differences:
+        if d.instead is not None and d.text:
+            return f"the passage says “{d.instead}”, not “{d.text}”"
+        if d.kind == "negation" and d.instead:
+            return f"the passage says “{d.instead}”, which the claim leaves out"
+    if verdict == "supported":
+        return "the passage says this"
+    if found.share == 0:
+        return "the cited source has nothing on this"
+    return _unbacked_reason(found) or (
+        "the passage backs only part of this"
+        if verdict == "partial"
+        else "the passage does not say this"
+    )
+
+
+def _unbacked_reason(found: Examined) -> str | None:
+    """The first number, date or name of the claim the source never gives."""
+    for d in found.check.differences:
+        if d.instead is None and d.kind in ("number", "date", "name") and d.text:
+            return f"the source does not give “{d.text}”"
+    return None
+
+
+def _window_passage(source: Source, window: _Window) -> SupportPassage:
+    """The window as the passage shown: its sentences in the best one's paragraph."""
+    same = [s for s in window.sentences if s.paragraph == window.best.paragraph]
+    start, end = min(s.span[0] for s in same), max(s.span[1] for s in same)
+    return SupportPassage(source.id, window.best.paragraph, (start, end), source.text[start:end])
+
+
 def decide(check: FactCheck, score: float, policy: Policy, rules: Rules) -> SupportVerdict:
-    """The verdict from the fact layer, the score and the shipped rules (see the module)."""
+    """The lexical head's verdict from the fact layer, its score and the shipped rules, at
+    the head's own thresholds (see the module)."""
     if check.conflicts and check.anchor >= ANCHOR:
         return "contradicted"
     whole = (
@@ -159,10 +506,10 @@ def decide(check: FactCheck, score: float, policy: Policy, rules: Rules) -> Supp
         and not (rules.max_gap and check.longest_gap >= rules.max_gap)
         and not (rules.names_block and check.unbacked_names)
     )
-    if score >= policy.support_threshold and whole:
+    if score >= HEAD_SUPPORT_THRESHOLD and whole:
         return "supported"
     if check.weighted_recall >= PARTIAL_RECALL or (
-        score >= policy.partial_threshold and check.weighted_recall >= MIN_PARTIAL
+        score >= HEAD_PARTIAL_THRESHOLD and check.weighted_recall >= MIN_PARTIAL
     ):
         return "partial"
     return "unsupported"

@@ -322,7 +322,62 @@ def tokenize(text: str) -> list[Token]:
             tokens.append(Token(word, (start, end), key, "name"))
         else:
             tokens.append(Token(word, (start, end), key, "word"))
-    return _join_negated_comparatives(text, _join_spelled_numbers(text, tokens))
+    return _join_durations(
+        text, _join_negated_comparatives(text, _join_spelled_numbers(text, tokens))
+    )
+
+
+DURATION = "d"  # the unit of a length of time, in days: "three months" backs "90 days"
+_DAYS = {
+    "minute": 1 / 1440,
+    "hour": 1 / 24,
+    "day": 1,
+    "week": 7,
+    "fortnight": 14,
+    "month": 30,  # contracts count a month as 30 days: "ninety days' notice" is three months
+    "year": 360,  # twelve months
+}
+_DURATION_GAP = re.compile(r"[ \t]*(?:-[ \t]*)?|[ \t]*\(\s*[\d.,]+\s*\)[ \t]*(?:-[ \t]*)?")
+
+
+def _join_durations(text: str, tokens: list[Token]) -> list[Token]:
+    """A number and the unit of time after it as one number token in days ("three months",
+    "ninety (90) days", "30-day"), so lengths of time in other units back each other."""
+    joined: list[Token] = []
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        j = i + 1
+        # "ninety (90) days": the figure in brackets repeats the words.
+        if (
+            j < len(tokens)
+            and tokens[j].kind == "number"
+            and tokens[j].value == token.value
+            and "(" in text[token.span[1] : tokens[j].span[0]]
+        ):
+            j += 1
+        unit = tokens[j] if j < len(tokens) else None
+        days = _DAYS.get(unit.key) if unit is not None else None
+        gap = text[token.span[1] : unit.span[0]] if unit is not None else ""
+        if (
+            token.kind == "number"
+            and token.value is not None
+            and not token.unit
+            and unit is not None
+            and days is not None
+            and _DURATION_GAP.fullmatch(gap)
+        ):
+            value = round(token.value * days, 6)
+            span = (token.span[0], unit.span[1])
+            written = text[span[0] : span[1]]
+            joined.append(
+                Token(written, span, _number_key(value, DURATION), "number", value, DURATION)
+            )
+            i = j + 1
+            continue
+        joined.append(token)
+        i += 1
+    return joined
 
 
 _LINKING = frozenset({"be", "been", "being", "to"})

@@ -1,0 +1,277 @@
+"""The verifying proxy: per-sentence verdict latency in a stream, and what it adds to a call.
+
+Run: ``.venv/bin/python bench/bench_proxy.py`` (options: ``--clients`` 32, ``--seconds`` 30,
+``--interval`` 0.02, ``--audit``). Starts an OpenAI-compatible upstream (this script with
+``--upstream PORT``, a process of its own) and ``citeproof proxy`` in front of it, both on
+loopback ports, then:
+
+1. Streaming: a 10-sentence answer, each sentence with a quote and its marker, streamed as
+   Chat Completions chunks of a few words every ``--interval`` seconds (50 chunks a second,
+   a model's pace). For each sentence: the time from the arrival, at the client, of the chunk
+   that ends it (its marker) to the arrival of its verdict event, and from the chunk that let
+   the proxy know it was complete (the next sentence's first chunk, or the end) to the verdict.
+   The first is the latency a user sees; it includes one chunk interval, since a sentence is
+   complete only once the next begins (its markers may follow its full stop).
+2. Non-streamed: a 5-quote answer (three verbatim, one changed word, one not in the sources)
+   over 5 sources of ~10 KB (50 KB, the request of ``bench_service.py``, sent as
+   ``citeproof.sources``), from ``--clients`` concurrent keep-alive clients for
+   ``--seconds``: p50/p95/p99 through the proxy beside the same calls made directly to the
+   upstream, and the difference (what the proxy adds). ``--audit`` appends every answer to a
+   SQLite audit log, as ``--audit DB`` does.
+
+Targets on the development machine: each verdict within 50 ms of its sentence's last chunk;
+the proxy adds at most 20 ms p95. Prints the load average beside the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import httpx
+from bench_service import drive, free_port, request_line
+
+CITEPROOF = str(Path(sys.executable).parent / "citeproof")
+POLICY = "Credit policy, section 4.\n\n" + "\n\n".join(
+    f"Rule {n}: an application of type {n} above {50 + n}% loan-to-value is referred to "
+    f"underwriter team {n} within {n + 1} working days."
+    for n in range(1, 11)
+)
+
+
+def streamed_sentences() -> list[str]:
+    """Ten sentences, each quoting one rule of the policy and citing it."""
+    sentences = []
+    for n in range(1, 11):
+        rule = (
+            f"an application of type {n} above {50 + n}% loan-to-value is referred to "
+            f"underwriter team {n} within {n + 1} working days"
+        )
+        sentences.append(f'Rule {n} says "{rule}." [policy] ')
+    return sentences
+
+
+def chunks_of(sentence: str) -> list[str]:
+    """A sentence as a model streams it: a few words per chunk, its marker the last one."""
+    body, marker = sentence.rsplit(" [", 1)
+    words = body.split(" ")
+    pieces = [" ".join(words[i : i + 3]) + " " for i in range(0, len(words), 3)]
+    pieces[-1] = pieces[-1].rstrip(" ")
+    return [*pieces, " [" + marker]
+
+
+# --- the upstream, a process of its own ----------------------------------------------------
+def serve_upstream(port: int, interval: float) -> None:
+    """An OpenAI-compatible upstream: the 5-quote answer as a chat completion, or the
+    10-sentence answer streamed chunk by chunk every ``interval`` seconds."""
+    answer = request_line()["answer"]
+    completion = json.dumps(
+        {
+            "id": "chatcmpl-bench",
+            "object": "chat.completion",
+            "created": 0,
+            "model": "bench",
+            "choices": [
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": answer},
+                    "finish_reason": "stop",
+                }
+            ],
+        }
+    ).encode()
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_POST(self) -> None:
+            body = json.loads(self.rfile.read(int(self.headers["content-length"])))
+            if not body.get("stream"):
+                self.send_response(200)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(completion)))
+                self.end_headers()
+                self.wfile.write(completion)
+                return
+            self.send_response(200)
+            self.send_header("content-type", "text/event-stream")
+            self.send_header("connection", "close")
+            self.end_headers()
+            for sentence in streamed_sentences():
+                for piece in chunks_of(sentence):
+                    chunk = {
+                        "id": "chatcmpl-stream",
+                        "object": "chat.completion.chunk",
+                        "created": 0,
+                        "model": "bench",
+                        "choices": [{"index": 0, "delta": {"content": piece}}],
+                    }
+                    self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+                    self.wfile.flush()
+                    time.sleep(interval)
+            self.wfile.write(b"data: [DONE]\n\n")
+            self.close_connection = True
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    ThreadingHTTPServer.daemon_threads = True
+    ThreadingHTTPServer.request_queue_size = 256
+    ThreadingHTTPServer(("127.0.0.1", port), Handler).serve_forever()
+
+
+# --- measurements ---------------------------------------------------------------------------
+def stream_latencies(proxy: str) -> list[tuple[float, float]]:
+    """Per sentence: (ms from the chunk ending it to its verdict, ms from the chunk that
+    completed it to its verdict), as the client sees them."""
+    body = {
+        "model": "bench",
+        "stream": True,
+        "messages": [{"role": "user", "content": "What do the rules say?"}],
+        "citeproof": {"sources": [{"id": "policy", "kind": "document", "text": POLICY}]},
+    }
+    sentences = streamed_sentences()
+    ends: list[float] = []  # when each sentence's last chunk arrived
+    arrivals: list[float] = []  # when each chunk of text arrived
+    verdicts: list[tuple[float, float]] = []
+    text = ""
+    with httpx.stream("POST", proxy + "/v1/chat/completions", json=body, timeout=120) as answer:
+        buffer = b""
+        for raw in answer.iter_raw():
+            buffer += raw
+            while b"\n\n" in buffer:
+                event, buffer = buffer.split(b"\n\n", 1)
+                now = time.perf_counter()
+                data = event.split(b"data: ", 1)[-1]
+                if data.strip() == b"[DONE]":
+                    continue
+                chunk = json.loads(data)
+                if chunk.get("citeproof", {}).get("type") == "citeproof.verdict":
+                    index = chunk["citeproof"]["index"]
+                    verdicts.append((now - ends[index], now - arrivals[-1]))
+                elif chunk.get("choices"):
+                    text += chunk["choices"][0]["delta"]["content"]
+                    arrivals.append(now)
+                    if len(text.rstrip()) >= len("".join(sentences[: len(ends) + 1]).rstrip()):
+                        ends.append(now)
+    return [(a * 1000, b * 1000) for a, b in verdicts]
+
+
+def load_average() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.2f}, {five:.2f}, {fifteen:.2f} on {os.cpu_count()} cores"
+
+
+def start(command: list[str], url: str) -> subprocess.Popen[bytes]:
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        try:
+            httpx.get(url, timeout=1)
+            return process
+        except httpx.TransportError:
+            time.sleep(0.2)
+    process.kill()
+    raise SystemExit(f"{command[0]} did not start")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--clients", type=int, default=32)
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--interval", type=float, default=0.02)
+    parser.add_argument("--audit", action="store_true", help="append every answer to a log")
+    parser.add_argument("--upstream", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.upstream:
+        serve_upstream(args.upstream, args.interval)
+        return
+    up_port, proxy_port = free_port(), free_port()
+    upstream = f"http://127.0.0.1:{up_port}"
+    proxy = f"http://127.0.0.1:{proxy_port}"
+    line = request_line()
+    body = {
+        "model": "bench",
+        "messages": [{"role": "user", "content": "What do the sources say?"}],
+        "citeproof": {"sources": line["sources"]},
+    }
+    content = json.dumps(body).encode()
+    headers = {"content-type": "application/json", "authorization": "Bearer sk-bench"}
+    with tempfile.TemporaryDirectory(prefix="citeproof-bench-proxy-") as folder:
+        audit = ["--audit", str(Path(folder) / "audit.db")] if args.audit else []
+        processes = [
+            start(
+                [
+                    sys.executable,
+                    __file__,
+                    "--upstream",
+                    str(up_port),
+                    "--interval",
+                    str(args.interval),
+                ],
+                upstream,
+            ),
+            start(
+                [CITEPROOF, "proxy", "--upstream", upstream, "--port", str(proxy_port), *audit],
+                proxy + "/healthz",
+            ),
+        ]
+        try:
+            check = httpx.post(proxy + "/v1/chat/completions", content=content, headers=headers)
+            counts = check.json()["citeproof"]["counts"]
+            stream_latencies(proxy)  # warm: the policy's index is built once
+            streamed = stream_latencies(proxy)
+            pace = f"a chunk every {args.interval * 1000:.0f} ms"
+            print(f"streaming: 10 sentences, {pace}; {load_average()}")
+            print(
+                f"{'sentence':>8} {'after its last chunk ms':>24} {'after completing chunk ms':>26}"
+            )
+            for number, (after_end, after_known) in enumerate(streamed, start=1):
+                print(f"{number:>8} {after_end:>24.1f} {after_known:>26.1f}")
+            worst = max(a for a, _ in streamed)
+            verdict = "met" if worst <= 50 else "NOT met"
+            print(f"target (each within 50 ms of its last chunk): {verdict} (worst {worst:.1f} ms)")
+            size = sum(len(s["text"].encode()) for s in line["sources"])
+            print(
+                f"\nnon-streamed: {len(content):,}-byte requests, 5 quotes ({counts}) over "
+                f"{size:,} bytes of sources, {args.clients} clients, {args.seconds:g} s each"
+                f"{', audit log on' if args.audit else ''}"
+            )
+            path = "/v1/chat/completions"
+            direct = asyncio.run(
+                drive(upstream, "POST", path, content, headers, args.clients, args.seconds)
+            )
+            proxied = asyncio.run(
+                drive(proxy, "POST", path, content, headers, args.clients, args.seconds)
+            )
+            print(f"({load_average()})")
+        finally:
+            for process in processes:
+                process.send_signal(signal.SIGTERM)
+                process.wait(timeout=30)
+    print(f"{'call':<16} {'req/s':>8} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'errors':>7}")
+    for name, row in (("direct", direct), ("through proxy", proxied)):
+        print(
+            f"{name:<16} {row['throughput']:>8.1f} {row['p50_ms']:>8.1f} {row['p95_ms']:>8.1f} "
+            f"{row['p99_ms']:>8.1f} {row['errors']:>7}"
+            + (f"  {row['error_kinds']}" if row["errors"] else "")
+        )
+    added = proxied["p95_ms"] - direct["p95_ms"]
+    print(f"added p95: {added:.1f} ms; target (≤ 20 ms): {'met' if added <= 20 else 'NOT met'}")
+    mean = statistics.fmean(a for a, _ in streamed)
+    print(f"mean verdict latency after the last chunk: {mean:.1f} ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,86 @@
+"""Server-sent events as they come over the wire: split, read, and written.
+
+Each upstream event is kept as its exact bytes, so what the caller receives is what the
+upstream sent, event for event, with citeproof's own events between them. An event is read
+only for its ``event:`` name and its ``data:`` lines, per the SSE format (comments and other
+fields are passed on, not read).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+_END = re.compile(rb"\r\n\r\n|\n\n|\r\r")
+_LINE = re.compile(r"\r\n|\n|\r")
+MAX_EVENT_BYTES = 10_000_000
+"""Longest event read from an upstream: a Responses ``response.completed`` event repeats the
+whole answer and its sources, a few MB at most."""
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One server-sent event: its bytes as sent (the blank line ending it included), its
+    type (``None`` when it has none) and its data lines joined."""
+
+    raw: bytes
+    name: str | None
+    data: str
+
+    def json(self) -> Any:
+        """The data as JSON, or None when it is not JSON (``[DONE]``)."""
+        try:
+            return json.loads(self.data)
+        except ValueError:
+            return None
+
+
+class EventTooLarge(ValueError):
+    """An upstream event over `MAX_EVENT_BYTES`: the stream cannot be read on."""
+
+
+class EventSplitter:
+    """Bytes in, complete events out; a partial event waits for the rest of its bytes.
+    Raises `EventTooLarge` for an event over `MAX_EVENT_BYTES`."""
+
+    def __init__(self) -> None:
+        self._buffer = b""
+
+    def feed(self, chunk: bytes) -> Iterator[Event]:
+        self._buffer += chunk
+        while True:
+            end = _END.search(self._buffer)
+            if end is None:
+                if len(self._buffer) > MAX_EVENT_BYTES:
+                    raise EventTooLarge(f"an upstream event is over {MAX_EVENT_BYTES:,} bytes")
+                return
+            raw, self._buffer = self._buffer[: end.end()], self._buffer[end.end() :]
+            yield read_event(raw)
+
+    def rest(self) -> bytes:
+        """What came after the last complete event (an upstream that stopped mid-event)."""
+        rest, self._buffer = self._buffer, b""
+        return rest
+
+
+def read_event(raw: bytes) -> Event:
+    name: str | None = None
+    data: list[str] = []
+    for line in _LINE.split(raw.decode("utf-8", "replace")):
+        field, _, value = line.partition(":")
+        value = value.removeprefix(" ")
+        if field == "event":
+            name = value
+        elif field == "data":
+            data.append(value)
+    return Event(raw, name, "\n".join(data))
+
+
+def write_event(name: str | None, data: Any) -> bytes:
+    """One event: ``event: NAME`` (if any) and the data as one line of JSON."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    head = f"event: {name}\n" if name else ""
+    return f"{head}data: {text}\n\n".encode()

@@ -1,0 +1,152 @@
+"""The small words that carry meaning (F.1): a quote that swaps "for" and "against",
+"before" and "after", "must" and "may", "all" and "some", "including" and "excluding" or
+"and" and "or" says something else, however many words it shares with its source. It is
+``meaning_changed`` with the kind of word that moved, never a cosmetic correction.
+
+Passages: a services agreement and a credit policy written for these tests, and a QuoteSum
+excerpt (Wikipedia, CC BY-SA).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from citeproof import Source, VerifiedQuote, verify
+from citeproof.verifier.differences import MEANING_WORDS, compare
+
+AGREEMENT = (
+    "Churchill voted against the India Bill in the House of Commons in 1935, with a small "
+    "group of Conservative members. "
+    "The Customer may terminate this Agreement for convenience after the first anniversary "
+    "of the Effective Date on ninety days' written notice. "
+    "Loans above 80% loan-to-value must be referred to a senior underwriter before an offer "
+    "is made. "
+    "The monthly fee of 40 euros is payable by the Customer excluding the installation visit "
+    "and the first month of service. "
+    "All accounts opened in the first quarter are reviewed by the Head of Credit and the "
+    "compliance team."
+)
+
+
+def located(written: str, kind: str = "document") -> VerifiedQuote:
+    source = Source(id="S1", kind=kind, text=AGREEMENT)  # type: ignore[arg-type]
+    (quote,) = verify(f"The agreement says “{written}” [S1].", [source]).quotes
+    return quote
+
+
+CASES = [
+    pytest.param(
+        "Churchill voted for the India Bill in the House of Commons in 1935",
+        "stance",
+        ("for", "against"),
+        id="for-against",
+    ),
+    pytest.param(
+        "may terminate this Agreement for convenience before the first anniversary of the "
+        "Effective Date",
+        "direction",
+        ("before", "after"),
+        id="before-after",
+    ),
+    pytest.param(
+        "Loans below 80% loan-to-value must be referred to a senior underwriter",
+        "direction",
+        ("below", "above"),
+        id="above-below",
+    ),
+    pytest.param(
+        "Loans above 80% loan-to-value may be referred to a senior underwriter",
+        "modal",
+        ("may", "must"),
+        id="must-may",
+    ),
+    pytest.param(
+        "The monthly fee of 40 euros is payable by the Customer including the installation visit",
+        "stance",
+        ("including", "excluding"),
+        id="including-excluding",
+    ),
+    pytest.param(
+        "Some accounts opened in the first quarter are reviewed by the Head of Credit",
+        "quantifier",
+        ("Some", "All"),
+        id="all-some",
+    ),
+    pytest.param(
+        "reviewed by the Head of Credit or the compliance team",
+        "connective",
+        ("or", "and"),
+        id="and-or",
+    ),
+]
+
+
+@pytest.mark.parametrize(("written", "kind", "swap"), CASES)
+def test_a_swapped_small_word_changes_the_meaning_with_its_kind_f_1(
+    written: str, kind: str, swap: tuple[str, str]
+) -> None:
+    quote = located(written)
+    assert quote.meaning_changed
+    assert (kind, *swap) in [(d.kind, d.before, d.after) for d in quote.differences]
+    # A document's quote is corrected to the source's words, and the correction says so.
+    assert quote.status == "corrected"
+    assert swap[1] in quote.corrected_text
+
+
+@pytest.mark.parametrize(("written", "kind", "swap"), CASES[:2])
+def test_an_email_quote_with_a_swapped_small_word_is_kept_as_written_f_1(
+    written: str, kind: str, swap: tuple[str, str]
+) -> None:
+    quote = located(written, kind="email_body")
+    assert quote.status == "mismatch" and quote.meaning_changed
+    assert quote.corrected_text == written
+
+
+def test_may_as_a_modal_is_not_a_date() -> None:
+    (difference,) = compare("Applicants must provide", "Applicants may provide").differences
+    assert difference.kind == "modal"
+    (difference,) = compare("signed on 3 May 2021", "signed on 3 June 2021").differences
+    assert difference.kind == "date"
+
+
+def test_by_and_with_are_not_a_change_of_stance() -> None:
+    comparison = compare("often replaced by Flash memory", "often replaced with Flash memory")
+    assert not comparison.meaning_changed
+
+
+SENTENCES = [s for s in re.split(r"(?<=\.) ", AGREEMENT) if s]
+SWAPPABLE = sorted({w for words in MEANING_WORDS.values() for w in words})
+
+
+@st.composite
+def quote_with_a_small_word(draw: st.DrawFn) -> tuple[str, int]:
+    """A verbatim run of 8+ words of one sentence holding a small word, and that word's
+    position in the run."""
+    words = draw(st.sampled_from(SENTENCES)).rstrip(".").split(" ")
+    positions = [i for i, w in enumerate(words) if w.lower() in SWAPPABLE]
+    assume(positions)
+    at = draw(st.sampled_from(positions))
+    start = draw(st.integers(min_value=max(0, at - 10), max_value=at))
+    assume(start + 8 <= len(words))
+    end = draw(st.integers(min_value=max(at + 1, start + 8), max_value=len(words)))
+    return " ".join(words[start:end]), at - start
+
+
+@settings(max_examples=60, deadline=None)
+@given(quote_with_a_small_word(), st.data())
+def test_changing_any_small_word_of_a_verbatim_quote_changes_its_meaning_f_1(
+    drawn: tuple[str, int], data: st.DataObject
+) -> None:
+    written, at = drawn
+    words = written.split(" ")
+    old = words[at].lower()
+    kind = next(k for k, ws in MEANING_WORDS.items() if old in ws)
+    new = data.draw(st.sampled_from(sorted(MEANING_WORDS[kind] - {old})))
+    words[at] = new
+    quote = located(" ".join(words))
+    assume(quote.status != "not_found")  # a swap can make a short quote another statement
+    assert quote.meaning_changed, (written, new, quote.differences)

@@ -1,0 +1,186 @@
+"""Meaning, not words: a claim that keeps the source's words but moves its meaning is never
+``supported``, and one that says the same in other words is.
+
+Each claim is verified alone, as a team's answer would carry it (``CLAIM [source]``), against
+a services agreement, a credit-policy email, a support ticket and the lending team's example
+sources; each verdict comes with a reason a reader understands. The claims are the ones a new
+user tried: party swaps, dropped and mis-scoped negations, antonyms, reversed conditions, and
+true restatements (a duration in other units, a synonym).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from citeproof import Source, verify
+from citeproof.model import ClaimSupport
+from citeproof.sources import read_source_file
+
+LENDING = Path(__file__).resolve().parent.parent / "examples" / "lending"
+
+AGREEMENT = Source(
+    id="msa",
+    kind="document",
+    title="Services agreement",
+    text=(
+        "1. Term. This Agreement starts on 1 March 2025 and runs for three years.\n\n"
+        "2. Termination. Either party may terminate this Agreement on ninety (90) days' "
+        "written notice. The Customer may also terminate for convenience on thirty (30) days' "
+        "written notice; the Supplier may not.\n\n"
+        "3. Liability. The Supplier's total liability in any contract year is capped at the "
+        "fees paid in that year. Neither party excludes or limits liability for fraud.\n\n"
+        "4. Fees. The Supplier may increase the fees by up to 3% a year, but only after the "
+        "first anniversary of the start date."
+    ),
+)
+CREDIT = Source(
+    id="credit",
+    kind="email_body",
+    title="Credit policy update",
+    text=(
+        "Hi all,\n\nFrom Monday, applications above 95% LTV are declined outright. Exceptions "
+        "to the policy may be approved by the Head of Credit, not by branch managers.\n\n"
+        "Thanks, Dana"
+    ),
+)
+TICKET = Source(
+    id="ticket",
+    kind="email_body",
+    title="Re: router fault",
+    text=(
+        "Hello, the router still drops the connection every evening. I have not opened the "
+        "router's case and I will wait for your engineer on Thursday."
+    ),
+)
+
+
+def judged(claim: str, *sources: Source) -> ClaimSupport:
+    cited = sources[0].id
+    answer = verify(f"{claim} [{cited}]", [AGREEMENT, CREDIT, TICKET, *sources[1:]])
+    (verified,) = [c for c in answer.claims if c.support]
+    (support,) = verified.support
+    assert support.reason, "every verdict says why"
+    return support
+
+
+MEANING_MOVED = [
+    pytest.param("The Supplier's liability is unlimited.", AGREEMENT, id="antonym-unlimited"),
+    pytest.param(
+        "Liability for fraud is excluded for both parties.", AGREEMENT, id="mis-scoped-neither"
+    ),
+    pytest.param(
+        "The Supplier may terminate for convenience on 30 days' notice.",
+        AGREEMENT,
+        id="party-swap",
+    ),
+    pytest.param("Branch managers can approve exceptions.", CREDIT, id="mis-scoped-not-by"),
+    pytest.param("The customer opened the router's case.", TICKET, id="dropped-negation"),
+    pytest.param(
+        "Fees can rise by up to 3% in the first year.", AGREEMENT, id="reversed-condition"
+    ),
+    pytest.param("Applications above 95% LTV are approved.", CREDIT, id="antonym-approved"),
+]
+
+
+@pytest.mark.parametrize(("claim", "source"), MEANING_MOVED)
+def test_a_claim_whose_meaning_moved_is_contradicted(claim: str, source: Source) -> None:
+    support = judged(claim, source)
+    assert support.verdict == "contradicted", support
+    assert support.passage is not None  # the sentence that says otherwise is shown
+
+
+RESTATED = [
+    pytest.param(
+        "Either party can end the agreement with three months' written notice.",
+        AGREEMENT,
+        id="restated-duration",
+    ),
+    pytest.param("Applications above 95% LTV are rejected.", CREDIT, id="synonym-declined"),
+    pytest.param(
+        "The Customer may terminate for convenience with thirty days' written notice.",
+        AGREEMENT,
+        id="restated-party",
+    ),
+    pytest.param(
+        "Only the Head of Credit may approve exceptions to the policy.", CREDIT, id="scope"
+    ),
+]
+
+
+@pytest.mark.parametrize(("claim", "source"), RESTATED)
+def test_a_true_restatement_is_supported(claim: str, source: Source) -> None:
+    support = judged(claim, source)
+    assert support.verdict == "supported", support
+    assert support.passage is not None
+
+
+def test_a_claim_the_source_does_not_make_is_not_supported() -> None:
+    support = judged("The Supplier must insure its liability for fraud.", AGREEMENT)
+    assert support.verdict in ("unsupported", "partial"), support
+
+
+def test_a_claim_with_two_facts_one_unbacked_is_partial() -> None:
+    support = judged(
+        "The agreement runs for three years, and the Customer pays a setup fee of 500 euros.",
+        AGREEMENT,
+    )
+    assert support.verdict in ("partial", "unsupported"), support
+    assert support.verdict != "supported"
+
+
+def test_the_lending_policy_read_for_meaning() -> None:
+    policy = read_source_file(LENDING / "credit-policy.md", source_id="policy")
+    memo = read_source_file(LENDING / "hartley-memo.txt", source_id="memo")
+    answer = verify(
+        "Applications above 95% are approved [policy]. "
+        "An offer may be issued before the referral to a senior underwriter [policy]. "
+        "Self-employed applicants must provide 24 months of certified accounts [policy]. "
+        "The applicant supplied a single year of certified accounts [memo].",
+        [policy, memo],
+    )
+    verdicts = [c.verdict for c in answer.claims if c.support]
+    assert verdicts == ["contradicted", "contradicted", "supported", "supported"], [
+        (c.text, c.support[0].reason) for c in answer.claims if c.support
+    ]
+
+
+def test_a_claim_whose_email_quote_changed_meaning_is_never_supported() -> None:
+    """An email's words are kept as written; the claim then says what the model wrote, and
+    the source says otherwise."""
+    answer = verify(
+        'Dana wrote that "applications above 90% LTV are declined outright" [credit].',
+        [CREDIT],
+    )
+    (quote,) = answer.quotes
+    assert quote.status == "mismatch" and quote.meaning_changed
+    (claim,) = [c for c in answer.claims if c.support]
+    assert claim.verdict == "contradicted"
+    assert "95%" in claim.support[0].reason
+
+
+def test_a_claim_whose_quote_was_not_found_is_never_supported() -> None:
+    answer = verify(
+        'The agreement says "the Customer shall pay all invoices within ten days" and the '
+        "Supplier's liability is capped at the fees paid in that year [msa].",
+        [AGREEMENT],
+    )
+    (quote,) = answer.quotes
+    assert quote.status == "not_found"
+    (claim,) = [c for c in answer.claims if c.support]
+    assert claim.verdict in ("unsupported", "contradicted", "partial")
+    assert claim.verdict != "supported"
+
+
+def test_a_claim_whose_document_quote_was_corrected_is_judged_on_the_corrected_words() -> None:
+    answer = verify(
+        'The agreement says the Supplier may raise fees "by up to 5% a year, but only after the '
+        'first anniversary of the start date" [msa].',
+        [AGREEMENT],
+    )
+    (quote,) = answer.quotes
+    assert quote.status == "corrected" and quote.meaning_changed
+    assert "3%" in answer.text
+    (claim,) = [c for c in answer.claims if c.support]
+    assert claim.verdict == "supported", claim.support

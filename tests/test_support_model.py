@@ -1,0 +1,179 @@
+"""The shipped entailment model, the parts a claim is cut into, and the provider judge.
+
+The model's files are checked against their SHA-256 before first use; a claim with two facts
+is judged part by part; ``Policy(support_judge="provider")`` asks the team's LLM once per
+answer and never turns a reply it cannot read into ``supported``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from citeproof import Policy, PolicyError, Source, SupportModelError, verify
+from citeproof.providers.function import FunctionProvider, Request
+from citeproof.verifier.support import nli
+from citeproof.verifier.support.parts import claim_parts
+from citeproof.verifier.support.provider_judge import read_verdicts
+
+ROOT = Path(__file__).resolve().parent.parent
+POLICY = Source(
+    id="policy",
+    kind="document",
+    text=(
+        "Applications with a loan-to-value ratio above 80% must be referred to a senior "
+        "underwriter before an offer is issued. Applications above 95% are declined."
+    ),
+)
+
+
+def test_the_shipped_model_is_checked_against_its_sha256() -> None:
+    model, tokenizer = nli.read_shipped()
+    assert len(model) > 1_000_000 and json.loads(tokenizer)["model"]["type"] == "WordPiece"
+    with pytest.raises(SupportModelError, match=r"model\.onnx has sha256"):
+        nli.read_shipped(model_sha256="0" * 64)
+    with pytest.raises(SupportModelError, match=r"tokenizer\.json has sha256"):
+        nli.read_shipped(tokenizer_sha256="0" * 64)
+
+
+def test_the_model_scores_entailment_and_contradiction_apart() -> None:
+    model = nli.NliModel.get()
+    assert model is not None
+    passage = "The Customer may terminate the agreement on thirty days' written notice."
+    entails, contradicts = model.score(
+        [
+            (passage, "The Customer can end the agreement with thirty days' notice."),
+            (passage, "The Customer may not terminate the agreement."),
+        ]
+    )
+    assert entails.entails > entails.contradicts
+    assert contradicts.contradicts > contradicts.entails
+    for e in (entails, contradicts):
+        assert abs(e.entails + e.contradicts + e.neither - 1.0) < 1e-3
+
+
+@pytest.mark.parametrize(
+    ("claim", "parts"),
+    [
+        ("The loan was approved on 3 May.", ["The loan was approved on 3 May."]),
+        (
+            "The loan was approved on 3 May, and the borrower signed the offer a week later.",
+            ["The loan was approved on 3 May", "the borrower signed the offer a week later."],
+        ),
+        (
+            "Rates rose in March; the lender kept its fixed products unchanged.",
+            ["Rates rose in March", "the lender kept its fixed products unchanged."],
+        ),
+        ("Tea, and coffee, are served.", ["Tea, and coffee, are served."]),
+    ],
+)
+def test_a_claim_is_cut_into_the_facts_it_holds(claim: str, parts: list[str]) -> None:
+    assert [claim[s:e] for s, e in claim_parts(claim)] == parts
+
+
+def test_a_claim_with_one_part_backed_and_one_not_is_partial_with_its_reason() -> None:
+    answer = verify(
+        "Loans above 80% LTV are referred to a senior underwriter, and the broker receives "
+        "a fee of 2% for each referral [policy].",
+        [POLICY],
+    )
+    (claim,) = [c for c in answer.claims if c.support]
+    (support,) = claim.support
+    assert support.verdict in ("partial", "unsupported")
+    assert "broker" in support.reason or "2%" in support.reason or "part" in support.reason
+
+
+def test_the_provider_judge_asks_once_per_answer_and_caches() -> None:
+    asked: list[Request] = []
+
+    def respond(request: Request) -> str:
+        asked.append(request)
+        items = request.prompt.count("Item ")
+        return json.dumps(
+            [{"item": n, "verdict": "entails", "reason": "it says so"} for n in range(1, items + 1)]
+        )
+
+    provider = FunctionProvider(respond)
+    policy = Policy(support_judge="provider")
+    text = (
+        "Loans above 80% LTV go to a senior underwriter [policy]. "
+        "Applications above 95% are turned down [policy]."
+    )
+    answer = verify(text, [POLICY], policy=policy, support_provider=provider)
+    assert [c.verdict for c in answer.claims if c.support] == ["supported", "supported"]
+    assert {s.method for c in answer.claims for s in c.support} == {"provider"}
+    assert len(asked) == 1  # both claims in one call
+    verify(text, [POLICY], policy=policy, support_provider=provider)
+    assert len(asked) == 1  # the same answer again: from the cache
+
+
+def test_a_provider_reply_that_cannot_be_read_is_never_supported() -> None:
+    provider = FunctionProvider.answering("Sure! Everything looks supported to me.")
+    answer = verify(
+        "Loans above 80% LTV go to a senior underwriter [policy].",
+        [POLICY],
+        policy=Policy(support_judge="provider"),
+        support_provider=provider,
+    )
+    (support,) = answer.claims[0].support
+    assert support.verdict != "supported"
+    assert "could not be read" in support.reason
+
+
+def test_the_provider_judge_needs_a_provider() -> None:
+    with pytest.raises(PolicyError, match="support_judge"):
+        verify(
+            "Loans go to an underwriter [policy].",
+            [POLICY],
+            policy=Policy(support_judge="provider"),
+        )
+
+
+def test_verdicts_are_read_item_by_item() -> None:
+    reply = 'Here: [{"item": 2, "verdict": "contradicts", "reason": "says 95%"}, {"item": 9}]'
+    first, second = read_verdicts(reply, 2)
+    assert first.entailment.neither == 1.0 and "could not be read" in first.reason
+    assert second.entailment.contradicts == 1.0 and second.reason == "says 95%"
+
+
+def test_training_still_runs_end_to_end_on_a_few_pairs(tmp_path: Path) -> None:
+    """The training script on 48 pairs: trains, exports ONNX, quantises, writes the manifest
+    (needs the ``train`` extra; CITEPROOF_REQUIRE_TRAIN=1 makes it mandatory)."""
+    try:
+        import torch  # noqa: F401
+        import transformers  # noqa: F401
+    except ImportError:
+        if os.environ.get("CITEPROOF_REQUIRE_TRAIN") == "1":
+            raise
+        pytest.skip("the train extra is not installed: pip install 'citeproof[train]'")
+    ship = tmp_path / "ship"
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "train" / "train_support_model.py"),
+            "--pairs",
+            "48",
+            "--epochs",
+            "1",
+            "--batch",
+            "16",
+            "--out",
+            str(tmp_path / "run"),
+            "--ship",
+            str(ship),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    manifest = json.loads((ship / "manifest.json").read_text())
+    assert manifest["labels"] == ["entails", "contradicts", "neither"]
+    assert manifest["training"]["pairs"] == 48
+    assert (ship / "model.onnx").stat().st_size > 1_000_000

@@ -1,0 +1,252 @@
+"""The training pairs of the claim-support model, and the held-out pairs that measure it.
+
+Every set with a held-out use is split by a fixed hash of an id (eval/support_data.split), so
+the halves never change: AttributionBench and WiCE by their pair ids (WiCE's oracle chunks
+by the claim, so a claim never crosses halves), Factcheck-GPT and Climate-FEVER by the
+claim, SummEdits by its row id, and one SummEdits domain (`HELD_OUT_DOMAIN`) is never
+trained on at all. Only ``tune`` halves are trained on. ANLI dev and SICK have no held-out
+use here and are trained on whole.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import random
+import re
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "eval"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from clauses import clause_pairs
+from minimal_edits import CONTRADICTS, ENTAILS, NEITHER, Pair, pairs_from_documents
+from support_data import DATA, split
+
+NLI = DATA / "nli"
+HELD_OUT_DOMAIN = "sales_call"
+SUMMEDITS_DOMAINS = ("news", "podcast", "qmsumm", "sales_call", "samsum", "scitldr")
+WINDOW_WORDS = 80
+
+_WORD = re.compile(r"\w+")
+_STOP_TEXT = (
+    "the a an of to in on at for by with and or is are was were be been it its this that "
+    "these those as from has have had not no he she they his her their which who what "
+    "when where"
+)
+_STOP = frozenset(_STOP_TEXT.split(" "))
+_SENT = re.compile(r"(?<=[.!?])\s+")
+
+
+def _content(text: str) -> set[str]:
+    return {w.lower() for w in _WORD.findall(text) if w.lower() not in _STOP}
+
+
+def window(premise: str, hypothesis: str, max_words: int = WINDOW_WORDS) -> str:
+    """The run of ``premise``'s sentences, at most ``max_words`` words, that shares most
+    content words with ``hypothesis`` (its best sentence, widened while it fits)."""
+    sents = [s for s in _SENT.split(" ".join(premise.split())) if s]
+    if not sents or len(premise.split()) <= max_words:
+        return " ".join(premise.split())
+    want = _content(hypothesis)
+    scores = [len(want & _content(s)) for s in sents]
+    best = max(range(len(sents)), key=lambda i: scores[i])
+    lo = hi = best
+    words = len(sents[best].split())
+    while True:
+        grown = False
+        for j in (hi + 1, lo - 1):
+            if 0 <= j < len(sents) and words + len(sents[j].split()) <= max_words:
+                words += len(sents[j].split())
+                lo, hi = min(lo, j), max(hi, j)
+                grown = True
+        if not grown:
+            break
+    text = " ".join(sents[lo : hi + 1])
+    return " ".join(text.split()[: max_words * 2])
+
+
+def claim_id(prefix: str, claim: str) -> str:
+    return f"{prefix}-" + hashlib.sha256(claim.encode()).hexdigest()[:16]
+
+
+# --- the held-out sets (each also gives its tune half for training) -------------------------
+
+
+def factcheck(half: str) -> Iterator[Pair]:
+    mapping = {
+        "completely-support": ENTAILS,
+        "refute": CONTRADICTS,
+        "irrelevant": NEITHER,
+        "partially-support": NEITHER,
+    }
+    path = NLI / "factcheckgpt_stance" / "subtask3_claim_evidence_stance.jsonl"
+    for line in path.open(encoding="utf-8"):
+        row = json.loads(line)
+        if split(claim_id("fc", row["claim"])) != half:
+            continue
+        yield Pair(
+            window(row["evidence"], row["claim"]),
+            row["claim"],
+            mapping[row["stance"]],
+            "factcheckgpt",
+        )
+
+
+def summedits_rows(domain: str) -> list[dict[str, object]]:
+    path = NLI / "summedits" / f"summedits_{domain}.json"
+    return list(json.loads(path.read_text(encoding="utf-8")))
+
+
+def summedits_half(row: dict[str, object]) -> str:
+    return split(f"se-{row['id']}")
+
+
+def summedits_train(rng: random.Random) -> Iterator[Pair]:
+    """Sentence-level pairs from the tune halves of the trained domains: the edited sentence
+    of an inconsistent summary against its best window of the document (contradicts, or
+    neither for an inserted fact), one sentence of a consistent one (entails)."""
+    for domain in SUMMEDITS_DOMAINS:
+        if domain == HELD_OUT_DOMAIN:
+            continue
+        for row in summedits_rows(domain):
+            if summedits_half(row) != "tune":
+                continue
+            doc, summary = str(row["doc"]), str(row["summary"])
+            sents = [s for s in _SENT.split(" ".join(summary.split())) if len(s.split()) > 3]
+            if not sents:
+                continue
+            if row["label"] == 1:
+                s = rng.choice(sents)
+                yield Pair(window(doc, s), s, ENTAILS, f"summedits:{domain}")
+                continue
+            original = set(_SENT.split(" ".join(str(row["original_summary"]).split())))
+            edited = [s for s in sents if s not in original]
+            if not edited:
+                continue
+            kinds = set(row.get("edit_types") or [])  # type: ignore[call-overload]
+            label = NEITHER if kinds == {"hallucinated_fact_insertion"} else CONTRADICTS
+            for s in edited[:1]:
+                yield Pair(window(doc, s), s, label, f"summedits:{domain}")
+
+
+def climate_fever(half: str) -> Iterator[Pair]:
+    mapping = {"SUPPORTS": ENTAILS, "REFUTES": CONTRADICTS, "NOT_ENOUGH_INFO": NEITHER}
+    for line in (NLI / "climate_fever" / "climate-fever.jsonl").open(encoding="utf-8"):
+        row = json.loads(line)
+        if split(claim_id("cf", row["claim"])) != half:
+            continue
+        for ev in row["evidences"]:
+            yield Pair(ev["evidence"], row["claim"], mapping[ev["evidence_label"]], "climate_fever")
+
+
+def attributionbench_train() -> Iterator[Pair]:
+    path = DATA / "attributionbench" / "dev_all_subset_balanced.jsonl"
+    for line in path.open(encoding="utf-8"):
+        row = json.loads(line)
+        if split(row["id"]) != "tune":
+            continue
+        text = "\n\n".join(r.strip() for r in row["references"] if r and r.strip())
+        if not text:
+            continue
+        label = ENTAILS if row["attribution_label"] == "attributable" else NEITHER
+        yield Pair(window(text, row["claim"]), row["claim"], label, "attributionbench")
+
+
+def wice_train() -> Iterator[Pair]:
+    mapping = {"supported": ENTAILS, "partially_supported": NEITHER, "not_supported": NEITHER}
+    for line in (NLI / "wice_oracle_chunks" / "dev.jsonl").open(encoding="utf-8"):
+        row = json.loads(line)
+        if split(claim_id("wice", row["claim"])) != "tune":
+            continue
+        evidence = row["evidence"]
+        text = " ".join(evidence) if isinstance(evidence, list) else str(evidence)
+        yield Pair(window(text, row["claim"]), row["claim"], mapping[row["label"]], "wice")
+
+
+def anli() -> Iterator[Pair]:
+    mapping = {"e": ENTAILS, "c": CONTRADICTS, "n": NEITHER}
+    for r in (1, 2, 3):
+        path = NLI / "anli_dev" / f"ANLI_analysis_r{r}_dev.csv"
+        with path.open(encoding="utf-8", newline="") as f:
+            for row in csv.DictReader(f):
+                yield Pair(row["context"], row["statement"], mapping[row["gold_label"]], "anli")
+
+
+def sick() -> Iterator[Pair]:
+    mapping = {"ENTAILMENT": ENTAILS, "CONTRADICTION": CONTRADICTS, "NEUTRAL": NEITHER}
+    with (NLI / "sick" / "SICK_train.txt").open(encoding="utf-8") as f:
+        for row in csv.DictReader(f, delimiter="\t"):
+            yield Pair(
+                row["sentence_A"], row["sentence_B"], mapping[row["entailment_judgment"]], "sick"
+            )
+
+
+# --- real sentences for the generated minimal edits --------------------------------------------
+
+
+def real_documents(*, noncommercial: bool = True) -> Iterator[str]:
+    """Real text nobody here wrote, none of it from a held-out half: QuoteSum's sources, the
+    Enron sample, ANLI's contexts, Climate-FEVER's tune-half evidence, AttributionBench's
+    tune-half references, and the project's own example documents."""
+    for line in (DATA / "quotesum" / "dev_half.jsonl").open(encoding="utf-8"):
+        row = json.loads(line)
+        for k in range(1, 9):
+            if row.get(f"source{k}"):
+                yield str(row[f"source{k}"])
+    for path in sorted((DATA / "enron_sample").glob("*.eml")):
+        body = path.read_text(encoding="utf-8", errors="replace").split("\n\n", 1)[-1]
+        yield body
+    root = Path(__file__).resolve().parent.parent / "examples"
+    for path in sorted([*root.glob("lending/*.md"), *root.glob("lending/*.txt")]):
+        yield path.read_text(encoding="utf-8")
+    if noncommercial:
+        for p in anli():
+            yield p.premise
+    for p in attributionbench_train():
+        yield p.premise
+    for line in (NLI / "climate_fever" / "climate-fever.jsonl").open(encoding="utf-8"):
+        row = json.loads(line)
+        if split(claim_id("cf", row["claim"])) == "tune":
+            yield " ".join(ev["evidence"] for ev in row["evidences"])
+
+
+def training_pairs(
+    seed: int = 13, *, generated: int = 11000, clauses: int = 3000, noncommercial: bool = True
+) -> list[Pair]:
+    """All training pairs, shuffled with ``seed``; without the non-commercial sets (ANLI,
+    SICK, and ANLI's contexts as sentences to edit) when ``noncommercial`` is False."""
+    rng = random.Random(seed)
+    pairs: list[Pair] = []
+    pairs += factcheck("tune")
+    pairs += summedits_train(rng)
+    pairs += [p for p in climate_fever("tune") if p.label != NEITHER or rng.random() < 0.35]
+    pairs += attributionbench_train()
+    pairs += wice_train()
+    if noncommercial:
+        pairs += anli()
+        pairs += rng.sample(list(sick()), 1500)
+    docs = list(real_documents(noncommercial=noncommercial))
+    rng.shuffle(docs)
+    pairs += pairs_from_documents(docs, seed, "real", generated)
+    pairs += clause_pairs(rng, clauses)
+    rng.shuffle(pairs)
+    return pairs
+
+
+if __name__ == "__main__":
+    from collections import Counter
+
+    got = training_pairs()
+    print(len(got), "pairs")
+    by = Counter((p.origin.split(":")[0], p.label) for p in got)
+    for (origin, label), n in sorted(by.items()):
+        print(f"{origin:18} {label} {n}")
+    edits = Counter(p.origin for p in got if p.origin.startswith("edit"))
+    print(edits.most_common())
+    rng = random.Random(1)
+    for p in rng.sample([p for p in got if p.origin.startswith(("edit", "clause"))], 12):
+        print(p.label, p.origin, "|", p.premise[:150], "||", p.hypothesis)
