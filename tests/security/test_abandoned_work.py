@@ -73,5 +73,5 @@ def test_work_past_the_deadline_writes_no_record(server: Server) -> None:
         assert http.get("/v1/answers/slow").status_code == 404
 
         on_time = http.post("/v1/verify", content=body(lending_line("quick")), headers=JSON)
-        assert on_time.status_code == 200
+        assert on_time.status_code == 200, on_time.text
         assert http.get("/readyz").json()["audit_records"] == 1
