@@ -209,8 +209,9 @@ def fresh_line(seed: int) -> bytes:
         size += len(parts[-1])
     text = "".join(parts)[:FRESH_CHARS]
     start = pick.randrange(0, len(text) - 300)
-    quoted = " ".join(text[start : start + 200].split()[1:-1])
-    answer = f'The file says "{quoted}" [S1] and "{quoted[::-1]}" [S1].'
+    quoted = text[start : start + 100].split()[1:-1]
+    changed = [*quoted[:2], "purportedly", *quoted[3:]]  # a changed word: corrected
+    answer = f'The file says "{" ".join(quoted)}" [S1] and "{" ".join(changed)}" [S1].'
     line = {"id": f"fresh-{seed}", "answer": answer, "sources": [
         {"id": "S1", "kind": "document", "text": text}]}  # fmt: skip
     return json.dumps(line).encode()
