@@ -86,6 +86,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_audit.py
 	$(BIN)/python bench/bench_rerank.py
 	$(BIN)/python bench/bench_service.py
+	$(BIN)/python bench/bench_soak.py
 	$(BIN)/python bench/bench_operations.py
 	$(BIN)/python bench/bench_support.py
 	$(BIN)/python bench/bench_proxy.py

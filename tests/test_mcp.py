@@ -4,6 +4,7 @@ starts the server as a subprocess, lists its tools and calls them (issue 14; F.4
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -29,11 +30,12 @@ POLICY_SOURCE = {"id": "S1", "kind": "document", "text": POLICY_TEXT, "title": "
 T = TypeVar("T")
 
 
-def with_server(use: Callable[[ClientSession], Awaitable[T]]) -> T:
-    """Start `citeproof mcp` as a subprocess and run ``use`` with a connected client."""
+def with_server(use: Callable[[ClientSession], Awaitable[T]], *args: str) -> T:
+    """Start `citeproof mcp ARGS` as a subprocess and run ``use`` with a connected client."""
 
     async def run() -> T:
-        params = StdioServerParameters(command=CITEPROOF, args=["mcp"])
+        # The whole environment: the server imports the citeproof the tests import.
+        params = StdioServerParameters(command=CITEPROOF, args=["mcp", *args], env=dict(os.environ))
         async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
             await session.initialize()
             return await use(session)
@@ -62,7 +64,7 @@ def test_the_server_lists_verify_and_the_audit_lookups_as_tools_f_4() -> None:
     tools = with_server(use)
     assert set(tools) == {"verify", "audit_show", "audit_verify"}
     assert set(tools["verify"]["required"]) == {"answer", "sources"}
-    assert tools["audit_show"]["required"] == ["request_id", "audit"]
+    assert tools["audit_show"]["required"] == ["request_id"]
 
 
 def test_verify_over_mcp_gives_the_verified_quote_and_its_span_in_the_source_f_4() -> None:
@@ -111,14 +113,14 @@ def test_audit_verify_and_show_over_mcp_read_a_log_written_by_citeproof_verify_f
         checks = []
         for name, arguments in (
             # The error first: the server keeps serving after it.
-            ("audit_verify", {"audit": str(tmp_path / "missing.db")}),
+            ("audit_verify", {"audit": str(tmp_path / "other.db")}),
             ("audit_verify", {"audit": str(audit)}),
             ("audit_show", {"request_id": request_id, "audit": str(audit)}),
         ):
             checks.append(await session.call_tool(name, arguments))
         return tuple(checks)
 
-    missing, verified, shown = with_server(use)
+    missing, verified, shown = with_server(use, "--audit", str(audit))
     report = verified.structured_content
     assert report["ok"] is True
     assert report["records"] == 1
@@ -126,4 +128,5 @@ def test_audit_verify_and_show_over_mcp_read_a_log_written_by_citeproof_verify_f
     [record] = shown.structured_content["records"]
     assert request_id in json.dumps(record)
     assert missing.is_error
-    assert "no audit log at" in missing.content[0].text
+    assert "not an audit log of this server" in missing.content[0].text
+    assert record["verified"] is True

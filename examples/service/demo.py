@@ -76,7 +76,12 @@ def main() -> None:
                 time.sleep(0.1)
         else:
             raise SystemExit("the service did not start")
-        response = httpx.post(f"{url}/v1/verify", content=json.dumps(batch_line()), timeout=60)
+        response = httpx.post(
+            f"{url}/v1/verify",
+            content=json.dumps(batch_line()),
+            headers={"Content-Type": "application/json"},
+            timeout=60,
+        )
         response.raise_for_status()
         record = response.json()
         counts = ", ".join(f"{n} {status}" for status, n in record["counts"].items() if n)

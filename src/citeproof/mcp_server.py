@@ -4,26 +4,41 @@
 
 - ``verify``: an answer and its sources (source objects of the JSON contract, version 1), an
   optional policy → the verified answer record (``citeproof.answer_to_json``);
-- ``audit_show``: a request id and an audit log → ``{"records": [...]}``, the records logged
+- ``audit_show``: a request id (and which log) → ``{"records": [...]}``, the records logged
   under it, oldest first;
-- ``audit_verify``: an audit log → the verify report (``ok`` is true when every record
-  re-hashes and every checkpoint checks).
+- ``audit_verify``: which log → the verify report (``ok`` is true when every record re-hashes
+  and every checkpoint checks).
 
-Bad input (a source without a ``kind``, an unknown policy setting, no log at that path) comes
-back as a tool error whose message names the field or the path; the server keeps running.
-Needs the ``mcp`` extra (``pip install 'citeproof[mcp]'``).
+The server opens only the audit logs it was started with (``citeproof mcp --audit DB``): a
+tool's ``audit`` argument picks one of them by the name given at start, and nothing a client
+sends can make it open another file or connect to another database. A name it was not
+started with is refused with the same message whatever exists at that path, so the tools tell
+nothing about the file system.
+
+Bad input (a source without a ``kind``, an unknown policy setting, a log it does not serve)
+comes back as a tool error whose message names the field; the server keeps running. Needs the
+``mcp`` extra (``pip install 'citeproof[mcp]'``).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import wraps
 from typing import Any, ParamSpec, TypeVar
+from urllib.parse import urlsplit, urlunsplit
 
 from citeproof.audit.backends import open_existing_store
+from citeproof.audit.record import AuditRecord
+from citeproof.audit.store import AuditStore
 from citeproof.audit.verify import verify_log
-from citeproof.errors import CiteproofError, extra_needed
+from citeproof.errors import (
+    AuditRecordError,
+    AuditStoreError,
+    CiteproofError,
+    InputError,
+    extra_needed,
+)
 from citeproof.model import Policy
 from citeproof.outcome.contract import answer_to_json, read_policy, read_sources
 from citeproof.verifier.verification import verify
@@ -39,7 +54,7 @@ INSTRUCTIONS = (
     "citeproof checks every quote of an LLM answer against the sources it was given. Call "
     "`verify` with the answer (quotes in double quotes, citations as [S1]) and its sources; "
     "each quote comes back verified, corrected or flagged with the span it matches. "
-    "`audit_show` and `audit_verify` read a citeproof audit log."
+    "`audit_show` and `audit_verify` read the audit logs this server was started with."
 )
 
 
@@ -73,30 +88,94 @@ def verify_tool(
     return answer_to_json(verify(answer, read, policy=chosen))
 
 
-@_as_tool_error
-def audit_show_tool(request_id: str, audit: str, sequence: int | None = None) -> dict[str, Any]:
-    """The records logged under `request_id` in the audit log `audit` (a SQLite file path or
-    a postgresql:// URL), as ``{"records": [...]}``, oldest first; `sequence` picks one when
-    several share the id."""
-    with open_existing_store(audit) as store:
-        return {"records": [record.to_json() for record in store.find(request_id, sequence)]}
+class AuditLogs:
+    """The audit logs a server may open: the targets named at start (SQLite paths or
+    ``postgresql://`` URLs), picked by the exact text they were named with (a URL's password
+    may be given as ``***``: messages never show it)."""
+
+    def __init__(self, targets: Sequence[str]) -> None:
+        self.targets = tuple(dict.fromkeys(targets))
+
+    def choose(self, audit: str | None) -> str:
+        """The log ``audit`` names (the only one when None and one was given). Raises
+        `InputError` for any other name, saying nothing about what is at that path."""
+        if not self.targets:
+            raise InputError(
+                "this server was started without an audit log (citeproof mcp --audit DB)",
+                field="audit",
+            )
+        if audit is None and len(self.targets) == 1:
+            return self.targets[0]
+        for target in self.targets:  # by the name given, or as shown (password hidden)
+            if audit in (target, _without_password(target)):
+                return target
+        served = ", ".join(repr(_without_password(target)) for target in self.targets)
+        raise InputError(f"not an audit log of this server; it serves {served}", field="audit")
+
+    def open(self, audit: str | None) -> AuditStore:
+        target = self.choose(audit)
+        try:
+            return open_existing_store(target)
+        except CiteproofError:
+            shown = _without_password(target)
+            raise AuditStoreError(f"the audit log {shown!r} cannot be opened") from None
 
 
-@_as_tool_error
-def audit_verify_tool(audit: str) -> dict[str, Any]:
-    """Re-hash every record of the audit log `audit` and check its signed checkpoints.
-    Returns the report; `ok` is true when nothing was found wrong, else `problem` names
-    the first bad record or checkpoint."""
-    with open_existing_store(audit) as store:
-        report = verify_log(store)
-    return report.to_json()
+def _without_password(target: str) -> str:
+    """A database URL with its password replaced by ``***`` (a path as it is)."""
+    parts = urlsplit(target)
+    if not parts.password:
+        return target
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc))
 
 
-def build_server() -> MCPServer[Any]:
-    """The citeproof MCP server with its tools ``verify``, ``audit_show`` and ``audit_verify``;
-    ``build_server().run()`` serves it over stdio."""
+def audit_tools(logs: AuditLogs) -> tuple[Callable[..., Any], Callable[..., Any]]:
+    """The ``audit_show`` and ``audit_verify`` tools over ``logs``."""
+
+    @_as_tool_error
+    def audit_show_tool(
+        request_id: str, audit: str | None = None, sequence: int | None = None
+    ) -> dict[str, Any]:
+        """The records logged under `request_id` in the audit log `audit` (one of the logs
+        this server was started with, as named then; may be left out when there is one), as
+        ``{"records": [...]}``, oldest first; `sequence` picks one when several share the id."""
+        with logs.open(audit) as store:
+            found = store.find(request_id, sequence)
+            return {"records": [shown(record) for record in found]}
+
+    @_as_tool_error
+    def audit_verify_tool(audit: str | None = None) -> dict[str, Any]:
+        """Re-hash every record of the audit log `audit` (one of the logs this server was
+        started with; may be left out when there is one) and check its signed checkpoints.
+        Returns the report; `ok` is true when nothing was found wrong, else `problem` names
+        the first bad record or checkpoint."""
+        with logs.open(audit) as store:
+            report = verify_log(store)
+        return report.to_json()
+
+    return audit_show_tool, audit_verify_tool
+
+
+def shown(record: AuditRecord) -> dict[str, Any]:
+    """A record as `audit_show` returns it, with ``verified`` false and the problem named
+    when its content does not hash to its stored hash, or it cannot be read."""
+    try:
+        body = record.to_json()
+    except AuditRecordError as error:
+        return {"sequence": record.sequence, "verified": False, "problem": str(error)}
+    if not record.intact:
+        return {**body, "verified": False, "problem": "content does not match its stored hash"}
+    return {**body, "verified": True}
+
+
+def build_server(audit: Sequence[str] = ()) -> MCPServer[Any]:
+    """The citeproof MCP server with its tools ``verify``, ``audit_show`` and ``audit_verify``,
+    which may open the audit logs ``audit`` and no other; ``build_server([...]).run()`` serves
+    it over stdio."""
     server: MCPServer[Any] = MCPServer("citeproof", instructions=INSTRUCTIONS)
+    show, check = audit_tools(AuditLogs(audit))
     server.tool(name="verify")(verify_tool)
-    server.tool(name="audit_show")(audit_show_tool)
-    server.tool(name="audit_verify")(audit_verify_tool)
+    server.tool(name="audit_show")(show)
+    server.tool(name="audit_verify")(check)
     return server

@@ -204,7 +204,8 @@ def test_the_report_read_in_the_database_equals_the_one_read_record_by_record_E(
     with open_store(audit) as log:
         in_database = report_of_log(log, now=now, since=timedelta(days=30))
         by_record = build_report(logged_records(log), now=now, since=timedelta(days=30))
-    assert in_database == by_record
+    assert in_database.integrity is not None and in_database.integrity.ok
+    assert replace(in_database, integrity=None) == by_record
     assert in_database.answers == 4 and in_database.records == 8
 
 

@@ -13,6 +13,8 @@ from tests.server.browser import chromium
 from tests.server.conftest import Server, start_server
 from tests.server.lines import body, lending_line
 
+JSON = {"Content-Type": "application/json"}
+
 pytestmark = pytest.mark.browser
 
 POLICY_PASSAGE = (
@@ -30,8 +32,12 @@ def browser() -> Iterator[Any]:
 def dev(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     for server in start_server(tmp_path_factory.mktemp("review"), "--dev"):
         with server.client() as http:
-            assert http.post("/v1/verify", content=body(lending_line("hartley-1"))).is_success
-            assert http.post("/v1/verify", content=body(lending_line("other-2"))).is_success
+            assert http.post(
+                "/v1/verify", content=body(lending_line("hartley-1")), headers=JSON
+            ).is_success
+            assert http.post(
+                "/v1/verify", content=body(lending_line("other-2")), headers=JSON
+            ).is_success
         yield server
 
 
@@ -148,9 +154,9 @@ def test_a_reviewer_signs_in_with_a_token_and_sees_only_their_answers_F_3(
     browser: Any, server: Server
 ) -> None:
     with server.client("rita") as http:
-        assert http.post("/v1/verify", content=body(lending_line("ritas"))).is_success
+        assert http.post("/v1/verify", content=body(lending_line("ritas")), headers=JSON).is_success
     with server.client("sam") as http:
-        assert http.post("/v1/verify", content=body(lending_line("sams"))).is_success
+        assert http.post("/v1/verify", content=body(lending_line("sams")), headers=JSON).is_success
     context = browser.new_context()
     page = context.new_page()
     try:

@@ -16,6 +16,8 @@ from tests.server.conftest import Server, start_server
 from tests.server.lines import body
 from tests.server.xss_payloads import PAYLOADS
 
+JSON = {"Content-Type": "application/json"}
+
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 TRAPS = """
@@ -98,7 +100,9 @@ def hostile(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     for server in start_server(tmp_path_factory.mktemp("xss"), "--dev"):
         with server.client() as http:
             for number, payload in enumerate(PAYLOADS):
-                response = http.post("/v1/verify", content=body(hostile_line(number, payload)))
+                response = http.post(
+                    "/v1/verify", content=body(hostile_line(number, payload)), headers=JSON
+                )
                 assert response.status_code == 200, (payload, response.text)
         yield server
 

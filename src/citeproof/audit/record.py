@@ -23,6 +23,7 @@ from typing import Any, Protocol
 
 import rfc8785
 
+from citeproof.audit.chain import record_hash
 from citeproof.errors import AuditRecordError
 
 RECORD_FORMAT = "citeproof-audit/1"
@@ -180,6 +181,8 @@ def parse_entry(entry: bytes) -> dict[str, Any]:
         fields = json.loads(entry)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise AuditRecordError(f"entry is not JSON: {exc}") from exc
+    except RecursionError:
+        raise AuditRecordError("entry is nested too deeply to read") from None
     if not isinstance(fields, dict) or fields.get("format") != RECORD_FORMAT:
         raise AuditRecordError(f"entry is not a {RECORD_FORMAT} record")
     expected = {
@@ -245,6 +248,11 @@ class AuditRecord:
     @property
     def fields(self) -> dict[str, Any]:
         return parse_entry(self.entry)
+
+    @property
+    def intact(self) -> bool:
+        """Whether the entry hashes to the stored hash (its chain is `verify_log`'s to check)."""
+        return record_hash(self.entry) == self.record_hash
 
     @property
     def payload(self) -> dict[str, Any]:

@@ -230,6 +230,17 @@ class AuditStore(ABC):
         self.checkpoints.save(checkpoint)
         return checkpoint
 
+    def seal(self) -> Checkpoint | None:
+        """Sign a checkpoint at the current size when records were appended after the latest
+        one, and return it (None when there was nothing new). Called on a timer, it bounds how
+        long a record stays unsealed: records dropped from the end of the log after they were
+        sealed are caught by `verify_log` as *truncated*."""
+        size = self.size()
+        sizes = self.checkpoints.sizes()
+        if size == 0 or (sizes and sizes[-1] >= size):
+            return None
+        return self.write_checkpoint(size)
+
     def _checkpoint_base(self, size: int, public_key: Any) -> tuple[MerkleFrontier, str]:
         for earlier in reversed([s for s in self.checkpoints.sizes() if s <= size][-3:]):
             try:

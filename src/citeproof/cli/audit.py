@@ -116,6 +116,13 @@ def show_command(
     JSON list of them all (oldest first), and their sequences on standard error."""
     with _open(audit, checkpoints) as store:
         records = store.find(request_id, sequence)
+        for record in records:
+            if not record.intact:
+                click.echo(
+                    f"record {record.sequence} does not hash to its stored hash: its content "
+                    "was altered (see `citeproof audit verify`)",
+                    err=True,
+                )
         if len(records) == 1:
             _print_json(records[0].to_json())
             return

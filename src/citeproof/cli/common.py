@@ -3,7 +3,6 @@ where it is written, and the options several commands take."""
 
 from __future__ import annotations
 
-import json
 import os
 import textwrap
 from collections.abc import Callable, Iterator, Mapping
@@ -16,6 +15,7 @@ import click
 
 from citeproof.audit.backends import open_store
 from citeproof.errors import CiteproofError, InputError
+from citeproof.json_input import load_json
 from citeproof.model import VerifiedAnswer
 from citeproof.operations.engines import ENGINES
 from citeproof.outcome.contract import answer_to_json
@@ -233,9 +233,10 @@ def conclude_from_options(
 
 def _facts(path: Path) -> dict[str, object]:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"), parse_float=Decimal)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
         raise InputError(f"cannot read the facts: {error}", where=str(path)) from None
+    data = load_json(text, where=str(path), what="the facts", parse_float=Decimal)
     if not isinstance(data, dict):
         raise InputError("expected a JSON object of facts", where=str(path))
     return data

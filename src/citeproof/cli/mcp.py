@@ -15,7 +15,15 @@ from citeproof.cli.common import Command, exit_codes
         (1, "it could not start: the `mcp` extra is not installed (the message says)"),
     ),
 )
-def mcp_command() -> None:
+@click.option(
+    "--audit",
+    "audit",
+    multiple=True,
+    metavar="DB",
+    help="An audit log the audit tools may read (a SQLite file or a postgresql:// URL; "
+    "repeat for several). The tools open no other.",
+)
+def mcp_command(audit: tuple[str, ...]) -> None:
     """Serve the tools verify, audit_show and audit_verify over MCP on stdin/stdout."""
     from citeproof.errors import MissingExtraError
 
@@ -23,4 +31,4 @@ def mcp_command() -> None:
         from citeproof.mcp_server import build_server
     except MissingExtraError as error:
         raise click.ClickException(str(error)) from None
-    build_server().run("stdio")
+    build_server(audit).run("stdio")

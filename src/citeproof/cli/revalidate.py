@@ -91,6 +91,8 @@ def revalidate_command(
         f"{run.reused} already logged for store state {run.store_state[:19]})",
         err=True,
     )
+    if run.integrity is not None and not run.integrity.ok:
+        click.echo(f"audit log: {run.integrity.summary()}", err=True)
     if not run.ok:
         raise SystemExit(1)
 

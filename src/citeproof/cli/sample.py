@@ -13,11 +13,11 @@ from typing import Any
 import click
 
 from citeproof.audit.backends import open_store
+from citeproof.audit.reading import BadRecord, ReadCheck
 from citeproof.audit.record import canonical_json
 from citeproof.cli.audit import AUDIT_HELP, checkpoints_option
 from citeproof.cli.common import Command, exit_codes
 from citeproof.cli.revalidate import existing_audit
-from citeproof.errors import AuditRecordError
 from citeproof.operations.logged import LoggedRecord, logged_records
 from citeproof.operations.sampling import (
     VERDICTS,
@@ -57,23 +57,25 @@ def sample_command(
 ) -> None:
     """Draw a reproducible random sample of logged answers: one HTML review page each and a
     CSV sheet (sample.csv) with empty verdict and note columns."""
+    check = ReadCheck()
     with open_store(existing_audit(audit), checkpoint_dir=checkpoints) as log:
-        sample = draw_sample(logged_records(log), rate=rate, seed=seed)
+        sample = draw_sample(logged_records(log, check=check), rate=rate, seed=seed)
     out_dir.mkdir(parents=True, exist_ok=True)
     rows = []
     for record in sample:
         page = f"{record.sequence:08d}-{_file_safe(record.request_id)}.html"
         try:
             answer = logged_answer(record.payload)
-        except (KeyError, TypeError, AttributeError) as error:
-            raise AuditRecordError(
-                f"audit record {record.sequence} ({record.request_id}) is not a well-formed "
-                f"answer: {error!r}"
-            ) from None
+        except (KeyError, TypeError, AttributeError, ValueError, RecursionError) as error:
+            detail = f"not a well-formed answer: {type(error).__name__}"
+            check.bad.append(BadRecord(record.sequence, "unreadable", detail))
+            continue
         (out_dir / page).write_text(render_html(answer), encoding="utf-8")
         rows.append(SampleRow(record, page))
     (out_dir / "sample.csv").write_text(sample_csv(rows), encoding="utf-8")
     click.echo(f"{len(rows)} answers sampled -> {out_dir / 'sample.csv'}")
+    if not check.ok:
+        click.echo(f"audit log: {check.summary()}", err=True)
 
 
 @click.command(

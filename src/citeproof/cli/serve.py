@@ -114,7 +114,10 @@ def serve_command(
         workers=workers,
         timeout_keep_alive=5,
         timeout_graceful_shutdown=10,
-        limit_concurrency=1000,
+        # Header deadline and per-client connection cap (citeproof.server.connections).
+        http="citeproof.server.connections:GuardedH11Protocol",
+        backlog=limits.accept_backlog,
+        limit_concurrency=limits.concurrency,
         # A worker imports citeproof before it answers the supervisor's first ping: give it
         # time on a loaded machine instead of killing and respawning it.
         timeout_worker_healthcheck=120,

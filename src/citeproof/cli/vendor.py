@@ -7,7 +7,6 @@ error what the vendor's citations hold, and gives the audit record the vendor's 
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -19,6 +18,7 @@ from citeproof.adapters import Converted, citation_report
 from citeproof.adapters.convert import convert
 from citeproof.adapters.fields import MAX_JSON_CHARS
 from citeproof.errors import InputError
+from citeproof.json_input import load_json
 from citeproof.model import Policy, Source, VerifiedAnswer
 from citeproof.render.safe_text import visible
 from citeproof.sources.limits import read_bounded
@@ -62,14 +62,10 @@ def _read_json(path: Path, what: str) -> object:
     if raw is None:
         raise InputError(f"{what} is larger than {MAX_JSON_CHARS:,} bytes", where=str(path))
     try:
-        return json.loads(raw.decode("utf-8-sig"))
+        text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise InputError(f"invalid UTF-8 at byte {error.start}", where=str(path)) from None
-    except json.JSONDecodeError as error:
-        raise InputError(
-            f"{what} is not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}",
-            where=str(path),
-        ) from None
+    return load_json(text, where=str(path), what=what)
 
 
 def _report(converted: Converted) -> None:

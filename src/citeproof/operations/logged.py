@@ -4,7 +4,8 @@ The log holds several kinds of record, told apart by the payload's ``schema``: a
 (``citeproof/audit-payload/1``, written by `citeproof.outcome.recording`), re-validation
 outcomes (``citeproof/revalidation/1``) and reviewers' verdicts (``citeproof/review/1``).
 Records of any other schema are skipped by the readers here, never rejected: the log is
-shared and may hold records this version does not know.
+shared and may hold records this version does not know. Every record is checked as it is read
+(`citeproof.audit.reading`): a damaged one is reported in the caller's `ReadCheck` and skipped.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Any
 
+from citeproof.audit.reading import ReadCheck, checked_records
 from citeproof.audit.store import AuditStore
 from citeproof.errors import InputError
 from citeproof.outcome.payload import AUDIT_SCHEMA
@@ -51,10 +53,12 @@ class LoggedRecord:
         return parse_time(self.recorded_at, where=f"audit record {self.sequence}")
 
 
-def logged_records(log: AuditStore, start: int = 0) -> Iterator[LoggedRecord]:
-    """Every record from ``start`` on, in log order, with its entry parsed once."""
-    for record in log.records(start):
-        fields = record.fields
+def logged_records(
+    log: AuditStore, start: int = 0, end: int | None = None, *, check: ReadCheck | None = None
+) -> Iterator[LoggedRecord]:
+    """Every good record with ``start <= sequence < end``, in log order, with its entry parsed
+    once; damaged records are skipped (and added to ``check``: pass one to learn which)."""
+    for record, fields in checked_records(log, check or ReadCheck(), start, end):
         yield LoggedRecord(
             sequence=record.sequence,
             request_id=record.request_id,

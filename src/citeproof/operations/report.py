@@ -27,10 +27,11 @@ import re
 from array import array
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
+from citeproof.audit.reading import BadRecord, ReadCheck, checked_records
 from citeproof.audit.store import AuditStore, json_path_keys, value_at
 from citeproof.errors import InputError
 from citeproof.operations.logged import (
@@ -125,6 +126,9 @@ class Report:
     revalidation: dict[str, int]
     reviews: dict[str, int]
     days: tuple[Day, ...] = field(default=())
+    integrity: ReadCheck | None = None
+    """What checking the records read found; None when the records were given already read
+    (`build_report`) and nothing was checked."""
 
     @property
     def coverage(self) -> float:
@@ -155,6 +159,7 @@ class Report:
             "revalidation": self.revalidation,
             "reviews": self.reviews,
             "days": [day.to_json() for day in self.days],
+            "integrity": None if self.integrity is None else self.integrity.to_json(),
         }
 
 
@@ -168,8 +173,8 @@ REPORT_PATHS = (
     "$.payload.result",
     "$.payload.verdict",
 )
-"""What the report reads of a record, and nothing else (the answer's text and its sources'
-texts, the bulk of a record, are never read)."""
+"""What the report takes from a record, and nothing else. Each record is still read whole:
+its hash and its link to the next record are checked before any of it is counted."""
 
 
 def build_report(
@@ -192,10 +197,18 @@ def report_of_log(
     since: timedelta | None,
     freshness: timedelta = DEFAULT_FRESHNESS,
 ) -> Report:
-    """`build_report` over every record of ``log``, reading only `REPORT_PATHS` of each
-    (picked out in the database where the backend can): memory stays bounded by the number
-    of answers' timings, not by the size of the log."""
-    return _report(log.extract(REPORT_PATHS), now=now, since=since, freshness=freshness)
+    """`build_report` over every good record of ``log``, each checked as it is read
+    (`citeproof.audit.reading`): a damaged record, or one whose payload the report cannot
+    read, is skipped and named in the report's ``integrity``. Memory stays bounded by the
+    number of answers' timings, not by the size of the log."""
+    check = ReadCheck()
+    keys = [json_path_keys(path) for path in REPORT_PATHS]
+    rows = (
+        (record.sequence, [value_at(fields, k) for k in keys])
+        for record, fields in checked_records(log, check)
+    )
+    report = _report(rows, now=now, since=since, freshness=freshness, check=check)
+    return replace(report, integrity=check)
 
 
 def _entry(record: LoggedRecord) -> dict[str, Any]:
@@ -208,17 +221,25 @@ def _report(
     now: datetime,
     since: timedelta | None,
     freshness: timedelta,
+    check: ReadCheck | None = None,
 ) -> Report:
+    """The report of ``rows``; with ``check``, a record whose values the report cannot read
+    is added to it and skipped, else it raises `InputError` naming the record."""
     start = now - since if since is not None else None
     tally = _Tally(freshness)
     for sequence, values in rows:
         where = f"audit record {sequence}"
-        if not isinstance(values[0], str):
-            raise InputError("malformed record: no recorded_at", where=where)
-        when = parse_time(values[0], where=where)
-        if start is not None and when < start:
-            continue
-        tally.add(values, when, where)
+        try:
+            if not isinstance(values[0], str):
+                raise InputError("malformed record: no recorded_at", where=where)
+            when = parse_time(values[0], where=where)
+            if start is not None and when < start:
+                continue
+            tally.add(values, when, where)
+        except InputError as error:
+            if check is None:
+                raise
+            check.bad.append(BadRecord(sequence, "unreadable", error.detail))
     return tally.report(now, since)
 
 

@@ -25,12 +25,20 @@ def _seconds(value: float | int) -> str:
     return f"{seconds:.2f} s" if seconds >= 1 else f"{1000 * seconds:.1f} ms"
 
 
+def _integrity(report: Report) -> str:
+    check = report.integrity
+    if check is None:
+        return "records given already read; not checked"
+    return check.summary()
+
+
 def render_report_term(report: Report) -> str:
     """Plain text: one section per figure, aligned columns."""
     window = f"since {report.since}" if report.since else "whole log"
     lines = [
         f"citeproof report ({window}, generated {report.generated_at})",
         f"  records {report.records}, answers {report.answers}",
+        f"  integrity: {_integrity(report)}",
         "",
         "coverage",
         f"  {report.with_evidence}/{report.claims} claims with evidence "
@@ -82,7 +90,8 @@ def render_report_html(report: Report) -> str:
         "<title>citeproof report</title>",
         f"<style>{_STYLE}</style></head><body>",
         f"<h1>citeproof report</h1><p>{escape(window)} · generated "
-        f"{escape(report.generated_at)} · {report.records} records, {report.answers} answers</p>",
+        f"{escape(report.generated_at)} · {report.records} records, {report.answers} answers</p>"
+        f"<p class='integrity'>Integrity: {escape(_integrity(report))}</p>",
         '<section class="cards">',
         _card("Coverage", _pct(report.coverage), f"{report.with_evidence}/{report.claims} claims"),
         _card("Stale evidence", str(report.stale), f"of {report.evidence} evidence objects"),

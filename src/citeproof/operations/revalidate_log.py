@@ -25,10 +25,11 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from citeproof.audit.reading import ReadCheck, checked_records
 from citeproof.audit.store import AuditStore
 from citeproof.errors import InputError
 from citeproof.operations.engines import Engine, ordered_map
-from citeproof.operations.logged import REVALIDATION_SCHEMA, LoggedRecord
+from citeproof.operations.logged import REVALIDATION_SCHEMA, LoggedRecord, logged_records
 from citeproof.operations.revalidation import (
     OUTCOMES,
     RevalidationFailed,
@@ -56,6 +57,8 @@ class RevalidationRun:
     results: tuple[dict[str, Any], ...]
     appended: int
     reused: int
+    integrity: ReadCheck | None = None
+    """What checking the records read found: damaged records were skipped."""
 
     def counts(self) -> dict[str, int]:
         """Answers per outcome, every outcome present."""
@@ -89,10 +92,12 @@ def revalidate_log(
     on ``engine`` (see `ordered_map`), ``chunk_size`` answers per task and per transaction."""
     state = store_state(store)
     end = log.size()
-    done = _outcomes_in_log(log, state)
+    check = ReadCheck()
+    done = _outcomes_in_log(log, state, ReadCheck())  # the same records are checked below
     resolver = _Resolver(store)
     record_hashes: dict[int, str] = {}
-    chunks = _chunks(_pending_answers(log, end, done), resolver, chunk_size, record_hashes)
+    pending = _pending_answers(log, end, done, check)
+    chunks = _chunks(pending, resolver, chunk_size, record_hashes)
     appended = 0
     try:
         for outcomes in ordered_map(
@@ -112,7 +117,7 @@ def revalidate_log(
     if appended:
         log.write_checkpoint()
     results = tuple(done[sequence] for sequence in sorted(done) if sequence < end)
-    return RevalidationRun(state, results, appended, len(results) - appended)
+    return RevalidationRun(state, results, appended, len(results) - appended, check)
 
 
 def _record(state: str, result: Mapping[str, Any], record_hash: str) -> dict[str, Any]:
@@ -134,36 +139,29 @@ def _record_id(state: str, result: Mapping[str, Any]) -> str:
     return "rv-" + hashlib.sha256(key.encode()).hexdigest()[:32]
 
 
-def _outcomes_in_log(log: AuditStore, state: str) -> dict[int, dict[str, Any]]:
-    """The outcomes already logged for this store state, by answer sequence."""
+def _outcomes_in_log(log: AuditStore, state: str, check: ReadCheck) -> dict[int, dict[str, Any]]:
+    """The outcomes already logged for this store state, by answer sequence (damaged records
+    are skipped: an outcome that does not check is not taken as done)."""
     done: dict[int, dict[str, Any]] = {}
-    for record in log.records():
-        if _MARK not in record.entry:  # canonical JSON: a cheap test before parsing
+    for record, fields in checked_records(log, check):
+        if _MARK not in record.entry:  # canonical JSON: a cheap test
             continue
-        payload = record.payload
+        payload = fields["payload"]
         if payload.get("schema") == REVALIDATION_SCHEMA and payload.get("store_state") == state:
             result = payload["result"]
             done[int(result["sequence"])] = result
     return done
 
 
-def _pending_answers(log: AuditStore, end: int, done: Mapping[int, Any]) -> Iterator[LoggedRecord]:
-    """Answer records before ``end`` with no outcome yet, read a page at a time (no cursor
-    stays open while the driver appends)."""
+def _pending_answers(
+    log: AuditStore, end: int, done: Mapping[int, Any], check: ReadCheck
+) -> Iterator[LoggedRecord]:
+    """Good answer records before ``end`` with no outcome yet, read a page at a time (no
+    cursor stays open while the driver appends); damaged records go to ``check``."""
     for start in range(0, end, _PAGE):
-        page = list(log.records(start, min(start + _PAGE, end)))
-        for record in page:
-            if record.sequence in done or _MARK in record.entry:
-                continue
-            fields = record.fields
-            logged = LoggedRecord(
-                record.sequence,
-                record.request_id,
-                record.record_hash,
-                str(fields["recorded_at"]),
-                fields["payload"],
-            )
-            if logged.is_answer:
+        page = list(logged_records(log, start, min(start + _PAGE, end), check=check))
+        for logged in page:
+            if logged.sequence not in done and logged.is_answer:
                 yield logged
 
 

@@ -34,7 +34,6 @@ no evidence and cannot reach it.
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 import tomllib
 from collections.abc import Mapping, Sequence
@@ -54,6 +53,7 @@ from celpy.evaluation import CELEvalError, Evaluator, Result
 
 from citeproof.audit.record import canonical_json
 from citeproof.errors import InputError, RuleError
+from citeproof.json_input import load_json
 from citeproof.outcome.live import LiveResponse
 from citeproof.values import Value, as_values, values_to_json
 
@@ -177,10 +177,14 @@ def load_rules(path: str | Path) -> RuleSet:
         raise RuleError(f"{where}: cannot read the file: {error.strerror}") from None
     try:
         if path.suffix.lower() == ".json":
-            data = json.loads(raw)
+            data = load_json(raw.decode("utf-8"), where=where, what="the rules")
         else:
             data = tomllib.loads(raw.decode("utf-8"))
-    except (json.JSONDecodeError, tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+    except InputError as error:
+        raise RuleError(f"{where}: {error.detail}") from None
+    except RecursionError:
+        raise RuleError(f"{where}: the rules are nested too deeply") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
         raise RuleError(
             f"{where}: not valid {path.suffix.lstrip('.') or 'TOML'}: {error}"
         ) from None

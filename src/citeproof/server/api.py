@@ -19,13 +19,16 @@ from starlette.responses import JSONResponse, PlainTextResponse, StreamingRespon
 
 from citeproof.errors import InputError
 from citeproof.outcome.contract import BatchLine
+from citeproof.server.attempts import AbandonedWork, Attempt
 from citeproof.server.auth import Authenticator
 from citeproof.server.problems import PROBLEM_TYPE, Problem
-from citeproof.server.service import AskIn, Service, body_digest, dumps
+from citeproof.server.service import AskIn, ReadersIn, Service, body_digest, dumps
 
 T = TypeVar("T")
 
 UPLOAD_PATHS = ("/v1/sources", "/v1/batches")
+WORK_THREADS = 16
+"""Threads per worker process running requests' work; as many abandoned ones at most."""
 MAX_UPLOAD_FILES = 100
 
 
@@ -67,23 +70,40 @@ def build_router(service: Service, auth: Authenticator) -> APIRouter:
     router = APIRouter()
     limits = service.limits
     limiter_box: list[anyio.CapacityLimiter] = []
+    abandoned = AbandonedWork(WORK_THREADS, service.metrics.count_abandoned)
 
     async def in_thread(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """``function`` in a worker thread under the request deadline. Past it the caller is
+        answered 503 and the work is abandoned: it stops at its next check and writes no
+        audit record (unless it was writing it already: then its result is the answer)."""
         if not limiter_box:
-            limiter_box.append(anyio.CapacityLimiter(16))
-        call = functools.partial(function, *args, **kwargs)
+            limiter_box.append(anyio.CapacityLimiter(WORK_THREADS))
+        if abandoned.full:
+            raise Problem(
+                503,
+                "Busy",
+                "the service is still stopping work abandoned past its deadline",
+                headers={"Retry-After": "1"},
+            )
+        attempt: Attempt[T] = Attempt(abandoned)
+        call = functools.partial(attempt.run, functools.partial(function, *args, **kwargs))
         try:
-            with anyio.fail_after(limits.deadline_seconds):
+            with anyio.move_on_after(limits.deadline_seconds):
                 return await anyio.to_thread.run_sync(
                     call, abandon_on_cancel=True, limiter=limiter_box[0]
                 )
-        except TimeoutError:
+        except anyio.get_cancelled_exc_class():  # the client went away: nobody gets an answer
+            attempt.abandon()
+            raise
+        if attempt.abandon():
             raise Problem(
                 503,
                 "Deadline exceeded",
                 f"the request took over {limits.deadline_seconds:g} s",
                 headers={"Retry-After": "1"},
-            ) from None
+            )
+        await anyio.to_thread.run_sync(attempt.done.wait)  # it is writing its record
+        return attempt.outcome()
 
     async def who(request: Request) -> str:
         return await in_thread(auth.principal, request)
@@ -239,6 +259,22 @@ def build_router(service: Service, auth: Authenticator) -> APIRouter:
         report = await in_thread(service.ingest, files, principal, readers)
         return JSONResponse(report)
 
+    @router.put(
+        "/v1/sources/{source_id}/readers",
+        tags=["sources"],
+        summary="Change who may read a document you uploaded",
+        openapi_extra=_body(_inline_refs(ReadersIn.model_json_schema())),
+        responses=_PROBLEMS,
+    )
+    async def set_readers(source_id: str, request: Request) -> Response:
+        """Body: ``{"readers": [...]}``. The document ``source_id`` is a version of is then
+        readable by the caller and those readers only, every version of it: a reader left out
+        is revoked. Answers the access list stored. Only the uploader may change it; for
+        anyone else the source does not exist (404)."""
+        principal = await who(request)
+        raw = await request.body()
+        return JSONResponse(await in_thread(service.set_readers, raw, principal, source_id))
+
     @router.get("/v1/answers/{answer_id}", tags=["answers"], responses=_PROBLEMS)
     async def answer(answer_id: str, request: Request) -> Response:
         """The caller's latest answer with this id, read back from the audit log."""
@@ -264,10 +300,14 @@ def build_router(service: Service, auth: Authenticator) -> APIRouter:
         return JSONResponse(await in_thread(service.audit_report))
 
     @router.get("/v1/audit/{request_id}/proof", tags=["audit"], responses=_PROBLEMS)
-    async def audit_proof(request_id: str, request: Request) -> Response:
-        """An inclusion proof of one of the caller's requests against a signed checkpoint."""
+    async def audit_proof(
+        request_id: str, request: Request, sequence: int | None = None
+    ) -> Response:
+        """An inclusion proof of one of the caller's records against a signed checkpoint: the
+        one at ``sequence`` (its ``audit_sequence``) when given, else the caller's latest
+        under this request id."""
         principal = await who(request)
-        return JSONResponse(await in_thread(service.proof, principal, request_id))
+        return JSONResponse(await in_thread(service.proof, principal, request_id, sequence))
 
     @router.get("/healthz", tags=["health"])
     async def healthz() -> Response:

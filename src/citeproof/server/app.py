@@ -23,8 +23,10 @@ from citeproof.server.batches import BatchRunner
 from citeproof.server.config import ServiceConfig, is_loopback
 from citeproof.server.guards import EdgeMiddleware
 from citeproof.server.openapi30 import openapi_30
+from citeproof.server.origins import OriginGuard
 from citeproof.server.problems import Problem
 from citeproof.server.review import build_review_router, render
+from citeproof.server.sealing import Sealer
 from citeproof.server.service import Service
 
 log = logging.getLogger("citeproof.server")
@@ -41,6 +43,7 @@ def create_app(config: ServiceConfig) -> FastAPI:
         )
     service = Service(config)
     runner = BatchRunner(service)
+    sealer = Sealer(service.seal, config.limits.checkpoint_seconds)
     auth = Authenticator(
         service.state,
         RateLimiter(config.limits.rate_per_minute, config.limits.rate_burst),
@@ -50,10 +53,12 @@ def create_app(config: ServiceConfig) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         runner.start()
+        sealer.start()
         try:
             yield
         finally:
             runner.stop()
+            sealer.stop()
             service.close()
 
     app = FastAPI(
@@ -80,20 +85,23 @@ def create_app(config: ServiceConfig) -> FastAPI:
         assert isinstance(error, Problem)
         return error.response()
 
+    public = service.public  # no reply names a path of the server
+
     @app.exception_handler(InputError)
     async def bad_input(request: Request, error: Exception) -> Response:
         assert isinstance(error, InputError)
+        where = public(error.where) if error.where else None
         return Problem(
-            422, "Invalid input", error.detail, field=error.field, where=error.where
+            422, "Invalid input", public(error.detail), field=error.field, where=where
         ).response()
 
     @app.exception_handler(ProviderError)
     async def provider_failed(request: Request, error: Exception) -> Response:
-        return Problem(502, "Model call failed", str(error), field="provider").response()
+        return Problem(502, "Model call failed", public(str(error)), field="provider").response()
 
     @app.exception_handler(CiteproofError)
     async def refused(request: Request, error: Exception) -> Response:
-        return Problem(422, "Cannot do that", str(error)).response()
+        return Problem(422, "Cannot do that", public(str(error))).response()
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, error: Exception) -> Response:
@@ -120,6 +128,7 @@ def create_app(config: ServiceConfig) -> FastAPI:
         log.exception("unexpected error on %s %s", request.method, request.url.path)
         return Problem(500, "Internal error", "the service failed; see its log").response()
 
+    app.add_middleware(OriginGuard, dev=config.dev)
     app.add_middleware(
         EdgeMiddleware,
         metrics=service.metrics,

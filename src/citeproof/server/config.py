@@ -10,6 +10,9 @@ from typing import Any
 
 from citeproof.errors import InputError
 
+SETTINGS_ENV = "CITEPROOF_SERVE_CONFIG"
+"""The environment variable `citeproof serve` hands its configuration to workers in."""
+
 
 @dataclass(frozen=True, slots=True)
 class Limits:
@@ -32,7 +35,20 @@ class Limits:
     """A request still unanswered after this is answered 503; the client is free again."""
     body_read_seconds: float = 10.0
     """Longest wait for the next chunk of a request body (a slow client is cut off)."""
+    header_seconds: float = 10.0
+    """Time a connection has to send a request's line and headers, from when it opens or its
+    previous response ended; then it is closed (idle and slowloris connections)."""
+    connections_per_client: int = 64
+    """Open connections one client address may hold per worker process; more are answered
+    503 at once. Behind a reverse proxy every connection is the proxy's: raise this there."""
+    accept_backlog: int = 512
+    """Connections the kernel queues before the service accepts them; more are refused."""
+    concurrency: int = 1000
+    """Open connections per worker process before new requests are answered 503."""
     batch_lines: int = 10_000
+    checkpoint_seconds: float = 10.0
+    """Longest time a logged record waits for a signed checkpoint (one is also signed after
+    every 100th record): records dropped from the end of the log after it are detected."""
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

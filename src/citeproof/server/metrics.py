@@ -44,6 +44,13 @@ class Metrics:
             buckets=_BUCKETS,
             registry=self.registry,
         )
+        self.abandoned = Counter(
+            "citeproof_abandoned_work",
+            "Requests answered 503 past their deadline whose work was told to stop "
+            "(event=started), and those whose thread has ended since (event=finished).",
+            ["event"],
+            registry=self.registry,
+        )
         self.verdicts = Counter(
             "citeproof_quote_verdicts",
             "Quotes checked, by verdict.",
@@ -58,6 +65,9 @@ class Metrics:
     def observe_stages(self, timings: Mapping[str, float]) -> None:
         for stage, seconds in timings.items():
             self.stages.labels(stage).observe(seconds)
+
+    def count_abandoned(self, step: int) -> None:
+        self.abandoned.labels("started" if step > 0 else "finished").inc()
 
     def count_verdicts(self, counts: Mapping[str, int]) -> None:
         for status, count in counts.items():

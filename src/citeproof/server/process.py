@@ -10,9 +10,9 @@ from pathlib import Path
 from fastapi import FastAPI
 
 from citeproof.server.app import create_app
-from citeproof.server.config import Limits, ServiceConfig
+from citeproof.server.config import SETTINGS_ENV, Limits, ServiceConfig
 
-ENV = "CITEPROOF_SERVE_CONFIG"
+ENV = SETTINGS_ENV
 
 
 def config_to_env(config: ServiceConfig) -> None:

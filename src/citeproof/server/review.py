@@ -4,10 +4,17 @@ answer first, a chip per quote and per supported claim, the source panel).
 Server-rendered with Jinja2 (autoescape on: answer and source text only ever become text);
 one external script, ``/static/review.js``, loaded under the strict CSP. In a browser the
 token is given once on the login form and kept in an HttpOnly, SameSite=Strict cookie.
+
+Signing in is guarded against login CSRF (another site signing the reviewer in as someone
+else): the form carries a CSRF token that must equal the one in a SameSite=Strict cookie set
+with the form, and `citeproof.server.origins` refuses a POST a browser says comes from
+another origin.
 """
 
 from __future__ import annotations
 
+import hmac
+import secrets
 from datetime import UTC, datetime
 from importlib.resources import files
 from pathlib import Path
@@ -38,6 +45,7 @@ templates = Jinja2Templates(
 )
 templates.env.filters["pathquote"] = lambda value: quote(str(value), safe="")
 PAGE_HEADERS = {"Cache-Control": "no-store"}
+CSRF_COOKIE = "citeproof_csrf"
 
 
 class AnswerIdConvertor(PathConvertor):
@@ -72,8 +80,19 @@ def build_review_router(service: Service, auth: Authenticator) -> APIRouter:
                 return None
             raise
 
-    def login(request: Request, message: str | None = None) -> Response:
-        return render(request, "login.html", {"message": message}, status=401)
+    def login(request: Request, message: str | None = None, status: int = 401) -> Response:
+        """The sign-in form, with a fresh CSRF token in the form and in its cookie."""
+        csrf = secrets.token_urlsafe(32)
+        response = render(request, "login.html", {"message": message, "csrf": csrf}, status)
+        response.set_cookie(
+            CSRF_COOKIE,
+            csrf,
+            httponly=True,
+            samesite="strict",
+            secure=request.url.scheme == "https",
+            path="/review",
+        )
+        return response
 
     @router.get("/review")
     async def recent(request: Request, q: str = "", status: str = "") -> Response:
@@ -105,6 +124,10 @@ def build_review_router(service: Service, auth: Authenticator) -> APIRouter:
     async def log_in(request: Request) -> Response:
         async with request.form(max_files=0, max_fields=4) as form:
             token = str(form.get("token") or "").strip()
+            sent = str(form.get("csrf") or "")
+        expected = request.cookies.get(CSRF_COOKIE, "")
+        if not expected or not hmac.compare_digest(sent.encode(), expected.encode()):
+            return login(request, "The sign-in form expired; sign in again.", status=403)
         if not token or service.state.principal_for(token) is None:
             return login(request, "That token is not known.")
         response = RedirectResponse("/review", status_code=303)
@@ -125,9 +148,13 @@ def build_review_router(service: Service, auth: Authenticator) -> APIRouter:
             return login(request)
         entry = await anyio.to_thread.run_sync(service.entry, principal, answer_id)
         payload = await anyio.to_thread.run_sync(service.payload, entry)
-        page = answer_page(payload, request_id=entry.request_id, created_at=entry.created_at)
-        return render(
-            request, "answer.html", {"page": page, "principal": principal, "legend": LEGEND}
-        )
+
+        def page() -> Response:  # in a thread: a long page never holds up other requests
+            view = answer_page(payload, request_id=entry.request_id, created_at=entry.created_at)
+            return render(
+                request, "answer.html", {"page": view, "principal": principal, "legend": LEGEND}
+            )
+
+        return await anyio.to_thread.run_sync(page)
 
     return router

@@ -9,6 +9,7 @@ asking is `citeproof.asking.ask_store`; ingestion is `citeproof.sources.ingest`.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import re
 import threading
@@ -20,23 +21,29 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from citeproof.asking import ask_store, turn_to_json
-from citeproof.audit import GroupCommit, inclusion_proof, open_store, verify_log
-from citeproof.errors import InputError, RecordNotFoundError
+from citeproof.audit import AppendsRecords, GroupCommit, inclusion_proof, open_store, verify_log
+from citeproof.errors import InputError, RecordNotFoundError, UnknownSourceError
 from citeproof.model import Policy, Source, VerifiedAnswer
 from citeproof.outcome.contract import answer_to_json, read_batch_line
 from citeproof.outcome.recording import Outcome, conclude
 from citeproof.providers.base import Provider
 from citeproof.providers.registry import get_provider
+from citeproof.server import attempts
+from citeproof.server.attempts import CommitOnce
 from citeproof.server.config import Limits, ServiceConfig
 from citeproof.server.metrics import Metrics
 from citeproof.server.problems import Problem
 from citeproof.server.state import AnswerEntry, ServiceState
 from citeproof.sources.ingest import ingest_files
-from citeproof.sources.store import SourceStore
+from citeproof.sources.limits import DEFAULT_LIMITS, ReadLimits
+from citeproof.sources.store import SourceStore, StoredSource
 from citeproof.verifier.parse import parse_answer
 from citeproof.verifier.verification import verify
 
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9._ -]+")
+EXPANDED_BYTES_PER_CHAR = 20
+"""Decompressed bytes (a DOCX package, a PDF's page content) an upload may hold per character
+of the source limit: markup and layout take room, but not a thousand times the text."""
 
 
 class AskIn(BaseModel):
@@ -51,12 +58,30 @@ class AskIn(BaseModel):
     budget_chars: int | None = Field(default=None, ge=100, le=200_000)
 
 
+class ReadersIn(BaseModel):
+    """The body of ``PUT /v1/sources/{id}/readers``: who may read the document besides the
+    caller (an empty list: the caller only)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    readers: list[str] = Field(max_length=200)
+
+
 class Service:
     """One worker process's view of the service (see the module docstring)."""
 
     def __init__(self, config: ServiceConfig) -> None:
         self.config = config
         self.limits = config.limits
+        # An upload's file is read under the service's own limits: no source longer than a
+        # verify request may send, no file read for longer than a request may take.
+        self.read_limits = ReadLimits(
+            max_source_chars=config.limits.source_chars,
+            max_expanded_bytes=min(
+                DEFAULT_LIMITS.max_expanded_bytes,
+                EXPANDED_BYTES_PER_CHAR * config.limits.source_chars,
+            ),
+            max_seconds=config.limits.deadline_seconds,
+        )
         config.data.mkdir(parents=True, exist_ok=True)
         self.state = ServiceState(config.service_db)
         self.metrics = Metrics()
@@ -83,6 +108,7 @@ class Service:
         check_sizes(self.limits, answer, sources)
         policy = line_policy.to_policy(Policy()) if line_policy else Policy()
         parsed = time.perf_counter()
+        attempts.check()
         verified = verify(answer, sources, policy=policy, answer_id=answer_id)
         verified_at = time.perf_counter()
         self.record(verified, principal, {"command": f"serve {kind}"}, kind=kind)
@@ -99,8 +125,15 @@ class Service:
         self, verified: VerifiedAnswer, principal: str, request: Mapping[str, Any], *, kind: str
     ) -> Outcome:
         """Evidence, validation and the audit record (naming ``principal``), then the index
-        entry the review pages and ``GET /v1/answers/{id}`` read."""
-        outcome = conclude(verified, request={**request, "principal": principal}, log=self._appends)
+        entry the review pages and ``GET /v1/answers/{id}`` read. Under a request's attempt
+        (`citeproof.server.attempts`) the record is written only if the caller still waits:
+        else `Abandoned` is raised and nothing is written."""
+        attempts.check()
+        attempt = attempts.current()
+        log: AppendsRecords = (
+            self._appends if attempt is None else CommitOnce(self._appends, attempt)
+        )
+        outcome = conclude(verified, request={**request, "principal": principal}, log=log)
         assert outcome.audit_sequence is not None  # a log was given
         self.state.record_answer(
             answer_id=verified.id,
@@ -136,6 +169,8 @@ class Service:
             )
         provider = self.provider()
         with SourceStore(self.config.store_path) as store:
+            for position, source_id in enumerate(body.attached):
+                self.readable(store, source_id, principal, field=f"attached.{position}")
             turn = ask_store(
                 body.question,
                 store,
@@ -170,13 +205,23 @@ class Service:
             return self._provider
 
     # --- sources ---------------------------------------------------------------------------
+    def upload_folder(self, principal: str) -> Path:
+        """Where ``principal``'s uploads are kept: a folder named by a keyed hash of the
+        principal, so that nobody without the deployment's key can work out a document's
+        origin, hence its doc_id or a source id, from a name and a content."""
+        key = self.state.deployment_key()
+        name = hmac.new(key, principal.encode("utf-8"), hashlib.sha256).hexdigest()[:32]
+        return self.config.data / "uploads" / name
+
     def ingest(
         self, files: Sequence[tuple[str, bytes]], principal: str, readers: Sequence[str]
     ) -> dict[str, Any]:
         """Store uploaded files (name, content) as sources readable by ``principal`` and
         ``readers``. A file is kept under the principal's upload folder, so uploading the
-        same name again makes a new version of the same document."""
-        folder = self.config.data / "uploads" / hashlib.sha256(principal.encode()).hexdigest()[:16]
+        same name again makes a new version of the same document. The readers given replace
+        the document's readers, every version (leaving one out revokes it); each source's
+        ``readers`` in the reply are those the store holds afterwards."""
+        folder = self.upload_folder(principal)
         folder.mkdir(parents=True, exist_ok=True)
         paths: list[Path] = []
         for position, (name, content) in enumerate(files):
@@ -191,9 +236,10 @@ class Service:
             paths.append(path)
         acl = sorted({principal, *readers})
         with SourceStore(self.config.store_path) as store:
-            report = ingest_files(store, paths, acl=acl)
-        return {
-            "files": [
+            report = ingest_files(
+                store, paths, acl=acl, limits=self.read_limits, on_file=lambda _: attempts.check()
+            )
+            results = [
                 {
                     "name": result.path.name,
                     "sources": [
@@ -204,20 +250,64 @@ class Service:
                             "title": change.title,
                             "revision": change.revision,
                             "status": change.status,
+                            "readers": list(store.readers(change.doc_id) or ()),
                         }
                         for change in result.changes
                     ],
-                    "problems": list(result.problems),
-                    "skipped": list(result.skipped),
+                    "problems": [self.public(p) for p in result.problems],
+                    "skipped": [self.public(s) for s in result.skipped],
                 }
                 for result in report.results
-            ],
+            ]
+        return {
+            "files": results,
             "failures": [
-                {"name": failure.path.name, "message": failure.message.replace(str(folder), "")}
+                {"name": failure.path.name, "message": self.public(failure.message)}
                 for failure in report.failures
             ],
             "readers": acl,
         }
+
+    def set_readers(self, raw: bytes, principal: str, source_id: str) -> dict[str, Any]:
+        """Replace the readers of the document ``source_id`` is a version of (the caller is
+        always one) and return the access list stored. Only the principal who uploaded it
+        may; for anyone else the source does not exist (404, as for an unknown id)."""
+        try:
+            body = ReadersIn.model_validate_json(raw)
+        except ValidationError as error:
+            first = error.errors()[0]
+            field = ".".join(str(p) for p in first["loc"]) or None
+            raise InputError(first["msg"], where="request body", field=field) from None
+        with SourceStore(self.config.store_path) as store:
+            record = self.readable(store, source_id, principal, field="source_id", status=404)
+            if not Path(record.origin).is_relative_to(self.upload_folder(principal)):
+                raise _no_source(source_id, "source_id", 404)
+            stored = store.set_readers(record.doc_id, sorted({principal, *body.readers}))
+        return {"id": source_id, "doc_id": record.doc_id, "readers": list(stored or ())}
+
+    def readable(
+        self, store: SourceStore, source_id: str, principal: str, *, field: str, status: int = 422
+    ) -> StoredSource:
+        """The stored source ``source_id`` when ``principal`` may read it. A source that
+        does not exist and one that is not the caller's get the same answer, which names no
+        path of the server."""
+        try:
+            record = store.record(source_id)
+        except UnknownSourceError:
+            raise _no_source(source_id, field, status) from None
+        if not record.readable_by([principal]):
+            raise _no_source(source_id, field, status)
+        return record
+
+    def public(self, message: str) -> str:
+        """``message`` with the server's own paths taken out (see `redact_paths`)."""
+        return redact_paths(message, self.server_paths)
+
+    @property
+    def server_paths(self) -> tuple[str, ...]:
+        """The places on disk a response must never name: the data folder, the store, the
+        audit log (a URL's password and host too)."""
+        return (str(self.config.data), str(self.config.store_path), self.config.audit_target)
 
     # --- answers and the audit log ---------------------------------------------------------
     def entry(self, principal: str, answer_id: str) -> AnswerEntry:
@@ -240,16 +330,28 @@ class Service:
         with self._audit_lock:
             return verify_log(self._audit).to_json()
 
-    def proof(self, principal: str, request_id: str) -> dict[str, Any]:
-        if not self.state.owns_request(principal, request_id):
-            raise Problem(404, "Not found", f"no request {request_id!r}", field="request_id")
+    def proof(self, principal: str, request_id: str, sequence: int | None = None) -> dict[str, Any]:
+        """An inclusion proof of the record ``principal`` logged under ``request_id``: the one
+        at ``sequence`` when given, else their latest. Records another principal logged under
+        the same id are neither proved nor in the way; for them this is 404."""
+        mine = self.state.request_sequences(principal, request_id)
+        chosen = mine[-1] if sequence is None and mine else sequence
+        if chosen is None or chosen not in mine:
+            at = f" at sequence {sequence}" if sequence is not None else ""
+            raise Problem(404, "Not found", f"no request {request_id!r}{at}", field="request_id")
         with self._audit_lock:
             try:
-                return inclusion_proof(self._audit, request_id).to_json()
+                return inclusion_proof(self._audit, request_id, sequence=chosen).to_json()
             except RecordNotFoundError:
                 raise Problem(
                     404, "Not found", f"no request {request_id!r}", field="request_id"
                 ) from None
+
+    def seal(self) -> None:
+        """Sign a checkpoint over the records logged since the last one (see
+        `AuditStore.seal`); the service calls it every ``checkpoint_seconds``."""
+        with self._audit_lock:
+            self._audit.seal()
 
     def ready(self) -> dict[str, Any]:
         """Whether every database answers: the service's, the source store, the audit log."""
@@ -294,6 +396,20 @@ def _utf8(raw: bytes, where: str) -> str:
         return raw.decode("utf-8")
     except UnicodeDecodeError as error:
         raise InputError(f"invalid UTF-8 at byte {error.start}", where=where) from None
+
+
+def redact_paths(message: str, paths: Sequence[str]) -> str:
+    """``message`` with each of ``paths`` (longest first) replaced by ``<server>``: a reply
+    never tells a caller where the server keeps its files."""
+    for path in sorted(set(paths), key=len, reverse=True):
+        if path:
+            message = message.replace(path, "<server>")
+    return message
+
+
+def _no_source(source_id: str, field: str, status: int) -> Problem:
+    title = "Not found" if status == 404 else "Invalid input"
+    return Problem(status, title, f"no source {source_id!r} that you may read", field=field)
 
 
 def _limit(field: str, detail: str) -> Problem:

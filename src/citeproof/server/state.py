@@ -25,6 +25,10 @@ from typing import Any, Literal
 from citeproof.errors import CiteproofError, InputError
 
 _SCHEMA = """
+CREATE TABLE IF NOT EXISTS settings (
+    name   TEXT PRIMARY KEY,
+    value  TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS tokens (
     name        TEXT PRIMARY KEY,
     digest      TEXT NOT NULL UNIQUE,
@@ -153,6 +157,19 @@ class ServiceState:
             self._local.db = db
         return db
 
+    # --- the deployment's secret ----------------------------------------------------------
+    def deployment_key(self) -> bytes:
+        """32 random bytes made the first time any worker asks and kept in this database: the
+        key of what must not be derivable by callers (the upload folders, hence source ids).
+        Every worker of one data folder gets the same key."""
+        db = self._db()
+        db.execute(
+            "INSERT OR IGNORE INTO settings (name, value) VALUES ('deployment_key', ?)",
+            (secrets.token_hex(32),),
+        )
+        row = db.execute("SELECT value FROM settings WHERE name = 'deployment_key'").fetchone()
+        return bytes.fromhex(str(row[0]))
+
     # --- tokens ----------------------------------------------------------------------------
     def add_token(self, name: str, *, replace: bool = False) -> str:
         """A new bearer token for principal ``name``; only its digest is kept. Raises
@@ -244,16 +261,15 @@ class ServiceState:
         )
         return [_answer(row) for row in rows]
 
-    def owns_request(self, principal: str, request_id: str) -> bool:
-        row = (
-            self._db()
-            .execute(
-                "SELECT 1 FROM answers WHERE principal = ? AND request_id = ? LIMIT 1",
-                (principal, request_id),
-            )
-            .fetchone()
+    def request_sequences(self, principal: str, request_id: str) -> list[int]:
+        """The audit sequences of the records ``principal`` logged under ``request_id``,
+        oldest first (another principal's records under the same id are not among them)."""
+        rows = self._db().execute(
+            "SELECT audit_sequence FROM answers WHERE principal = ? AND request_id = ? "
+            "ORDER BY audit_sequence",
+            (principal, request_id),
         )
-        return row is not None
+        return [int(sequence) for (sequence,) in rows]
 
     # --- idempotency -----------------------------------------------------------------------
     def claim_key(

@@ -6,7 +6,10 @@ only: the templates escape every string."""
 
 from __future__ import annotations
 
+import bisect
+import functools
 import itertools
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -128,8 +131,21 @@ class AnswerPage:
 
 
 def utf16(text: str, index: int) -> int:
-    """The UTF-16 code unit offset of code point ``index`` in ``text`` (browser strings)."""
-    return len(text[:index].encode("utf-16-le", "surrogatepass")) // 2
+    """The UTF-16 code unit offset of code point ``index`` in ``text`` (browser strings),
+    ``index`` taken as a slice end (negative from the end). The text's astral characters are
+    found once per text (`_astral`), then each offset is a binary search: a page with
+    thousands of chips over a long source stays linear in its size."""
+    size = len(text)
+    index = max(0, size + index) if index < 0 else min(index, size)
+    return index + bisect.bisect_left(_astral(text), index)
+
+
+@functools.lru_cache(maxsize=16)
+def _astral(text: str) -> tuple[int, ...]:
+    return tuple(m.start() for m in _ASTRAL.finditer(text))
+
+
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 
 
 def verdict_chips(counts: Mapping[str, Any]) -> list[tuple[str, str, str, str, int]]:

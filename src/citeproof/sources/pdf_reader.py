@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import io
 import re
+from typing import Any
 
 from pypdf import PageObject, PdfReader
 from pypdf.errors import PyPdfError
+from pypdf.generic import ArrayObject
 
 from citeproof.errors import SourceError
 from citeproof.model import Span
@@ -27,7 +29,10 @@ def read_pdf(raw: bytes, where: str, limits: ReadLimits = DEFAULT_LIMITS) -> Seg
     title is the document's metadata title, if any.
 
     Raises `SourceError` naming ``where`` for a damaged or encrypted file, a PDF with no
-    text layer (a scan), or one over ``limits`` (pages, time).
+    text layer (a scan), or one over ``limits`` (pages, time, characters of text, bytes of
+    decompressed page content). A limit stops the reading when it is crossed: a page's
+    content is measured before its text is extracted, and extraction stops at the text
+    limit, so a small file that expands to millions of characters costs no more than that.
     """
     pages, title = _read_pages(raw, where, limits)
     return _join(pages, title, where)
@@ -71,8 +76,10 @@ def _read_pages(raw: bytes, where: str, limits: ReadLimits) -> tuple[list[list[B
                 where,
             )  # fmt: skip
         pages: list[list[Block]] = []
+        budget = _Budget(limits, where)
         for page in reader.pages:
-            pages.append(_page_blocks(page.extract_text(), _layout(page)))
+            budget.take_content(page)
+            pages.append(_page_blocks(budget.extract(page), _layout(page)))
             deadline.check()
         title = _title(reader)
     except SourceError:
@@ -82,6 +89,64 @@ def _read_pages(raw: bytes, where: str, limits: ReadLimits) -> tuple[list[list[B
             f"cannot read the PDF: damaged or truncated ({_describe(error)})", where=where
         ) from None
     return pages, title
+
+
+class _TextLimit(Exception):
+    """Raised inside pypdf's extraction when the text passes the limit: stops it there."""
+
+
+class _Budget:
+    """What one PDF may still cost: decompressed page content (``max_expanded_bytes``) and
+    characters of text (``max_source_chars``), both over the whole file."""
+
+    def __init__(self, limits: ReadLimits, where: str) -> None:
+        self.limits = limits
+        self.where = where
+        self.content = 0
+        self.chars = 0
+
+    def take_content(self, page: PageObject) -> None:
+        """Count the page's decompressed content streams; over the limit before any of it is
+        parsed for text (each stream is inflated once, up to pypdf's own cap)."""
+        self.content += _content_bytes(page)
+        if self.content > self.limits.max_expanded_bytes:
+            raise over_limit(
+                f"the PDF's page content ({self.content:,} bytes decompressed by page "
+                f"{page.page_number + 1 if page.page_number is not None else '?'})",
+                f"{self.limits.max_expanded_bytes:,} bytes",
+                "max_expanded_bytes",
+                self.where,
+            )
+
+    def extract(self, page: PageObject) -> str:
+        """The page's text, extraction stopped as soon as the file's text passes the limit."""
+        limit = self.limits.max_source_chars
+
+        def count(text: Any, *_: Any) -> None:
+            self.chars += len(text) if isinstance(text, str) else 0
+            if self.chars > limit:
+                raise _TextLimit
+
+        try:
+            text = page.extract_text(visitor_text=count)
+        except _TextLimit:
+            raise over_limit(
+                f"the PDF's text (more than {limit:,} characters by page "
+                f"{page.page_number + 1 if page.page_number is not None else '?'})",
+                f"{limit:,} characters",
+                "max_source_chars",
+                self.where,
+            ) from None
+        return text
+
+
+def _content_bytes(page: PageObject) -> int:
+    contents = page.get("/Contents")
+    if contents is None:
+        return 0
+    found = contents.get_object()
+    streams = found if isinstance(found, ArrayObject) else [found]
+    return sum(len(stream.get_object().get_data()) for stream in streams)
 
 
 def _join(pages: list[list[Block]], title: str | None, where: str) -> Segmented:

@@ -7,6 +7,11 @@ What callers may rely on:
   one superseded (``superseded_by`` the new id), which stays readable by id.
 - Each file is ingested in one transaction: a file that fails to read leaves the store exactly
   as it was.
+- An access list belongs to a document, not to one of its versions: ingesting a file (added,
+  new version, unchanged or restored) sets the readers of every version of each document it
+  holds to the ``acl`` given, and `set_readers` changes them explicitly. What a reply reports
+  as a source's readers is what the store then holds: a reader left out is revoked, old
+  versions included.
 - Passages (paragraph windows) of every version are indexed in FTS5 for retrieval; searches
   see only current versions unless asked otherwise.
 """
@@ -233,7 +238,8 @@ class SourceStore:
     ) -> IngestResult:
         """Read ``path`` and store what it holds, in one transaction.
 
-        ``acl`` lists the principals allowed to read the new versions (``None``: everyone);
+        ``acl`` lists the principals allowed to read the documents read from it, every version
+        (``None``: everyone);
         ``version`` overrides the content-hash version; ``trusted_roots`` are folders whose
         messages are identified by Message-ID (see `citeproof.sources.build.read_file`);
         ``limits`` bound the reading. Raises `SourceError` naming the file when it cannot be
@@ -255,11 +261,41 @@ class SourceStore:
             body_ids = {d.id for d in file.drafts}
             if file.drafts and file.drafts[0].kind == "email_body":
                 changes.extend(self._withdraw_missing(file.doc_id, body_ids, file.drafts[0].id))
+            for doc_id in dict.fromkeys(change.doc_id for change in changes):
+                self._set_acl(doc_id, acl_json)
             self._db.execute("COMMIT")
         except BaseException:
             self._db.execute("ROLLBACK")
             raise
         return IngestResult(file.path, tuple(changes), file.problems, file.skipped, clashes)
+
+    def set_readers(self, doc_id: str, acl: Sequence[str] | None) -> tuple[str, ...] | None:
+        """Make ``acl`` (``None``: everyone) the readers of every version of ``doc_id`` and
+        return the access list now stored. Raises `UnknownSourceError` for an unknown doc_id."""
+        acl_json = json.dumps(sorted(set(acl))) if acl is not None else None
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            if not self._set_acl(doc_id, acl_json):
+                raise UnknownSourceError(f"no document {doc_id!r} in the store")
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        return self.readers(doc_id)
+
+    def readers(self, doc_id: str) -> tuple[str, ...] | None:
+        """The access list stored for ``doc_id`` (``None``: everyone). Raises
+        `UnknownSourceError` for an unknown doc_id."""
+        row = self._db.execute(
+            "SELECT acl FROM sources WHERE doc_id = ? ORDER BY revision DESC LIMIT 1", (doc_id,)
+        ).fetchone()
+        if row is None:
+            raise UnknownSourceError(f"no document {doc_id!r} in the store")
+        return tuple(json.loads(row[0])) if isinstance(row[0], str) else None
+
+    def _set_acl(self, doc_id: str, acl_json: str | None) -> bool:
+        cursor = self._db.execute("UPDATE sources SET acl = ? WHERE doc_id = ?", (acl_json, doc_id))
+        return cursor.rowcount > 0
 
     def _clashes(self, file: FileDrafts) -> tuple[str, ...]:
         """Current messages of other origins that carry this file's Message-ID."""

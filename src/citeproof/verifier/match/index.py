@@ -9,9 +9,10 @@ rarest words occur, not on the size of the source.
 from __future__ import annotations
 
 import re
+import sys
 import threading
 from collections import Counter, OrderedDict
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
 
 import numpy as np
 import numpy.typing as npt
@@ -31,6 +32,13 @@ FORGOTTEN = object()  # what `TextIndex.recall` returns for a result it does not
 _ASCII_WORD = np.zeros(256, dtype=bool)
 for _c in b"0123456789_ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz":
     _ASCII_WORD[_c] = True
+
+
+def _dict_bytes(mapping: Mapping[str, object]) -> int:
+    """A dict with its keys and values, as ``sys.getsizeof`` counts each."""
+    return sys.getsizeof(mapping) + sum(
+        sys.getsizeof(key) + sys.getsizeof(value) for key, value in mapping.items()
+    )
 
 
 def is_word(char: str) -> bool:
@@ -54,7 +62,7 @@ class _Postings:
     """Word postings and the misspelling lookup of one normalized text: the candidate index
     for approximate search, built on first need."""
 
-    __slots__ = ("_grams", "_ids", "pos", "start", "vocab")
+    __slots__ = ("_grams", "_ids", "_nbytes", "pos", "start", "vocab")
 
     def __init__(self, text: str) -> None:
         self.vocab, starts, ids = _tokenize(text)
@@ -64,6 +72,17 @@ class _Postings:
         self.start: IntArray = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
         self._grams: dict[str, list[int]] | None = None  # built on first misspelt lookup
         self._ids: list[str] | None = None
+        self._nbytes: int | None = None
+
+    def nbytes(self) -> int:
+        """Bytes held: the arrays, the vocabulary and the misspelling lookup once built (as
+        ``sys.getsizeof`` counts the dicts, their keys and values). Measured once per part."""
+        if self._nbytes is None:
+            size = int(self.pos.nbytes + self.start.nbytes) + _dict_bytes(self.vocab)
+            if self._grams is not None and self._ids is not None:
+                size += _dict_bytes(self._grams) + sys.getsizeof(self._ids)
+            self._nbytes = size
+        return self._nbytes
 
     def of(self, word: str) -> IntArray:
         word_id = self.vocab.get(word)
@@ -86,6 +105,7 @@ class _Postings:
                 for g in _trigrams(w):
                     grams.setdefault(g, []).append(i)
             self._ids, self._grams = ids, grams
+            self._nbytes = None  # measured again with the lookup
         assert self._ids is not None
         wanted = _trigrams(word)
         tally: Counter[int] = Counter()
@@ -127,6 +147,18 @@ class TextIndex:
         self._lock = threading.Lock()
         # Recent search results: the same quote looked up again costs a dict access.
         self._found: OrderedDict[Hashable, object] = OrderedDict()
+
+    def nbytes(self) -> int:
+        """Bytes this index holds now: the normalized text, its offset map, the paragraph
+        bounds and the lazy parts built so far (the candidate index, the casefolded text)."""
+        size = sys.getsizeof(self.norm.text) + self.norm.offsets.nbytes
+        size += int(self._para_orig.nbytes + self._para_norm.nbytes)
+        if self._folded:
+            size += sys.getsizeof(self._folded)
+        postings = self._postings
+        if postings is not None:
+            size += postings.nbytes()
+        return size
 
     def recall(self, key: Hashable) -> object:
         """A result stored with `remember`, or `FORGOTTEN`."""

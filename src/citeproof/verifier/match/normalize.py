@@ -120,6 +120,11 @@ class OffsetMap:
     def __len__(self) -> int:
         return self._size + 1
 
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the arrays the map holds."""
+        return int(self._norm.nbytes + self._orig.nbytes + self._fixed_end.nbytes)
+
     def __getitem__(self, i: int) -> int:
         if not 0 <= i <= self._size:
             raise IndexError(i)

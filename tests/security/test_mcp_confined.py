@@ -1,0 +1,77 @@
+"""The MCP server opens the audit logs it was started with and nothing else: a tool argument
+naming another file, a system file or a database URL is refused with one message, whatever is
+there, so the tools neither read other logs nor map the file system or the network."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.cli_runs import EXAMPLE_SOURCES, LENDING, invoke
+
+pytest.importorskip("mcp", reason="the MCP server needs the mcp extra")
+
+from mcp.client.session import ClientSession
+
+from tests.test_mcp import with_server
+
+
+def logged(audit: Path) -> str:
+    code, _, stderr = invoke(
+        "verify", str(LENDING / "answer.md"), *EXAMPLE_SOURCES, "--audit", str(audit)
+    )
+    assert code == 0, stderr
+    return stderr.split("audit: request ")[1].split()[0]
+
+
+def test_tool_arguments_cannot_widen_the_logs_named_at_start(tmp_path: Path) -> None:
+    served, other = tmp_path / "served.db", tmp_path / "other.db"
+    request_id = logged(served)
+    other_request = logged(other)
+    (tmp_path / "notes.txt").write_text("not a database\n", encoding="utf-8")
+    elsewhere = [
+        str(other),  # a real audit log, but not one the server was started with
+        "/etc/shadow",
+        "/etc/passwd",
+        str(tmp_path / "notes.txt"),
+        str(tmp_path / "absent.db"),
+        "postgresql://citeproof@10.255.255.1:5432/audit",
+        "postgresql://citeproof@127.0.0.1:1/audit",
+    ]
+
+    async def use(session: ClientSession) -> tuple[list[str], object, object]:
+        refusals = []
+        for audit in elsewhere:
+            for name, arguments in (
+                ("audit_show", {"request_id": other_request, "audit": audit}),
+                ("audit_verify", {"audit": audit}),
+            ):
+                result = await session.call_tool(name, arguments)
+                assert result.is_error, (name, audit)
+                text = "".join(getattr(block, "text", "") for block in result.content)
+                refusals.append(text.replace(audit, "AUDIT").replace(name, "TOOL"))
+        shown = await session.call_tool("audit_show", {"request_id": request_id})
+        checked = await session.call_tool("audit_verify", {"audit": str(served)})
+        return refusals, shown.structured_content, checked.structured_content
+
+    refusals, shown, checked = with_server(use, "--audit", str(served))
+    assert len(set(refusals)) == 1, set(refusals)
+    message = refusals[0]
+    assert "not an audit log of this server" in message
+    for revealing in ("database", "exist", "shadow", "permission", "connect", "no audit log"):
+        assert revealing not in message.replace(str(served), "")
+    assert isinstance(shown, dict) and shown["records"][0]["request_id"] == request_id
+    assert isinstance(checked, dict) and checked["ok"] is True
+
+
+def test_without_a_log_named_at_start_the_audit_tools_open_nothing(tmp_path: Path) -> None:
+    audit = tmp_path / "audit.db"
+    logged(audit)
+
+    async def use(session: ClientSession) -> str:
+        result = await session.call_tool("audit_verify", {"audit": str(audit)})
+        assert result.is_error
+        return "".join(getattr(block, "text", "") for block in result.content)
+
+    assert "started without an audit log" in with_server(use)
