@@ -12,7 +12,10 @@ import pytest
 
 from citeproof.server.listen import BALANCED, reserve
 
-pytestmark = pytest.mark.skipif(not BALANCED, reason="SO_REUSEPORT balancing is Linux-only")
+from tests.conftest import skip_unless_required
+
+if not BALANCED:
+    skip_unless_required("REUSEPORT", "SO_REUSEPORT balancing is Linux-only", module=True)
 
 
 def test_every_worker_binds_its_own_socket_on_the_reserved_port() -> None:
