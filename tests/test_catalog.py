@@ -95,14 +95,29 @@ def test_others_keeps_the_given_order_without_the_named_ids() -> None:
     assert len(catalog) == 4 and catalog["memo"] is MEMO
 
 
-def test_a_catalog_refuses_duplicates_non_sources_and_emptiness() -> None:
-    with pytest.raises(SourceError, match="duplicate source id 'S1'"):
-        SourceCatalog([S1, S1])
-    with pytest.raises(SourceError, match="expected a citeproof.Source, got dict"):
-        SourceCatalog([S1, {"id": "S2"}])  # type: ignore[list-item]
-    with pytest.raises(SourceError, match="at least one source is needed"):
+def test_a_catalog_refuses_duplicates_non_sources_and_emptiness_naming_where() -> None:
+    with pytest.raises(SourceError) as duplicate:
+        SourceCatalog([S1, POLICY, S1])
+    assert duplicate.value.field == "id"
+    assert "duplicate source id 'S1' (sources[2] repeats it)" in str(duplicate.value)
+    with pytest.raises(SourceError) as stranger:
+        SourceCatalog([S1, POLICY, {"id": "S2"}])  # type: ignore[list-item]
+    assert stranger.value.where == "sources[2]"
+    assert "expected a citeproof.Source, got dict" in str(stranger.value)
+    with pytest.raises(SourceError) as empty:
         SourceCatalog([])
+    assert empty.value.field == "sources"
+    assert empty.value.detail == "no sources were given: at least one source is needed"
     assert len(SourceCatalog([], allow_empty=True)) == 0
+
+
+def test_an_exact_id_wins_over_another_sources_numbered_or_folded_form_012_2() -> None:
+    one = Source(id="1", kind="document", text="The source whose id is 1.")
+    upper = Source(id="Memo", kind="document", text="The source whose id is Memo.")
+    for order in itertools.permutations([one, S1, upper, MEMO]):
+        catalog = SourceCatalog(order)
+        assert catalog.resolve("1") is one and catalog.resolve("S1") is S1, order
+        assert catalog.resolve("Memo") is upper and catalog.resolve("memo") is MEMO, order
 
 
 @pytest.mark.parametrize(
