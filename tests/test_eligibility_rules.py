@@ -97,11 +97,19 @@ def test_the_decision_round_trips_through_its_json_record_012_3() -> None:
     assert record == {
         "eligible": ["S1"],
         "excluded": [
-            {"source_id": "S2", "reason": "not_permitted", "detail": "not permitted for user 'dan'"},
-            {"source_id": "S9", "reason": "not_in_turn", "detail": "not retrieved or attached this turn"},
+            {
+                "source_id": "S2",
+                "reason": "not_permitted",
+                "detail": "not permitted for user 'dan'",
+            },
+            {
+                "source_id": "S9",
+                "reason": "not_in_turn",
+                "detail": "not retrieved or attached this turn",
+            },
         ],
         "fingerprint": decided.fingerprint,
-    }  # fmt: skip
+    }
     again = eligibility_from_json(record)
     assert again == decided
     assert isinstance(again, Eligibility)

@@ -68,9 +68,7 @@ def test_a_turn_shows_nobody_a_source_with_an_empty_access_list_012_1(
         candidate = library.candidate(ids[PRIVATE])
         assert candidate.acl == frozenset()
         for user in ("priya", None):
-            eligibility = decide_eligibility(
-                [candidate, library.candidate(ids[OPEN])], user=user
-            )
+            eligibility = decide_eligibility([candidate, library.candidate(ids[OPEN])], user=user)
             assert eligibility.eligible == (ids[OPEN],)
             (excluded,) = eligibility.excluded
             assert (excluded.source_id, excluded.reason) == (ids[PRIVATE], "not_permitted")

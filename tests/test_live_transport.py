@@ -138,7 +138,9 @@ def test_the_default_limits() -> None:
 
 def test_the_request_names_every_value_and_asks_for_json(served: tuple[str, Script]) -> None:
     url, script = served
-    provider = HttpLiveValues(url, headers={"Authorization": "Bearer rates-token"}, clock=lambda: NOON)
+    provider = HttpLiveValues(
+        url, headers={"Authorization": "Bearer rates-token"}, clock=lambda: NOON
+    )
     response = provider.fetch(["base_rate", "currency"], request_id="req-7")
     (request,) = script.seen
     assert request["path"] == "/rates"

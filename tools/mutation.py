@@ -92,7 +92,11 @@ GROUPS: dict[str, Group] = {
     ),
     "live": Group(
         ("src/citeproof/outcome/live.py",),
-        ("tests/test_live_rules.py", "tests/test_live_transport.py", "tests/security/test_limits.py"),
+        (
+            "tests/test_live_rules.py",
+            "tests/test_live_transport.py",
+            "tests/security/test_limits.py",
+        ),
     ),
     "render-safety": Group(
         (
@@ -154,10 +158,13 @@ EQUIVALENT: dict[str, str] = {
         for n in ("4", "8")
     },
     **{
-        "citeproof.outcome.live.xǁHttpLiveValuesǁ" + name: "HTTP header names ignore case (RFC 9110), in httpx too"
+        "citeproof.outcome.live.xǁHttpLiveValuesǁ"
+        + name: "HTTP header names ignore case (RFC 9110), in httpx too"
         for name in ("fetch__mutmut_7", "fetch__mutmut_8", "_body__mutmut_7", "_body__mutmut_8")
     },
-    "citeproof.outcome.live.xǁHttpLiveValuesǁfetch__mutmut_25": "httpx sends the method upper-cased: GET either way",
+    "citeproof.outcome.live.xǁHttpLiveValuesǁfetch__mutmut_25": (
+        "httpx sends the method upper-cased: GET either way"
+    ),
     "citeproof.outcome.live.xǁHttpLiveValuesǁ_body__mutmut_9": (
         "a missing Content-Length read as 'XXXX' instead of '': neither is digits, so the "
         "declared-length check is skipped the same way"
@@ -213,7 +220,9 @@ def configure(dest: Path, group: Group) -> None:
         "pytest_add_cli_args_test_selection": list(group.tests),
         "pytest_add_cli_args": args,
     }
-    lines = ["", "[tool.mutmut]"] + [f"{key} = {json.dumps(value)}" for key, value in settings.items()]
+    lines = ["", "[tool.mutmut]"] + [
+        f"{key} = {json.dumps(value)}" for key, value in settings.items()
+    ]
     with (dest / "pyproject.toml").open("a", encoding="utf-8") as handle:
         handle.write("\n".join(lines) + "\n")
 

@@ -152,7 +152,9 @@ def figures_of(questions: list[dict[str, Any]]) -> dict[str, float]:
         if quotes
         else 0.0,
         "expected_sources": round(sum(q["expected_cited"] for q in questions) / len(questions), 4),
-        "coverage": round(sum(q["with_evidence"] for q in questions) / claims, 4) if claims else 0.0,
+        "coverage": round(sum(q["with_evidence"] for q in questions) / claims, 4)
+        if claims
+        else 0.0,
         "ineligible_citations": sum(q["ineligible"] for q in questions),
     }
 

@@ -8,10 +8,7 @@ import asyncio
 import pickle
 import socket
 
-import pytest
-
 from citeproof.server.listen import BALANCED, reserve
-
 from tests.conftest import skip_unless_required
 
 if not BALANCED:

@@ -42,7 +42,10 @@ ANSWER = "headers-1"
 def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """A service with tokens required and one answer of ``alice`` logged."""
     for server in start_server(
-        tmp_path_factory.mktemp("headers"), "--provider", "extractive", limits={"body_bytes": 20_000}
+        tmp_path_factory.mktemp("headers"),
+        "--provider",
+        "extractive",
+        limits={"body_bytes": 20_000},
     ):
         with server.client("alice") as http:
             response = http.post("/v1/verify", content=body(lending_line(ANSWER)))
@@ -142,7 +145,7 @@ PROBE = """() => ({
   ran: window.__inline_ran === true,
   handler: window.__handler_ran === true,
   violations: window.__violations,
-  ownScript: [...document.scripts].some((s) => (s.getAttribute("src") || "") === "/static/review.js"),
+  ownScript: [...document.scripts].some((s) => s.getAttribute("src") === "/static/review.js"),
 })"""
 WATCH = """
 window.__violations = [];
