@@ -190,9 +190,11 @@ EQUIVALENT: dict[str, str] = {
 
 
 def copy_tree(dest: Path) -> None:
-    """The checkout as it is (tracked and new files, ignored ones left out) at ``dest``."""
+    """The checkout as it is at ``dest``: all of ``src/`` (package data a build put there
+    too, such as model files), and elsewhere the tracked and new files, not ignored ones."""
     if dest.exists():
         shutil.rmtree(dest)
+    shutil.copytree(ROOT / "src", dest / "src", ignore=shutil.ignore_patterns("__pycache__"))
     listed = subprocess.run(
         ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
         cwd=ROOT,
@@ -202,7 +204,7 @@ def copy_tree(dest: Path) -> None:
     for raw in filter(None, listed):
         name = raw.decode()
         source = ROOT / name
-        if not source.is_file() or source.is_symlink():
+        if name.startswith("src/") or not source.is_file() or source.is_symlink():
             continue
         target = dest / name
         target.parent.mkdir(parents=True, exist_ok=True)
