@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import uuid
 from collections.abc import Iterator
+from typing import NoReturn
 from urllib.parse import quote
 
 import pytest
@@ -17,6 +19,21 @@ def pytest_configure(config: pytest.Config) -> None:
     # No test may call a real, remote model: only loopback servers (the embedded model's,
     # the tests' own fakes) are reachable from the providers.
     os.environ["CITEPROOF_ALLOW_MODEL_REQUESTS"] = "0"
+
+
+def skip_unless_required(switch: str, missing: str, *, module: bool = False) -> NoReturn:
+    """Skip a test (or, with ``module``, the whole module) for what is ``missing``, unless
+    ``CITEPROOF_REQUIRE_<switch>=1`` (as `.ci/run` sets for every optional part): then fail,
+    so CI never passes by skipping."""
+    variable = f"CITEPROOF_REQUIRE_{switch}"
+    if os.environ.get(variable) == "1":
+        pytest.fail(f"{variable}=1 but {missing}", pytrace=False)
+    pytest.skip(f"{missing} (set {variable}=1 to make this a failure)", allow_module_level=module)
+
+
+def missing_modules(*names: str) -> list[str]:
+    """Those of the importable ``names`` that are not installed."""
+    return [name for name in names if importlib.util.find_spec(name) is None]
 
 
 MODEL_SKIP_MESSAGE = "the embedded model's weights are not installed (make install)"

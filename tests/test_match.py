@@ -251,8 +251,18 @@ def test_homoglyph_is_never_exact() -> None:
 
 
 def test_case_change_is_not_exact() -> None:
-    match = find("the second battle of lincoln", source(LINCOLN))
-    assert match is None or match.method == "fuzzy"
+    # Case is part of the wording: a quote with its case changed is found, but only as a
+    # close match at the source's own words, so the correction restores the case.
+    src = source(LINCOLN)
+    match = find("the second battle of lincoln", src)
+    assert match is not None
+    assert match.method == "fuzzy"
+    assert match.text == "The Second Battle of Lincoln"
+    assert match.span == (0, len("The Second Battle of Lincoln"))
+    assert 0.8 <= match.score < 1.0
+    assert_consistent(match, src)
+    exact = find("The Second Battle of Lincoln", src)
+    assert exact is not None and (exact.method, exact.score) == ("exact", 1.0)
 
 
 # -- normalisation ----------------------------------------------------------------------

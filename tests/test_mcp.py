@@ -10,18 +10,18 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-import pytest
-
 from tests.cli_runs import EXAMPLE_SOURCES, LENDING, invoke
+from tests.conftest import missing_modules, skip_unless_required
 from tests.lending import POLICY_TEXT
 
-pytest.importorskip(
-    "mcp", reason="the MCP server needs the mcp extra: pip install 'citeproof[mcp]'"
-)
-anyio = pytest.importorskip("anyio")
+if missing_modules("mcp", "anyio"):
+    skip_unless_required(
+        "MCP", "the MCP server needs the mcp extra: pip install 'citeproof[mcp]'", module=True
+    )
 
-from mcp.client.session import ClientSession  # noqa: E402
-from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
+import anyio
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
 
 CITEPROOF = str(Path(sys.executable).parent / "citeproof")
 QUOTE = "applies to every residential mortgage application received on or after 1 March 2026"

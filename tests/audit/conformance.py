@@ -6,6 +6,7 @@ append-only triggers (to play the attacker) and a fresh copy of a 10,000-record 
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import random
@@ -21,12 +22,15 @@ import pytest
 from citeproof.audit import AuditStore, open_store, verify_log
 from citeproof.audit.chain import record_hash
 from citeproof.audit.checkpoint import CheckpointDirectory
+from citeproof.audit.merkle import MerkleFrontier, leaf_hash
 from citeproof.audit.record import build_entry, parse_entry, payload_json
 from citeproof.audit.store import Row
 from citeproof.errors import AuditRecordError, RecordNotFoundError
 
 REPO = Path(__file__).resolve().parents[2]
 BIG_LOG_SIZE = 10_000
+SIGNED_FIELDS = ("tree_size", "root_hash", "chain_head", "created_at", "key_id", "frontier")
+"""The checkpoint fields its signature covers, but for ``format`` (tested on its own)."""
 
 
 def sample_payload(number: int) -> dict[str, Any]:
@@ -312,20 +316,101 @@ class AuditStoreConformance:
         problem = self.report(target, checkpoints).problem
         assert problem is not None and (problem.kind, problem.index) == ("request_id_mismatch", 8)
 
-    def test_tampered_checkpoint_signature_is_reported(self) -> None:
+    @pytest.mark.parametrize("field", SIGNED_FIELDS)
+    def test_every_signed_checkpoint_field_tampered_in_turn_breaks_its_signature(
+        self, field: str
+    ) -> None:
+        target, checkpoints, _ = self.small_log()
+        directory = CheckpointDirectory(checkpoints)
+        path = directory.file_for(30)
+        data = json.loads(path.read_text())
+        # Each value is one a forger could take from a genuine checkpoint of the same log.
+        other = json.loads(directory.file_for(20).read_text())
+        forged = {
+            "tree_size": 31,
+            "root_hash": other["root_hash"],
+            "chain_head": other["chain_head"],
+            "created_at": "1999-01-01T00:00:00.000000Z",
+            "key_id": "0" * 16,
+            "frontier": [*data["frontier"][:-1], other["root_hash"]],
+        }[field]
+        assert data[field] != forged
+        data[field] = forged
+        if field == "tree_size":  # the file is named for its size: the forger renames it too
+            path.unlink()
+            path = directory.file_for(31)
+        path.write_text(json.dumps(data))
+        report = self.report(target, checkpoints)
+        assert not report.ok
+        assert report.problem is not None
+        assert (report.problem.kind, report.problem.index) == ("checkpoint_signature", None)
+        assert report.problem.checkpoint == data["tree_size"]
+        assert report.checkpoints == 4  # the tampered one is not counted as checked
+
+    def test_a_checkpoint_whose_signature_is_changed_is_reported(self) -> None:
         target, checkpoints, _ = self.small_log()
         path = CheckpointDirectory(checkpoints).file_for(30)
         data = json.loads(path.read_text())
-        data["tree_size"] = 30
-        data["created_at"] = "1999-01-01T00:00:00.000000Z"
+        signature = bytearray(base64.b64decode(data["signature"]))
+        signature[0] ^= 1
+        data["signature"] = base64.b64encode(bytes(signature)).decode()
         path.write_text(json.dumps(data))
         problem = self.report(target, checkpoints).problem
         assert problem is not None
         assert (problem.kind, problem.checkpoint) == ("checkpoint_signature", 30)
 
+    def test_a_checkpoint_of_another_format_is_unreadable(self) -> None:
+        target, checkpoints, _ = self.small_log()
+        path = CheckpointDirectory(checkpoints).file_for(30)
+        data = json.loads(path.read_text())
+        data["format"] = "citeproof-audit-checkpoint/0"
+        path.write_text(json.dumps(data))
+        problem = self.report(target, checkpoints).problem
+        assert problem is not None
+        assert (problem.kind, problem.checkpoint) == ("checkpoint_unreadable", 30)
+
+    def test_a_full_forgery_with_the_checkpoint_hashes_edited_is_caught_by_the_signature(
+        self,
+    ) -> None:
+        # The forger rewrites record 23, re-hashes the rest of the log, and edits every later
+        # checkpoint's root hash and chain head to the forged log's: only the signature, which
+        # covers both, still tells.
+        target, checkpoints, rows = self.small_log()
+        fields = parse_entry(rows[23][3])
+        payload = {**fields["payload"], "rules": {"decision": "approve"}}
+        forged = list(rows)
+        forged[23] = (23, rows[23][1], "", build_entry(
+            payload_json(payload),
+            request_id=fields["request_id"],
+            sequence=23,
+            previous_hash="",
+            recorded_at=fields["recorded_at"],
+        ))  # fmt: skip
+        forged = reseal(forged, 23)
+        self.raw_replace_rows(target, forged)
+        directory = CheckpointDirectory(checkpoints)
+        for size in directory.sizes():
+            if size <= 23:
+                continue
+            frontier = MerkleFrontier()
+            for row in forged[:size]:
+                frontier.append(leaf_hash(row[3]))
+            path = directory.file_for(size)
+            data = json.loads(path.read_text())
+            data["root_hash"] = frontier.root().hex()
+            data["chain_head"] = forged[size - 1][2]
+            path.write_text(json.dumps(data))
+        report = self.report(target, checkpoints)
+        assert not report.ok
+        assert report.problem is not None
+        assert (report.problem.kind, report.problem.checkpoint) == ("checkpoint_signature", 30)
+        assert report.checkpoints == 2  # only those before the rewritten record still hold
+
     # -- crashes and concurrency ---------------------------------------------------------
     def writer(self, target: str, checkpoints: Path, count: int, tag: str) -> subprocess.Popen[str]:
-        env = {**os.environ, "PYTHONPATH": str(REPO)}
+        # The code under test: a PYTHONPATH already set (a checkout's src/) stays first.
+        path = [p for p in (os.environ.get("PYTHONPATH"), str(REPO)) if p]
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
         return subprocess.Popen(
             [sys.executable, "-m", "tests.audit.writer", target, str(checkpoints), str(count), tag],
             stdout=subprocess.PIPE,

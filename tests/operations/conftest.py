@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import PgSchemas
+from tests.conftest import PgSchemas, missing_modules, skip_unless_required
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -33,8 +33,12 @@ def second_audit_target(audit_target: str, request: pytest.FixtureRequest, tmp_p
 
 @pytest.fixture(scope="module")
 def local_ray() -> Iterator[None]:
-    """A local Ray instance with one CPU for the module's tests; skipped without Ray."""
-    ray = pytest.importorskip("ray", reason="ray is not installed: pip install 'citeproof[ray]'")
+    """A local Ray instance with one CPU for the module's tests; skipped without Ray (a
+    failure under CITEPROOF_REQUIRE_RAY=1)."""
+    if missing_modules("ray"):
+        skip_unless_required("RAY", "ray is not installed: pip install 'citeproof[ray]'")
+    import ray
+
     ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
     yield
     ray.shutdown()

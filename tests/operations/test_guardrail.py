@@ -78,6 +78,10 @@ def test_a_candidate_that_misquotes_is_stopped_and_the_differences_named_E(
     ]
     assert len(comparison["changed_bundles"]) == 7
     assert comparison["expected_sources_missed_by_candidate"][0] == "referral"
+    for run in ("baseline", "candidate"):
+        figures = figures_of(comparison["questions"][run])
+        assert {k: v for k, v in comparison[run].items() if k != "label"} == figures
+    assert [f.split(":")[0] for f in comparison["failures"]] == failures_implied(comparison)
 
 
 def test_changed_bundles_fail_only_when_a_limit_is_set_E(
@@ -115,12 +119,58 @@ def test_the_embedded_model_against_the_extractive_baseline_E(
         mailbox, "extractive", "embedded/small", "--max-tokens", "120", "--timeout", "300",
         golden=golden,
     )  # fmt: skip
-    # The verdict follows the figures: exit 1 exactly when a margin is exceeded, and every
-    # question whose evidence differs from the baseline's is listed.
-    assert status == (1 if comparison["failures"] else 0)
+    # The candidate really answered, and every figure it is judged by is the one its own
+    # answers give: recomputed here from the per-question counts, with the verdict and the
+    # failures those figures imply under the default margins.
+    assert comparison["candidate"]["label"] == "embedded/small"
+    candidate = comparison["questions"]["candidate"]
+    assert [q["id"] for q in candidate] == ["referral", "self-employed"]
+    assert all(q["answer"].strip() for q in candidate)
+    assert all(0 <= q["verified"] <= q["quotes"] for q in candidate)
+    assert all(0 <= q["with_evidence"] <= q["claims"] for q in candidate)
+    assert comparison["candidate"] == {"label": "embedded/small", **figures_of(candidate)}
     assert comparison["baseline"]["citation_correctness"] == 1.0
+    named = [failure.split(":")[0] for failure in comparison["failures"]]
+    assert named == failures_implied(comparison)
+    assert status == (1 if comparison["failures"] else 0)
+    assert comparison["expected_sources_missed_by_candidate"] == [
+        q["id"] for q in candidate if not q["expected_cited"]
+    ]
     questions = comparison["questions"]
     for base, cand in zip(questions["baseline"], questions["candidate"], strict=True):
         assert (base["evidence"] != cand["evidence"]) == (
             base["id"] in comparison["changed_bundles"]
         )
+
+
+def figures_of(questions: list[dict[str, Any]]) -> dict[str, float]:
+    """The guardrail's figures, from one run's per-question counts (SPEC E)."""
+    quotes = sum(q["quotes"] for q in questions)
+    claims = sum(q["claims"] for q in questions)
+    return {
+        "citation_correctness": round(sum(q["verified"] for q in questions) / quotes, 4)
+        if quotes
+        else 0.0,
+        "expected_sources": round(sum(q["expected_cited"] for q in questions) / len(questions), 4),
+        "coverage": round(sum(q["with_evidence"] for q in questions) / claims, 4)
+        if claims
+        else 0.0,
+        "ineligible_citations": sum(q["ineligible"] for q in questions),
+    }
+
+
+def failures_implied(comparison: dict[str, Any]) -> list[str]:
+    """The names of the failures the default margins give for the two runs' figures."""
+    base, cand = comparison["baseline"], comparison["candidate"]
+    failed = [
+        name
+        for name, key, margin in (
+            ("citation correctness", "citation_correctness", 0.05),
+            ("expected sources", "expected_sources", 0.10),
+            ("coverage", "coverage", 0.05),
+        )
+        if base[key] - cand[key] > margin + 1e-12
+    ]
+    if cand["ineligible_citations"] > base["ineligible_citations"]:
+        failed.append("ineligible citations")
+    return failed

@@ -175,6 +175,31 @@ def test_live_values_need_https_except_on_loopback() -> None:
         HttpLiveValues("http://[::1")
 
 
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.1.evil.example/today",  # a name that starts like a loopback address
+        "http://127.evil.example/today",
+        "http://localhost.evil.example/today",
+        "http://evil.example/127.0.0.1/today",
+        "http://127.0.0.1@evil.example/today",  # loopback as the user part, not the host
+        "http://0x7f000001.evil.example/today",
+        "http://[::ffff:10.0.0.1]/today",
+        "http://10.0.0.1/today",
+    ],
+)
+def test_a_host_that_only_looks_like_loopback_needs_https(url: str) -> None:
+    with pytest.raises(InputError, match="must come over https"):
+        HttpLiveValues(url)
+
+
+@pytest.mark.parametrize(
+    "url", ["http://127.0.0.2:8080/today", "http://localhost:8080/today", "http://[::1]/today"]
+)
+def test_every_loopback_address_may_use_plain_http(url: str) -> None:
+    assert HttpLiveValues(url).url == url
+
+
 @pytest.fixture
 def trickle() -> Iterator[tuple[str, dict[str, bytes]]]:
     """A server answering with what ``body["payload"]`` holds, a byte at a time when

@@ -61,3 +61,26 @@ def test_ingest_command_names_each_link_it_skipped(tmp_path: Path) -> None:
     assert "passwd.txt: symbolic link, not followed (--follow-symlinks)" in result.output
     assert "private: symbolic link, not followed" in result.output
     assert "1 files ingested" in result.output
+
+
+def test_a_link_into_a_sibling_folder_sharing_the_roots_name_is_not_followed(
+    tmp_path: Path,
+) -> None:
+    # `in-private/` starts with the characters of the root `in`, but is not inside it: the
+    # check compares folders, not string prefixes.
+    inbox = tmp_path / "in"
+    sibling = tmp_path / "in-private"
+    inbox.mkdir()
+    sibling.mkdir()
+    (sibling / "notes.txt").write_text(SECRET + " (sibling)\n", "utf-8")
+    (sibling / "deeper").mkdir()
+    (sibling / "deeper" / "more.txt").write_text(SECRET + " (sibling folder)\n", "utf-8")
+    (inbox / "memo.txt").write_text("The Hartley memo.\n", "utf-8")
+    (inbox / "notes.txt").symlink_to(sibling / "notes.txt")
+    (inbox / "deeper").symlink_to(sibling / "deeper", target_is_directory=True)
+    with SourceStore(tmp_path / "sources.db") as store:
+        report = ingest_paths(store, [inbox], follow_symlinks=True)
+        assert SECRET not in stored_texts(store)
+        assert "Hartley memo" in stored_texts(store)
+    assert sorted(link.path.name for link in report.not_followed) == ["deeper", "notes.txt"]
+    assert all(f"outside {inbox.resolve()}" in link.reason for link in report.not_followed)

@@ -8,11 +8,11 @@ import asyncio
 import pickle
 import socket
 
-import pytest
-
 from citeproof.server.listen import BALANCED, reserve
+from tests.conftest import skip_unless_required
 
-pytestmark = pytest.mark.skipif(not BALANCED, reason="SO_REUSEPORT balancing is Linux-only")
+if not BALANCED:
+    skip_unless_required("REUSEPORT", "SO_REUSEPORT balancing is Linux-only", module=True)
 
 
 def test_every_worker_binds_its_own_socket_on_the_reserved_port() -> None:

@@ -1,0 +1,68 @@
+"""Claim support reads a negation where the source puts it (issue 10): one in the middle of the
+source's sentence, between words the claim shares, turns the claim round.
+
+"The credit committee did not approve the loan" does not support "The credit committee
+approved the loan": the claim is contradicted, and the difference names the source's "not"
+at the place in the claim where it is missing."""
+
+from __future__ import annotations
+
+import pytest
+
+from citeproof import Source, verify
+from citeproof.model import ClaimSupport
+
+MINUTES = Source(
+    id="S1",
+    kind="document",
+    title="Credit committee minutes, 14 March 2026",
+    text=(
+        "Credit committee minutes, 14 March 2026.\n\n"
+        "The credit committee did not approve the loan for the Hartley purchase at its meeting "
+        "on Friday.\n\n"
+        "The applicant will be told in writing by the case underwriter."
+    ),
+)
+
+
+def support_of(claim: str) -> tuple[str, ClaimSupport]:
+    answer = verify(f"{claim} [S1].", (MINUTES,), answer_id="negation")
+    (verified,) = [c for c in answer.claims if c.support]
+    (support,) = verified.support
+    return verified.verdict, support
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "The credit committee approved the loan",
+        "The credit committee approved the loan for the Hartley purchase at its meeting on Friday",
+    ],
+)
+def test_a_negation_in_the_middle_of_the_sources_sentence_contradicts_the_claim_issue10(
+    claim: str,
+) -> None:
+    verdict, support = support_of(claim)
+    assert (verdict, support.verdict) == ("contradicted", "contradicted")
+    assert support.source == "S1" and support.passage is not None
+    assert "did not approve the loan" in support.passage.text
+    (negation,) = [d for d in support.differences if d.kind == "negation"]
+    assert negation.instead == "not"
+    # Said where it is missing: just before the claim's "approved".
+    assert negation.span == (claim.index("approved"),) * 2
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="known gap: a claim whose clauses come in another order than the source's aligns "
+    "on the moved clause, and the negation before the verb is not read (issue 10)",
+)
+def test_a_negation_is_read_when_the_claim_puts_the_sources_clauses_in_another_order() -> None:
+    verdict, _ = support_of("At its meeting on Friday the credit committee approved the loan")
+    assert verdict == "contradicted"
+
+
+def test_the_same_claim_negated_as_its_source_is_supported_issue10() -> None:
+    verdict, support = support_of("The credit committee did not approve the loan")
+    assert (verdict, support.verdict) == ("supported", "supported")
+    assert [d for d in support.differences if d.kind == "negation"] == []

@@ -1,0 +1,355 @@
+"""Mutation testing (mutmut) of the modules where a bug costs users most; `make mutation`.
+
+    python tools/mutation.py                  # every group below
+    python tools/mutation.py catalog live     # only these groups
+    python tools/mutation.py --list           # the groups, their modules and tests
+
+Each group's modules are mutated one small change at a time (an operator, a constant, a
+condition, a string, an argument dropped) and the group's tests run against each mutant; a
+mutant no test fails on *survived*: a bug of that shape would pass the suite. Every group runs
+in a fresh copy of the working tree under ``out/mutation/<group>/`` (the checkout itself is
+never touched), and the results go to ``out/mutation/report.md``: per group the mutants, how
+many were killed, the time taken, and every survivor with its diff, unless `EQUIVALENT` lists
+it with the reason no test can tell it from the original.
+
+Not part of CI: the whole run takes hours on two cores (see docs/measurements.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@dataclass(frozen=True)
+class Group:
+    """Modules mutated together and the tests that pin their rules."""
+
+    modules: tuple[str, ...]
+    tests: tuple[str, ...]
+    deselect: str = ""  # a pytest -k expression of tests to leave out (too slow per mutant)
+
+
+GROUPS: dict[str, Group] = {
+    "quotes": Group(
+        (
+            "src/citeproof/verifier/judgement.py",
+            "src/citeproof/verifier/differences.py",
+            "src/citeproof/verifier/correct.py",
+            "src/citeproof/verifier/match/*",
+        ),
+        (
+            "tests/test_verify.py",
+            "tests/test_email_cited_or_holding.py",
+            "tests/test_match.py",
+            "tests/test_cited_markers.py",
+            "tests/test_marker_normalise.py",
+            "tests/test_meaning.py",
+        ),
+    ),
+    "catalog": Group(
+        ("src/citeproof/verifier/catalog.py", "src/citeproof/turn/eligibility.py"),
+        (
+            "tests/test_catalog.py",
+            "tests/test_empty_acl.py",
+            "tests/test_eligibility_rules.py",
+            "tests/test_eligibility_prompt.py",
+            "tests/test_pipeline.py",
+        ),
+    ),
+    "support-facts": Group(
+        ("src/citeproof/verifier/support/facts.py",),
+        ("tests/test_support.py", "tests/test_support_negation_scope.py"),
+    ),
+    "audit": Group(
+        (
+            "src/citeproof/audit/chain.py",
+            "src/citeproof/audit/merkle.py",
+            "src/citeproof/audit/checkpoint.py",
+            "src/citeproof/audit/proofs.py",
+            "src/citeproof/audit/verify.py",
+        ),
+        ("tests/audit",),
+        deselect="not kill_9 and not concurrent and not flipped_byte_in_any",
+    ),
+    "server-guards": Group(
+        ("src/citeproof/server/guards.py", "src/citeproof/server/auth.py"),
+        ("tests/server/test_limits_and_auth.py", "tests/server/test_security_headers.py"),
+    ),
+    "ingest-paths": Group(
+        ("src/citeproof/sources/ingest.py", "src/citeproof/sources/build.py"),
+        ("tests/security/test_symlinks.py", "tests/test_store.py", "tests/test_sources.py"),
+    ),
+    "live": Group(
+        ("src/citeproof/outcome/live.py",),
+        (
+            "tests/test_live_rules.py",
+            "tests/test_live_transport.py",
+            "tests/security/test_limits.py",
+        ),
+    ),
+    "render-safety": Group(
+        (
+            "src/citeproof/render/markdown_safety.py",
+            "src/citeproof/render/safe_text.py",
+            "src/citeproof/render/html_parts.py",
+        ),
+        (
+            "tests/test_render.py",
+            "tests/security/test_markdown_output.py",
+            "tests/security/test_terminal_output.py",
+            "tests/security/test_rendering_properties.py",
+        ),
+    ),
+}
+
+_SORTED_ALREADY = (
+    "the record's keys are inserted in sorted order (eligible, excluded) and its values are "
+    "lists, so sorting the keys or not writes the same JSON"
+)
+EQUIVALENT: dict[str, str] = {
+    # "<module>.<function>__mutmut_<n>": "why no test can tell it from the original",
+    # Numbers follow mutmut 3.8.1 on the code as it is; re-check them when a module changes.
+    **{
+        f"citeproof.turn.eligibility.x__fingerprint__mutmut_{n}": (
+            "sort_keys=False/None/left out: " + _SORTED_ALREADY
+        )
+        for n in (9, 13, 16)
+    },
+    **{
+        "citeproof.outcome.live.x_read_payload__mutmut_" + n: (
+            "json's own int parsing is exact, and as_value makes the same Decimal of the int"
+        )
+        for n in ("4", "7")
+    },
+    "citeproof.outcome.live.x__stamp__mutmut_4": (
+        "datetime.now(None) is local time without a zone; astimezone(UTC) reads such a time as "
+        "local, so the UTC stamp is the same (but for the repeated hour when clocks go back)"
+    ),
+    "citeproof.outcome.live.xǁFileLiveValuesǁfetch__mutmut_11": (
+        "read(None) reads the whole file: the refusal is the same and only the memory bound is "
+        "lost, which no test can see without a file of unbounded size"
+    ),
+    "citeproof.outcome.live.xǁFileLiveValuesǁfetch__mutmut_13": (
+        "reading MAX+2 bytes instead of MAX+1: a file over the limit is refused the same way"
+    ),
+    **{
+        "citeproof.outcome.live." + name: "codec names ignore case: the same decoding"
+        for name in ("xǁFileLiveValuesǁfetch__mutmut_17", "xǁHttpLiveValuesǁfetch__mutmut_37")
+    },
+    "citeproof.outcome.live.xǁHttpLiveValuesǁfetch__mutmut_36": (
+        "the fallback after `response.encoding or` is never reached: httpx always gives an "
+        "encoding (the declared charset, else utf-8)"
+    ),
+    **{
+        "citeproof.outcome.live.xǁHttpLiveValuesǁclient__mutmut_" + n: (
+            "follow_redirects=None or left out: httpx's default is not to follow, as False says"
+        )
+        for n in ("4", "8")
+    },
+    **{
+        "citeproof.outcome.live.xǁHttpLiveValuesǁ"
+        + name: "HTTP header names ignore case (RFC 9110), in httpx too"
+        for name in ("fetch__mutmut_7", "fetch__mutmut_8", "_body__mutmut_7", "_body__mutmut_8")
+    },
+    "citeproof.outcome.live.xǁHttpLiveValuesǁfetch__mutmut_25": (
+        "httpx sends the method upper-cased: GET either way"
+    ),
+    "citeproof.outcome.live.xǁHttpLiveValuesǁ_body__mutmut_9": (
+        "a missing Content-Length read as 'XXXX' instead of '': neither is digits, so the "
+        "declared-length check is skipped the same way"
+    ),
+    "citeproof.outcome.live.xǁHttpLiveValuesǁ_body__mutmut_23": (
+        "`>=` for `>` against a monotonic clock: the two differ only at one instant, which no "
+        "test can land on"
+    ),
+    **{
+        "citeproof.outcome.live.x__loopback__mutmut_" + n: (
+            "httpx gives the host of http://[::1] as ::1 and lowercases names, so stripping "
+            "brackets (or the characters X, [ and ]) never changes a host it passes"
+        )
+        for n in ("6", "7")
+    },
+    "citeproof.turn.eligibility.x__fingerprint__mutmut_11": (
+        "ensure_ascii=None for False: json.dumps only asks whether it is true"
+    ),
+    "citeproof.turn.eligibility.x__fingerprint__mutmut_26": (
+        '"UTF-8" for "utf-8": Python\'s codec names ignore case, the bytes are the same'
+    ),
+}
+
+
+def copy_tree(dest: Path) -> None:
+    """The checkout as it is at ``dest``: all of ``src/`` (package data a build put there
+    too, such as model files), and elsewhere the tracked and new files, not ignored ones."""
+    if dest.exists():
+        shutil.rmtree(dest)
+    shutil.copytree(ROOT / "src", dest / "src", ignore=shutil.ignore_patterns("__pycache__"))
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        check=True,
+    ).stdout.split(b"\0")
+    for raw in filter(None, listed):
+        name = raw.decode()
+        source = ROOT / name
+        if name.startswith("src/") or not source.is_file() or source.is_symlink():
+            continue
+        target = dest / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(source, target)
+
+
+def configure(dest: Path, group: Group) -> None:
+    """mutmut's settings for one group, in the copy's own pyproject.toml."""
+    args = ["-p", "no:cacheprovider", "-p", "no:xdist", "-q"]
+    if group.deselect:
+        args += ["-k", group.deselect]
+    settings = {
+        "source_paths": ["src"],
+        "only_mutate": list(group.modules),
+        "pytest_add_cli_args_test_selection": list(group.tests),
+        "pytest_add_cli_args": args,
+    }
+    lines = ["", "[tool.mutmut]"] + [
+        f"{key} = {json.dumps(value)}" for key, value in settings.items()
+    ]
+    with (dest / "pyproject.toml").open("a", encoding="utf-8") as handle:
+        handle.write("\n".join(lines) + "\n")
+
+
+@dataclass
+class Outcome:
+    name: str
+    seconds: float
+    counts: dict[str, int]
+    survivors: list[tuple[str, str]]  # (mutant, diff)
+
+    @property
+    def equivalent(self) -> list[tuple[str, str]]:
+        return [(m, d) for m, d in self.survivors if m in EQUIVALENT]
+
+    @property
+    def live(self) -> list[tuple[str, str]]:
+        return [(m, d) for m, d in self.survivors if m not in EQUIVALENT]
+
+    @property
+    def score(self) -> float:
+        judged = self.counts.get("total", 0) - len(self.equivalent)
+        return self.counts.get("killed", 0) / judged if judged else 1.0
+
+
+def mutmut(dest: Path, *args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "mutmut", *args],
+        cwd=dest,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def run_group(name: str, group: Group, out: Path, jobs: int) -> Outcome:
+    dest = out / name
+    copy_tree(dest)
+    configure(dest, group)
+    # Subprocesses the tests start (the CLI, a server) import the mutated copy too. The
+    # folder must exist before mutmut starts: Python skips, for good, a path entry that was
+    # missing when it first looked.
+    mutated = dest / "mutants" / "src"
+    mutated.mkdir(parents=True)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["PYTHONPATH"] = str(mutated)
+    started = time.monotonic()
+    run = mutmut(dest, "run", "--max-children", str(jobs), env=env)
+    seconds = time.monotonic() - started
+    (out / f"{name}.log").write_text(run.stdout[-20_000:] + run.stderr[-20_000:], "utf-8")
+    if run.returncode != 0:
+        raise SystemExit(f"mutmut failed on group {name}: see {out / f'{name}.log'}")
+    mutmut(dest, "export-cicd-stats", env=env)
+    counts = json.loads((dest / "mutants" / "mutmut-cicd-stats.json").read_text("utf-8"))
+    listed = mutmut(dest, "results", env=env).stdout
+    names = re.findall(r"^\s*(\S+): (?:survived|no tests)$", listed, re.MULTILINE)
+    survivors = []
+    for mutant in names:
+        shown = mutmut(dest, "show", mutant, env=env).stdout
+        diff = "\n".join(line for line in shown.splitlines() if line[:1] in "+-@")
+        survivors.append((mutant, diff))
+    return Outcome(name, seconds, counts, survivors)
+
+
+def write_report(outcomes: list[Outcome], path: Path) -> None:
+    total = sum(o.counts.get("total", 0) for o in outcomes)
+    killed = sum(o.counts.get("killed", 0) for o in outcomes)
+    equivalent = sum(len(o.equivalent) for o in outcomes)
+    lines = [
+        "# Mutation testing: survivors",
+        "",
+        f"mutmut on {len(outcomes)} group(s); killed {killed} of {total - equivalent} mutants "
+        f"that are not equivalent ({killed / max(total - equivalent, 1):.1%}); "
+        f"{equivalent} equivalent.",
+        "",
+        "| group | mutants | killed | survived | no tests | timeout | equivalent | score | time |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for o in outcomes:
+        c = o.counts
+        lines.append(
+            f"| {o.name} | {c.get('total', 0)} | {c.get('killed', 0)} | {c.get('survived', 0)} "
+            f"| {c.get('no_tests', 0)} | {c.get('timeout', 0)} | {len(o.equivalent)} "
+            f"| {o.score:.1%} | {o.seconds:.0f} s |"
+        )
+    for o in outcomes:
+        lines += ["", f"## {o.name}: {len(o.live)} survivor(s)"]
+        for mutant, diff in o.live:
+            lines += ["", f"### `{mutant}`", "", "```diff", diff, "```"]
+        for mutant, _ in o.equivalent:
+            lines += ["", f"- equivalent: `{mutant}`: {EQUIVALENT[mutant]}"]
+    path.write_text("\n".join(lines) + "\n", "utf-8")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("groups", nargs="*", help=f"of: {', '.join(GROUPS)} (default: all)")
+    parser.add_argument("--jobs", type=int, default=1, help="mutants tested at once")
+    parser.add_argument("--out", type=Path, default=ROOT / "out" / "mutation")
+    parser.add_argument("--list", action="store_true", help="show the groups and stop")
+    args = parser.parse_args()
+    if args.list:
+        for name, group in GROUPS.items():
+            print(f"{name}: {' '.join(group.modules)}\n    tests: {' '.join(group.tests)}")
+        return 0
+    unknown = [g for g in args.groups if g not in GROUPS]
+    if unknown:
+        parser.error(f"unknown group(s) {', '.join(unknown)}; expected some of {', '.join(GROUPS)}")
+    args.out.mkdir(parents=True, exist_ok=True)
+    outcomes = []
+    for name in args.groups or list(GROUPS):
+        outcome = run_group(name, GROUPS[name], args.out, args.jobs)
+        c = outcome.counts
+        print(
+            f"{name}: {c.get('killed', 0)}/{c.get('total', 0)} killed, "
+            f"{len(outcome.live)} survivor(s), {len(outcome.equivalent)} equivalent, "
+            f"{outcome.seconds:.0f} s",
+            flush=True,
+        )
+        outcomes.append(outcome)
+        write_report(outcomes, args.out / "report.md")
+    print(f"report: {args.out / 'report.md'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
