@@ -37,6 +37,7 @@ PUBLIC_API = [
     "CiteproofError",
     "InputError",
     "SourceError",
+    "SupportModelError",
     "AnswerError",
     "PolicyError",
     "UnknownSourceError",

@@ -90,15 +90,19 @@ def test_a_quote_from_an_email_with_a_changed_figure_makes_its_claim_contradicte
     assert support.passage is not None and "£412,000" in support.passage.text
 
 
-def test_a_quote_corrected_to_the_documents_figure_leaves_its_claim_unjudged_issue10() -> None:
-    """Corrected to the document's 45%, the claim no longer says what the model wrote: it is
-    not judged as if it did (its citation and the quote say the meaning changed)."""
+def test_a_quote_corrected_to_the_documents_figure_is_judged_on_the_corrected_words_issue10() -> (
+    None
+):
+    """Corrected to the document's 45%, the claim says what the document says: it is judged
+    on the corrected words (its citation and the quote still say the meaning changed)."""
     answer = judged('The policy says debt payments "must not exceed 40% of verified gross" [S1].')
     (quote,) = answer.quotes
     assert (quote.status, quote.meaning_changed) == ("corrected", True)
     (claim,) = answer.claims
     assert claim.citations[0].status == "meaning_changed"
-    assert (claim.verdict, claim.support) == ("unsupported", ())
+    assert claim.verdict == "supported"
+    assert [(s.verdict, s.method) for s in claim.support] == [("supported", "quote")]
+    assert "45%" in answer.text
 
 
 def test_the_right_figure_from_an_email_body_is_supported_issue10() -> None:
@@ -472,7 +476,7 @@ def test_another_number_is_contradicted_with_the_number_as_the_contract_spells_i
     _, support = only(verify("The customer may terminate on 90 days' notice [msa].", [CONTRACT]))
     assert support.verdict == "contradicted"
     assert [(d.text, d.instead) for d in support.differences if d.instead] == [
-        ("90", "one hundred and twenty")
+        ("90 days", "one hundred and twenty days")
     ]
 
 

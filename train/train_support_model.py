@@ -64,7 +64,7 @@ def encode(tokenizer: object, pairs: list[Pair]) -> dict[str, torch.Tensor]:
     return tokenizer(  # type: ignore[operator,no-any-return]
         [p.premise for p in pairs],
         [p.hypothesis for p in pairs],
-        truncation="only_first",
+        truncation="longest_first",
         max_length=MAX_TOKENS,
         padding=True,
         return_tensors="pt",
@@ -197,7 +197,7 @@ def main() -> None:
             "max_tokens": MAX_TOKENS,
             "noncommercial_sets": args.noncommercial,
             "balanced": args.balanced,
-            "init": str(args.init.relative_to(ROOT)) if args.init else "all-MiniLM-L6-v2",
+            "init": str(args.init) if args.init else "all-MiniLM-L6-v2",
         },
     )
 

@@ -518,14 +518,17 @@ class Policy:
       and marks it; ``"remove"`` also deletes its marker from the corrected text (012.2).
     - ``max_ellipsis_gap``: most characters allowed between two segments of an elided quote.
     - ``excerpt_context``: characters of context kept on each side of a match in an excerpt.
-    - ``support_threshold``: lowest probability that the passage entails each part of a
-      cited claim at which the claim (with no fact difference) is ``supported``.
-    - ``partial_threshold``: lowest such probability, for the claim's weakest part, at which
-      a claim not supported is ``partial`` rather than ``unsupported``.
-    - ``support_judge``: ``"model"`` judges claims with the shipped entailment model (the
-      ``rerank`` extra's onnxruntime; without it, the lexical head), ``"lexical"`` with the
-      lexical head over the fact layer (its own tuned thresholds), ``"provider"`` asks the
-      configured provider for a verdict per claim (`citeproof.verify`'s ``support_provider``).
+    - ``support_threshold``: lowest score of the lexical head at which a cited claim with no
+      fact difference is ``supported``.
+    - ``partial_threshold``: lowest such score at which a claim not supported is ``partial``
+      rather than ``unsupported`` (a claim most of whose content words are backed is
+      ``partial`` whatever its score).
+    - ``support_judge``: ``"lexical"`` judges claims with the lexical head over the fact
+      layer; ``"model"`` with the shipped entailment model (the ``rerank`` extra's
+      onnxruntime; its own thresholds, `judge.MODEL_SUPPORT`), more cautious about
+      ``supported`` but not yet more accurate overall (docs/measurements.md); ``"provider"``
+      asks the configured provider for a verdict per claim part (`citeproof.verify`'s
+      ``support_provider``).
     - ``support_embeddings``: for the lexical head, ``"auto"`` adds the MiniLM encoder's
       similarity when it is installed, ``"off"`` uses lexical features only.
     """
@@ -534,10 +537,10 @@ class Policy:
     ineligible_citations: Literal["flag", "remove"] = "flag"
     max_ellipsis_gap: int = 2000
     excerpt_context: int = 160
-    support_threshold: float = 0.5
-    partial_threshold: float = 0.2
+    support_threshold: float = 0.36
+    partial_threshold: float = 0.1
     support_embeddings: Literal["auto", "off"] = "auto"
-    support_judge: Literal["model", "lexical", "provider"] = "model"
+    support_judge: Literal["model", "lexical", "provider"] = "lexical"
 
     def __post_init__(self) -> None:
         if not _is_number(self.min_similarity):

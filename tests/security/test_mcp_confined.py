@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from tests.cli_runs import EXAMPLE_SOURCES, LENDING, invoke
+from tests.conftest import missing_modules, skip_unless_required
 
-pytest.importorskip("mcp", reason="the MCP server needs the mcp extra")
+if missing_modules("mcp"):
+    skip_unless_required("MCP", "the MCP server needs the mcp extra", module=True)
 
 from mcp.client.session import ClientSession
 

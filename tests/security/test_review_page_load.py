@@ -73,7 +73,8 @@ def test_the_page_offsets_are_the_utf16_offsets_of_the_source() -> None:
     for claim, raw in zip(page.claims[-50:], payload["answer"]["claims"][-50:], strict=True):
         start, end = raw["support"][0]["passage"]["span"]
         assert (claim.chip.start16, claim.chip.end16) == (utf16(text, start), utf16(text, end))
-    assert sum(len(piece.extra_chips) for piece in page.pieces) == CLAIMS
+    # Every claim's chip is drawn once, at the end of its own run of the answer.
+    assert sum(run.claim is not None for run in page.runs) == CLAIMS
 
 
 @pytest.fixture(scope="module")

@@ -51,7 +51,12 @@ def answer_page(tmp_path_factory: pytest.TempPathFactory) -> str:
 def dev(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     for server in start_server(tmp_path_factory.mktemp("reading"), "--dev"):
         with server.client() as http:
-            assert http.post("/v1/verify", content=body(lending_line("reader-1"))).is_success
+            posted = http.post(
+                "/v1/verify",
+                content=body(lending_line("reader-1")),
+                headers={"content-type": "application/json"},
+            )
+            assert posted.is_success
         yield server
 
 

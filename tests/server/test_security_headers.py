@@ -58,11 +58,16 @@ def responses(service: Server) -> dict[str, httpx.Response]:
     token = service.token("alice")
     bearer = {"Authorization": f"Bearer {token}"}
     with httpx.Client(base_url=service.url, timeout=60) as http:
+        # Signing in takes the sign-in form's CSRF token (its cookie rides along).
+        sign_in = http.get("/review")
+        csrf = sign_in.cookies["citeproof_csrf"]
         return {
             "answer page": http.get(f"/review/{ANSWER}", headers=bearer),
             "list page": http.get("/review", headers=bearer),
-            "sign-in page (401)": http.get("/review"),
-            "sign-in redirect (303)": http.post("/review/login", data={"token": token}),
+            "sign-in page (401)": sign_in,
+            "sign-in redirect (303)": http.post(
+                "/review/login", data={"token": token, "csrf": csrf}
+            ),
             "API JSON": http.get(f"/v1/answers/{ANSWER}", headers=bearer),
             "API problem: no token (401)": http.get(f"/v1/answers/{ANSWER}"),
             "API problem: unknown answer (404)": http.get("/v1/answers/nobody", headers=bearer),

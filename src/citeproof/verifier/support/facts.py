@@ -19,7 +19,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from citeproof.model import ClaimDifference
-from citeproof.verifier.support.text import ORDINAL, Token, direction, is_content
+from citeproof.verifier.support.text import DURATION, ORDINAL, Token, direction, is_content
 
 PREFIX = 5
 _BREAK = re.compile(r"[^\w\s'’-]")  # punctuation between two words ends a stretch
@@ -300,7 +300,16 @@ def _counterpart(token: Token, said: Sequence[Token]) -> Token | None:
     if token.kind in ("number", "date"):
         # Of the same kind: "9 months" standing beside "October" in a reordered claim is
         # no other figure for the same thing.
-        other = next((t for t in said if t.kind == token.kind), None)
+        # A length of time stands only for a length of time: "500 euros" is no other figure
+        # for "thirty days".
+        other = next(
+            (
+                t
+                for t in said
+                if t.kind == token.kind and (t.unit == DURATION) == (token.unit == DURATION)
+            ),
+            None,
+        )
     elif token.kind == "comparative":
         own = direction(token.text)
         opposite = (own[0], -own[1]) if own is not None else None

@@ -2,26 +2,31 @@
 
 For each cited claim and each source it cites: locate the best passage (`locate`), also
 reading the sentence that states each number or date of the claim the located sentences
-lack (`_with_numbers`), and compare its facts (`facts`: numbers, dates, names, units). Then
-judge meaning with the shipped entailment model (`nli`) when it is installed:
+lack (`_with_numbers`), and compare its facts (`facts`: numbers, dates, names, units).
+
+By default (``Policy.support_judge="lexical"``) the learned head over the fact layer's counts
+decides: ``supported`` at ``Policy.support_threshold`` with every number and date backed and
+the shipped rules met; ``contradicted`` when the fact layer finds another figure, date, name
+or comparative in the claim's place (anchored: at least `ANCHOR` of the rest backed);
+``partial`` or ``unsupported`` otherwise.
+
+With ``support_judge="model"`` the shipped entailment model (`nli`) judges meaning:
 
 - the claim is cut into its parts (`parts.claim_parts`: "X, and Y" is two facts);
 - each part is located on its own and read against up to `WINDOWS` windows of the source
   (its best sentence widened to about `WINDOW_WORDS` words, the sentences located with it);
   the best window wins;
-- ``contradicted``: the fact layer finds another number, date, name or comparative in the
-  claim's place (anchored: at least `ANCHOR` of the rest backed), or a part is contradicted
-  by a window (P(contradicts) ≥ `CONTRADICTS` and the part entailed by none);
-- ``supported``: every part entailed (P(entails) ≥ ``Policy.support_threshold``), every
-  number and date backed, no name the source never gives;
-- ``partial``: some parts entailed, or the claim's weakest part at least
-  ``Policy.partial_threshold``;
+- ``contradicted``: the fact layer's conflict as above, or a part contradicted by a window
+  (P(contradicts) ≥ `CONTRADICTS` and the part entailed by none);
+- ``supported``: every part entailed (P(entails) ≥ `MODEL_SUPPORT`), every number and date
+  backed, no name the source never gives;
+- ``partial``: some parts entailed, or the weakest part at least `MODEL_PARTIAL`;
 - ``unsupported``: otherwise.
 
-Every judgement carries a ``reason`` a reader understands. The model's calls are batched per
-answer (`SupportJudge.judge_many`). Without the model (``Policy.support_judge="lexical"``,
-or onnxruntime missing) the learned head over the fact layer's counts decides instead, as
-before: ``supported`` at the head's tuned threshold with the same fact rules.
+``support_judge="provider"`` asks the team's LLM the same question per part
+(`provider_judge`), one call per answer. The model's calls are batched per answer
+(`SupportJudge.judge_many`). Without onnxruntime, ``"model"`` falls back to the lexical
+head. Every judgement carries a ``reason`` a reader understands.
 
 Tokens inside the claim's verified quotes are backed by the quote's own verification; the
 rest of the sentence is still judged. A claim whose rest only attributes its quotes
@@ -72,9 +77,9 @@ WINDOW_WORDS = 80  # about what the model was trained on (train/nli_data.window)
 WINDOWS = 3
 CONTRADICTS = 0.6
 """Lowest P(contradicts) at which a window contradicts a part the model entails nowhere."""
-HEAD_SUPPORT_THRESHOLD = 0.36
-HEAD_PARTIAL_THRESHOLD = 0.1
-"""The lexical head's own thresholds (tuned with it: eval/train_support.py)."""
+MODEL_SUPPORT = 0.5
+MODEL_PARTIAL = 0.2
+"""The entailment model's thresholds on P(entails) (of each part; of the weakest part)."""
 MODEL = "entailment"
 PROVIDER = "provider"
 QUOTE = "quote"
@@ -297,15 +302,11 @@ class SupportJudge:
         reads: Sequence[_Read],
         notes: dict[tuple[str, str], str],
     ) -> ClaimSupport:
-        check, policy, source = found.check, self.policy, request.source
+        check, source = found.check, request.source
         judged = [r for r in reads if r.part.windows]
         score = round(min((r.entails for r in judged), default=1.0), 4)
-        entailed = [r for r in judged if r.entails >= policy.support_threshold]
-        against = [
-            r
-            for r in judged
-            if r.contradicts >= CONTRADICTS and r.entails < policy.support_threshold
-        ]
+        entailed = [r for r in judged if r.entails >= MODEL_SUPPORT]
+        against = [r for r in judged if r.contradicts >= CONTRADICTS and r.entails < MODEL_SUPPORT]
         method = self.method if len(judged) == len(reads) else f"{QUOTE}+{self.method}"
         facts_conflict = bool(check.conflicts) and check.anchor >= ANCHOR
         # A name the source never gives rules "supported" out; an acronym ("LTV") may stand
@@ -332,7 +333,7 @@ class SupportJudge:
                 if len(reads) == 1
                 else "the passage says each part of this"
             )
-        elif entailed and len(judged) > 1:
+        elif entailed and len(entailed) < len(judged):
             verdict, shown = "partial", _first(entailed)
             missing = [r.part.text for r in judged if r not in entailed]
             backed = _clip(entailed[0].part.text)
@@ -340,7 +341,7 @@ class SupportJudge:
         elif len(entailed) == len(judged) and not whole:
             verdict, shown = "partial", _first(entailed)
             reason = _unbacked_reason(found) or "the passage backs only part of this"
-        elif score >= policy.partial_threshold:
+        elif score >= MODEL_PARTIAL:
             verdict, shown = "partial", _best_shown(judged)
             reason = _unbacked_reason(found) or "the passage backs only part of this"
         else:
@@ -373,7 +374,7 @@ class SupportJudge:
 
 def _unbacked_names(found: Examined) -> bool:
     return any(
-        d.kind == "name" and d.instead is None and not (d.text.isupper() and len(d.text) <= 5)
+        d.kind == "name" and d.instead is None and not _acronym(d.text)
         for d in found.check.differences
     )
 
@@ -469,6 +470,8 @@ def _fact_reason(verdict: SupportVerdict, found: Examined) -> str:
             return f"the passage says “{d.instead}”, not “{d.text}”"
         if d.kind == "negation" and d.instead:
             return f"the passage says “{d.instead}”, which the claim leaves out"
+        if d.kind == "negation" and d.text and verdict == "contradicted":
+            return f"the claim says “{d.text}”; the passage does not"
     if verdict == "supported":
         return "the passage says this"
     if found.share == 0:
@@ -481,11 +484,17 @@ def _fact_reason(verdict: SupportVerdict, found: Examined) -> str:
 
 
 def _unbacked_reason(found: Examined) -> str | None:
-    """The first number, date or name of the claim the source never gives."""
-    for d in found.check.differences:
-        if d.instead is None and d.kind in ("number", "date", "name") and d.text:
-            return f"the source does not give “{d.text}”"
-    return None
+    """The first number or date of the claim the source never gives, else the first name
+    (not an acronym such as "LTV", which may stand for words the source spells out)."""
+    unbacked = [d for d in found.check.differences if d.instead is None and d.text]
+    figures = [d for d in unbacked if d.kind in ("number", "date")]
+    names = [d for d in unbacked if d.kind == "name" and not _acronym(d.text)]
+    first = (figures or names or [None])[0]
+    return f"the source does not give “{first.text}”" if first is not None else None
+
+
+def _acronym(text: str) -> bool:
+    return text.isupper() and len(text) <= 5
 
 
 def _window_passage(source: Source, window: _Window) -> SupportPassage:
@@ -496,8 +505,8 @@ def _window_passage(source: Source, window: _Window) -> SupportPassage:
 
 
 def decide(check: FactCheck, score: float, policy: Policy, rules: Rules) -> SupportVerdict:
-    """The lexical head's verdict from the fact layer, its score and the shipped rules, at
-    the head's own thresholds (see the module)."""
+    """The lexical head's verdict from the fact layer, its score and the shipped rules (see
+    the module)."""
     if check.conflicts and check.anchor >= ANCHOR:
         return "contradicted"
     whole = (
@@ -506,10 +515,10 @@ def decide(check: FactCheck, score: float, policy: Policy, rules: Rules) -> Supp
         and not (rules.max_gap and check.longest_gap >= rules.max_gap)
         and not (rules.names_block and check.unbacked_names)
     )
-    if score >= HEAD_SUPPORT_THRESHOLD and whole:
+    if score >= policy.support_threshold and whole:
         return "supported"
     if check.weighted_recall >= PARTIAL_RECALL or (
-        score >= HEAD_PARTIAL_THRESHOLD and check.weighted_recall >= MIN_PARTIAL
+        score >= policy.partial_threshold and check.weighted_recall >= MIN_PARTIAL
     ):
         return "partial"
     return "unsupported"
