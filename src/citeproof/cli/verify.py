@@ -202,9 +202,9 @@ DEFAULTS = Policy()
     "support_judge",
     type=click.Choice(["model", "lexical", "provider"]),
     default=None,
-    help="How claim support is judged: model (default: the shipped entailment model), "
-    "lexical (the word-level head, no model), or provider (the LLM of --judge-provider, one "
-    "call per answer, cached).",
+    help="How claim support is judged: lexical (default: the word-level head), model (the "
+    "shipped entailment model: fewer false 'supported', but it reads reworded true claims as "
+    "contradicted), or provider (the LLM of --judge-provider, one call per answer, cached).",
 )
 @click.option(
     "--judge-provider",
