@@ -91,7 +91,12 @@ def main() -> int:
     server, url = _start(data)
     written: list[str] = []
     try:
-        posted = httpx.post(f"{url}/v1/verify", content=json.dumps(batch_line()), timeout=120)
+        posted = httpx.post(
+            f"{url}/v1/verify",
+            content=json.dumps(batch_line()),
+            headers={"content-type": "application/json"},
+            timeout=120,
+        )
         posted.raise_for_status()
         review = f"{url}/review/{posted.json()['id']}"
         pages: list[tuple[str, str, str]] = [
