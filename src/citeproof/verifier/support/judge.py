@@ -489,8 +489,8 @@ def _unbacked_reason(found: Examined) -> str | None:
     unbacked = [d for d in found.check.differences if d.instead is None and d.text]
     figures = [d for d in unbacked if d.kind in ("number", "date")]
     names = [d for d in unbacked if d.kind == "name" and not _acronym(d.text)]
-    first = (figures or names or [None])[0]
-    return f"the source does not give “{first.text}”" if first is not None else None
+    candidates = figures or names
+    return f"the source does not give “{candidates[0].text}”" if candidates else None
 
 
 def _acronym(text: str) -> bool:
