@@ -146,8 +146,9 @@ def test_verdicts_are_read_item_by_item() -> None:
 
 
 def test_training_still_runs_end_to_end_on_a_few_pairs(tmp_path: Path) -> None:
-    """The training script on 48 pairs: trains, exports ONNX, quantises, writes the manifest
-    (needs the ``train`` extra; CITEPROOF_REQUIRE_TRAIN=1 makes it mandatory)."""
+    """The training script on 48 pairs made from the repository's own examples (no data set
+    needed): trains, exports ONNX, quantises, writes the manifest (needs the ``train`` extra;
+    CITEPROOF_REQUIRE_TRAIN=1 makes it mandatory)."""
     try:
         import torch  # noqa: F401
         import transformers  # noqa: F401
@@ -160,6 +161,7 @@ def test_training_still_runs_end_to_end_on_a_few_pairs(tmp_path: Path) -> None:
         [
             sys.executable,
             str(ROOT / "train" / "train_support_model.py"),
+            "--smoke",
             "--pairs",
             "48",
             "--epochs",

@@ -30,7 +30,8 @@ import torch
 from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from minimal_edits import LABELS, Pair
+from clauses import clause_pairs
+from minimal_edits import LABELS, Pair, pairs_from_documents
 from nli_data import training_pairs
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -78,6 +79,11 @@ def main() -> None:
     parser.add_argument("--lr", type=float, default=4e-5)
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--pairs", type=int, default=0, help="use only this many (smoke test)")
+    parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help="pairs from the clause templates and the bundled examples only (no ../shared/data)",
+    )
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument(
         "--init", type=Path, default=None, help="start from this trained model (a stage 2)"
@@ -109,7 +115,10 @@ def main() -> None:
         log.write(line + "\n")
         log.flush()
 
-    pairs = training_pairs(args.seed, noncommercial=args.noncommercial, balanced=args.balanced)
+    if args.smoke:
+        pairs = smoke_pairs(args.seed, args.pairs or 48)
+    else:
+        pairs = training_pairs(args.seed, noncommercial=args.noncommercial, balanced=args.balanced)
     if args.pairs:
         pairs = pairs[: args.pairs]
     base = base_model_dir()
@@ -235,6 +244,17 @@ def export(final: Path, ship: Path, out: Path, say: object, run: dict[str, objec
     if ship.resolve() == SHIP.resolve():
         pin(digest["model.onnx"], digest["tokenizer.json"])
     say(f"shipped {int8} ({int8.stat().st_size} bytes) sha256 {digest['model.onnx']}")  # type: ignore[operator]
+
+
+def smoke_pairs(seed: int, count: int) -> list[Pair]:
+    """A few pairs that need no data set: clause templates and minimal edits of the example
+    documents the repository ships (for the smoke test that proves this script runs)."""
+    rng = random.Random(seed)
+    examples = ROOT / "examples" / "lending"
+    texts = [p.read_text(encoding="utf-8") for p in sorted(examples.glob("*.md"))]
+    texts += [p.read_text(encoding="utf-8") for p in sorted(examples.glob("*.txt"))]
+    pairs = clause_pairs(rng, count // 2) + pairs_from_documents(texts, seed, "examples", count)
+    return pairs[:count]
 
 
 def pin(model_sha256: str, tokenizer_sha256: str) -> None:
