@@ -237,28 +237,38 @@ def drive_wrk(
     }
 
 
-def start(data: Path, port: int, workers: int) -> subprocess.Popen[bytes]:
+def start_service(
+    data: Path, port: int, workers: int, *, name: str = "bench", wait_seconds: float = 60.0
+) -> tuple[subprocess.Popen[bytes], str]:
+    """`citeproof serve` on ``port`` with a token named ``name`` and the rate limit lifted
+    (the benches measure throughput, not the rate limit); waits for ``/healthz``. Returns the
+    process and the token."""
     citeproof = str(Path(sys.executable).parent / "citeproof")
     token = subprocess.run(
-        [citeproof, "token", "add", "bench", "--data", str(data)],
+        [citeproof, "token", "add", name, "--data", str(data)],
         capture_output=True, text=True, check=True,
     ).stdout.strip()  # fmt: skip
-    limits = data / "limits.json"  # the bench measures throughput, not the rate limit
+    limits = data / "limits.json"
     limits.write_text(json.dumps({"rate_per_minute": 10_000_000, "rate_burst": 1_000_000}))
     process = subprocess.Popen(
         [citeproof, "serve", "--port", str(port), "--data", str(data),
          "--workers", str(workers), "--limits", str(limits)],
         stdout=subprocess.DEVNULL,
     )  # fmt: skip
-    os.environ["BENCH_TOKEN"] = token
-    for _ in range(600):
+    for _ in range(int(wait_seconds * 10)):
         try:
             if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                return process
+                return process, token
         except httpx.TransportError:
             time.sleep(0.1)
     process.kill()
     raise SystemExit("the server did not start")
+
+
+def start(data: Path, port: int, workers: int) -> subprocess.Popen[bytes]:
+    process, token = start_service(data, port, workers)
+    os.environ["BENCH_TOKEN"] = token
+    return process
 
 
 def main() -> None:

@@ -40,7 +40,7 @@ from typing import Any
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_service import free_port, request_line
+from bench_service import free_port, request_line, start_service
 
 LOAD_ADDRESS = "127.0.0.2"
 ATTACK_ADDRESS = "127.0.0.1"
@@ -53,26 +53,7 @@ FRESH_CHARS = 990_000
 
 def start(data: Path, port: int, workers: int) -> tuple[subprocess.Popen[bytes], str]:
     """`citeproof serve` on ``port`` with a token and the rate limit lifted; waits for it."""
-    citeproof = str(Path(sys.executable).parent / "citeproof")
-    token = subprocess.run(
-        [citeproof, "token", "add", "soak", "--data", str(data)],
-        capture_output=True, text=True, check=True,
-    ).stdout.strip()  # fmt: skip
-    limits = data / "limits.json"
-    limits.write_text(json.dumps({"rate_per_minute": 10_000_000, "rate_burst": 1_000_000}))
-    process = subprocess.Popen(
-        [citeproof, "serve", "--port", str(port), "--data", str(data),
-         "--workers", str(workers), "--limits", str(limits)],
-        stdout=subprocess.DEVNULL,
-    )  # fmt: skip
-    for _ in range(1800):
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                return process, token
-        except httpx.TransportError:
-            time.sleep(0.1)
-    process.kill()
-    raise SystemExit("the service did not start")
+    return start_service(data, port, workers, name="soak", wait_seconds=180.0)
 
 
 async def load(url: str, token: str, body: bytes, clients: int, seconds: float) -> dict[str, Any]:
