@@ -355,7 +355,7 @@ class SupportJudge:
             noted = [notes.get((shown.text, r.part.text)) for r in reads if shown in r.part.windows]
             reason = next((n for n in noted if n), reason)
         passage = (
-            _window_passage(source, shown)
+            _passage(source, (shown.best, *shown.sentences))
             if shown is not None
             else _passage(source, found.chosen)
             if found.share > 0
@@ -495,13 +495,6 @@ def _unbacked_reason(found: Examined) -> str | None:
 
 def _acronym(text: str) -> bool:
     return text.isupper() and len(text) <= 5
-
-
-def _window_passage(source: Source, window: _Window) -> SupportPassage:
-    """The window as the passage shown: its sentences in the best one's paragraph."""
-    same = [s for s in window.sentences if s.paragraph == window.best.paragraph]
-    start, end = min(s.span[0] for s in same), max(s.span[1] for s in same)
-    return SupportPassage(source.id, window.best.paragraph, (start, end), source.text[start:end])
 
 
 def decide(check: FactCheck, score: float, policy: Policy, rules: Rules) -> SupportVerdict:
