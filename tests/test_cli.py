@@ -124,7 +124,7 @@ def test_batch_keeps_good_lines_around_bad_ones(tmp_path: Path) -> None:
     code, _, err = invoke("verify", "--batch", str(batch), "--out", str(out))
     assert code == 1
     records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
-    assert [r.get("id") for r in records] == ["a1", None, None, None, "a3", "big", None]
+    assert [r.get("id") for r in records] == ["a1", None, "a2", "a4", "a3", "big", None]
     assert records[0]["quotes"][0]["status"] == "verified"
     assert records[4]["quotes"][0]["status"] == "verified"
     assert records[4]["policy"]["ineligible_citations"] == "remove"

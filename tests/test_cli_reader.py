@@ -85,8 +85,11 @@ def test_the_numbering_hint_fits_the_options_given(tmp_path: Path) -> None:
     assert code == 0 and "--number-sources" in flat
     code, out, _ = invoke("verify", str(answer), "--source", str(policy), "--number-sources")
     hint = " ".join(out.split("Sources provided:")[1].split("show source")[0].split())
-    assert code == 0 and "--number-sources" not in hint  # (the quote's own note is the
-    # verifier's and still names the option)
+    assert code == 0 and "--number-sources" not in hint
+    assert "--number-sources" not in out  # nor the quote's own note
+    assert "the sources provided are 1 (numbered in the order given, 1 to 1)" in " ".join(
+        out.split()
+    )
     assert "numbered in the order given (1 to 1); the citation 3 names none of them" in hint
 
 

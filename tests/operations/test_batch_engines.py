@@ -119,7 +119,7 @@ def test_one_process_and_the_process_pool_give_the_same_output_and_log_003_4_E(
     assert {"verified", "mismatch", "corrected"} <= statuses
     kinds = {s["kind"] for r in records if "sources" in r for s in r["sources"]}
     assert kinds == {"document", "email_body", "attachment"}
-    assert "38 answers verified, 1 lines rejected" in one.messages
+    assert "38 answers verified, 1 line rejected" in one.messages
     # One audit record per verified line, in input order, each naming its line.
     lines = [json.loads(payload)["request"]["batch_line"] for _, _, payload in one.audit]
     assert lines == [n for n in range(1, 41) if n not in (7, 12)]

@@ -60,7 +60,7 @@ def test_ingest_command_names_each_link_it_skipped(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "passwd.txt: symbolic link, not followed (--follow-symlinks)" in result.output
     assert "private: symbolic link, not followed" in result.output
-    assert "1 files ingested" in result.output
+    assert "1 file ingested" in result.output
 
 
 def test_a_link_into_a_sibling_folder_sharing_the_roots_name_is_not_followed(

@@ -84,7 +84,7 @@ def test_a_batch_path_with_markup_keeps_every_line_003_5(tmp_path: Path) -> None
     assert code == 1
     records = [json.loads(line) for line in out.read_text("utf-8").splitlines()]
     assert ["error" in record for record in records] == [False, True, False]
-    assert f"{batch}: line 2" in output and "2 answers verified, 1 lines rejected" in output
+    assert f"{batch}: line 2" in output and "2 answers verified, 1 line rejected" in output
 
 
 @pytest.mark.parametrize("fmt", ["md", "json", "term"])

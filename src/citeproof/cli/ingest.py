@@ -104,8 +104,7 @@ def ingest_command(
 def _summarise(report: IngestReport, store_path: Path, out: Console, err: Console) -> None:
     out.print(
         visible(
-            # "N files ingested" for every N: scripts and the safety tests read this line.
-            f"{len(report.results)} files ingested into {store_path}: "
+            f"{plural(len(report.results), 'file')} ingested into {store_path}: "
             f"{plural(report.count('added'), 'source')} added, "
             f"{plural(report.count('new_version'), 'new version')}, "
             f"{report.count('unchanged')} unchanged"

@@ -49,6 +49,7 @@ from citeproof.operations.engines import Engine
 from citeproof.outcome.contract import read_sources
 from citeproof.providers.registry import get_provider, provider_names
 from citeproof.render.safe_text import safe_console, visible
+from citeproof.render.summary import plural
 from citeproof.sources import read_source_file
 from citeproof.sources.ids import readable_path
 from citeproof.sources.limits import (
@@ -456,8 +457,7 @@ def _run_batch(
                 sink.write(result.output + "\n")
         except BatchLineFailed as error:
             raise InputError(str(error.args[0])) from None
-    # Worded as before for every count: scripts and the safety tests read this line.
-    summary = f"{good} answers verified, {bad} lines rejected"
+    summary = f"{plural(good, 'answer')} verified, {plural(bad, 'line')} rejected"
     if settings.fail_on:
         summary += f", {failing} failed (--fail-on {settings.fail_on})"
     errors.print(visible(f"{summary} -> {out}"))

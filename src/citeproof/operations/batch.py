@@ -16,6 +16,7 @@ in a local process pool and on a Ray cluster.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
@@ -168,7 +169,7 @@ def _verify_line(line: BatchLine, settings: BatchSettings) -> LineResult:
     except InputError as error:
         message = str(error) if error.where else f"{where}: {error}"
         record = {
-            "id": line_id,
+            "id": line_id if line_id is not None else _own_id(line.raw),
             "line": line.number,
             "error": {"field": error.field, "message": message},
         }
@@ -181,6 +182,19 @@ def _verify_line(line: BatchLine, settings: BatchSettings) -> LineResult:
     failures = tuple(failed(verified, settings.fail_on)) if settings.fail_on else ()
     output = json_text(answer_to_json(verified))
     return LineResult(line.number, line.size, output, None, failures, audit)
+
+
+def _own_id(raw: bytes | None) -> str | None:
+    """The line's own ``id`` when it is a JSON object with a non-empty string ``id``, whatever
+    else is wrong with it, so that an error record can be matched to the line it rejects."""
+    if raw is None:
+        return None
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
+        return None
+    line_id = data.get("id") if isinstance(data, dict) else None
+    return line_id if isinstance(line_id, str) and line_id else None
 
 
 def chunks_of(

@@ -116,9 +116,11 @@ def judge_quote(
 def _provided_hint(catalog: SourceCatalog, labels: Sequence[str]) -> str:
     """Which ids were provided, and, for a numbered citation, how to number the sources:
     citations are never matched by position (012.2)."""
-    ids = ", ".join(source.id for source in catalog) or "none"
-    hint = f"; the sources provided are {ids}"
-    if any(is_numbered(label) for label in labels):
+    ids = [source.id for source in catalog]
+    hint = f"; the sources provided are {', '.join(ids) or 'none'}"
+    if ids and ids == [str(number) for number in range(1, len(ids) + 1)]:
+        hint += f" (numbered in the order given, 1 to {len(ids)})"
+    elif any(is_numbered(label) for label in labels):
         hint += (
             "; to cite sources by number, give them those ids (--source 1=FILE) or number them"
             " in the order given (--number-sources)"
