@@ -63,8 +63,14 @@ def test_the_server_lists_verify_and_the_audit_lookups_as_tools_f_4() -> None:
 
     tools = with_server(use)
     assert set(tools) == {"verify", "audit_show", "audit_verify"}
-    assert set(tools["verify"]["required"]) == {"answer", "sources"}
+    assert tools["verify"]["required"] == ["answer"]  # sources inline, or stored ids
+    assert {"sources", "stored", "policy"} <= set(tools["verify"]["properties"])
     assert tools["audit_show"]["required"] == ["request_id"]
+
+
+def test_verify_without_any_source_names_the_field() -> None:
+    is_error, message = call("verify", {"answer": '"anything" [S1]'})
+    assert is_error and "sources" in message and "give the answer's sources" in message
 
 
 def test_verify_over_mcp_gives_the_verified_quote_and_its_span_in_the_source_f_4() -> None:

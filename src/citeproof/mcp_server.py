@@ -9,11 +9,18 @@
 - ``audit_verify``: which log → the verify report (``ok`` is true when every record re-hashes
   and every checkpoint checks).
 
+- ``sources_search`` (only when started with ``--store``): a question → the passages of the
+  store that best match it, each with its source id, title and paragraph numbers; their ids go
+  to ``verify``'s ``stored`` argument.
+
 The server opens only the audit logs it was started with (``citeproof mcp --audit DB``): a
 tool's ``audit`` argument picks one of them by the name given at start, and nothing a client
 sends can make it open another file or connect to another database. A name it was not
 started with is refused with the same message whatever exists at that path, so the tools tell
-nothing about the file system.
+nothing about the file system. The same holds for sources: only the store named at start
+(``--store STORE``) is read, only sources without an access list or readable by a ``--reader``
+named at start are found or verified against, and an id that is not one of those is refused
+with the same message whether or not it exists.
 
 Bad input (a source without a ``kind``, an unknown policy setting, a log it does not serve)
 comes back as a tool error whose message names the field; the server keeps running. Needs the
@@ -24,7 +31,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import wraps
+from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
@@ -39,8 +48,10 @@ from citeproof.errors import (
     InputError,
     extra_needed,
 )
-from citeproof.model import Policy
+from citeproof.model import Policy, Source
 from citeproof.outcome.contract import answer_to_json, read_policy, read_sources
+from citeproof.sources.store import SourceStore
+from citeproof.turn.retrieve import StoreRetriever
 from citeproof.verifier.verification import verify
 
 with extra_needed("mcp", "citeproof mcp"):
@@ -54,7 +65,9 @@ INSTRUCTIONS = (
     "citeproof checks every quote of an LLM answer against the sources it was given. Call "
     "`verify` with the answer (quotes in double quotes, citations as [S1]) and its sources; "
     "each quote comes back verified, corrected or flagged with the span it matches. "
-    "`audit_show` and `audit_verify` read the audit logs this server was started with."
+    "`audit_show` and `audit_verify` read the audit logs this server was started with; "
+    "`sources_search`, when the server has a source store, finds passages whose source ids "
+    "`verify` takes as `stored`."
 )
 
 
@@ -72,20 +85,102 @@ def _as_tool_error(tool: Callable[P, R]) -> Callable[P, R]:
     return run
 
 
-@_as_tool_error
-def verify_tool(
-    answer: str, sources: list[dict[str, Any]], policy: dict[str, Any] | None = None
-) -> dict[str, Any]:
-    """Verify every quote of `answer` against `sources` (objects with id, kind
-    ("document", "attachment" or "email_body"), text, and optionally title, doc_id, version,
-    url, paragraphs). `policy` may change min_similarity, ineligible_citations ("flag" or
-    "remove"), max_ellipsis_gap, excerpt_context, support_threshold, partial_threshold,
-    support_embeddings. Returns the verified answer record: the corrected answer and one
-    verdict per quote, with its status and the span it matches in its source."""
-    # The same reading as a sources file of `citeproof verify`, so errors read the same.
-    read = read_sources(json.dumps(sources), where="sources")
-    chosen = Policy() if policy is None else read_policy(policy, where="policy", base=Policy())
-    return answer_to_json(verify(answer, read, policy=chosen))
+MAX_SEARCH_RESULTS = 20
+
+
+@dataclass(frozen=True, slots=True)
+class StoredSources:
+    """The source store a server may read (None: none) and the readers whose sources it may
+    see; sources without an access list are seen by everyone."""
+
+    store: Path | None = None
+    readers: tuple[str, ...] = ()
+
+    def _open(self) -> SourceStore:
+        if self.store is None:
+            raise InputError(
+                "this server was started without a source store (citeproof mcp --store STORE)",
+                field="stored",
+            )
+        try:
+            return SourceStore(self.store)
+        except CiteproofError:
+            raise InputError("the source store cannot be opened", field="stored") from None
+
+    def get(self, ids: Sequence[str]) -> list[Source]:
+        """The sources ``ids`` name, each one this server may read, or an `InputError` that
+        reads the same whether the id is unknown or not readable."""
+        with self._open() as store:
+            readable = {record.id: record for record in store.current(ids)}
+            found = []
+            for source_id in ids:
+                record = readable.get(source_id)
+                if record is None or not record.readable_by(self.readers):
+                    raise InputError(
+                        f"no stored source {source_id!r} that this server may read",
+                        field="stored",
+                    )
+                found.append(record.source)
+        return found
+
+    def search(self, query: str, limit: int) -> list[dict[str, Any]]:
+        """The passages that best match ``query``, best first, at most `MAX_SEARCH_RESULTS`."""
+        if not 1 <= limit <= MAX_SEARCH_RESULTS:
+            raise InputError(f"must be 1 to {MAX_SEARCH_RESULTS}", field="limit")
+        with self._open() as store:
+            retriever = StoreRetriever(store, principals=self.readers)
+            passages = retriever.retrieve(query, limit=limit)
+            shown = store.current(passage.source_id for passage in passages)
+            titles = {record.id: record.source.title for record in shown}
+        return [
+            {
+                "source_id": passage.source_id,
+                "title": titles.get(passage.source_id),
+                "paragraphs": list(passage.paragraphs),
+                "text": passage.text,
+                "confidence": passage.confidence,
+            }
+            for passage in passages
+        ]
+
+
+def source_tools(
+    access: StoredSources,
+) -> tuple[Callable[..., dict[str, Any]], Callable[..., dict[str, Any]]]:
+    """The ``verify`` and ``sources_search`` tools over the store ``access`` names."""
+
+    @_as_tool_error
+    def verify_tool(
+        answer: str,
+        sources: list[dict[str, Any]] | None = None,
+        policy: dict[str, Any] | None = None,
+        stored: list[str] | None = None,
+    ) -> dict[str, Any]:
+        """Verify every quote of `answer` against `sources` (objects with id, kind
+        ("document", "attachment" or "email_body"), text, and optionally title, doc_id,
+        version, url, paragraphs) and the `stored` sources (ids that `sources_search`
+        returned, read from the server's source store). `policy` may change min_similarity,
+        ineligible_citations ("flag" or "remove"), max_ellipsis_gap, excerpt_context,
+        support_threshold, partial_threshold, support_embeddings. Returns the verified answer
+        record: the corrected answer and one verdict per quote, with its status and the span
+        it matches in its source."""
+        # The same reading as a sources file of `citeproof verify`, so errors read the same.
+        read = read_sources(json.dumps(sources or []), where="sources")
+        if stored:
+            read += access.get(stored)
+        if not read:
+            raise InputError("give the answer's sources (sources or stored)", field="sources")
+        chosen = Policy() if policy is None else read_policy(policy, where="policy", base=Policy())
+        return answer_to_json(verify(answer, read, policy=chosen))
+
+    @_as_tool_error
+    def sources_search_tool(question: str, limit: int = 5) -> dict[str, Any]:
+        """The passages of the server's source store that best match `question` (at most
+        `limit`, 1 to 20), best first: each with `source_id` (to pass to `verify` as
+        `stored`), `title`, `paragraphs` (first and last, 1-based), `text` and `confidence`."""
+        return {"passages": access.search(question, limit)}
+
+    return verify_tool, sources_search_tool
 
 
 class AuditLogs:
@@ -169,13 +264,19 @@ def shown(record: AuditRecord) -> dict[str, Any]:
     return {**body, "verified": True}
 
 
-def build_server(audit: Sequence[str] = ()) -> MCPServer[Any]:
-    """The citeproof MCP server with its tools ``verify``, ``audit_show`` and ``audit_verify``,
-    which may open the audit logs ``audit`` and no other; ``build_server([...]).run()`` serves
-    it over stdio."""
+def build_server(
+    audit: Sequence[str] = (), *, store: Path | None = None, readers: Sequence[str] = ()
+) -> MCPServer[Any]:
+    """The citeproof MCP server with its tools ``verify``, ``audit_show`` and ``audit_verify``
+    (and ``sources_search`` with a ``store``), which may open the audit logs ``audit`` and the
+    source store ``store`` and no other, and see only the stored sources ``readers`` may read;
+    ``build_server([...]).run()`` serves it over stdio."""
     server: MCPServer[Any] = MCPServer("citeproof", instructions=INSTRUCTIONS)
     show, check = audit_tools(AuditLogs(audit))
+    verify_tool, search = source_tools(StoredSources(store, tuple(readers)))
     server.tool(name="verify")(verify_tool)
     server.tool(name="audit_show")(show)
     server.tool(name="audit_verify")(check)
+    if store is not None:
+        server.tool(name="sources_search")(search)
     return server

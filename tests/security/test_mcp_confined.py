@@ -75,3 +75,89 @@ def test_without_a_log_named_at_start_the_audit_tools_open_nothing(tmp_path: Pat
         return "".join(getattr(block, "text", "") for block in result.content)
 
     assert "started without an audit log" in with_server(use)
+
+
+def _stores(tmp_path: Path) -> tuple[Path, Path]:
+    """A store with the public credit policy and a memo only alice may read, and another."""
+    store, other = tmp_path / "sources.db", tmp_path / "other.db"
+    for path, args in (
+        (store, [str(LENDING / "credit-policy.md")]),
+        (store, [str(LENDING / "hartley-memo.txt"), "--acl", "alice"]),
+        (other, [str(LENDING / "hartley-valuation.eml")]),
+    ):
+        code, _, err = invoke("ingest", *args, "--store", str(path))
+        assert code == 0, err
+    return store, other
+
+
+def _ids(path: Path) -> dict[str, str]:
+    from citeproof.sources.store import SourceStore
+
+    with SourceStore(path) as store:
+        return {record.source.title or "": record.id for record in store.current()}
+
+
+def test_stored_sources_are_only_those_of_the_store_and_readers_named_at_start(
+    tmp_path: Path,
+) -> None:
+    store, other = _stores(tmp_path)
+    mine, elsewhere = _ids(store), _ids(other)
+    memo = next(i for title, i in mine.items() if "memo" in title)
+    policy = next(i for title, i in mine.items() if "memo" not in title)
+    refused = [memo, *elsewhere.values(), "no-such-id", "../../etc/passwd", str(other)]
+    answer = '"Applications above 95% are declined." [S]'
+
+    async def use(session: ClientSession) -> tuple[list[str], object, object]:
+        refusals = []
+        for source_id in refused:
+            result = await session.call_tool(
+                "verify", {"answer": answer.replace("[S]", f"[{source_id}]"), "stored": [source_id]}
+            )
+            assert result.is_error, source_id
+            text = "".join(getattr(block, "text", "") for block in result.content)
+            refusals.append(text.replace(source_id, "ID"))
+        found = await session.call_tool(
+            "sources_search", {"question": "self-employed certified accounts underwriter"}
+        )
+        checked = await session.call_tool(
+            "verify", {"answer": answer.replace("[S]", f"[{policy}]"), "stored": [policy]}
+        )
+        return refusals, found.structured_content, checked.structured_content
+
+    # Without --reader alice, the memo is neither found nor usable, and reads as absent.
+    refusals, found, checked = with_server(use, "--store", str(store))
+    assert len(set(refusals)) == 1, set(refusals)
+    assert "no stored source 'ID' that this server may read" in refusals[0]
+    assert str(tmp_path) not in refusals[0]
+    assert isinstance(found, dict)
+    assert memo not in {passage["source_id"] for passage in found["passages"]}
+    assert isinstance(checked, dict) and checked["quotes"][0]["status"] == "verified"
+
+
+def test_a_reader_named_at_start_sees_their_sources(tmp_path: Path) -> None:
+    store, _ = _stores(tmp_path)
+    memo = next(i for title, i in _ids(store).items() if "memo" in title)
+
+    async def use(session: ClientSession) -> tuple[object, object]:
+        found = await session.call_tool(
+            "sources_search", {"question": "self-employed certified accounts", "limit": 3}
+        )
+        checked = await session.call_tool(
+            "verify",
+            {"answer": f'"provided one year of certified accounts" [{memo}]', "stored": [memo]},
+        )
+        return found.structured_content, checked.structured_content
+
+    found, checked = with_server(use, "--store", str(store), "--reader", "alice")
+    assert isinstance(found, dict) and found["passages"][0]["source_id"] == memo
+    assert "certified accounts" in found["passages"][0]["text"]
+    assert isinstance(checked, dict) and checked["quotes"][0]["status"] == "verified"
+
+
+def test_the_server_refuses_to_start_on_a_file_that_is_not_a_store(tmp_path: Path) -> None:
+    audit = tmp_path / "audit.db"
+    logged(audit)
+    before = audit.read_bytes()
+    code, _, err = invoke("mcp", "--store", str(audit))
+    assert code == 2 and "is not a citeproof source store" in err
+    assert audit.read_bytes() == before  # no tables were added to someone else's file

@@ -186,6 +186,22 @@ def iso_utc(moment: datetime) -> str:
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def is_source_store(path: Path) -> bool:
+    """Whether ``path`` is an existing citeproof source store, checked without writing to it
+    (opening a `SourceStore` creates the tables in whatever SQLite file it is given)."""
+    if not path.is_file():
+        return False
+    try:
+        with sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True) as db:
+            found = db.execute(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table' "
+                "AND name IN ('sources', 'passages')"
+            ).fetchone()[0]
+    except sqlite3.DatabaseError:
+        return False
+    return bool(found == 2)
+
+
 class SourceStore:
     """Sources in one SQLite file. Use as a context manager, or call `close`.
 
