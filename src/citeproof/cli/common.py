@@ -4,6 +4,7 @@ where it is written, and the options several commands take."""
 from __future__ import annotations
 
 import os
+import socket
 import textwrap
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager
@@ -240,3 +241,16 @@ def _facts(path: Path) -> dict[str, object]:
     if not isinstance(data, dict):
         raise InputError("expected a JSON object of facts", where=str(path))
     return data
+
+
+def check_address(host: str, port: int) -> None:
+    """Refuse, before saying "serving", an address that cannot be listened on (another
+    process has the port, or the host is not this machine's)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as error:
+            why = error.strerror or str(error)
+            raise click.ClickException(f"cannot listen on {host}:{port}: {why}") from None

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from citeproof.cli.common import Command, exit_codes
+from citeproof.cli.common import Command, check_address, exit_codes
 
 
 @click.command(
@@ -103,6 +103,7 @@ def proxy_command(
         from citeproof.proxy import ProxyConfig, UpstreamTimeouts, create_proxy_app
         from citeproof.proxy.app import PROXY_LIMITS
         from citeproof.server.config import Limits
+        from citeproof.server.connections import GuardedH11Protocol
     except ImportError as error:
         raise click.ClickException(
             f"the proxy needs the `server` extra (pip install 'citeproof[server]'): {error}"
@@ -123,13 +124,19 @@ def proxy_command(
         store=store.resolve() if store else None,
     )
     app = create_proxy_app(config)
+    check_address(host, port)
     click.echo(f"citeproof proxy on http://{host}:{port}/ forwarding to {upstream}")
+    # The service's connection guards: a header deadline, a per-client connection cap and a
+    # bounded accept queue (citeproof.server.connections), with the proxy's own limits.
+    GuardedH11Protocol.use_limits(limits)
     options: dict[str, Any] = dict(
         host=host,
         port=port,
+        http=GuardedH11Protocol,
+        backlog=limits.accept_backlog,
+        limit_concurrency=limits.concurrency,
         timeout_keep_alive=5,
         timeout_graceful_shutdown=10,
-        limit_concurrency=1000,
         server_header=False,
         log_level="warning",
     )

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import tempfile
 from pathlib import Path
 from typing import Any
 
 import click
 
-from citeproof.cli.common import Command, Group, exit_codes
+from citeproof.cli.common import Command, Group, check_address, exit_codes
 
 DEFAULT_DATA = Path("citeproof-data")
 
@@ -105,7 +104,7 @@ def serve_command(
     from citeproof.server.process import config_to_env
 
     config_to_env(config)
-    _check_address(host, port)
+    check_address(host, port)
     click.echo(f"citeproof serving on http://{host}:{port}/ (review: /review, API docs: /docs)")
     options: dict[str, Any] = dict(
         factory=True,
@@ -142,19 +141,6 @@ def serve_command(
     finally:
         if metrics_dir is not None:
             shutil.rmtree(metrics_dir, ignore_errors=True)
-
-
-def _check_address(host: str, port: int) -> None:
-    """Refuse, before saying "serving", an address that cannot be listened on (another
-    process has the port, or the host is not this machine's)."""
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    with socket.socket(family, socket.SOCK_STREAM) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            probe.bind((host, port))
-        except OSError as error:
-            why = error.strerror or str(error)
-            raise click.ClickException(f"cannot listen on {host}:{port}: {why}") from None
 
 
 def _run_workers(config: Any, host: str, port: int) -> None:

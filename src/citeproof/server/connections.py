@@ -70,6 +70,12 @@ class GuardedH11Protocol(H11Protocol):
         self._header_timer: asyncio.TimerHandle | None = None
         self._counted: str | None = None
 
+    @classmethod
+    def use_limits(cls, limits: Limits) -> None:
+        """Guard this process's connections with ``limits`` (`citeproof proxy`, one process;
+        `citeproof serve` hands its workers their limits in the environment instead)."""
+        GuardedH11Protocol._limits = limits
+
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         address = self.client[0] if self.client else ""
