@@ -200,6 +200,33 @@ def test_correct_replaces_the_text_with_the_corrected_text(
     assert "above 80% needs" in expected["text"]
 
 
+def test_correct_streams_the_corrected_text_with_a_verdict_after_each_sentence(
+    embedded: EmbeddedModel, folder: Path, expected: dict[str, Any]
+) -> None:
+    correcting = start_proxy(embedded.base_url, folder, "--on-fail", "correct")
+    try:
+        stream = client(correcting).chat.completions.create(
+            model=embedded.name,
+            messages=QUESTION,
+            max_tokens=TOKENS,
+            stream=True,
+            extra_body=extra(),  # type: ignore[arg-type]
+        )
+        text, seen = "", []
+        for chunk in stream:
+            if chunk.choices:
+                text += chunk.choices[0].delta.content or ""
+            elif (chunk.model_extra or {})["citeproof"]["type"] == "citeproof.verdict":
+                seen.append(((chunk.model_extra or {})["citeproof"], text))
+    finally:
+        correcting.stop()
+    assert text == expected["text"] and text != ANSWER
+    # Each sentence's corrected text was in the stream before its verdict came.
+    for verdict, sent in seen:
+        assert verdict["corrected_text"].strip() in sent
+    assert len(seen) == len(SENTENCES)
+
+
 def test_a_bad_citeproof_member_is_a_problem_naming_the_field_and_never_goes_upstream(
     proxy: Proxy, embedded: EmbeddedModel
 ) -> None:

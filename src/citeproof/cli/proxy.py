@@ -62,9 +62,10 @@ from citeproof.cli.common import Command, check_address, exit_codes
     type=click.Choice(["annotate", "correct", "block"]),
     default="annotate",
     show_default=True,
-    help="A non-streamed answer with a failure: annotate it, replace its text with the "
-    "corrected text, or block it (422 naming each contradicted claim, quote not found and "
-    "ineligible citation). A stream is annotated; with block, it ends in an error event.",
+    help="An answer with a failure: annotate it, replace its text with the corrected text, "
+    "or block it (422 naming each contradicted claim, quote not found and ineligible "
+    "citation). A stream is annotated sentence by sentence; with correct, each sentence's "
+    "text is held until its verdict and sent corrected; with block, it ends in an error event.",
 )
 @click.option(
     "--limits",

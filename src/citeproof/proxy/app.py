@@ -42,6 +42,7 @@ from citeproof.proxy.answers import (
     summary_headers,
 )
 from citeproof.proxy.apis import APIS, VendorApi
+from citeproof.proxy.correcting import StreamCorrector
 from citeproof.proxy.recording import Recorder, recorder_for
 from citeproof.proxy.relay import Relay, relay_for
 from citeproof.proxy.request_sources import ProxiedRequest, read_request
@@ -227,6 +228,7 @@ class _Proxy:
 
         relay = relay_for(api, convert_block)
         stream = StreamVerifier(verifier=verifier)
+        corrector = StreamCorrector(relay, stream) if self.config.on_fail == "correct" else None
         splitter = EventSplitter()
         broken: str | None = None
         finished = False
@@ -236,7 +238,11 @@ class _Proxy:
                     if relay.is_end(event) and not finished:
                         finished = True
                         if broken is None:  # the last sentence's verdict, before the record
-                            for verdict in await stream.aend():
+                            verdicts = await stream.aend()
+                            if corrector is not None:
+                                for piece in corrector.judged(verdicts) + corrector.finish():
+                                    yield piece
+                            for verdict in verdicts:
                                 yield relay.ours(verdict.to_json())
                         ours, blocked = await self._finish(
                             api, proxied, relay, stream, broken, meta
@@ -245,8 +251,16 @@ class _Proxy:
                             yield piece
                         if blocked:
                             return  # the error event ends the stream
-                    yield event.raw
+                    before = len(stream.text)
                     text = relay.take(event)
+                    if corrector is None:
+                        yield event.raw
+                    elif finished:
+                        yield corrector.repeat_whole(event)
+                    else:
+                        span = (before, before + len(text)) if text else None
+                        for piece in corrector.hold(event, span):
+                            yield piece
                     if not text or broken is not None or finished:
                         continue
                     try:
@@ -255,12 +269,25 @@ class _Proxy:
                                 f"the answer is over {self.limits.answer_chars} characters",
                                 field="answer",
                             )
-                        for verdict in await stream.afeed(text):
+                        verdicts = await stream.afeed(text)
+                        if corrector is not None:
+                            for piece in corrector.judged(verdicts):
+                                yield piece
+                        for verdict in verdicts:
                             yield relay.ours(verdict.to_json())
                     except CiteproofError as error:
                         broken = str(error)
+                        if corrector is not None:
+                            for piece in corrector.give_up():
+                                yield piece
                         yield relay.ours({"type": "citeproof.error", "message": broken})
             if not finished:
+                if corrector is not None and broken is None:
+                    verdicts = await stream.aend()
+                    for piece in corrector.judged(verdicts) + corrector.finish():
+                        yield piece
+                    for verdict in verdicts:
+                        yield relay.ours(verdict.to_json())
                 ours, _ = await self._finish(api, proxied, relay, stream, broken, meta)
                 for piece in ours:
                     yield piece

@@ -41,6 +41,10 @@ class Relay(Protocol):
     def answer_id(self) -> str | None:
         """The vendor's id of the response, once seen."""
 
+    def with_text(self, event: Event, text: str) -> bytes | None:
+        """``event``, a delta of the answer's text, with ``text`` as its text instead (None:
+        the event is not such a delta)."""
+
     def ours(self, payload: dict[str, Any]) -> bytes:
         """citeproof's event (a verdict, the record) in this stream."""
 
@@ -83,6 +87,17 @@ class ChatRelay:
 
     def is_end(self, event: Event) -> bool:
         return event.data.strip() == "[DONE]"
+
+    def with_text(self, event: Event, text: str) -> bytes | None:
+        chunk = event.json()
+        choices = chunk.get("choices") if isinstance(chunk, dict) else None
+        if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+            return None
+        delta = choices[0].get("delta")
+        if not isinstance(delta, dict) or not isinstance(delta.get("content"), str):
+            return None
+        delta["content"] = text
+        return write_event(event.name, chunk)
 
     def response(self) -> dict[str, Any]:
         return {
@@ -147,6 +162,14 @@ class ResponsesRelay:
             return True
         return False
 
+    def with_text(self, event: Event, text: str) -> bytes | None:
+        data = event.json()
+        if not isinstance(data, dict) or data.get("type") != "response.output_text.delta":
+            return None
+        if not isinstance(data.get("delta"), str):
+            return None
+        return write_event(event.name, {**data, "delta": text})
+
     def response(self) -> dict[str, Any]:
         if self._final is not None:
             return self._final
@@ -210,6 +233,17 @@ class MessagesRelay:
 
     def is_end(self, event: Event) -> bool:
         return event.name == "message_stop"
+
+    def with_text(self, event: Event, text: str) -> bytes | None:
+        data = event.json()
+        if not isinstance(data, dict) or data.get("type") != "content_block_delta":
+            return None
+        delta = data.get("delta")
+        if not isinstance(delta, dict) or delta.get("type") != "text_delta":
+            return None
+        if data.get("index") in self._held:
+            return None  # a block with native citations: its text is the vendor's
+        return write_event(event.name, {**data, "delta": {**delta, "text": text}})
 
     def response(self) -> dict[str, Any]:
         content = [self._blocks[index] for index in sorted(self._blocks)]
