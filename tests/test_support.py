@@ -16,7 +16,8 @@ from citeproof.outcome.contract import answer_to_json
 from citeproof.outcome.evidence import build_evidence
 from citeproof.outcome.validate import validate
 from citeproof.render import render
-from citeproof.verifier.support.learned import SupportHeadError, load_heads
+from citeproof import SupportHeadError
+from citeproof.verifier.support.learned import load_heads
 from citeproof.verifier.support.text import tokenize
 from tests.lending import EMAIL, MEMO, POLICY, SOURCES
 

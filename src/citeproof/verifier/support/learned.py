@@ -18,7 +18,7 @@ from importlib import resources
 from typing import Any
 
 from citeproof.embedding import TextEncoder
-from citeproof.errors import CiteproofError, RerankUnavailableError
+from citeproof.errors import RerankUnavailableError, SupportHeadError
 from citeproof.verifier.support.facts import FactCheck
 
 HEAD_FILE = "head.json"
@@ -42,10 +42,6 @@ LEXICAL_FEATURES = (
     "source_weighted_recall",
 )
 EMBEDDING_FEATURES = (*LEXICAL_FEATURES, "cos_passage", "cos_sentence")
-
-
-class SupportHeadError(CiteproofError):
-    """The shipped head file is missing, altered or malformed."""
 
 
 def features(check: FactCheck, cosines: tuple[float, float] | None) -> dict[str, float]:
