@@ -7,7 +7,7 @@ user can fix the input without reading a traceback. The tree, by the stage that 
     ├── InputError (also a ValueError): SourceError, AnswerError, PolicyError
     ├── UnknownSourceError (also a LookupError)      the source store
     ├── MissingExtraError (also an ImportError)      an optional dependency not installed
-    ├── RerankUnavailableError                        re-ranking
+    ├── RerankUnavailableError                        the MiniLM encoder (re-ranking, claim support)
     ├── SupportModelError                             claim support's shipped model
     │   └── SupportHeadError                          its shipped lexical head
     ├── ProviderError                                 generation, see below
