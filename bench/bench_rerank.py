@@ -17,9 +17,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from citeproof.embedding import TextEncoder
 from citeproof.model import Passage
 from citeproof.sources import SourceStore, ingest_paths
-from citeproof.turn.rerank import EmbeddingReranker, RerankingRetriever
+from citeproof.turn.rerank import RerankingRetriever
 from citeproof.turn.retrieve import StoreRetriever
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -80,7 +81,7 @@ def main() -> None:
             print(f"{store.passage_count()} passages, {len(questions)} queries, limit {LIMIT}")
 
             start = time.perf_counter()
-            reranker = EmbeddingReranker()
+            reranker = TextEncoder()
             print(f"model load: {time.perf_counter() - start:.2f} s, {reranker.threads} thread(s)")
 
             bm25 = StoreRetriever(store)
@@ -101,8 +102,8 @@ def main() -> None:
             per_query = (time.perf_counter() - start) / len(questions)
             print(f"embed: {per_query * 1e3:.1f} ms/query")
 
-            cold = EmbeddingReranker()  # empty cache, filled as passages are first seen
-            uncached = EmbeddingReranker(cache_size=0)  # every candidate embedded every time
+            cold = TextEncoder()  # empty cache, filled as passages are first seen
+            uncached = TextEncoder(cache_size=0)  # every candidate embedded every time
             rows = [
                 ("BM25 (StoreRetriever)", lambda q: bm25.retrieve(q, limit=LIMIT)),
                 (

@@ -12,8 +12,8 @@ import pytest
 
 from citeproof import Policy, Source, verify
 from citeproof.errors import SourceError
-from citeproof.model import Exclusion
-from citeproof.verifier.catalog import SourceCatalog, is_numbered
+from citeproof.model import Exclusion, is_numbered
+from citeproof.verifier.catalog import SourceCatalog
 
 POLICY = Source(
     id="policy",

@@ -3,7 +3,9 @@ that escapes into the package or disappears from it fails (issue 7, in httpx's s
 
 from __future__ import annotations
 
+import ast
 import inspect
+from pathlib import Path
 from types import ModuleType
 
 import pytest
@@ -38,6 +40,7 @@ PUBLIC_API = [
     "InputError",
     "SourceError",
     "SupportModelError",
+    "SupportHeadError",
     "AnswerError",
     "PolicyError",
     "UnknownSourceError",
@@ -62,6 +65,7 @@ PUBLIC_API = [
     "AuditStoreError",
     "CheckpointError",
     "ProofError",
+    "ServiceStateError",
 ]
 
 
@@ -113,3 +117,27 @@ def test_every_error_class_is_a_citeproof_error_and_is_exported() -> None:
 def test_every_exported_function_and_class_says_what_a_caller_may_rely_on() -> None:
     for name in citeproof.__all__:
         assert inspect.getdoc(getattr(citeproof, name)), f"{name} has no docstring"
+
+
+def test_every_citeproof_error_is_defined_in_the_errors_module() -> None:
+    """The tree lives in one module: a class anywhere else that derives from one of its
+    errors (by name, as written) fails, so a new error cannot escape the tree's page."""
+    tree = {
+        name
+        for name, value in vars(citeproof.errors).items()
+        if inspect.isclass(value) and issubclass(value, citeproof.CiteproofError)
+    }
+    package = Path(citeproof.__file__).parent
+    elsewhere = []
+    for path in sorted(package.rglob("*.py")):
+        if path == package / "errors.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ClassDef):
+                continue
+            bases = {
+                b.id if isinstance(b, ast.Name) else getattr(b, "attr", "") for b in node.bases
+            }
+            if bases & tree:
+                elsewhere.append(f"{path.relative_to(package)}: {node.name}")
+    assert elsewhere == []

@@ -40,9 +40,9 @@ def _embedded(tmp_path: Path) -> Callable[[], object]:
 
 
 def _rerank() -> object:
-    from citeproof.turn.rerank import EmbeddingReranker
+    from citeproof.embedding import TextEncoder
 
-    return EmbeddingReranker()
+    return TextEncoder()
 
 
 @pytest.mark.parametrize(

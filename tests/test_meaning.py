@@ -134,6 +134,9 @@ def test_a_document_quote_is_corrected_with_its_difference_named_f_1(
     assert SOURCE_TEXT[slice(*quote.source_span)] == original  # type: ignore[misc]
     assert difference in kinds(quote)
     assert quote.meaning_changed is changed
+    # The verifier decides it for each difference; the renderings only read it.
+    (named,) = [d for d in quote.differences if (d.kind, d.before, d.after) == difference]
+    assert named.changes_meaning is changed
 
 
 @pytest.mark.parametrize(("written", "original", "difference", "changed"), CASES)

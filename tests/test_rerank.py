@@ -25,7 +25,8 @@ if _MISSING:
     )
 
 from citeproof.cli import main  # noqa: E402
-from citeproof.turn.rerank import EmbeddingReranker, RerankingRetriever  # noqa: E402
+from citeproof.embedding import TextEncoder  # noqa: E402
+from citeproof.turn.rerank import RerankingRetriever  # noqa: E402
 
 try:
     from tests.test_retrieve import check_conformance
@@ -61,8 +62,8 @@ DISTRACTOR = (
 
 
 @pytest.fixture(scope="module")
-def reranker() -> EmbeddingReranker:
-    return EmbeddingReranker()
+def reranker() -> TextEncoder:
+    return TextEncoder()
 
 
 @pytest.fixture(scope="module")
@@ -82,7 +83,7 @@ def _title(store: SourceStore, passage: Passage) -> str | None:
 
 
 def test_embeddings_are_unit_vectors_and_paraphrases_are_closer(
-    reranker: EmbeddingReranker,
+    reranker: TextEncoder,
 ) -> None:
     vectors = reranker.embed(
         [
@@ -100,7 +101,7 @@ def test_embeddings_are_unit_vectors_and_paraphrases_are_closer(
 
 
 def test_reranking_lifts_the_answer_in_other_words_above_a_keyword_stuffed_distractor(
-    store: SourceStore, reranker: EmbeddingReranker
+    store: SourceStore, reranker: TextEncoder
 ) -> None:
     base = StoreRetriever(store)
     assert [_title(store, p) for p in base.retrieve(QUESTION, limit=2)] == [
@@ -120,8 +121,8 @@ def test_reranking_lifts_the_answer_in_other_words_above_a_keyword_stuffed_distr
 def test_reranking_is_deterministic(store: SourceStore) -> None:
     query = "Who must approve an application above the loan-to-value limit?"
     # Two rerankers with cold caches, and a warm one: identical passages, order and scores.
-    one = RerankingRetriever(StoreRetriever(store), EmbeddingReranker()).retrieve(query)
-    fresh = EmbeddingReranker()
+    one = RerankingRetriever(StoreRetriever(store), TextEncoder()).retrieve(query)
+    fresh = TextEncoder()
     two = RerankingRetriever(StoreRetriever(store), fresh).retrieve(query)
     three = RerankingRetriever(StoreRetriever(store), fresh).retrieve(query)
     assert one == two == three and len(one) >= 3
@@ -130,7 +131,7 @@ def test_reranking_is_deterministic(store: SourceStore) -> None:
     assert all(0.0 <= c <= 1.0 for c in confidences)
 
 
-def test_ties_go_by_source_id_then_paragraph(reranker: EmbeddingReranker) -> None:
+def test_ties_go_by_source_id_then_paragraph(reranker: TextEncoder) -> None:
     text = "refer to a senior underwriter"
     passages = [
         Passage("b", None, None, (2, 2), (40, 69), text, 0.5),
@@ -146,7 +147,7 @@ def test_ties_go_by_source_id_then_paragraph(reranker: EmbeddingReranker) -> Non
     assert len({p.confidence for p in found}) == 1
 
 
-def test_reranking_retriever_conforms(store: SourceStore, reranker: EmbeddingReranker) -> None:
+def test_reranking_retriever_conforms(store: SourceStore, reranker: TextEncoder) -> None:
     check_conformance(
         RerankingRetriever(StoreRetriever(store), reranker), "senior underwriter referral"
     )
@@ -160,7 +161,7 @@ def test_reranking_retriever_conforms(store: SourceStore, reranker: EmbeddingRer
     )
 
 
-def test_rejects_bad_settings(reranker: EmbeddingReranker) -> None:
+def test_rejects_bad_settings(reranker: TextEncoder) -> None:
     base = StaticRetriever([])
     with pytest.raises(ValueError):
         RerankingRetriever(base, reranker, candidates=0)
@@ -198,8 +199,8 @@ def test_ask_with_rerank_and_the_extractive_provider(tmp_path: Path) -> None:
 
 
 def test_a_missing_model_package_names_the_pip_command() -> None:
+    from citeproof.embedding import package_file
     from citeproof.errors import CiteproofError, RerankUnavailableError
-    from citeproof.turn.rerank import package_file
 
     with pytest.raises(RerankUnavailableError) as caught:
         package_file("citeproof_no_such_model_package", "model.onnx")
@@ -210,7 +211,7 @@ def test_a_missing_model_package_names_the_pip_command() -> None:
 
 
 def test_a_query_with_undecodable_bytes_is_embedded_as_replacement_characters(
-    reranker: EmbeddingReranker,
+    reranker: TextEncoder,
 ) -> None:
     # A command-line argument with a byte that is not UTF-8 reaches Python as a lone surrogate.
     query = b"loan to value \xff referral".decode("utf-8", "surrogateescape")

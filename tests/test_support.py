@@ -9,14 +9,14 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from citeproof import Policy, Source, verify
+from citeproof import Policy, Source, SupportHeadError, verify
 from citeproof.errors import PolicyError
 from citeproof.model import ClaimSupport, VerifiedAnswer, VerifiedClaim
 from citeproof.outcome.contract import answer_to_json
 from citeproof.outcome.evidence import build_evidence
 from citeproof.outcome.validate import validate
 from citeproof.render import render
-from citeproof.verifier.support.learned import SupportHeadError, load_heads
+from citeproof.verifier.support.learned import load_heads
 from citeproof.verifier.support.text import tokenize
 from tests.lending import EMAIL, MEMO, POLICY, SOURCES
 

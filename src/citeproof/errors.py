@@ -7,14 +7,17 @@ user can fix the input without reading a traceback. The tree, by the stage that 
     ├── InputError (also a ValueError): SourceError, AnswerError, PolicyError
     ├── UnknownSourceError (also a LookupError)      the source store
     ├── MissingExtraError (also an ImportError)      an optional dependency not installed
-    ├── RerankUnavailableError                        re-ranking
+    ├── RerankUnavailableError                        the MiniLM encoder (re-ranking, claim support)
+    ├── SupportModelError                             claim support's shipped model
+    │   └── SupportHeadError                          its shipped lexical head
     ├── ProviderError                                 generation, see below
     ├── EvidenceError (also a ValueError)             evidence and its validation
     ├── LiveValueError                                live values
     ├── RuleError (also a ValueError)                 rules
-    └── AuditError                                    the audit log
-        ├── AuditRecordError (also a ValueError), RecordNotFoundError (also a KeyError)
-        └── AuditStoreError, CheckpointError, ProofError (also a ValueError)
+    ├── AuditError                                    the audit log
+    │   ├── AuditRecordError (also a ValueError), RecordNotFoundError (also a KeyError)
+    │   └── AuditStoreError, CheckpointError, ProofError (also a ValueError)
+    └── ServiceStateError                             the service's own database
 
 Every class is exported from `citeproof`.
 """
@@ -125,6 +128,10 @@ class RerankUnavailableError(CiteproofError):
 
 class SupportModelError(CiteproofError):
     """The shipped claim-support model is missing or is not the expected file."""
+
+
+class SupportHeadError(SupportModelError):
+    """The shipped lexical head (``head.json``) is missing, altered or malformed."""
 
 
 # Generation: the providers
@@ -258,3 +265,10 @@ class CheckpointError(AuditError):
 
 class ProofError(AuditError, ValueError):
     """A Merkle inclusion or consistency proof is malformed or does not verify."""
+
+
+# The service
+
+
+class ServiceStateError(CiteproofError):
+    """The service database cannot be opened or is not a citeproof service database."""

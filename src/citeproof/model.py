@@ -211,6 +211,24 @@ class Passage:
     confidence: float
 
 
+_PREFIXED_NUMBER = re.compile(r"(?i)^(?:s|src|source|doc|document)[\s_-]*(\d+)$")
+
+
+def label_number(label: str) -> str | None:
+    """The number a citation label names a source by (``"1"`` for ``1``, ``S1`` or
+    ``Source 1``), or None for a label that is not a number."""
+    folded = label.strip().casefold()
+    numbered = _PREFIXED_NUMBER.match(folded)
+    if numbered:
+        return numbered.group(1)
+    return folded if folded.isdigit() else None
+
+
+def is_numbered(label: str) -> bool:
+    """``1``, ``S1``, ``Source 1``: a label that names a source by number."""
+    return label_number(label) is not None
+
+
 @dataclass(frozen=True, slots=True)
 class Citation:
     """A reference to a source, as written in the answer.
@@ -292,14 +310,25 @@ class Difference:
     """One way a quote's words differ from the source's words (F.1).
 
     ``before`` is the quote as written in the answer, ``after`` the source's words ("" for a
-    word the quote added or dropped). A ``number``, ``name``, ``negation`` or ``date``
-    difference, or a changed content ``word``, changes the meaning; see
-    `citeproof.verifier.differences.changes_meaning`.
+    word the quote added or dropped). ``changes_meaning`` is decided by the verifier when it
+    compares the texts: true for a ``number``, ``name``, ``negation`` or ``date`` difference,
+    a meaning-bearing small word, or a changed content ``word`` (see
+    `citeproof.verifier.differences`).
     """
 
     kind: DifferenceKind
     before: str
     after: str
+    changes_meaning: bool
+
+    @property
+    def description(self) -> str:
+        """The difference in words, source first: ``the source says “1916”, not “1917”``."""
+        if self.before and self.after:
+            return f"the source says “{self.after}”, not “{self.before}”"
+        if self.before:
+            return f"the quote adds “{self.before}”, which the source does not have"
+        return f"the quote leaves out “{self.after}”"
 
 
 @dataclass(frozen=True, slots=True)
@@ -473,6 +502,11 @@ class MarkerNormalisation:
     written: str
     read_as: str
     start: int
+
+
+NO_ANSWER = "The sources do not answer this."
+"""The sentence the quote-first prompt has a model write when the sources do not answer the
+question; every rendering reads an answer of just this sentence as not answered."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,6 @@ from citeproof.model import (
     VerifiedClaim,
     VerifiedQuote,
 )
-from citeproof.verifier.differences import changes_meaning, describe
 from citeproof.verifier.verification import verify
 
 
@@ -126,7 +125,7 @@ def _quote_lines(verified: VerifiedAnswer, status: str) -> Iterator[str]:
 
 def _changed_lines(quotes: Sequence[VerifiedQuote]) -> Iterator[str]:
     for quote in quotes:
-        said = "; ".join(describe(d) for d in quote.differences if changes_meaning(d))
+        said = "; ".join(d.description for d in quote.differences if d.changes_meaning)
         cited = quote.cited_source or "no source"
         yield f"  {quote.id} {quote.status}: {_short(quote.text)!r} citing {cited}: {said}"
 

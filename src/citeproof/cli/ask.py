@@ -186,9 +186,10 @@ def ask_command(
     console = safe_console(stderr=True)
     reranker = None
     if rerank:  # loaded before any ingest, so a missing model fails fast
-        from citeproof.turn.rerank import EmbeddingReranker, RerankingRetriever
+        from citeproof.embedding import TextEncoder
+        from citeproof.turn.rerank import RerankingRetriever
 
-        reranker = EmbeddingReranker()
+        reranker = TextEncoder()
     with _open_sources(store_path, source_paths, legacy_sources) as store:
         # The model starts once the sources opened (a bad store fails first, and fast); its
         # start is the longest wait, so it is said.

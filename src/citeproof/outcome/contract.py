@@ -165,7 +165,9 @@ def answer_to_json(answer: VerifiedAnswer) -> dict[str, Any]:
                 "corrections": [asdict(c) for c in q.corrections],
                 "excerpt": _excerpt(q.excerpt),
                 "note": q.note,
-                "differences": [asdict(d) for d in q.differences],
+                "differences": [
+                    {"kind": d.kind, "before": d.before, "after": d.after} for d in q.differences
+                ],
                 "meaning_changed": q.meaning_changed,
             }
         )

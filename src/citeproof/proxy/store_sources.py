@@ -29,7 +29,7 @@ from citeproof.sources.library import StoreLibrary
 from citeproof.sources.store import SourceStore
 from citeproof.turn.eligibility import DEFAULT_BUDGET_CHARS
 from citeproof.turn.pipeline import select_sources
-from citeproof.turn.prompt import Prompt, build_prompt
+from citeproof.turn.prompt import Prompt
 from citeproof.turn.retrieve import StoreRetriever
 
 
@@ -84,10 +84,8 @@ def retrieve(
             budget_chars=wanted.budget_chars,
             limit=wanted.limit,
         )
-    eligibility = selection.eligibility
-    prompt = build_prompt(question, selection.sources, eligibility, passages=selection.passages)
-    eligible = tuple(s for s in selection.sources if eligibility.allows(s.id))
-    return Retrieved(with_prompt(api, forward, prompt), eligible, eligibility)
+    prompt = selection.prompt(question)
+    return Retrieved(with_prompt(api, forward, prompt), selection.eligible, selection.eligibility)
 
 
 def last_question(api: VendorApi, forward: Mapping[str, Any]) -> str:

@@ -3,6 +3,9 @@
 Every rendering shows the corrected answer (003.9, 011.4), a badge with a word and a symbol for
 each quote's status, and a "show source" action with the stored excerpt (003.5). A similarity
 score only ever appears beside the matched text it measures (section D).
+
+A rendering reads only the model's values (`citeproof.model`): what it says is decided
+upstream and carried on them, and ``lint-imports`` fails on an import of any stage.
 """
 
 from __future__ import annotations

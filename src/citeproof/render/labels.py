@@ -14,10 +14,16 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from citeproof.model import STATUSES, Difference, Excerpt, Source, VerifiedAnswer, VerifiedQuote
+from citeproof.model import (
+    STATUSES,
+    Difference,
+    Excerpt,
+    Source,
+    VerifiedAnswer,
+    VerifiedQuote,
+    is_numbered,
+)
 from citeproof.render.unanswered import NOT_ANSWERED, declines_to_answer
-from citeproof.verifier.catalog import is_numbered
-from citeproof.verifier.differences import changes_meaning, describe
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +132,7 @@ def meaning_warning(quote: VerifiedQuote) -> str | None:
 def meaning_sentence(differences: Iterable[Difference]) -> str:
     """``Meaning changed: the source says “1916”, not “1917”.`` from a quote's differences
     (those that change the meaning); the review app builds them from an audit payload."""
-    said = "; ".join(describe(d) for d in differences if changes_meaning(d))
+    said = "; ".join(d.description for d in differences if d.changes_meaning)
     return f"Meaning changed: {said or 'the source says something else'}."
 
 

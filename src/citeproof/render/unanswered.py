@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import re
 
-from citeproof.model import VerifiedAnswer
-from citeproof.turn.evidence_first import NO_ANSWER
+from citeproof.model import NO_ANSWER, VerifiedAnswer
 
 NOT_ANSWERED = "Not answered: the sources given do not answer this question."
 

@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from citeproof.errors import CiteproofError, InputError
+from citeproof.errors import InputError, ServiceStateError
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS settings (
@@ -77,10 +77,6 @@ CREATE TABLE IF NOT EXISTS batch_lines (
 TOKEN_PREFIX = "cpt_"
 SEARCH_TEXT_CHARS = 4_000
 """How much of an answer the index keeps for searching the review list."""
-
-
-class ServiceStateError(CiteproofError):
-    """The service database cannot be opened or is not a citeproof service database."""
 
 
 def utc_now() -> str:

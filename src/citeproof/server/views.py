@@ -23,6 +23,7 @@ from citeproof.render.labels import judged_by_its_quote, meaning_sentence, state
 from citeproof.render.nearest import nearest_passage, refusal
 from citeproof.render.support import SUPPORT_LABELS
 from citeproof.render.verdicts import rank, tone
+from citeproof.verifier.differences import difference
 
 STATUS_LABELS = {status: label.word for status, label in QUOTE_LABELS.items()}
 CLAIM_LABELS = {verdict: label.word for verdict, label in SUPPORT_LABELS.items()}
@@ -243,7 +244,7 @@ def _differences(q: Mapping[str, Any]) -> list[Difference]:
             continue
         kind = next((k for k in get_args(DifferenceKind) if k == d.get("kind")), None)
         if kind is not None:
-            found.append(Difference(kind, str(d.get("before", "")), str(d.get("after", ""))))
+            found.append(difference(kind, str(d.get("before", "")), str(d.get("after", ""))))
     return found
 
 

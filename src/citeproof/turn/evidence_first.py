@@ -26,12 +26,11 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from citeproof.model import Message, Passage, Source
+from citeproof.model import NO_ANSWER, Message, Passage, Source
 from citeproof.turn.prompt import Prompt, shown_paragraphs
 from citeproof.turn.retrieve import WORD, query_terms
 
 PROMPT_VERSION = "citeproof-prompt/1+quote-first/2"
-NO_ANSWER = "The sources do not answer this."
 MAX_EVIDENCE = 3
 MAX_SENTENCE = 400  # longer sentences are left out of the grammar: a quote must stay readable
 MIN_WORDS = 3  # shorter sentences ("Hi Priya,", "Martin") are no evidence

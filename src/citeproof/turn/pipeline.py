@@ -1,8 +1,12 @@
 """One turn, end to end: retrieve → eligibility → prompt → generate → verify → correct.
 
-The pipeline is the only place that knows the order. Each stage takes values and returns
+The pipeline is the only place that knows the order: `citeproof.asking` (the CLI's and the
+service's ``ask``), the guardrail and the proxy call `run_turn` or its first half,
+`select_sources`, and never string the stages themselves. Each stage takes values and returns
 values; each is timed. Eligibility is decided exactly once and the same value goes to the
 prompt, to verification and (through the verified answer) to rendering and the JSON output.
+What happens after verification (evidence, rules, the audit record) runs in the order of
+`citeproof.outcome.recording.conclude`.
 """
 
 from __future__ import annotations
@@ -56,6 +60,16 @@ class Selection:
     sources: tuple[Source, ...]
     eligibility: Eligibility
     timings: dict[str, float]
+
+    @property
+    def eligible(self) -> tuple[Source, ...]:
+        """The sources the eligibility allows, best first: those shown and verified against."""
+        return tuple(s for s in self.sources if self.eligibility.allows(s.id))
+
+    def prompt(self, question: str) -> Prompt:
+        """The prompt for ``question`` over the eligible sources: retrieved sources show their
+        passages; attached ones with none are shown whole."""
+        return build_prompt(question, self.sources, self.eligibility, passages=self.passages)
 
 
 def select_sources(
@@ -127,8 +141,7 @@ def run_turn(
         timings[stage] = round(time.perf_counter() - started, 6)
 
     started = time.perf_counter()
-    # Retrieved sources show their passages; attached ones with none are shown whole.
-    prompt = build_prompt(question, sources, eligibility, passages=passages)
+    prompt = selection.prompt(question)
     quote_first = wants_quote_first(provider)
     if quote_first:
         prompt = quote_first_prompt(prompt, sources, passages, question=question)
@@ -144,9 +157,8 @@ def run_turn(
     timed("generate", started)
 
     started = time.perf_counter()
-    eligible_sources = [s for s in sources if eligibility.allows(s.id)]
     text = answer_text(generation.text) if quote_first else generation.text
-    answer = verify(text, eligible_sources, policy=policy, eligibility=eligibility)
+    answer = verify(text, selection.eligible, policy=policy, eligibility=eligibility)
     timed("verify", started)
     return Turn(question, user, passages, eligibility, prompt, generation, answer, timings)
 

@@ -8,30 +8,19 @@ by position in the list, so reordering the sources never changes what a citation
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator, Sequence
 
 from citeproof.errors import SourceError
-from citeproof.model import Exclusion, Source
-
-_PREFIXED_NUMBER = re.compile(r"(?i)^(?:s|src|source|doc|document)[\s_-]*(\d+)$")
-
-
-def is_numbered(label: str) -> bool:
-    """``1``, ``S1``, ``Source 1``: a label that names a source by number."""
-    folded = label.strip().casefold()
-    return folded.isdigit() or _PREFIXED_NUMBER.match(folded) is not None
+from citeproof.model import Exclusion, Source, label_number
 
 
 def _aliases(key: str) -> Iterator[str]:
     """The folded forms under which ``key`` can be looked up."""
     folded = key.strip().casefold()
     yield folded
-    numbered = _PREFIXED_NUMBER.match(folded)
-    if numbered:
-        yield numbered.group(1)
-    elif folded.isdigit():
-        yield f"s{folded}"
+    number = label_number(folded)
+    if number is not None:
+        yield f"s{folded}" if number == folded else number
 
 
 class SourceCatalog:

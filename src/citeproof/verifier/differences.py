@@ -121,7 +121,7 @@ class Comparison:
 
     @property
     def meaning_changed(self) -> bool:
-        return meaning_changed(self.differences)
+        return any(d.changes_meaning for d in self.differences)
 
     @property
     def kinds(self) -> frozenset[str]:
@@ -177,11 +177,10 @@ def _compare(written: str, source: str) -> Comparison:
             for ta, tb in zip(a[i1:i2], b[j1:j2], strict=True):
                 shared += ta.word
                 if ta.text != tb.text:
-                    found.append((ta.start, Difference("case", ta.text, tb.text)))
+                    found.append((ta.start, difference("case", ta.text, tb.text)))
             continue
         position = a[i1].start if i1 < len(a) else len(a_text)
-        for difference in _block(a_text, b_text, a[i1:i2], b[j1:j2]):
-            found.append((position, difference))
+        found.extend((position, d) for d in _block(a_text, b_text, a[i1:i2], b[j1:j2]))
     words = sum(t.word for t in a)
     return Comparison(tuple(_merge([d for _, d in found])), shared, words)
 
@@ -207,26 +206,26 @@ def _span_text(text: str, tokens: list[_Token]) -> str:
 def _block(a_text: str, b_text: str, a: list[_Token], b: list[_Token]) -> list[Difference]:
     """The differences inside one unequal stretch of the alignment."""
     if "".join(t.text for t in a).casefold() == "".join(t.text for t in b).casefold():
-        return [Difference("whitespace", _span_text(a_text, a), _span_text(b_text, b))]
+        return [difference("whitespace", _span_text(a_text, a), _span_text(b_text, b))]
     a_words = [t for t in a if t.word]
     b_words = [t for t in b if t.word]
     out: list[Difference] = []
     if [t.text for t in a if not t.word] != [t.text for t in b if not t.word]:
         before = " ".join(t.text for t in a if not t.word)
         after = " ".join(t.text for t in b if not t.word)
-        out.append(Difference("punctuation", before, after))
+        out.append(difference("punctuation", before, after))
     if not a_words and not b_words:
         return out
     if len(a_words) == len(b_words):
         for ta, tb in zip(a_words, b_words, strict=True):
             if ta.text.casefold() == tb.text.casefold():
                 if ta.text != tb.text:
-                    out.append(Difference("case", ta.text, tb.text))
+                    out.append(difference("case", ta.text, tb.text))
                 continue
-            out.append(Difference(_kind([ta], [tb]), ta.text, tb.text))
+            out.append(difference(_kind([ta], [tb]), ta.text, tb.text))
         return out
     kind = _kind(a_words, b_words)
-    out.append(Difference(kind, _span_text(a_text, a_words), _span_text(b_text, b_words)))
+    out.append(difference(kind, _span_text(a_text, a_words), _span_text(b_text, b_words)))
     return out
 
 
@@ -310,36 +309,27 @@ def _merge(differences: list[Difference]) -> list[Difference]:
     for d in differences:
         last = merged[-1] if merged else None
         if last is not None and last.kind == d.kind == "case":
-            merged[-1] = Difference("case", f"{last.before} {d.before}", f"{last.after} {d.after}")
+            merged[-1] = difference("case", f"{last.before} {d.before}", f"{last.after} {d.after}")
         else:
             merged.append(d)
     return merged
 
 
-def changes_meaning(difference: Difference) -> bool:
-    """True for a number, name, negation or date difference, and for a ``word`` difference
-    that adds, drops or replaces a content word."""
-    if difference.kind in FACT_KINDS:
+def difference(kind: DifferenceKind, before: str, after: str) -> Difference:
+    """The `Difference` of ``kind`` between ``before`` (the quote's words) and ``after`` (the
+    source's), with whether it changes the meaning: always for a number, name, negation or
+    date difference and a meaning-bearing small word (`FACT_KINDS`), and for a ``word``
+    difference that adds, drops or replaces a content word."""
+    return Difference(kind, before, after, changes_meaning=_changes_meaning(kind, before, after))
+
+
+def _changes_meaning(kind: DifferenceKind, before: str, after: str) -> bool:
+    if kind in FACT_KINDS:
         return True
-    if difference.kind != "word":
+    if kind != "word":
         return False
-    before = {w.casefold() for w in _TOKEN.findall(difference.before)}
-    after = {w.casefold() for w in _TOKEN.findall(difference.after)}
+    words = {w.casefold() for w in _TOKEN.findall(before)} ^ {
+        w.casefold() for w in _TOKEN.findall(after)
+    }
     # Negation words are weighed by the negation kind: "did not" / "didn't" is no change.
-    return any(
-        w not in FUNCTION_WORDS and _negations([w]) == 0 and w[0].isalnum() for w in before ^ after
-    )
-
-
-def meaning_changed(differences: tuple[Difference, ...] | list[Difference]) -> bool:
-    """True when any of ``differences`` changes the meaning."""
-    return any(changes_meaning(d) for d in differences)
-
-
-def describe(difference: Difference) -> str:
-    """The difference in words, source first: ``the source says “1916”, not “1917”``."""
-    if difference.before and difference.after:
-        return f"the source says “{difference.after}”, not “{difference.before}”"
-    if difference.before:
-        return f"the quote adds “{difference.before}”, which the source does not have"
-    return f"the quote leaves out “{difference.after}”"
+    return any(w not in FUNCTION_WORDS and _negations([w]) == 0 and w[0].isalnum() for w in words)

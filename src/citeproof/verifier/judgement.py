@@ -19,9 +19,10 @@ from citeproof.model import (
     Quote,
     Source,
     Status,
+    is_numbered,
 )
-from citeproof.verifier.catalog import SourceCatalog, is_numbered
-from citeproof.verifier.differences import changes_meaning, compare, describe
+from citeproof.verifier.catalog import SourceCatalog
+from citeproof.verifier.differences import compare
 from citeproof.verifier.match import MatchSettings, SourceIndex, find_quote, parse_quote
 
 _ELLIPSIS = re.compile(r"\s*(?:\[\s*(?:\.\s*){3}\]|\[…\]|…|(?:\.\s?){2}\.)\s*")
@@ -208,7 +209,7 @@ def _found(
     )
     excerpt = _match_excerpt(holding, match, excerpt_context)
     differences = _quote_differences(quote, holding, match) if text_differs else ()
-    changed = [d for d in differences if changes_meaning(d)]
+    changed = [d for d in differences if d.changes_meaning]
     base = Judgement(
         quote=quote,
         status="verified",
@@ -229,7 +230,7 @@ def _found(
 
     summary = _summary(citation, cited, holding, match, text_differs, source_differs)
     if changed:
-        summary += "; the meaning changed: " + "; ".join(describe(d) for d in changed)
+        summary += "; the meaning changed: " + "; ".join(d.description for d in changed)
     email = holding if holding.is_email else cited if cited is not None and cited.is_email else None
     if email is not None:
         # 003.7 / 011.2: the person must see what the model said about an email.

@@ -29,7 +29,6 @@ from citeproof.model import (
     VerifiedClaim,
     VerifiedQuote,
 )
-from citeproof.verifier.differences import changes_meaning, describe
 from citeproof.verifier.support.judge import Request, SupportJudge
 from citeproof.verifier.support.text import is_content, tokenize
 
@@ -97,9 +96,9 @@ def _held_back(
     own = [quotes[q] for q in claim.quote_ids if q in quotes]
     changed = [q for q in own if q.status == "mismatch" and q.meaning_changed]
     if changed:
-        differences = [d for d in changed[0].differences if changes_meaning(d)]
+        differences = [d for d in changed[0].differences if d.changes_meaning]
         reason = (
-            f"its quote is not what the source says: {describe(differences[0])}"
+            f"its quote is not what the source says: {differences[0].description}"
             if differences
             else "its quote is not what the source says"
         )

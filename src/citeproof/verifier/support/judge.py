@@ -40,10 +40,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from citeproof.embedding import TextEncoder
 from citeproof.errors import PolicyError
 from citeproof.model import ClaimSupport, Policy, Source, Span, SupportPassage, SupportVerdict
 from citeproof.providers.base import Provider
-from citeproof.turn.rerank import EmbeddingReranker
 from citeproof.verifier.support.facts import FactCheck, check_facts
 from citeproof.verifier.support.learned import (
     EMBEDDING,
@@ -144,7 +144,7 @@ class SupportJudge:
         self,
         policy: Policy,
         *,
-        encoder: EmbeddingReranker | None = None,
+        encoder: TextEncoder | None = None,
         model: NliModel | None = None,
         provider: Provider | None = None,
     ) -> None:

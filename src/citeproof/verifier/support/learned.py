@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from citeproof.errors import CiteproofError, RerankUnavailableError
-from citeproof.turn.rerank import EmbeddingReranker
+from citeproof.embedding import TextEncoder
+from citeproof.errors import RerankUnavailableError, SupportHeadError
 from citeproof.verifier.support.facts import FactCheck
 
 HEAD_FILE = "head.json"
@@ -42,10 +42,6 @@ LEXICAL_FEATURES = (
     "source_weighted_recall",
 )
 EMBEDDING_FEATURES = (*LEXICAL_FEATURES, "cos_passage", "cos_sentence")
-
-
-class SupportHeadError(CiteproofError):
-    """The shipped head file is missing, altered or malformed."""
 
 
 def features(check: FactCheck, cosines: tuple[float, float] | None) -> dict[str, float]:
@@ -167,23 +163,23 @@ class Encoder:
     """The MiniLM encoder shared by every verification in this process, built on first use;
     `get` returns None when it is not installed (the lexical head is used instead)."""
 
-    _instance: EmbeddingReranker | None = None
+    _instance: TextEncoder | None = None
     _failed = False
     _lock = threading.Lock()
 
     @classmethod
-    def get(cls) -> EmbeddingReranker | None:
+    def get(cls) -> TextEncoder | None:
         with cls._lock:
             if cls._instance is None and not cls._failed:
                 try:
-                    cls._instance = EmbeddingReranker(threads=1)
+                    cls._instance = TextEncoder(threads=1)
                 except RerankUnavailableError:
                     cls._failed = True
             return cls._instance
 
 
 def cosines(
-    encoder: EmbeddingReranker, claim: str, passage: str, sentences: list[str]
+    encoder: TextEncoder, claim: str, passage: str, sentences: list[str]
 ) -> tuple[float, float]:
     """Cosine similarity of the claim with the whole passage and with its closest sentence."""
     vectors = encoder.embed([claim, passage, *sentences])
