@@ -59,9 +59,7 @@ def describe(point: EntryPoint) -> str:
     return f"entry point '{point.name} = {point.value}' in group {point.group}{offered}"
 
 
-def load_plugin(
-    group: str, name: str, fail: Callable[[str], CiteproofError]
-) -> Plugin | None:
+def load_plugin(group: str, name: str, fail: Callable[[str], CiteproofError]) -> Plugin | None:
     """The object the entry point ``name`` of ``group`` names, or ``None`` when no installed
     distribution offers one.
 

@@ -17,6 +17,7 @@ from citeproof.errors import InputError
 from citeproof.json_input import load_json
 from citeproof.model import VerifiedAnswer
 from citeproof.operations.engines import ENGINES
+from citeproof.providers.registry import plugin_provider_names, provider_names
 from citeproof.render import FORMATS, Format, render
 from citeproof.render.safe_text import json_text, safe_console, visible
 
@@ -28,6 +29,7 @@ __all__ = [
     "Command",
     "Group",
     "OutputFormat",
+    "ProviderChoice",
     "conclude_from_options",
     "deprecated",
     "emit",
@@ -41,6 +43,20 @@ __all__ = [
 
 OutputFormat = Format | Literal["json"]
 """What a command can print: a rendering, or the JSON contract."""
+
+
+class ProviderChoice(click.Choice[str]):
+    """A provider name: one built in or registered (listed in the help), or one an installed
+    plug-in offers (looked up only when the name is none of those)."""
+
+    def __init__(self) -> None:
+        super().__init__(sorted(provider_names()))
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        plugin = isinstance(value, str) and value not in self.choices
+        if plugin and value in plugin_provider_names():
+            return value
+        return super().convert(value, param, ctx)
 
 
 def deprecated(old: str, instead: str) -> None:

@@ -17,6 +17,7 @@ from citeproof.adapters.converted import VENDORS
 from citeproof.cli.common import (
     Command,
     OutputFormat,
+    ProviderChoice,
     conclude_from_options,
     emit,
     engine_options,
@@ -28,7 +29,7 @@ from citeproof.cli.common import (
 from citeproof.errors import InputError
 from citeproof.model import Policy, Source
 from citeproof.operations.engines import Engine
-from citeproof.providers.registry import get_provider, provider_names
+from citeproof.providers.registry import get_provider
 from citeproof.render.safe_text import safe_console, visible
 from citeproof.sources import read_source_file
 from citeproof.sources.ids import readable_path
@@ -44,7 +45,7 @@ from citeproof.verifier.verification import MAX_ANSWER_CHARS, verify
 
 if TYPE_CHECKING:
     from citeproof.audit.store import AuditStore
-    from citeproof.operations.batch import BatchLine, BatchLineFailed, BatchSettings, FailOn
+    from citeproof.operations.batch import BatchLine, BatchSettings, FailOn
 
 # What only some verifications need (a batch, an audit log, a vendor's response, a sources
 # JSON file, a progress bar) is imported where it is used: a plain verify starts faster.
@@ -197,7 +198,7 @@ DEFAULTS = Policy()
 @click.option(
     "--judge-provider",
     "judge_provider",
-    type=click.Choice(sorted(provider_names())),
+    type=ProviderChoice(),
     default=None,
     help="The provider for --support-judge provider (default: openai when OPENAI_BASE_URL or "
     "OPENAI_API_KEY is set, anthropic when ANTHROPIC_API_KEY is set, else the embedded model).",
@@ -487,6 +488,8 @@ def _count_lines(path: Path) -> int:
 def _lines(handle: BinaryIO, limit: int) -> Iterator[BatchLine]:
     """The non-blank lines of the batch file, numbered from 1 (a UTF-8 BOM some editors write
     is dropped from the first)."""
+    from citeproof.operations.batch import BatchLine
+
     for number, (size, raw) in enumerate(bounded_lines(handle, limit), 1):
         if raw is not None and number == 1:
             raw = raw.removeprefix(b"\xef\xbb\xbf")

@@ -80,8 +80,7 @@ def plugin_reader(suffix: str) -> tuple[Reader, str] | None:
             value = value()
         except Exception as error:  # the plug-in's own constructor failed
             raise SourceError(
-                f"the {plugin.described} failed to make its reader: "
-                f"{type(error).__name__}: {error}"
+                f"the {plugin.described} failed to make its reader: {type(error).__name__}: {error}"
             ) from error
     if not isinstance(value, Reader):
         raise SourceError(
@@ -89,6 +88,7 @@ def plugin_reader(suffix: str) -> tuple[Reader, str] | None:
             "read(raw, *, where, limits) method"
         )
     return value, plugin.described
+
 
 _BY_CONTENT_TYPE = {
     "application/pdf": ".pdf",
