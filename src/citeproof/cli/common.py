@@ -3,7 +3,6 @@ where it is written, and the options several commands take."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Mapping
 from contextlib import ExitStack
 from decimal import Decimal
@@ -12,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import click
 
+from citeproof import environment
 from citeproof.cli.group import Command, Group, errors_to_exit_status, exit_codes
 from citeproof.errors import InputError
 from citeproof.json_input import load_json
@@ -187,7 +187,7 @@ def conclude_from_options(
     facts = _facts(facts_path) if facts_path else {}
     live: LiveValues | None = None
     if live_spec:
-        allow_http = os.environ.get("CITEPROOF_ALLOW_HTTP_LIVE") == "1"
+        allow_http = environment.ALLOW_HTTP_LIVE.get() == "1"
         live = (
             HttpLiveValues(live_spec, allow_http=allow_http)
             if "://" in live_spec

@@ -9,10 +9,10 @@ entry point of that name names a factory, ``factory(**settings)`` returning a `P
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from citeproof import environment
 from citeproof.errors import ProviderConfigError, extra_needed
 from citeproof.plugins import PROVIDERS_GROUP, load_plugin, plugin_names
 from citeproof.providers.base import Provider
@@ -75,10 +75,9 @@ def plugin_provider_names() -> tuple[str, ...]:
 def default_provider_name(environ: Mapping[str, str] | None = None) -> str:
     """``openai`` if ``OPENAI_BASE_URL`` or ``OPENAI_API_KEY`` is set, else ``anthropic`` if
     ``ANTHROPIC_API_KEY`` is, else ``embedded``."""
-    env = os.environ if environ is None else environ
-    if env.get("OPENAI_BASE_URL") or env.get("OPENAI_API_KEY"):
+    if environment.OPENAI_BASE_URL.get(environ) or environment.OPENAI_API_KEY.get(environ):
         return "openai"
-    if env.get("ANTHROPIC_API_KEY"):
+    if environment.ANTHROPIC_API_KEY.get(environ):
         return "anthropic"
     return "embedded"
 
