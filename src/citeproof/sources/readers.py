@@ -56,7 +56,11 @@ def reads_suffix(suffix: str) -> bool:
     """Whether a file with ``suffix`` (``.pdf``, ``.RTF``...) can be read: by a built-in
     reader, or by a plug-in (its entry point is listed, not loaded)."""
     suffix = suffix.lower()
-    return suffix in SUPPORTED_SUFFIXES or _plugin_name(suffix) in plugin_names(READERS_GROUP)
+    return suffix in SUPPORTED_SUFFIXES or _offered_by_plugin(suffix)
+
+
+def _offered_by_plugin(suffix: str) -> bool:
+    return bool(suffix) and _plugin_name(suffix) in plugin_names(READERS_GROUP)
 
 
 def _plugin_name(suffix: str) -> str:
@@ -105,7 +109,7 @@ def document_format(name: str, content_type: str | None = None) -> str | None:
     suffix = PurePath(name).suffix.lower()
     if suffix in DOCUMENT_SUFFIXES:
         return suffix
-    if suffix not in EMAIL_SUFFIXES and suffix and reads_suffix(suffix):
+    if suffix not in SUPPORTED_SUFFIXES and _offered_by_plugin(suffix):
         return suffix
     if content_type is not None:
         return _BY_CONTENT_TYPE.get(content_type.lower())
