@@ -53,8 +53,8 @@ class ProviderChoice(click.Choice[str]):
         super().__init__(sorted(provider_names()))
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        plugin = isinstance(value, str) and value not in self.choices
-        if plugin and value in plugin_provider_names():
+        not_built_in = isinstance(value, str) and value not in self.choices
+        if not_built_in and value in plugin_provider_names():
             return value
         return super().convert(value, param, ctx)
 
