@@ -61,9 +61,11 @@ lint: $(STAMP)
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache
 	$(BIN)/python tools/cli_reference.py --check
+	$(BIN)/python tools/environment_reference.py --check
 
 docs: $(STAMP)
 	$(BIN)/python tools/cli_reference.py
+	$(BIN)/python tools/environment_reference.py
 
 eval: $(STAMP)
 	$(BIN)/python eval/quotesum_eval.py
@@ -80,6 +82,7 @@ eval-generation: $(STAMP)
 	$(BIN)/python eval/generation_eval.py $(GENERATION_ARGS)
 
 bench: $(STAMP)
+	$(BIN)/python bench/bench_startup.py
 	$(BIN)/python bench/bench_quotes.py
 	$(BIN)/python bench/bench_verify.py
 	$(BIN)/python bench/bench_ingest.py

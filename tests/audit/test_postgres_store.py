@@ -16,7 +16,7 @@ import pytest
 from citeproof.audit import open_store
 from citeproof.audit.store import Row
 from citeproof.errors import AuditStoreError
-from tests.audit.conformance import BIG_LOG_SIZE, AuditStoreConformance, fill
+from citeproof.testing.audit_store import BIG_LOG_SIZE, AuditStoreConformance, fill
 from tests.conftest import PgSchemas
 
 

@@ -12,7 +12,7 @@ from citeproof.audit import consistency_proof, inclusion_proof, open_store
 from citeproof.audit.proofs import verify_proof
 from citeproof.cli.audit import audit_group
 from citeproof.errors import CheckpointError, ProofError
-from tests.audit.conformance import fill
+from citeproof.testing.audit_store import fill
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import pytest
 
 from citeproof.audit import open_store
 from citeproof.audit.store import Row
-from tests.audit.conformance import BIG_LOG_SIZE, AuditStoreConformance, fill
+from citeproof.testing.audit_store import BIG_LOG_SIZE, AuditStoreConformance, fill
 
 
 @pytest.fixture(scope="session")

@@ -33,7 +33,6 @@ from citeproof.adapters.compose import Cite, SourceSet, VendorSource, compose, p
 from citeproof.adapters.converted import Converted, LocationCheck, sources_given
 from citeproof.errors import AnswerError, SourceError
 from citeproof.model import Source, Span
-from citeproof.sources.pdf_reader import read_pdf_pages
 from citeproof.verifier.match import SourceIndex, prepare
 
 MAX_PDF_BYTES = 100_000_000
@@ -295,6 +294,8 @@ def _document(block: fields.Json, path: str, number: int) -> _Document:
         media = fields.text(source, "media_type", where) or ""
         if media != "application/pdf":
             raise SourceError(f"cannot read a base64 {media or 'untyped'} document", where=where)
+        from citeproof.sources.pdf_reader import read_pdf_pages  # pypdf: only for PDFs
+
         document, pages = read_pdf_pages(_decoded(source, where), where)
         vendor = VendorSource(
             source_id, document.text, title or document.title, None, document.paragraphs

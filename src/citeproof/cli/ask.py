@@ -15,6 +15,7 @@ from citeproof.asking import ask_store, turn_to_json
 from citeproof.cli.common import (
     Command,
     OutputFormat,
+    ProviderChoice,
     conclude_from_options,
     deprecated,
     emit,
@@ -25,7 +26,7 @@ from citeproof.cli.common import (
 )
 from citeproof.cli.progress import generation_line, stage
 from citeproof.providers.embedded import EmbeddedProvider
-from citeproof.providers.registry import get_provider, provider_names
+from citeproof.providers.registry import get_provider
 from citeproof.render.safe_text import json_text, safe_console, visible
 from citeproof.sources.ingest import collect_files, ingest_files
 from citeproof.sources.store import SourceStore
@@ -65,7 +66,7 @@ _SQLITE_MAGIC = b"SQLite format 3\x00"
 )
 @click.option(
     "--provider",
-    type=click.Choice(sorted(provider_names())),
+    type=ProviderChoice(),
     default=None,
     help="Default: openai when OPENAI_BASE_URL or OPENAI_API_KEY is set, anthropic when "
     "ANTHROPIC_API_KEY is set, else the embedded model.",

@@ -1,6 +1,7 @@
 """``citeproof audit ...``: verify a log, show a record, prove inclusion and consistency.
 
-Register with ``main.add_command(audit_group)``. Exit codes: 0 success, 1 a damaged log, a
+Registered by `citeproof.cli.main`; ``sample`` and ``review`` come from
+`citeproof.cli.sample`. Exit codes: 0 success, 1 a damaged log, a
 failed proof, a missing record or any other error, 2 usage errors (click's).
 """
 
@@ -44,6 +45,10 @@ AN_ERROR = (1, "an error stopped it: no such log or record, an unreadable log (t
 @click.group(
     "audit",
     cls=Group,
+    lazy={  # in a module of their own, which reads this one's options
+        "sample": "citeproof.cli.sample:sample_command",
+        "review": "citeproof.cli.sample:review_command",
+    },
     epilog=exit_codes(
         (0, "the command did what it says"),
         (1, "a damaged log (verify), a proof that fails (check-proof), a replay that differs "

@@ -3,78 +3,61 @@ where it is written, and the options several commands take."""
 
 from __future__ import annotations
 
-import os
 import socket
-import textwrap
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import ExitStack, contextmanager
+from collections.abc import Callable, Mapping
+from contextlib import ExitStack
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import click
 
-from citeproof.audit.backends import open_store
-from citeproof.errors import CiteproofError, InputError
+from citeproof import environment
+from citeproof.cli.group import Command, Group, errors_to_exit_status, exit_codes
+from citeproof.errors import InputError
 from citeproof.json_input import load_json
 from citeproof.model import VerifiedAnswer
 from citeproof.operations.engines import ENGINES
-from citeproof.outcome.contract import answer_to_json
-from citeproof.outcome.live import FileLiveValues, HttpLiveValues, LiveValues
-from citeproof.outcome.recording import Outcome, conclude
-from citeproof.outcome.rules import load_rules
+from citeproof.providers.registry import plugin_provider_names, provider_names
 from citeproof.render import FORMATS, Format, render
 from citeproof.render.safe_text import json_text, safe_console, visible
+
+if TYPE_CHECKING:
+    from citeproof.outcome.live import LiveValues
+    from citeproof.outcome.recording import Outcome
+
+__all__ = [
+    "Command",
+    "Group",
+    "OutputFormat",
+    "ProviderChoice",
+    "conclude_from_options",
+    "deprecated",
+    "emit",
+    "engine_options",
+    "errors_to_exit_status",
+    "exit_codes",
+    "format_answer",
+    "format_option",
+    "outcome_options",
+]
 
 OutputFormat = Format | Literal["json"]
 """What a command can print: a rendering, or the JSON contract."""
 
 
-@contextmanager
-def errors_to_exit_status() -> Iterator[None]:
-    """The one translation of errors to exit codes: a `CiteproofError` prints ``Error:`` and
-    its message (which names what and where) on standard error and exits with status 1
-    (click's `ClickException`); usage errors are click's status 2."""
-    try:
-        yield
-    except CiteproofError as error:
-        raise click.ClickException(str(error)) from None
+class ProviderChoice(click.Choice[str]):
+    """A provider name: one built in or registered (listed in the help), or one an installed
+    plug-in offers (looked up only when the name is none of those)."""
 
+    def __init__(self) -> None:
+        super().__init__(sorted(provider_names()))
 
-class Command(click.Command):
-    """A citeproof command: errors leave it through `errors_to_exit_status`."""
-
-    def invoke(self, ctx: click.Context) -> Any:
-        with errors_to_exit_status():
-            return super().invoke(ctx)
-
-
-class Group(click.Group):
-    """A citeproof command group: its commands are `Command`s, its errors translated alike.
-
-    Error messages quote file names, paths and values from outside: they reach the terminal
-    as text, unsafe characters shown, never acted on (usage errors keep their exit status)."""
-
-    command_class = Command
-    group_class = type  # subgroups are `Group`s too
-
-    def invoke(self, ctx: click.Context) -> Any:
-        try:
-            with errors_to_exit_status():
-                return super().invoke(ctx)
-        except click.ClickException as error:
-            setattr(error, "message", visible(error.message))  # noqa: B010 (click marks it Final)
-            raise
-
-
-def exit_codes(*codes: tuple[int, str]) -> str:
-    """A help epilog listing a command's exit codes; status 2 (usage) is click's everywhere."""
-    usage = (2, "usage error: an unknown option, a missing or unreadable argument")
-    lines = [
-        textwrap.fill(meaning, width=76, initial_indent=f"  {code}  ", subsequent_indent="     ")
-        for code, meaning in (*codes, usage)
-    ]
-    return "\b\nExit codes:\n" + "\n".join(lines)
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        not_built_in = isinstance(value, str) and value not in self.choices
+        if not_built_in and value in plugin_provider_names():
+            return value
+        return super().convert(value, param, ctx)
 
 
 def deprecated(old: str, instead: str) -> None:
@@ -128,6 +111,8 @@ def engine_options(default_engine: str | None, default_help: str) -> Callable[..
 
 def format_answer(verified: VerifiedAnswer, fmt: OutputFormat) -> str:
     if fmt == "json":
+        from citeproof.outcome.contract import answer_to_json  # pydantic: only for JSON
+
         return json_text(answer_to_json(verified), indent=2) + "\n"
     return render(verified, fmt)
 
@@ -194,10 +179,16 @@ def conclude_from_options(
     """Run evidence, rules and audit when any of their options was given; report on stderr."""
     if not (audit or rules_path):
         return None
+    # Imported here: evidence, CEL rules, live values and audit signing cost a plain verify.
+    from citeproof.audit.backends import open_store
+    from citeproof.outcome.live import FileLiveValues, HttpLiveValues
+    from citeproof.outcome.recording import conclude
+    from citeproof.outcome.rules import load_rules
+
     facts = _facts(facts_path) if facts_path else {}
     live: LiveValues | None = None
     if live_spec:
-        allow_http = os.environ.get("CITEPROOF_ALLOW_HTTP_LIVE") == "1"
+        allow_http = environment.ALLOW_HTTP_LIVE.get() == "1"
         live = (
             HttpLiveValues(live_spec, allow_http=allow_http)
             if "://" in live_spec

@@ -9,23 +9,15 @@ from contextlib import ExitStack
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import BinaryIO, Literal
+from typing import TYPE_CHECKING, BinaryIO, Literal
 
 import click
-from rich.progress import (
-    BarColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 
-from citeproof.adapters import VENDORS
-from citeproof.audit.backends import open_store
-from citeproof.audit.store import AuditStore
+from citeproof.adapters.converted import VENDORS
 from citeproof.cli.common import (
     Command,
     OutputFormat,
+    ProviderChoice,
     conclude_from_options,
     emit,
     engine_options,
@@ -34,20 +26,10 @@ from citeproof.cli.common import (
     format_option,
     outcome_options,
 )
-from citeproof.cli.vendor import verify_vendor_response
 from citeproof.errors import InputError
 from citeproof.model import Policy, Source
-from citeproof.operations.batch import (
-    BatchLine,
-    BatchLineFailed,
-    BatchSettings,
-    FailOn,
-    failed,
-    verify_lines,
-)
 from citeproof.operations.engines import Engine
-from citeproof.outcome.contract import read_sources
-from citeproof.providers.registry import get_provider, provider_names
+from citeproof.providers.registry import get_provider
 from citeproof.render.safe_text import safe_console, visible
 from citeproof.render.summary import plural
 from citeproof.sources import read_source_file
@@ -61,6 +43,13 @@ from citeproof.sources.limits import (
 )
 from citeproof.sources.text_reader import MARKDOWN_SUFFIXES, read_markdown, read_text
 from citeproof.verifier.verification import MAX_ANSWER_CHARS, verify
+
+if TYPE_CHECKING:
+    from citeproof.audit.store import AuditStore
+    from citeproof.operations.batch import BatchLine, BatchSettings, FailOn
+
+# What only some verifications need (a batch, an audit log, a vendor's response, a sources
+# JSON file, a progress bar) is imported where it is used: a plain verify starts faster.
 
 
 def _split_source_arg(value: str) -> tuple[str | None, Path]:
@@ -210,7 +199,7 @@ DEFAULTS = Policy()
 @click.option(
     "--judge-provider",
     "judge_provider",
-    type=click.Choice(sorted(provider_names())),
+    type=ProviderChoice(),
     default=None,
     help="The provider for --support-judge provider (default: openai when OPENAI_BASE_URL or "
     "OPENAI_API_KEY is set, anthropic when ANTHROPIC_API_KEY is set, else the embedded model).",
@@ -287,6 +276,9 @@ def verify_command(
             raise click.UsageError("--from reads one response file, not --batch")
         if out is None:
             raise click.UsageError("--batch needs --out OUT.jsonl")
+        from citeproof.audit.backends import open_store
+        from citeproof.operations.batch import BatchSettings
+
         settings = BatchSettings(
             str(batch),
             policy,
@@ -309,6 +301,8 @@ def verify_command(
     if vendor is not None:
         given = (source_args, email_args, sources_file)
         sources = _gather_sources(*given, limits) if any(given) else []
+        from citeproof.cli.vendor import verify_vendor_response
+
         verified, record = verify_vendor_response(
             vendor, answer_file, request_file, sources, policy
         )
@@ -332,10 +326,13 @@ def verify_command(
         live_spec=live_spec,
     )
     emit(format_answer(verified, fmt), out, verified)
-    failures = failed(verified, fail_on) if fail_on else []
-    if failures:
-        click.echo(f"failed (--fail-on {fail_on}): {', '.join(failures)}", err=True)
-        sys.exit(1)
+    if fail_on:
+        from citeproof.operations.batch import failed
+
+        failures = failed(verified, fail_on)
+        if failures:
+            click.echo(f"failed (--fail-on {fail_on}): {', '.join(failures)}", err=True)
+            sys.exit(1)
 
 
 def _numbered(sources: list[Source]) -> list[Source]:
@@ -400,6 +397,8 @@ def _gather_sources(
 ) -> list[Source]:
     sources: list[Source] = []
     if sources_file is not None:
+        from citeproof.outcome.contract import read_sources  # pydantic: only for JSON
+
         text = _read_text(sources_file, "sources", limits.max_file_bytes)
         sources.extend(read_sources(text, where=str(sources_file), limits=limits))
     for value in source_args:
@@ -422,6 +421,16 @@ def _run_batch(
 ) -> int:
     """Verify each line on the engine; a bad line becomes an error record and never stops the
     others. Outputs are written and audit records appended here, in input order."""
+    from rich.progress import (
+        BarColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    from citeproof.operations.batch import BatchLineFailed, verify_lines
+
     errors = safe_console(stderr=True)
     good = bad = failing = 0
     progress = Progress(
@@ -479,6 +488,8 @@ def _count_lines(path: Path) -> int:
 def _lines(handle: BinaryIO, limit: int) -> Iterator[BatchLine]:
     """The non-blank lines of the batch file, numbered from 1 (a UTF-8 BOM some editors write
     is dropped from the first)."""
+    from citeproof.operations.batch import BatchLine
+
     for number, (size, raw) in enumerate(bounded_lines(handle, limit), 1):
         if raw is not None and number == 1:
             raw = raw.removeprefix(b"\xef\xbb\xbf")

@@ -7,13 +7,13 @@ citeproof's `RetryPolicy` applies, within the caller's deadline.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 
 import anthropic
 from anthropic.types import Message as AnthropicMessage
 from anthropic.types import MessageParam
 
+from citeproof import environment
 from citeproof.errors import ProviderConfigError
 from citeproof.providers.base import ChatMessage, Generation, Message, Usage
 from citeproof.providers.openai_compat import DEFAULT_TIMEOUT
@@ -46,7 +46,7 @@ class AnthropicProvider(SdkProvider):
         retry: RetryPolicy = DEFAULT_RETRY,
         client: anthropic.Anthropic | None = None,
     ) -> None:
-        model = model or os.environ.get("CITEPROOF_MODEL") or None
+        model = model or environment.MODEL.get()
         if model is None:
             raise ProviderConfigError(
                 "no model: pass model= or set CITEPROOF_MODEL", provider=self.name
@@ -55,12 +55,12 @@ class AnthropicProvider(SdkProvider):
         self.timeout = timeout
         self.retry = retry
         if client is None:
-            api_key = api_key or os.environ.get("ANTHROPIC_API_KEY") or None
+            api_key = api_key or environment.ANTHROPIC_API_KEY.get()
             if api_key is None:
                 raise ProviderConfigError(
                     "no API key: pass api_key or set ANTHROPIC_API_KEY", provider=self.name
                 )
-            base_url = base_url or os.environ.get("ANTHROPIC_BASE_URL") or None
+            base_url = base_url or environment.ANTHROPIC_BASE_URL.get()
             client = anthropic.Anthropic(
                 api_key=api_key, base_url=base_url, max_retries=0, timeout=timeout
             )

@@ -22,6 +22,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from citeproof import environment
 from citeproof.errors import ProviderConfigError, extra_needed
 from citeproof.providers.base import ChatMessage, Generation
 from citeproof.providers.openai_compat import LOCAL_API_KEY, OpenAICompatProvider
@@ -46,7 +47,7 @@ def default_threads() -> int:
     On a shared machine generation with two threads collapsed while one held, so the
     default never takes more than two; ``CITEPROOF_THREADS`` overrides it.
     """
-    explicit = os.environ.get("CITEPROOF_THREADS", "").strip()
+    explicit = (environment.THREADS.get() or "").strip()
     if explicit.isdigit() and int(explicit) > 0:
         return int(explicit)
     try:

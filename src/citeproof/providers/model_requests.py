@@ -9,15 +9,15 @@ With ``CITEPROOF_ALLOW_MODEL_REQUESTS=0`` in the environment, or inside
 from __future__ import annotations
 
 import ipaddress
-import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from urllib.parse import urlsplit
 
+from citeproof import environment
 from citeproof.errors import ModelRequestsForbidden
 
-ENV_VAR = "CITEPROOF_ALLOW_MODEL_REQUESTS"
+ENV_VAR = environment.ALLOW_MODEL_REQUESTS.name
 _allowed: ContextVar[bool | None] = ContextVar("citeproof_model_requests", default=None)
 
 
@@ -26,7 +26,8 @@ def model_requests_allowed() -> bool:
     override = _allowed.get()
     if override is not None:
         return override
-    return os.environ.get(ENV_VAR, "1").strip().lower() not in ("0", "false", "no", "off")
+    switch = environment.ALLOW_MODEL_REQUESTS.get() or "1"
+    return switch.strip().lower() not in ("0", "false", "no", "off")
 
 
 @contextmanager

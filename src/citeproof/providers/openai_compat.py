@@ -7,12 +7,12 @@ Settings come from the arguments, else the environment: ``OPENAI_BASE_URL``,
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 
 import openai
 from openai.types.chat import ChatCompletion, ChatCompletionMessageParam
 
+from citeproof import environment
 from citeproof.errors import ProviderConfigError, ProviderError, ProviderModelError
 from citeproof.providers.base import ChatMessage, Generation, Usage
 from citeproof.providers.model_requests import check_model_request, is_loopback
@@ -53,13 +53,13 @@ class OpenAICompatProvider(SdkProvider):
     ) -> None:
         self.name = name
         self.quote_first = quote_first
-        self.model = _setting(model, "CITEPROOF_MODEL", "model", name)
+        self.model = _setting(model, environment.MODEL, "model", name)
         self.timeout = timeout
         self.retry = retry
         self._check_model = check_model
         if client is None:
-            base_url = base_url or os.environ.get("OPENAI_BASE_URL") or None
-            api_key = api_key or os.environ.get("OPENAI_API_KEY") or None
+            base_url = base_url or environment.OPENAI_BASE_URL.get()
+            api_key = api_key or environment.OPENAI_API_KEY.get()
             if api_key is None and is_loopback(base_url):
                 api_key = LOCAL_API_KEY
             if api_key is None:
@@ -137,10 +137,10 @@ class OpenAICompatProvider(SdkProvider):
         )
 
 
-def _setting(value: str | None, env: str, field: str, provider: str) -> str:
-    value = value or os.environ.get(env) or None
+def _setting(value: str | None, env: environment.Variable, field: str, provider: str) -> str:
+    value = value or env.get()
     if value is None:
-        raise ProviderConfigError(f"no {field}: pass {field}= or set {env}", provider=provider)
+        raise ProviderConfigError(f"no {field}: pass {field}= or set {env.name}", provider=provider)
     return value
 
 

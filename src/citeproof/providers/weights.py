@@ -22,6 +22,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from citeproof import environment
 from citeproof.errors import ProviderConfigError
 
 _CHUNK = 1 << 20
@@ -110,10 +111,10 @@ def weights_for(key: str | None) -> Weights:
 
 def cache_folder() -> Path:
     """The folder that holds joined weights (it may not exist yet)."""
-    explicit = os.environ.get("CITEPROOF_CACHE")
+    explicit = environment.CACHE.get()
     if explicit:
         return Path(explicit).expanduser()
-    xdg = os.environ.get("XDG_CACHE_HOME")
+    xdg = environment.XDG_CACHE_HOME.get()
     base = Path(xdg).expanduser() if xdg else Path.home() / ".cache"
     return base / "citeproof" / "models"
 
@@ -125,7 +126,7 @@ def find_weights(weights: Weights, path: str | Path | None = None) -> Path:
     Raises `ProviderConfigError` naming the pip command when nothing is found, or naming the
     file when joined chunks have the wrong size or hash.
     """
-    given = path if path is not None else os.environ.get("CITEPROOF_MODEL_PATH") or None
+    given = path if path is not None else environment.MODEL_PATH.get()
     if given is not None:
         chosen = Path(given).expanduser()
         if not chosen.is_file():

@@ -10,13 +10,16 @@ upstream and carried on them, and ``lint-imports`` fails on an import of any sta
 
 from __future__ import annotations
 
-from typing import Literal, get_args
+import importlib
+from typing import TYPE_CHECKING, Literal, get_args
 
 from citeproof.errors import InputError
 from citeproof.model import VerifiedAnswer, expect_instance
-from citeproof.render.html import render_html
-from citeproof.render.markdown import render_markdown
-from citeproof.render.terminal import render_terminal
+
+if TYPE_CHECKING:
+    from citeproof.render.html import render_html
+    from citeproof.render.markdown import render_markdown
+    from citeproof.render.terminal import render_terminal
 
 Format = Literal["html", "md", "term"]
 FORMATS: tuple[Format, ...] = get_args(Format)
@@ -28,14 +31,38 @@ def render(answer: VerifiedAnswer, format: Format) -> str:
     Raises `InputError` when ``answer`` is not a `VerifiedAnswer` or the format is unknown."""
     expect_instance(answer, VerifiedAnswer, "answer")
     if format == "html":
+        from citeproof.render.html import render_html
+
         return render_html(answer)
     if format == "md":
+        from citeproof.render.markdown import render_markdown
+
         return render_markdown(answer)
     if format == "term":
+        from citeproof.render.terminal import render_terminal
+
         return render_terminal(answer)
     raise InputError(
         f"unknown format {format!r}; expected one of {', '.join(FORMATS)}", field="format"
     )
+
+
+# Each rendering is imported when it is first used: HTML needs markdown-it and nh3, the
+# terminal report rich, and `import citeproof` needs none of them.
+_RENDERERS = {
+    "render_html": "citeproof.render.html",
+    "render_markdown": "citeproof.render.markdown",
+    "render_terminal": "citeproof.render.terminal",
+}
+
+
+def __getattr__(name: str) -> object:
+    module = _RENDERERS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'citeproof.render' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
 
 
 __all__ = ["FORMATS", "Format", "render", "render_html", "render_markdown", "render_terminal"]

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
-from rich.markup import escape
+if TYPE_CHECKING:  # rich is imported where a console is made: `import citeproof` needs none
+    from rich.console import Console
 
 # Controls a terminal acts on (ESC starts every escape sequence, BEL ends OSC titles, C1 0x9B
 # is a one-byte CSI), bidi controls that make text read in another order than it is stored
@@ -46,11 +46,15 @@ def visible(text: str, *, one_line: bool = False, marks: str = "<>") -> str:
 
 def markup_safe(text: str) -> str:
     """`visible` ``text`` (one line) for a place Rich reads as markup: shown as written."""
+    from rich.markup import escape
+
     return escape(visible(text, one_line=True))
 
 
 def safe_console(*, stderr: bool = False) -> Console:
     """A console for messages: no markup, no highlighting, no emoji codes, no wrapping."""
+    from rich.console import Console
+
     return Console(stderr=stderr, markup=False, highlight=False, emoji=False, soft_wrap=True)
 
 

@@ -8,9 +8,10 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from citeproof import environment
 from citeproof.errors import InputError
 
-SETTINGS_ENV = "CITEPROOF_SERVE_CONFIG"
+SETTINGS_ENV = environment.SERVE_CONFIG.name
 """The environment variable `citeproof serve` hands its configuration to workers in."""
 
 

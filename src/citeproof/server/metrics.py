@@ -14,7 +14,9 @@ from collections.abc import Mapping
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.multiprocess import MultiProcessCollector
 
-MULTIPROCESS_DIR = "PROMETHEUS_MULTIPROC_DIR"
+from citeproof import environment
+
+MULTIPROCESS_DIR = environment.PROMETHEUS_MULTIPROC_DIR.name
 
 _BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 

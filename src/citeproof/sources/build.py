@@ -9,16 +9,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePath
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from citeproof.errors import SourceError
 from citeproof.model import SOURCE_FIELDS, Source, SourceKind, Span
-from citeproof.sources.email_reader import (
-    Attachment,
-    ReadMessage,
-    decode_attachment_text,
-    read_message,
-)
 from citeproof.sources.ids import (
     attachment_doc_id,
     content_hash,
@@ -35,9 +30,12 @@ from citeproof.sources.limits import (
     over_limit,
     read_file_bounded,
 )
-from citeproof.sources.readers import EMAIL_SUFFIXES, SUPPORTED_SUFFIXES, document_format
+from citeproof.sources.readers import EMAIL_SUFFIXES, document_format, reads_suffix
 from citeproof.sources.readers import read_document as read_document_bytes
 from citeproof.sources.segment import Segmented
+
+if TYPE_CHECKING:
+    from citeproof.sources.email_reader import Attachment, ReadMessage
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,8 +83,8 @@ class FileDrafts:
 
 
 def is_supported(path: Path) -> bool:
-    """Whether ``path``'s suffix is one citeproof reads."""
-    return path.suffix.lower() in SUPPORTED_SUFFIXES
+    """Whether ``path``'s suffix is one citeproof reads (built in, or by a plug-in)."""
+    return reads_suffix(path.suffix)
 
 
 def read_file(
@@ -110,6 +108,8 @@ def read_file(
     absolute = path.resolve()
     url = absolute.as_uri()
     if path.suffix.lower() in EMAIL_SUFFIXES:
+        from citeproof.sources.email_reader import read_message  # the email package: only here
+
         trusted = any(absolute.is_relative_to(root.resolve()) for root in trusted_roots)
         message = read_message(raw, where, limits)
         check_extent(message.body.text, len(message.body.paragraphs), limits, where)
@@ -186,6 +186,8 @@ class _Unsupported(Exception):
 
 
 def _read_attachment(attachment: Attachment, where: str, limits: ReadLimits) -> Segmented:
+    from citeproof.sources.email_reader import decode_attachment_text, read_message
+
     name, content_type = attachment.filename, attachment.content_type
     if content_type == "message/rfc822" or PurePath(name).suffix.lower() in EMAIL_SUFFIXES:
         body = read_message(attachment.data, where, limits).body

@@ -15,7 +15,7 @@ from citeproof.model import Source, SourceKind
 from citeproof.sources.build import read_file
 from citeproof.sources.ids import readable_path
 from citeproof.sources.limits import DEFAULT_LIMITS, ReadLimits, check_extent, read_file_bounded
-from citeproof.sources.readers import SUPPORTED_SUFFIXES
+from citeproof.sources.readers import reads_suffix
 from citeproof.sources.text_reader import read_text
 
 
@@ -34,7 +34,7 @@ def read_source_file(
     """
     path = Path(path)
     suffix = path.suffix.lower()
-    if suffix and suffix not in SUPPORTED_SUFFIXES:
+    if suffix and not reads_suffix(suffix):
         raise SourceError(
             f"cannot read {suffix} files here; "
             "give the text as a .txt file or in a --sources JSON file",

@@ -16,6 +16,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import BinaryIO
 
+from citeproof import environment
 from citeproof.errors import InputError, SourceError
 
 MB = 1024 * 1024
@@ -32,6 +33,7 @@ class ReadLimits:
     max_attachment_bytes: int = 25 * MB
     """Decoded size of one attachment; a larger one is skipped, the message is stored."""
     max_pdf_pages: int = 5000
+    """Pages in one PDF."""
     max_passages: int = 50_000
     """Paragraphs in one source."""
     max_source_chars: int = 10_000_000
@@ -50,7 +52,7 @@ class ReadLimits:
         environ = os.environ if environ is None else environ
         values: dict[str, int | float] = {}
         for setting in fields(cls):
-            name = f"CITEPROOF_{setting.name.upper()}"
+            name = environment.READ_LIMIT_PREFIX + setting.name.upper()
             if name not in environ:
                 continue
             kind = float if setting.type in (float, "float") else int
@@ -71,7 +73,7 @@ def over_limit(what: str, amount: str, setting: str, where: str) -> SourceError:
     """The error for a file that breaks a limit, naming the setting that raises it."""
     return SourceError(
         f"{what} is over the limit of {amount} (setting {setting}, "
-        f"environment CITEPROOF_{setting.upper()})",
+        f"environment {environment.READ_LIMIT_PREFIX}{setting.upper()})",
         where=where,
     )
 

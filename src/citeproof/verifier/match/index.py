@@ -13,13 +13,18 @@ import sys
 import threading
 from collections import Counter, OrderedDict
 from collections.abc import Hashable, Mapping
-
-import numpy as np
-import numpy.typing as npt
+from functools import cache
+from typing import TYPE_CHECKING
 
 from citeproof.model import Source, Span
 from citeproof.verifier.match.align import distance
-from citeproof.verifier.match.normalize import IntArray, Normalized, normalize
+from citeproof.verifier.match.normalize import Normalized, normalize
+
+if TYPE_CHECKING:  # numpy is imported where an array is made: `import citeproof` needs none
+    import numpy as np
+    import numpy.typing as npt
+
+    from citeproof.verifier.match.normalize import IntArray
 
 WORD = re.compile(r"\w+")
 # Below this many normalized characters one `str.find` costs less than consulting postings.
@@ -29,9 +34,17 @@ POSTINGS_MIN_CHARS = 1_000_000
 scanning the text, and the candidate index (word postings) is not built."""
 REMEMBERED_RESULTS = 512  # search results kept per text
 FORGOTTEN = object()  # what `TextIndex.recall` returns for a result it does not hold
-_ASCII_WORD = np.zeros(256, dtype=bool)
-for _c in b"0123456789_ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz":
-    _ASCII_WORD[_c] = True
+
+
+@cache
+def _ascii_word() -> npt.NDArray[np.bool_]:
+    """Which byte values are ASCII word characters."""
+    import numpy as np
+
+    table = np.zeros(256, dtype=bool)
+    for c in b"0123456789_ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz":
+        table[c] = True
+    return table
 
 
 def _dict_bytes(mapping: Mapping[str, object]) -> int:
@@ -65,6 +78,8 @@ class _Postings:
     __slots__ = ("_grams", "_ids", "_nbytes", "pos", "start", "vocab")
 
     def __init__(self, text: str) -> None:
+        import numpy as np
+
         self.vocab, starts, ids = _tokenize(text)
         order = np.argsort(ids, kind="stable")
         self.pos: IntArray = starts[order]
@@ -137,6 +152,8 @@ class TextIndex:
     )
 
     def __init__(self, text: str, paragraphs: tuple[Span, ...]) -> None:
+        import numpy as np
+
         self.norm: Normalized = normalize(text)
         self.chars = len(text)
         self._para_orig = np.array(paragraphs, dtype=np.int64).reshape(-1, 2)
@@ -244,6 +261,8 @@ class SourceIndex:
 
     def paragraph_of(self, original: int) -> int:
         """1-based paragraph holding original index ``original``, or the nearest one."""
+        import numpy as np
+
         para_orig = self._core._para_orig
         starts = para_orig[:, 0]
         k = int(np.searchsorted(starts, original, side="right")) - 1
@@ -262,6 +281,8 @@ class SourceIndex:
 
     def positions(self, word: str, offset: int, lo: int, hi: int) -> IntArray:
         """Possible quote starts ``p`` in ``[lo, hi)``: where ``word`` sits at ``p + offset``."""
+        import numpy as np
+
         posts = self._core.postings().of(word)
         a = int(np.searchsorted(posts, lo + offset, side="left"))
         b = int(np.searchsorted(posts, hi + offset, side="left"))
@@ -275,6 +296,8 @@ class SourceIndex:
         A plain scan of the normalized text unless the candidate index is already built and
         the text is long enough for it to be faster.
         """
+        import numpy as np
+
         text = self.text
         tokens = quote_tokens(quote)
         if len(text) < EXACT_SCAN_LIMIT or not tokens or not self._core.has_postings:
@@ -316,6 +339,8 @@ class SourceIndex:
 
         The rarest few quote words vote for where the quote would start; nearby votes add up.
         """
+        import numpy as np
+
         width = max(16, len(quote) // 3)
         if not self._core.has_postings and len(self.text) < POSTINGS_MIN_CHARS:
             scanned = self._scanned_votes(quote, budget)
@@ -339,6 +364,8 @@ class SourceIndex:
         """Votes from the rarest few quote words, found by scanning the text: for a text
         this short a few C-speed passes cost less than building the candidate index. None
         when fewer than three quote words occur (a misspelt quote needs the index)."""
+        import numpy as np
+
         folded = self._core.folded()
         if folded is None:
             return None
@@ -396,6 +423,8 @@ def _trigrams(word: str) -> set[str]:
 
 def _top_clusters(votes: IntArray, width: int, count: int) -> list[int]:
     """Starts of the ``count`` densest windows of ``width`` among sorted ``votes``."""
+    import numpy as np
+
     density = np.searchsorted(votes, votes + width, side="left") - np.arange(len(votes))
     order = np.argsort(-density, kind="stable")  # ties: earliest position first
     chosen: list[int] = []
@@ -410,11 +439,13 @@ def _top_clusters(votes: IntArray, width: int, count: int) -> list[int]:
 
 def _tokenize(text: str) -> tuple[dict[str, int], IntArray, npt.NDArray[np.int32]]:
     """Vocabulary (casefolded word -> id), word starts, and word ids in text order."""
+    import numpy as np
+
     vocab: dict[str, int] = {}
     add = vocab.setdefault
     if text.isascii():
         # Fast path: word starts from a byte mask, words from one findall.
-        mask = _ASCII_WORD[np.frombuffer(text.encode("ascii"), dtype=np.uint8)]
+        mask = _ascii_word()[np.frombuffer(text.encode("ascii"), dtype=np.uint8)]
         starts = _word_starts(mask)
         words = WORD.findall(text.lower())
         ids = [add(w, len(vocab)) for w in words]
@@ -424,7 +455,7 @@ def _tokenize(text: str) -> tuple[dict[str, int], IntArray, npt.NDArray[np.int32
     points = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
     ascii_points = points < 128
     mask = np.zeros(len(points), dtype=bool)
-    mask[ascii_points] = _ASCII_WORD[points[ascii_points]]
+    mask[ascii_points] = _ascii_word()[points[ascii_points]]
     high = np.flatnonzero(~ascii_points)
     distinct, which = np.unique(points[high], return_inverse=True)
     wordy = np.array([chr(c).isalnum() for c in distinct.tolist()], dtype=bool)
@@ -443,6 +474,8 @@ def _tokenize(text: str) -> tuple[dict[str, int], IntArray, npt.NDArray[np.int32
 
 
 def _word_starts(mask: npt.NDArray[np.bool_]) -> IntArray:
+    import numpy as np
+
     edges = np.flatnonzero(mask[1:] & ~mask[:-1]) + 1
     starts = np.concatenate(([0], edges)) if len(mask) and mask[0] else edges
     return starts.astype(np.int64)

@@ -11,14 +11,16 @@ import re
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import lru_cache
-
-import numpy as np
-import numpy.typing as npt
+from functools import cache, lru_cache
+from typing import TYPE_CHECKING
 
 from citeproof.model import Span
 
-IntArray = npt.NDArray[np.int64]
+if TYPE_CHECKING:  # numpy is imported where an array is made: `import citeproof` needs none
+    import numpy as np
+    import numpy.typing as npt
+
+    IntArray = npt.NDArray[np.int64]
 
 _SPACES = "\t\n\v\f\r\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005"
 _SPACES += "\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
@@ -53,9 +55,16 @@ _SPECIAL_CHARS += "\u2066\u2067\u2068\u2069\u00ad…"
 _ASCII_TABLE = bytes(
     ord(_TABLE.get(i, chr(i))) if len(_TABLE.get(i, chr(i))) == 1 else i for i in range(128)
 ).ljust(256, b"\0")
-_LOOKUP = np.arange(max(_TABLE) + 1, dtype=np.uint32)
-for _code, _replacement_char in _TABLE.items():
-    _LOOKUP[_code] = ord(_replacement_char)
+
+
+@cache
+def _lookup() -> npt.NDArray[np.uint32]:
+    import numpy as np
+
+    table = np.arange(max(_TABLE) + 1, dtype=np.uint32)
+    for code, replacement in _TABLE.items():
+        table[code] = ord(replacement)
+    return table
 
 
 def _translate(text: str) -> str:
@@ -65,9 +74,12 @@ def _translate(text: str) -> str:
     if len(text) < 4096:  # a quote: numpy's set-up would cost more than it saves
         return text.translate(_TABLE)
     # One lookup per code point, in numpy.
+    import numpy as np
+
+    lookup = _lookup()
     points = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-    low = points < len(_LOOKUP)
-    mapped = np.where(low, _LOOKUP[np.where(low, points, 0)], points)
+    low = points < len(lookup)
+    mapped = np.where(low, lookup[np.where(low, points, 0)], points)
     return mapped.astype(np.uint32).tobytes().decode("utf-32-le", "surrogatepass")
 
 
@@ -135,6 +147,8 @@ class OffsetMap:
 
     def start(self, i: int) -> int:
         """Original index where normalized character ``i`` comes from."""
+        import numpy as np
+
         if i >= self._size:
             return self._end
         k = int(np.searchsorted(self._norm, i, side="right")) - 1
@@ -144,6 +158,8 @@ class OffsetMap:
 
     def stop(self, i: int) -> int:
         """Original index just past the characters that produced normalized character ``i``."""
+        import numpy as np
+
         k = int(np.searchsorted(self._norm, i, side="right")) - 1
         if self._fixed_end[k] >= 0:
             return int(self._fixed_end[k])
@@ -158,6 +174,8 @@ class OffsetMap:
 
     def to_normalized(self, positions: IntArray) -> IntArray:
         """For each original index, the first normalized index that comes from at or after it."""
+        import numpy as np
+
         k = np.searchsorted(self._orig, positions, side="right") - 1
         safe = np.maximum(k, 0)
         seg_len = np.diff(np.append(self._norm, self._size))[safe]
@@ -185,6 +203,8 @@ def normalize(text: str) -> Normalized:
     """NFC, whitespace runs -> one space, quote marks -> ``"``/``'``, dashes -> ``-``,
     ``…`` -> ``...``, invisible characters removed; case and letters are kept as they are.
     """
+    import numpy as np
+
     translated = _translate(text)
     changes: Iterator[tuple[int, int, str]]
     if not translated.isascii() and not unicodedata.is_normalized("NFC", translated):

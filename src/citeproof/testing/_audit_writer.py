@@ -1,6 +1,6 @@
-"""A writer process for the crash and concurrency tests.
+"""A writer process for the audit-store conformance suite's crash and concurrency tests.
 
-Usage: python -m tests.audit.writer TARGET CHECKPOINT_DIR COUNT TAG
+Usage: python -m citeproof.testing._audit_writer TARGET CHECKPOINT_DIR COUNT TAG
 Appends COUNT records and prints "<sequence> <request_id>" after each acknowledged append.
 """
 

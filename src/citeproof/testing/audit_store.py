@@ -1,7 +1,11 @@
-"""`AuditStoreConformance`: the behaviour every audit store must show (issue 4 §3).
+"""`AuditStoreConformance`: the behaviour every audit store must show, as pytest tests.
 
-A backend's test class subclasses it and supplies a fresh log, raw access that bypasses the
-append-only triggers (to play the attacker) and a fresh copy of a 10,000-record log.
+A backend's test class subclasses it (its name starting with ``Test``) and supplies the hooks:
+a fresh log (`new_log`), how to open it (`open`, default `citeproof.audit.open_store`), raw
+access that bypasses the append-only guard, to play the attacker (`raw_replace_rows`,
+`raw_set_column`, `raw_execute`), a fresh copy of a 10,000-record log (`big_log_copy`) and a
+writer process (`writer_command`). citeproof's SQLite and PostgreSQL stores pass it; a store of
+your own proves itself the same way (docs/extending.md). Needs pytest.
 """
 
 from __future__ import annotations
@@ -27,8 +31,10 @@ from citeproof.audit.record import build_entry, parse_entry, payload_json
 from citeproof.audit.store import Row
 from citeproof.errors import AuditRecordError, RecordNotFoundError
 
-REPO = Path(__file__).resolve().parents[2]
+SRC = Path(__file__).resolve().parents[2]
+"""The folder the citeproof under test is imported from (for the writer processes)."""
 BIG_LOG_SIZE = 10_000
+"""Records in the log `AuditStoreConformance.big_log_copy` copies (`fill` it with this many)."""
 SIGNED_FIELDS = ("tree_size", "root_hash", "chain_head", "created_at", "key_id", "frontier")
 """The checkpoint fields its signature covers, but for ``format`` (tested on its own)."""
 
@@ -46,6 +52,7 @@ def sample_payload(number: int) -> dict[str, Any]:
 
 
 def fill(store: AuditStore, count: int, batch: int = 500) -> None:
+    """Append ``count`` `sample_payload` records (request ids ``req-0``...), ``batch`` a call."""
     for start in range(0, count, batch):
         items = [(sample_payload(n), f"req-{n}") for n in range(start, min(count, start + batch))]
         store.append_many(items)
@@ -70,7 +77,10 @@ def reseal(rows: list[Row], start: int) -> list[Row]:
 
 
 class AuditStoreConformance:
-    """Shared tests; subclasses implement the four hooks below."""
+    """The tests every audit store passes; a subclass implements the hooks up to `open`.
+
+    Each hook's target is whatever ``open`` takes (a path, a URL) as a string; checkpoints
+    go to the folder given beside it."""
 
     def new_log(self) -> tuple[str, Path]:
         """(target, checkpoint directory) of a new, empty log."""
@@ -85,16 +95,29 @@ class AuditStoreConformance:
         raise NotImplementedError
 
     def raw_execute(self, target: str, statement: str) -> None:
-        """Run `statement` through an ordinary connection (triggers active)."""
+        """Run `statement` through an ordinary connection (triggers active): an SQL
+        ``UPDATE audit_records ...`` or ``DELETE FROM audit_records``. A store without SQL
+        attempts the same change its own way; either must raise an error that says
+        "append-only"."""
         raise NotImplementedError
 
     def big_log_copy(self) -> tuple[str, Path]:
         """A fresh copy of one 10,000-record log (checkpoint every 1,000)."""
         raise NotImplementedError
 
-    # -- helpers -------------------------------------------------------------------------
     def open(self, target: str, checkpoints: Path, every: int = 10) -> Any:
+        """The store of ``target``, opened (a context manager), checkpointing every ``every``
+        appends into ``checkpoints``."""
         return open_store(target, checkpoint_dir=checkpoints, checkpoint_every=every)
+
+    def writer_command(self, target: str, checkpoints: Path, count: int, tag: str) -> list[str]:
+        """A process that opens ``target`` (checkpoints every 50 appends), appends ``count``
+        records with request ids ``TAG-0``... and prints ``<sequence> <request id>`` after
+        each acknowledged append; by default `citeproof.testing._audit_writer`."""
+        module = "citeproof.testing._audit_writer"
+        return [sys.executable, "-m", module, target, str(checkpoints), str(count), tag]
+
+    # -- helpers -------------------------------------------------------------------------
 
     def small_log(self, count: int = 50) -> tuple[str, Path, list[Row]]:
         target, checkpoints = self.new_log()
@@ -408,15 +431,14 @@ class AuditStoreConformance:
 
     # -- crashes and concurrency ---------------------------------------------------------
     def writer(self, target: str, checkpoints: Path, count: int, tag: str) -> subprocess.Popen[str]:
-        # The code under test: a PYTHONPATH already set (a checkout's src/) stays first.
-        path = [p for p in (os.environ.get("PYTHONPATH"), str(REPO)) if p]
+        # The code under test: the citeproof imported here comes first, then PYTHONPATH.
+        path = [p for p in (str(SRC), os.environ.get("PYTHONPATH")) if p]
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
         return subprocess.Popen(
-            [sys.executable, "-m", "tests.audit.writer", target, str(checkpoints), str(count), tag],
+            self.writer_command(target, checkpoints, count, tag),
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             text=True,
-            cwd=REPO,
             env=env,
         )
 

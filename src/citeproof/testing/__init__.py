@@ -3,6 +3,10 @@ claims do not hold up against its sources, and says which ones and why.
 
 Installed as a pytest plugin (entry point ``pytest11``), it is also the fixture
 ``assert_cited``; importing it works without pytest.
+
+For teams extending citeproof: the conformance suites a backend of their own proves itself
+with, `citeproof.testing.audit_store.AuditStoreConformance` and
+`citeproof.testing.providers.ProviderConformance` (they need pytest; see docs/extending.md).
 """
 
 from __future__ import annotations
