@@ -20,10 +20,10 @@ import pytest
 from citeproof.audit.backends import open_store
 from citeproof.audit.record import payload_json
 from citeproof.operations.logged import LoggedRecord, logged_records
-from citeproof.operations.sampling import logged_answer as verify_again
 from citeproof.outcome.live import LiveResponse
 from citeproof.outcome.recording import conclude
 from citeproof.outcome.rules import parse_rules
+from citeproof.outcome.verify_again import verify_again
 from citeproof.values import values_from_json
 from tests.cli_runs import invoke
 
