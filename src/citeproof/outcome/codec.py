@@ -131,7 +131,10 @@ def _from_json(
                 raise InputError("is missing", where=where, field=name)
             continue
         conversion = conversions.get(name)
-        values[name] = conversion[1](data[name]) if conversion is not None else data[name]
+        value = conversion[1](data[name]) if conversion is not None else data[name]
+        if name in _FLOATS[kind] and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)  # canonical JSON writes an integral float as an integer
+        values[name] = value
     return kind(**values)
 
 
@@ -150,7 +153,10 @@ def _is_plain(hint: object) -> bool:
     return False
 
 
-def _check_every_field_is_known() -> None:
+def _float_fields() -> dict[type, frozenset[str]]:
+    """Per record type, its fields of type ``float``; raises `TypeError` naming a field that
+    is neither a plain JSON value nor given a conversion in `_CONVERSIONS`."""
+    floats: dict[type, frozenset[str]] = {}
     for kind, conversions in _CONVERSIONS.items():
         hints = typing.get_type_hints(kind)
         for field in fields(kind):
@@ -159,6 +165,8 @@ def _check_every_field_is_known() -> None:
                     f"{kind.__name__}.{field.name} ({hints[field.name]}) is not a plain JSON "
                     "value: say in citeproof.outcome.codec how to write and read it"
                 )
+        floats[kind] = frozenset(name for name, hint in hints.items() if hint is float)
+    return floats
 
 
-_check_every_field_is_known()
+_FLOATS = _float_fields()
