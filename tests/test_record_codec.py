@@ -128,6 +128,9 @@ def test_a_member_the_record_type_does_not_have_is_refused_by_name() -> None:
         codec.source_from_json({"id": "s1", "kind": "document"}, where="sources[0]")
     with pytest.raises(InputError, match="expected a JSON object"):
         codec.eligibility_from_json(["e1"])  # type: ignore[arg-type]
+    written = codec.eligibility_to_json(ELIGIBILITY)
+    with pytest.raises(InputError, match="list of source ids"):
+        codec.eligibility_from_json({**written, "eligible": "letter-7"})
 
 
 def test_the_records_other_values_round_trip_every_field() -> None:

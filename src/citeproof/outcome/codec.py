@@ -46,6 +46,12 @@ def _exclusions_from_json(items: list[Any]) -> tuple[Exclusion, ...]:
     )
 
 
+def _ids_from_json(items: Any) -> tuple[str, ...]:
+    if not isinstance(items, list) or not all(isinstance(item, str) for item in items):
+        raise InputError("must be a list of source ids", where="eligibility", field="eligible")
+    return tuple(items)
+
+
 def _as_given(value: Any) -> Any:
     return value
 
@@ -53,7 +59,7 @@ def _as_given(value: Any) -> Any:
 _CONVERSIONS: dict[type, dict[str, _Conversion]] = {
     Source: {"paragraphs": (_spans_to_json, _as_given)},  # `Source` reads the pairs itself
     Eligibility: {
-        "eligible": (list, tuple),
+        "eligible": (list, _ids_from_json),
         "excluded": (_exclusions_to_json, _exclusions_from_json),
     },
     Exclusion: {},
