@@ -52,7 +52,8 @@ from pathlib import Path
 from typing import Any
 
 from citeproof.audit import open_store
-from citeproof.audit.record import canonical_json, payload_json
+from citeproof.audit.record import payload_json
+from citeproof.canonical import canonical_json
 from citeproof.outcome.recording import conclude
 from citeproof.sources.store import SourceStore
 from citeproof.verifier.verification import verify

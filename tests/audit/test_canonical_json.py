@@ -11,7 +11,7 @@ import rfc8785
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from citeproof.audit.record import canonical_json
+from citeproof.canonical import canonical_json
 from citeproof.errors import AuditRecordError
 
 scalars = (

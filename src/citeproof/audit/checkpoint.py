@@ -30,7 +30,8 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from citeproof.audit.merkle import MerkleFrontier
-from citeproof.audit.record import canonical_json, utc_timestamp
+from citeproof.audit.record import utc_timestamp
+from citeproof.canonical import canonical_json
 from citeproof.errors import CheckpointError
 
 CHECKPOINT_FORMAT = "citeproof-audit-checkpoint/1"

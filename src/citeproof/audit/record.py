@@ -21,77 +21,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-import rfc8785
-
 from citeproof.audit.chain import record_hash
+from citeproof.canonical import canonical_json
 from citeproof.errors import AuditRecordError
 
 RECORD_FORMAT = "citeproof-audit/1"
 MAX_REQUEST_ID_LENGTH = 200
-
-
-def canonical_json(value: object) -> bytes:
-    """RFC 8785 canonical JSON of `value`; raises `AuditRecordError` when it is not JSON.
-
-    Integers must fit in an IEEE double exactly (|n| < 2**53) and floats must be finite, as
-    RFC 8785 requires. Values the standard library's encoder writes exactly as RFC 8785 does
-    (see `_plain`) take that path, many times faster; any other goes through ``rfc8785``.
-    """
-    plain = _plain(value)
-    if plain is not _NOT_PLAIN:
-        try:
-            return json.dumps(
-                plain, ensure_ascii=False, sort_keys=True, separators=(",", ":")
-            ).encode("utf-8")
-        except UnicodeEncodeError:
-            pass  # a lone surrogate: rfc8785 names the error
-    try:
-        return rfc8785.dumps(value)  # type: ignore[arg-type]  # checked at run time
-    except (rfc8785.CanonicalizationError, TypeError, ValueError) as exc:
-        raise AuditRecordError(f"value is not canonical JSON: {exc}") from exc
-
-
-_NOT_PLAIN = object()
-_SAFE_INTEGER = 2**53 - 1
-
-
-def _plain(value: object) -> object:
-    """``value`` with integral floats as ints, when ``json.dumps(sort_keys=True,
-    ensure_ascii=False)`` writes it byte for byte as RFC 8785 does; else `_NOT_PLAIN`.
-
-    They agree on strings (both escape only ``"``, ``\\`` and control characters, with the
-    same short forms and lowercase ``\\u00xx``), on integers within ±(2**53 - 1), and on
-    floats from 1e-4 to 1e16 that are not integral (the shortest round-trip digits, in fixed
-    notation; an integral float is written as its integer, as ECMAScript does). Keys sort
-    alike when none holds a character beyond U+FFFF (UTF-16 and code point order agree there).
-    """
-    if value is None or isinstance(value, str | bool):
-        return value
-    if isinstance(value, int):
-        return value if -_SAFE_INTEGER <= value <= _SAFE_INTEGER else _NOT_PLAIN
-    if isinstance(value, float):
-        if value.is_integer():
-            return int(value) if abs(value) <= _SAFE_INTEGER else _NOT_PLAIN
-        return value if 1e-4 <= abs(value) < 1e16 else _NOT_PLAIN
-    if isinstance(value, dict):
-        out: dict[str, object] = {}
-        for key, item in value.items():
-            if not isinstance(key, str) or (not key.isascii() and max(key) > "\uffff"):
-                return _NOT_PLAIN
-            plain = _plain(item)
-            if plain is _NOT_PLAIN:
-                return _NOT_PLAIN
-            out[key] = plain
-        return out
-    if isinstance(value, list | tuple):
-        items = []
-        for item in value:
-            plain = _plain(item)
-            if plain is _NOT_PLAIN:
-                return _NOT_PLAIN
-            items.append(plain)
-        return items
-    return _NOT_PLAIN
 
 
 def request_id_for(request: Mapping[str, Any]) -> str:

@@ -14,7 +14,7 @@ import click
 
 from citeproof.audit.backends import open_store
 from citeproof.audit.reading import BadRecord, ReadCheck
-from citeproof.audit.record import canonical_json
+from citeproof.canonical import canonical_json
 from citeproof.cli.audit import AUDIT_HELP, checkpoints_option
 from citeproof.cli.common import Command, exit_codes
 from citeproof.cli.revalidate import existing_audit
@@ -23,10 +23,10 @@ from citeproof.operations.sampling import (
     VERDICTS,
     SampleRow,
     draw_sample,
-    logged_answer,
     review_payload,
     sample_csv,
 )
+from citeproof.outcome.verify_again import verify_again
 from citeproof.render.html import render_html
 
 
@@ -65,7 +65,7 @@ def sample_command(
     for record in sample:
         page = f"{record.sequence:08d}-{_file_safe(record.request_id)}.html"
         try:
-            answer = logged_answer(record.payload)
+            answer = verify_again(record.payload)
         except (KeyError, TypeError, AttributeError, ValueError, RecursionError) as error:
             detail = f"not a well-formed answer: {type(error).__name__}"
             check.bad.append(BadRecord(record.sequence, "unreadable", detail))

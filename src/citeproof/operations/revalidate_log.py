@@ -36,6 +36,7 @@ from citeproof.operations.revalidation import (
     answer_task,
     revalidate_chunk,
 )
+from citeproof.outcome.codec import source_to_json
 from citeproof.sources.store import SourceStore, StoredSource
 
 DEFAULT_CHUNK_SIZE = 64
@@ -210,7 +211,11 @@ class _Resolver:
         key = f"{logged['id']}\0{logged.get('doc_id')}"
         if key not in self._cache:
             found = self._current(str(logged["id"]), logged.get("doc_id"))
-            self._cache[key] = _source_json(found) if found is not None else None
+            self._cache[key] = (
+                source_to_json(found.source, content_hash=found.content_hash)
+                if found is not None
+                else None
+            )
         return self._cache[key]
 
     def _current(self, source_id: str, doc_id: object) -> StoredSource | None:
@@ -223,19 +228,3 @@ class _Resolver:
             versions = self._store.versions(versions[0].doc_id) or versions
         current = [stored for stored in versions if not stored.superseded]
         return current[-1] if current else None
-
-
-def _source_json(stored: StoredSource) -> dict[str, Any]:
-    source = stored.source
-    return {
-        "id": source.id,
-        "kind": source.kind,
-        "text": source.text,
-        "title": source.title,
-        "doc_id": source.doc_id,
-        "version": source.version,
-        "url": source.url,
-        "paragraphs": [list(span) for span in source.paragraphs] if source.paragraphs else None,
-        "retrieved_at": source.retrieved_at,
-        "content_hash": stored.content_hash,
-    }

@@ -20,20 +20,19 @@ The outcome of one answer, from worst to best:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from datetime import UTC, datetime
+from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any, Literal
 
-from citeproof.model import Policy, Source
+from citeproof.model import Source
+from citeproof.outcome.codec import source_from_json
 from citeproof.outcome.evidence import FOUND, build_evidence
 from citeproof.outcome.validate import validate
-from citeproof.turn.eligibility import eligibility_from_json
-from citeproof.verifier.verification import verify
+from citeproof.outcome.verify_again import verification_inputs, verify_again
 
 RevalidationOutcome = Literal["holds", "changed", "superseded", "source_missing"]
 OUTCOMES: tuple[RevalidationOutcome, ...] = ("holds", "changed", "superseded", "source_missing")
 
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _RANK = {"verified": 0, "corrected": 1, "mismatch": 2, "not_found": 3, "ineligible": 3}
 """How bad a quote status is; a re-validation that makes it worse means the quote now fails."""
 
@@ -55,10 +54,7 @@ def answer_task(sequence: int, request_id: str, payload: Mapping[str, Any]) -> d
         "sequence": sequence,
         "request_id": request_id,
         "answer_id": answer["id"],
-        "original": answer["original"],
-        "policy": answer["policy"],
-        "eligibility": answer.get("eligibility"),
-        "verified_at": payload.get("verified_at"),
+        "logged": verification_inputs(payload),
         "quotes": [
             {
                 "id": q["id"],
@@ -112,8 +108,8 @@ def revalidate_answer(
     """The outcome of one answer (see the module docstring) as a JSON object.
 
     ``current`` maps each logged source id to the JSON of its current version in the store
-    (``id, kind, text, title, doc_id, version, url, paragraphs, retrieved_at, content_hash``),
-    or None when it has none.
+    (as `citeproof.outcome.codec.source_to_json` writes it, with its ``content_hash``), or
+    None when it has none.
     """
     evidence_ids = set(task["evidence_sources"])
     states = [_source_state(logged, current.get(logged["id"])) for logged in task["sources"]]
@@ -166,16 +162,7 @@ def _reverify(
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The quotes and claims that fail against the current versions (empty when none do)."""
     sources = [_source(logged, current.get(logged["id"]), task) for logged in task["sources"]]
-    verified_at = task.get("verified_at")
-    eligibility = task.get("eligibility")
-    answer = verify(
-        task["original"],
-        [s for s in sources if s is not None],
-        policy=Policy(**task["policy"]),
-        answer_id=task["answer_id"],
-        now=datetime.fromisoformat(verified_at) if verified_at else _EPOCH,
-        eligibility=eligibility_from_json(eligibility) if eligibility else None,
-    )
+    answer = verify_again(task["logged"], [s for s in sources if s is not None])
     now = {quote.id: quote for quote in answer.quotes}
     quotes = []
     for logged in task["quotes"]:
@@ -208,25 +195,17 @@ def _reverify(
 def _source(
     logged: Mapping[str, Any], now: Mapping[str, Any] | None, task: Mapping[str, Any]
 ) -> Source | None:
-    """The source to verify against: the current text under the logged id (so citations
-    resolve as they did), or the logged text of a source the evidence never used."""
+    """The source to verify against: the current version under the logged id, kind, title,
+    doc_id and url (so citations resolve as they did), or the logged source itself when the
+    evidence never used it."""
     if now is None:
         text = task["logged_texts"].get(logged["id"])
-        if text is None:
-            return None
-        now = {**logged, "text": text}
-    return Source(
+        return source_from_json({**logged, "text": text}) if text is not None else None
+    return replace(
+        source_from_json(now, where=f"current version of {logged['id']}"),
         id=logged["id"],
         kind=logged["kind"],
-        text=now["text"],
         title=logged.get("title"),
         doc_id=logged.get("doc_id"),
-        version=now.get("version"),
         url=logged.get("url"),
-        paragraphs=_spans(now.get("paragraphs")),
-        retrieved_at=now.get("retrieved_at"),
     )
-
-
-def _spans(value: Sequence[Sequence[int]] | None) -> tuple[tuple[int, int], ...] | None:
-    return tuple((int(s), int(e)) for s, e in value) if value else None

@@ -13,16 +13,12 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any, Literal
 
 from citeproof.errors import InputError
-from citeproof.model import Policy, Source, VerifiedAnswer
 from citeproof.operations.logged import REVIEW_SCHEMA, LoggedRecord
-from citeproof.turn.eligibility import eligibility_from_json
-from citeproof.verifier.verification import verify
 
 Verdict = Literal["ok", "wrong"]
 VERDICTS: tuple[Verdict, ...] = ("ok", "wrong")
@@ -38,7 +34,6 @@ CSV_COLUMNS = (
     "verdict",
     "note",
 )
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def sample_key(seed: str, record: LoggedRecord) -> float:
@@ -52,31 +47,6 @@ def draw_sample(records: Iterable[LoggedRecord], *, rate: float, seed: str) -> l
     if not 0.0 < rate <= 1.0:
         raise InputError("must be in (0, 1]", field="rate")
     return [r for r in records if r.is_answer and sample_key(seed, r) < rate]
-
-
-def logged_answer(payload: Mapping[str, Any]) -> VerifiedAnswer:
-    """The verified answer of a logged payload, verified again from the logged inputs (the
-    answer, sources, policy, time and eligibility); `citeproof audit replay` shows it is the
-    same as logged."""
-    answer = payload["answer"]
-    sources = [_source(item) for item in payload["sources"]]
-    verified_at = payload.get("verified_at")
-    eligibility = answer.get("eligibility")
-    return verify(
-        answer["original"],
-        sources,
-        policy=Policy(**answer["policy"]),
-        answer_id=answer["id"],
-        now=datetime.fromisoformat(verified_at) if verified_at else _EPOCH,
-        eligibility=eligibility_from_json(eligibility) if eligibility else None,
-    )
-
-
-def _source(item: Mapping[str, Any]) -> Source:
-    fields: dict[str, Any] = {k: v for k, v in item.items() if k != "content_hash"}
-    if fields.get("paragraphs"):
-        fields["paragraphs"] = tuple(tuple(span) for span in fields["paragraphs"])
-    return Source(**fields)
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,8 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from citeproof.errors import InputError
 from citeproof.model import ClaimSupport, Policy, Source, Span, VerifiedAnswer, expect_instance
+from citeproof.outcome.codec import eligibility_to_json, policy_to_json
 from citeproof.sources.limits import DEFAULT_LIMITS, ReadLimits
-from citeproof.turn.eligibility import eligibility_to_json
 
 SCHEMA_VERSION = "1"
 
@@ -213,7 +213,7 @@ def answer_to_json(answer: VerifiedAnswer) -> dict[str, Any]:
             }
             for s in answer.sources
         ],
-        "policy": asdict(answer.policy),
+        "policy": policy_to_json(answer.policy),
         **({"eligibility": eligibility_to_json(answer.eligibility)} if answer.eligibility else {}),
     }
 

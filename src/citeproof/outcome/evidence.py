@@ -43,7 +43,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from citeproof.audit.record import canonical_json
+from citeproof.canonical import canonical_json
 from citeproof.errors import AuditRecordError, EvidenceError
 from citeproof.model import Source, Span, VerifiedAnswer, VerifiedClaim
 

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from dataclasses import asdict
 from typing import Any
 
-from citeproof.audit.record import canonical_json
+from citeproof.canonical import canonical_json
 from citeproof.errors import AuditRecordError, InputError
-from citeproof.model import Source, VerifiedAnswer
+from citeproof.model import VerifiedAnswer
+from citeproof.outcome.codec import source_to_json
 from citeproof.outcome.contract import answer_to_json
-from citeproof.outcome.evidence import EvidenceBundle, content_hash
+from citeproof.outcome.evidence import EvidenceBundle
 from citeproof.outcome.live import LiveResponse
 from citeproof.outcome.rules import Decision
 from citeproof.outcome.validate import Validation
@@ -73,7 +73,7 @@ def audit_payload(
         "request": dict(request_meta),
         "verified_at": _verified_at(answer),
         "answer": answer_to_json(answer),
-        "sources": [_source_json(source) for source in answer.sources],
+        "sources": [source_to_json(source) for source in answer.sources],
         "evidence": {"request_id": request_id, **bundle.to_json()},
         "validation": validation.to_json(),
         "facts": values_to_json(as_values(facts, where="facts")) if facts is not None else None,
@@ -94,10 +94,3 @@ def _verified_at(answer: VerifiedAnswer) -> str | None:
         for correction in quote.corrections:
             return correction.time
     return None
-
-
-def _source_json(source: Source) -> dict[str, Any]:
-    data = asdict(source)
-    data["paragraphs"] = [list(span) for span in source.paragraphs] if source.paragraphs else None
-    data["content_hash"] = content_hash(source.text)
-    return data

@@ -11,22 +11,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
 from citeproof.errors import CiteproofError, InputError
-from citeproof.model import Policy, Source
+from citeproof.model import Source
+from citeproof.outcome.codec import source_from_json
 from citeproof.outcome.contract import answer_to_json
 from citeproof.outcome.evidence import EvidenceBundle, build_evidence, content_hash
 from citeproof.outcome.live import LiveResponse
 from citeproof.outcome.payload import AUDIT_SCHEMA
 from citeproof.outcome.rules import decide, parse_rules
 from citeproof.outcome.validate import validate
-from citeproof.turn.eligibility import eligibility_from_json
+from citeproof.outcome.verify_again import verify_again
 from citeproof.values import values_from_json
-from citeproof.verifier.verification import verify
-
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,19 +64,9 @@ def replay(record: Mapping[str, Any]) -> ReplayResult:
 
 def _replay(record: Mapping[str, Any]) -> ReplayResult:
     differences: list[str] = []
-    logged_answer = record["answer"]
     sources = [_source(item, n, differences) for n, item in enumerate(record["sources"])]
-    verified_at = record.get("verified_at")
-    logged_eligibility = logged_answer.get("eligibility")
-    answer = verify(
-        logged_answer["original"],
-        sources,
-        policy=Policy(**logged_answer["policy"]),
-        answer_id=logged_answer["id"],
-        now=datetime.fromisoformat(verified_at) if verified_at else _EPOCH,
-        eligibility=eligibility_from_json(logged_eligibility) if logged_eligibility else None,
-    )
-    same_answer = answer_to_json(answer) == logged_answer
+    answer = verify_again(record, sources)
+    same_answer = answer_to_json(answer) == record["answer"]
     if not same_answer:
         differences.append("verification: the answer verifies differently now")
 
@@ -130,10 +117,7 @@ def _replay(record: Mapping[str, Any]) -> ReplayResult:
 
 
 def _source(item: Mapping[str, Any], position: int, differences: list[str]) -> Source:
-    fields = {k: v for k, v in item.items() if k != "content_hash"}
-    if fields.get("paragraphs") is not None:
-        fields["paragraphs"] = tuple(tuple(span) for span in fields["paragraphs"])
-    source = Source(**fields)
+    source = source_from_json(item, where=f"sources[{position}]")
     if content_hash(source.text) != item.get("content_hash"):
         differences.append(f"sources[{position}]: the logged text does not match its hash")
     return source

@@ -51,7 +51,7 @@ import lark
 from celpy.celparser import CELParseError
 from celpy.evaluation import CELEvalError, Evaluator, Result
 
-from citeproof.audit.record import canonical_json
+from citeproof.canonical import canonical_json
 from citeproof.errors import InputError, RuleError
 from citeproof.json_input import load_json
 from citeproof.outcome.live import LiveResponse

@@ -8,10 +8,9 @@ prompt budget. The frozen `Eligibility` it returns is what every later stage tak
 from __future__ import annotations
 
 import hashlib
-import json
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
+from citeproof.canonical import canonical_json
 from citeproof.errors import PolicyError
 from citeproof.model import Candidate, Eligibility, Exclusion
 
@@ -71,27 +70,4 @@ def _fingerprint(eligible: Sequence[str], excluded: Sequence[Exclusion]) -> str:
         "eligible": list(eligible),
         "excluded": [[e.source_id, e.reason] for e in excluded],
     }
-    canonical = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return "elig_" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16]
-
-
-def eligibility_to_json(eligibility: Eligibility) -> dict[str, object]:
-    return {
-        "eligible": list(eligibility.eligible),
-        "excluded": [
-            {"source_id": e.source_id, "reason": e.reason, "detail": e.detail}
-            for e in eligibility.excluded
-        ],
-        "fingerprint": eligibility.fingerprint,
-    }
-
-
-def eligibility_from_json(data: Mapping[str, Any]) -> Eligibility:
-    """The value `eligibility_to_json` wrote, as logged in an audit record."""
-    return Eligibility(
-        eligible=tuple(data["eligible"]),
-        excluded=tuple(
-            Exclusion(e["source_id"], e["reason"], e["detail"]) for e in data["excluded"]
-        ),
-        fingerprint=data["fingerprint"],
-    )
+    return "elig_" + hashlib.sha256(canonical_json(record)).hexdigest()[:16]
