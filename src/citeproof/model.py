@@ -545,7 +545,8 @@ class VerifiedAnswer:
 
 @dataclass(frozen=True, slots=True)
 class Policy:
-    """Settings for one verification. Defaults are measured on ../shared/data (see README).
+    """Settings for one verification. Defaults are measured on ../shared/data (see
+    docs/verification.md, "Settings").
 
     - ``min_similarity``: lowest similarity in [0, 1] at which an approximate match counts.
     - ``ineligible_citations``: ``"flag"`` keeps a citation to a source not provided this turn

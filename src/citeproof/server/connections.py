@@ -18,7 +18,7 @@ connections, so a thousand idle sockets from one host turn every other client's 
 The listen backlog (the kernel's queue of connections not yet accepted) is bounded by
 `Limits.accept_backlog`; see `citeproof.cli.serve`. A reverse proxy in front sees client
 addresses the service cannot (all its connections come from the proxy): it must apply these
-limits itself, per real client (README, Security).
+limits itself, per real client (docs/security.md).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ encoder is installed, the embedding similarity of claim and passage (paraphrase)
 The head's parameters ship as ``head.json`` beside this module, written by
 ``make train-support`` (eval/train_support.py) from the tuning halves of AttributionBench
 and WiCE dev. The file's sha256 is checked on load: scores are reproducible only with the
-exact parameters the figures in the README were measured with. Nothing is downloaded.
+exact parameters the figures in docs/measurements.md were measured with. Nothing is downloaded.
 """
 
 from __future__ import annotations
