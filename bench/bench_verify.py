@@ -32,6 +32,20 @@ from bench_quotes import load, perturb_quote
 
 from citeproof import Source, Verifier, verify
 
+DOCS_SOURCES = 34
+DOCS_KINDS = [
+    "exact",
+    "first-letter",  # a 5-word quote whose first word is misspelt: "Vhese are due to ..."
+    "swap",
+    "exact",
+    "short-double",  # a 5-word quote with one letter doubled
+    "drop",
+    "exact",
+    "swap",
+    "first-letter",
+]
+_PROSE = re.compile(r"[A-Z][a-z]+(?: [A-Za-z][a-z]*,?)+\.")
+
 SEED = 20261130
 TRIALS = 5
 DOCUMENTS = 20
@@ -183,3 +197,96 @@ def main() -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+# -- one answer of block quotes over 2.1 MB of technical documentation --------------------
+
+
+def docs_sources() -> list[Source]:
+    """34 sources of technical documentation from this Python's own files, read offline: the
+    language reference (``pydoc_data.topics``) in 9 parts, IDLE's NEWS.txt, and the 24
+    largest standard-library modules under 95 KB (docstrings and code); about 2.1 MB."""
+    import pydoc_data.topics
+    import sysconfig
+
+    stdlib = Path(sysconfig.get_paths()["stdlib"])
+    topics = [pydoc_data.topics.topics[k] for k in sorted(pydoc_data.topics.topics)]
+    parts: list[list[str]] = [[] for _ in range(9)]
+    for n, text in enumerate(topics):
+        parts[n * 9 // len(topics)].append(text)
+    texts = ["\n\n".join(p) for p in parts]
+    news = stdlib / "idlelib" / "NEWS.txt"
+    if news.exists():
+        texts.append(news.read_text(encoding="utf-8"))
+    modules = sorted(
+        (f for f in stdlib.glob("*.py") if f.stat().st_size < 95_000),
+        key=lambda f: (-f.stat().st_size, f.name),
+    )
+    for module in modules[: DOCS_SOURCES - len(texts)]:
+        texts.append(module.read_text(encoding="utf-8"))
+    return [Source(id=f"S{n}", kind="document", text=t) for n, t in enumerate(texts, start=1)]
+
+
+def prose_sentences(text: str) -> list[str]:
+    """Sentences of plain prose (letters, spaces, commas), each inside one paragraph, with
+    its wrapped lines joined."""
+    found = []
+    for paragraph in text.split("\n\n"):
+        if paragraph.startswith(" "):
+            continue  # code and grammar
+        flat = " ".join(paragraph.split())
+        found += [m.group() for m in _PROSE.finditer(flat)]
+    return found
+
+
+def misspell(word: str, kind: str, rng: random.Random) -> str:
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    if kind == "first-letter":
+        first = rng.choice([c for c in letters if c != word[0].lower()])
+        return (first.upper() if word[0].isupper() else first) + word[1:]
+    i = rng.randrange(1, len(word) - 2)
+    if kind == "swap":
+        return word[:i] + word[i + 1] + word[i] + word[i + 2 :]
+    if kind == "drop":
+        return word[:i] + word[i + 1 :]
+    return word[:i] + word[i] + word[i:]  # "short-double"
+
+
+def docs_answer(sources: list[Source], rng: random.Random) -> tuple[str, list[str]]:
+    """An answer of block quotes (`DOCS_KINDS`), each cited to the source holding it, and
+    the source's words for each quote (what a found quote is corrected to)."""
+    whole = "\n".join(s.text for s in sources)
+    blocks, truths = [], []
+    used: set[str] = set()
+    for kind in DOCS_KINDS:
+        while True:
+            source = rng.choice(sources[:10])  # the prose: reference and NEWS
+            sentence = rng.choice(prose_sentences(source.text) or ["."])
+            words = sentence.rstrip(".").split()
+            short = kind in ("first-letter", "short-double")
+            if short:
+                words = words[:5]
+            if len(words) < (5 if short else 12) or " ".join(words) in used:
+                continue
+            true = " ".join(words) if short else sentence
+            if short and len(re.findall(rf"(?<!\w){re.escape(true)}(?!\w)", whole)) != 1:
+                continue  # a short quote must be this source's own words
+            if kind == "exact":
+                written = true
+            else:
+                at = (
+                    0
+                    if kind == "first-letter"
+                    else rng.choice(
+                        [i for i, w in enumerate(words) if len(w) >= 5 and w.isalpha()] or [-1]
+                    )
+                )
+                if at < 0 or not words[at].isalpha():
+                    continue
+                words[at] = misspell(words[at], kind, rng)
+                written = " ".join(words) + ("" if short else ".")
+            used.add(" ".join(words))
+            break
+        truths.append(true)
+        blocks.append(f"The documentation says:\n\n> {written}\n> — [{source.id}]\n")
+    return "\n".join(blocks), truths

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from citeproof.model import Source
 from citeproof.verifier.match import find_quote, normalize, prepare
+from citeproof.verifier.match.probe import VerbatimProbe, plain
 
 LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZéü"
 # Homoglyphs of Latin letters (Cyrillic а е о р с х, Greek ο).
@@ -88,3 +89,34 @@ def test_changed_letter_is_never_exact(case: tuple[str, str], data: st.DataObjec
     match = find_quote(changed, prepare(Source(id="S", kind="document", text=text)))
     assert match is None or match.method == "fuzzy"
     assert match is None or match.score < 1.0
+
+
+# Characters normalisation changes: a decomposed é, the Kelvin sign (NFC makes it "K"), a
+# soft hyphen or zero-width space inside a word (removed: the word's halves join).
+unstable_words = st.builds(
+    lambda w, odd, at: w[:at] + odd + w[at:],
+    words,
+    st.sampled_from(["", "e\u0301", "\u212a", "\u00ad", "\u200b", "\u2019", "\t"]),
+    st.integers(0, 8),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(unstable_words, min_size=1, max_size=30), st.data())
+def test_a_source_the_probe_rules_out_never_holds_the_quote_word_for_word(
+    tokens: list[str], data: st.DataObject
+) -> None:
+    text = " ".join(tokens)
+    i = data.draw(st.integers(0, len(tokens) - 1))
+    j = data.draw(st.integers(i, min(len(tokens) - 1, i + 6)))
+    # The words as a reader copies them (normalized), or as the source writes them, or with
+    # one letter changed.
+    written = " ".join(tokens[i : j + 1])
+    quote = data.draw(st.sampled_from([normalize(written).text, written, written[::-1]]))
+    found = find_quote(
+        quote, prepare(Source(id="S", kind="document", text=text), cache=None), exact_only=True
+    )
+    probe = VerbatimProbe.of(quote)
+    if found is not None:
+        assert probe.may_hold(text)
+        assert probe.may_hold(text, plain(text))

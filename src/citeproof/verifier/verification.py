@@ -25,6 +25,7 @@ from citeproof.verifier.correct import apply_verdicts
 from citeproof.verifier.judgement import judge_quote
 from citeproof.verifier.match import IndexCache, MatchSettings, SourceIndex, content_key, prepare
 from citeproof.verifier.match.cache import SHARED
+from citeproof.verifier.match.probe import VerbatimProbe, plain
 from citeproof.verifier.parse import parse_answer
 from citeproof.verifier.parse.normalise import normalise_markers
 from citeproof.verifier.support.claims import attach_support
@@ -74,6 +75,7 @@ class Verifier:
         self._cache = cache
         self._text_key = cache.key if cache is not None else content_key
         self._indexes: dict[str, SourceIndex] = {}
+        self._plain: dict[str, bool] = {}
         self._lock = threading.Lock()
 
     def index_for(self, source: Source) -> SourceIndex:
@@ -84,6 +86,16 @@ class Verifier:
             with self._lock:
                 index = self._indexes.setdefault(source.id, index)
         return index
+
+    def may_hold(self, probe: VerbatimProbe, source: Source) -> bool:
+        """Whether one of this verifier's sources may hold a quote word for word, without
+        indexing it (`VerbatimProbe`); whether its text is `plain` is learnt once."""
+        if source.id in self._indexes:
+            return True  # indexed already: the search itself costs less
+        is_plain = self._plain.get(source.id)
+        if is_plain is None:
+            is_plain = self._plain.setdefault(source.id, plain(source.text))
+        return probe.may_hold(source.text, is_plain)
 
     def verify(
         self,
@@ -115,6 +127,7 @@ class Verifier:
                 settings,
                 excerpt_context=policy.excerpt_context,
                 now=stamp,
+                holds=self.may_hold,
             )
             for quote in parsed.quotes
         ]

@@ -35,11 +35,12 @@ _TABLE: dict[int, str] = {
 }
 
 # Invisible characters: zero-width, bidi controls, word joiner, BOM, soft hyphen.
-_INVISIBLE = "\u200b-\u200d\u2060\ufeff\u200e\u200f\u202a-\u202e\u2066-\u2069\u00ad"
+INVISIBLE = "\u200b-\u200d\u2060\ufeff\u200e\u200f\u202a-\u202e\u2066-\u2069\u00ad"
+"""What normalisation removes, as the body of a regular-expression character class."""
 # Length-changing rewrites, found on the already translated text (all spaces are " " there).
 _CHANGES = (
-    rf"(?P<ws> [ {_INVISIBLE}]+|[{_INVISIBLE}]+ [ {_INVISIBLE}]*)"
-    rf"|(?P<inv>[{_INVISIBLE}]+)"
+    rf"(?P<ws> [ {INVISIBLE}]+|[{INVISIBLE}]+ [ {INVISIBLE}]*)"
+    rf"|(?P<inv>[{INVISIBLE}]+)"
     r"|(?P<ell>…)"
 )
 _CHANGES_RE = re.compile(_CHANGES)

@@ -1,0 +1,74 @@
+"""Ruling a source out of a word-for-word search before its index is built.
+
+Normalisation (`normalize`) of ASCII text only turns whitespace into single spaces, so every
+run of the normalized quote without a space is a run of the source text itself. In text that
+is already NFC and holds no invisible character, normalisation still never makes or joins a
+letter or digit, so each ASCII word of the quote is in the source text as it is. A source
+that lacks one of the quote's such runs cannot hold the quote word for word: a few
+``str.__contains__`` (C speed), longest run first, instead of normalising and indexing it.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from citeproof.model import Source
+from citeproof.verifier.match.normalize import INVISIBLE
+from citeproof.verifier.match.quote import parse_quote
+
+_ASCII_WORD = re.compile(r"[0-9A-Za-z_]+")
+_INVISIBLE_RE = re.compile(f"[{INVISIBLE}]")
+RUNS = 32
+"""Most runs of a quote looked for, longest first (a misspelt word, which no source holds,
+may be short)."""
+
+
+def plain(text: str) -> bool:
+    """Whether normalising ``text`` keeps each of its ASCII words as it is (see the module):
+    ASCII text, or NFC text without an invisible character."""
+    if text.isascii():
+        return True
+    return unicodedata.is_normalized("NFC", text) and _INVISIBLE_RE.search(text) is None
+
+
+@dataclass(frozen=True, slots=True)
+class VerbatimProbe:
+    """What one quote needs of a source to occur in it word for word (as `find_quote` finds
+    it with ``exact_only``): ``runs``, the `RUNS` longest distinct space-free runs of the normalized
+    quote, in an ASCII source; ``words``, its `RUNS` longest ASCII words, in any other plain
+    one. Empty: nothing to rule a source out by."""
+
+    runs: tuple[str, ...]
+    words: tuple[str, ...]
+    ascii: bool
+
+    @classmethod
+    def of(cls, quote: str) -> VerbatimProbe:
+        bare = parse_quote(quote).bare
+        runs = sorted(set(bare.split(" ")) - {""}, key=lambda r: (-len(r), r))
+        words = sorted(set(_ASCII_WORD.findall(bare)), key=lambda w: (-len(w), w))
+        return cls(tuple(runs[:RUNS]), tuple(words[:RUNS]), bare.isascii())
+
+    def may_hold(self, text: str, is_plain: bool | None = None) -> bool:
+        """False only when ``text`` cannot hold the quote word for word. ``is_plain`` is
+        `plain` of ``text`` when the caller knows it (it costs a pass over the text)."""
+        if not self.runs:
+            return True
+        if text.isascii():
+            return self.ascii and all(run in text for run in self.runs)
+        if not self.words or not (plain(text) if is_plain is None else is_plain):
+            return True
+        return all(word in text for word in self.words)
+
+
+MayHold = Callable[[VerbatimProbe, Source], bool]
+"""Whether a source may hold a quote word for word: `VerbatimProbe.may_hold` on its text,
+with what the caller knows of the text."""
+
+
+def may_hold(probe: VerbatimProbe, source: Source) -> bool:
+    """`VerbatimProbe.may_hold` of ``source``'s text, learning nothing in advance."""
+    return probe.may_hold(source.text)
