@@ -25,7 +25,7 @@ from citeproof.verifier.correct import apply_verdicts
 from citeproof.verifier.judgement import judge_quote
 from citeproof.verifier.match import IndexCache, MatchSettings, SourceIndex, content_key, prepare
 from citeproof.verifier.match.cache import SHARED
-from citeproof.verifier.match.probe import VerbatimProbe, plain
+from citeproof.verifier.match.probe import RULINGS, VerbatimProbe
 from citeproof.verifier.parse import parse_answer
 from citeproof.verifier.parse.normalise import normalise_markers
 from citeproof.verifier.support.claims import attach_support
@@ -75,7 +75,6 @@ class Verifier:
         self._cache = cache
         self._text_key = cache.key if cache is not None else content_key
         self._indexes: dict[str, SourceIndex] = {}
-        self._plain: dict[str, bool] = {}
         self._lock = threading.Lock()
 
     def index_for(self, source: Source) -> SourceIndex:
@@ -89,13 +88,10 @@ class Verifier:
 
     def may_hold(self, probe: VerbatimProbe, source: Source) -> bool:
         """Whether one of this verifier's sources may hold a quote word for word, without
-        indexing it (`VerbatimProbe`); whether its text is `plain` is learnt once."""
+        indexing it (`VerbatimProbe`; what was found of the same text before is reused)."""
         if source.id in self._indexes:
             return True  # indexed already: the search itself costs less
-        is_plain = self._plain.get(source.id)
-        if is_plain is None:
-            is_plain = self._plain.setdefault(source.id, plain(source.text))
-        return probe.may_hold(source.text, is_plain)
+        return RULINGS.may_hold(probe, source.text, self._text_key(source))
 
     def verify(
         self,

@@ -11,14 +11,18 @@ that lacks one of the quote's such runs cannot hold the quote word for word: a f
 from __future__ import annotations
 
 import re
+import threading
 import unicodedata
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from citeproof.model import Source
 from citeproof.verifier.match.normalize import INVISIBLE
 from citeproof.verifier.match.quote import parse_quote
 
+_K = TypeVar("_K", bound=Hashable)
 _ASCII_WORD = re.compile(r"[0-9A-Za-z_]+")
 _INVISIBLE_RE = re.compile(f"[{INVISIBLE}]")
 RUNS = 32
@@ -41,6 +45,7 @@ class VerbatimProbe:
     quote, in an ASCII source; ``words``, its `RUNS` longest ASCII words, in any other plain
     one. Empty: nothing to rule a source out by."""
 
+    quote: str
     runs: tuple[str, ...]
     words: tuple[str, ...]
     ascii: bool
@@ -50,7 +55,7 @@ class VerbatimProbe:
         bare = parse_quote(quote).bare
         runs = sorted(set(bare.split(" ")) - {""}, key=lambda r: (-len(r), r))
         words = sorted(set(_ASCII_WORD.findall(bare)), key=lambda w: (-len(w), w))
-        return cls(tuple(runs[:RUNS]), tuple(words[:RUNS]), bare.isascii())
+        return cls(quote, tuple(runs[:RUNS]), tuple(words[:RUNS]), bare.isascii())
 
     def may_hold(self, text: str, is_plain: bool | None = None) -> bool:
         """False only when ``text`` cannot hold the quote word for word. ``is_plain`` is
@@ -63,6 +68,43 @@ class VerbatimProbe:
             return True
         return all(word in text for word in self.words)
 
+
+class Rulings:
+    """What probes found of texts, by content key (`IndexCache.key`), so the same quote
+    over the same text is not probed again: whether each text is `plain`, and each probe's
+    outcome; at most ``most`` of each kept, least recently used go. Thread-safe."""
+
+    def __init__(self, most: int = 65_536) -> None:
+        self.most = most
+        self._plain: OrderedDict[str, bool] = OrderedDict()
+        self._found: OrderedDict[tuple[str, str], bool] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def may_hold(self, probe: VerbatimProbe, text: str, key: str) -> bool:
+        """`VerbatimProbe.may_hold` of ``text``, whose content key is ``key``."""
+        with self._lock:
+            known = self._found.get((key, probe.quote))
+            if known is not None:
+                self._found.move_to_end((key, probe.quote))
+                return known
+            is_plain = self._plain.get(key)
+        if is_plain is None and not text.isascii():
+            is_plain = plain(text)
+            self._remember(self._plain, key, is_plain)
+        found = probe.may_hold(text, is_plain)
+        self._remember(self._found, (key, probe.quote), found)
+        return found
+
+    def _remember(self, table: OrderedDict[_K, bool], key: _K, value: bool) -> None:
+        with self._lock:
+            table[key] = value
+            table.move_to_end(key)
+            while len(table) > self.most:
+                table.popitem(last=False)
+
+
+RULINGS = Rulings()
+"""The rulings every verification in this process shares."""
 
 MayHold = Callable[[VerbatimProbe, Source], bool]
 """Whether a source may hold a quote word for word: `VerbatimProbe.may_hold` on its text,
