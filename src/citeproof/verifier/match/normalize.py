@@ -35,15 +35,17 @@ _TABLE: dict[int, str] = {
 }
 
 # Invisible characters: zero-width, bidi controls, word joiner, BOM, soft hyphen.
-INVISIBLE = "\u200b-\u200d\u2060\ufeff\u200e\u200f\u202a-\u202e\u2066-\u2069\u00ad"
-"""What normalisation removes, as the body of a regular-expression character class."""
+_INVISIBLE = "\u200b-\u200d\u2060\ufeff\u200e\u200f\u202a-\u202e\u2066-\u2069\u00ad"
 # Length-changing rewrites, found on the already translated text (all spaces are " " there).
 _CHANGES = (
-    rf"(?P<ws> [ {INVISIBLE}]+|[{INVISIBLE}]+ [ {INVISIBLE}]*)"
-    rf"|(?P<inv>[{INVISIBLE}]+)"
+    rf"(?P<ws> [ {_INVISIBLE}]+|[{_INVISIBLE}]+ [ {_INVISIBLE}]*)"
+    rf"|(?P<inv>[{_INVISIBLE}]+)"
     r"|(?P<ell>…)"
 )
 _CHANGES_RE = re.compile(_CHANGES)
+# The same for text without an invisible character: only space runs and "…" change length.
+_VISIBLE_CHANGES_RE = re.compile(r"(?P<ws>  +)|(?P<ell>…)")
+_INVISIBLE_RE = re.compile(f"[{_INVISIBLE}]")
 # Most texts have no invisible character and no "…": then only space runs change length, and
 # one literal pattern finds them many times faster than the alternation above.
 _SPACES_AFTER = re.compile(" +")
@@ -57,6 +59,12 @@ _ASCII_TABLE = bytes(
 _LOOKUP = np.arange(max(_TABLE) + 1, dtype=np.uint32)
 for _code, _replacement_char in _TABLE.items():
     _LOOKUP[_code] = ord(_replacement_char)
+
+
+def has_invisible(text: str) -> bool:
+    """Whether ``text`` holds a character normalisation removes (zero-width, bidi control,
+    word joiner, BOM, soft hyphen): one that may join two words into one."""
+    return _INVISIBLE_RE.search(text) is not None
 
 
 def _translate(text: str) -> str:
@@ -191,7 +199,8 @@ def normalize(text: str) -> Normalized:
     if not translated.isascii() and not unicodedata.is_normalized("NFC", translated):
         changes = _matches(_changes_with_nfc(), translated)
     elif not translated.isascii() and any(c in translated for c in _SPECIAL_CHARS):
-        changes = _matches(_CHANGES_RE, translated)
+        pattern = _CHANGES_RE if has_invisible(translated) else _VISIBLE_CHANGES_RE
+        changes = _matches(pattern, translated)
     else:
         changes = _space_runs(translated)
     pieces: list[str] = []

@@ -19,12 +19,11 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from citeproof.model import Source
-from citeproof.verifier.match.normalize import INVISIBLE
+from citeproof.verifier.match.normalize import has_invisible
 from citeproof.verifier.match.quote import parse_quote
 
 _K = TypeVar("_K", bound=Hashable)
 _ASCII_WORD = re.compile(r"[0-9A-Za-z_]+")
-_INVISIBLE_RE = re.compile(f"[{INVISIBLE}]")
 RUNS = 32
 """Most runs of a quote looked for, longest first (a misspelt word, which no source holds,
 may be short)."""
@@ -35,7 +34,7 @@ def plain(text: str) -> bool:
     ASCII text, or NFC text without an invisible character."""
     if text.isascii():
         return True
-    return unicodedata.is_normalized("NFC", text) and _INVISIBLE_RE.search(text) is None
+    return unicodedata.is_normalized("NFC", text) and not has_invisible(text)
 
 
 @dataclass(frozen=True, slots=True)
