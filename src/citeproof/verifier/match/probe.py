@@ -10,6 +10,7 @@ that lacks one of the quote's such runs cannot hold the quote word for word: a f
 
 from __future__ import annotations
 
+import hashlib
 import re
 import threading
 import unicodedata
@@ -40,11 +41,11 @@ def plain(text: str) -> bool:
 @dataclass(frozen=True, slots=True)
 class VerbatimProbe:
     """What one quote needs of a source to occur in it word for word (as `find_quote` finds
-    it with ``exact_only``): ``runs``, the `RUNS` longest distinct space-free runs of the normalized
-    quote, in an ASCII source; ``words``, its `RUNS` longest ASCII words, in any other plain
-    one. Empty: nothing to rule a source out by."""
+    it with ``exact_only``): ``runs``, the `RUNS` longest distinct space-free runs of the
+    normalized quote, in an ASCII source; ``words``, its `RUNS` longest ASCII words, in any
+    other plain one. Empty: nothing to rule a source out by. ``digest`` names the quote."""
 
-    quote: str
+    digest: bytes
     runs: tuple[str, ...]
     words: tuple[str, ...]
     ascii: bool
@@ -54,7 +55,8 @@ class VerbatimProbe:
         bare = parse_quote(quote).bare
         runs = sorted(set(bare.split(" ")) - {""}, key=lambda r: (-len(r), r))
         words = sorted(set(_ASCII_WORD.findall(bare)), key=lambda w: (-len(w), w))
-        return cls(quote, tuple(runs[:RUNS]), tuple(words[:RUNS]), bare.isascii())
+        digest = hashlib.blake2b(quote.encode("utf-8", "surrogatepass"), digest_size=16)
+        return cls(digest.digest(), tuple(runs[:RUNS]), tuple(words[:RUNS]), bare.isascii())
 
     def may_hold(self, text: str, is_plain: bool | None = None) -> bool:
         """False only when ``text`` cannot hold the quote word for word. ``is_plain`` is
@@ -71,27 +73,28 @@ class VerbatimProbe:
 class Rulings:
     """What probes found of texts, by content key (`IndexCache.key`), so the same quote
     over the same text is not probed again: whether each text is `plain`, and each probe's
-    outcome; at most ``most`` of each kept, least recently used go. Thread-safe."""
+    outcome (by the quote's digest: a few dozen bytes each); at most ``most`` of each kept,
+    least recently used go. Thread-safe."""
 
     def __init__(self, most: int = 65_536) -> None:
         self.most = most
         self._plain: OrderedDict[str, bool] = OrderedDict()
-        self._found: OrderedDict[tuple[str, str], bool] = OrderedDict()
+        self._found: OrderedDict[tuple[str, bytes], bool] = OrderedDict()
         self._lock = threading.Lock()
 
     def may_hold(self, probe: VerbatimProbe, text: str, key: str) -> bool:
         """`VerbatimProbe.may_hold` of ``text``, whose content key is ``key``."""
         with self._lock:
-            known = self._found.get((key, probe.quote))
+            known = self._found.get((key, probe.digest))
             if known is not None:
-                self._found.move_to_end((key, probe.quote))
+                self._found.move_to_end((key, probe.digest))
                 return known
             is_plain = self._plain.get(key)
         if is_plain is None and not text.isascii():
             is_plain = plain(text)
             self._remember(self._plain, key, is_plain)
         found = probe.may_hold(text, is_plain)
-        self._remember(self._found, (key, probe.quote), found)
+        self._remember(self._found, (key, probe.digest), found)
         return found
 
     def _remember(self, table: OrderedDict[_K, bool], key: _K, value: bool) -> None:
