@@ -236,7 +236,9 @@ def docs_trial(seed: int) -> dict[str, object]:
     cpu = time.process_time()
     fresh_ms, first = timed(lambda: verify(answer, sources), "docs-new")
     fresh_cpu = (time.process_time() - cpu) * 1e3
+    cpu = time.process_time()
     again_ms, again = timed(lambda: verify(answer, sources), "docs-again")
+    again_cpu = (time.process_time() - cpu) * 1e3
     found = True
     for result in (first, again):
         for quote, kind, truth in zip(result.quotes, DOCS_KINDS, truths, strict=True):
@@ -253,6 +255,7 @@ def docs_trial(seed: int) -> dict[str, object]:
         "fresh": fresh_ms,
         "fresh_cpu": fresh_cpu,
         "again": again_ms,
+        "again_cpu": again_cpu,
         "found": found and len(first.quotes) == len(DOCS_KINDS),
         "mb": sum(len(s.text) for s in sources) / 1e6,
     }
@@ -353,9 +356,10 @@ def main() -> int:
         f"{'  again, support_judge=model':<40} {by_model:10.1f} {max(model_ms):8.1f} "
         f"{statistics.median(CPU['model']):8.1f} {'-':>9}  (no target)"
     )
+    cpu_model = statistics.median(CPU["model"]) - statistics.median(CPU["lexical"])
     print(
-        f"entailment model per judged claim: {(by_model - lexical) / len(KINDS):.1f} ms "
-        f"(model row minus lexical row, over {len(KINDS)} claims)"
+        f"entailment model per judged claim: {(by_model - lexical) / len(KINDS):.1f} ms wall, "
+        f"{cpu_model / len(KINDS):.1f} ms CPU (model row minus lexical row, {len(KINDS)} claims)"
     )
     print(f"every quote found in every call: {'yes' if found_everywhere else 'NO'}")
 
@@ -364,6 +368,7 @@ def main() -> int:
     fresh = [float(t["fresh"]) for t in trials]  # type: ignore[arg-type]
     again = [float(t["again"]) for t in trials]  # type: ignore[arg-type]
     cpu = [float(t["fresh_cpu"]) for t in trials]  # type: ignore[arg-type]
+    again_cpu = [float(t["again_cpu"]) for t in trials]  # type: ignore[arg-type]
     print()
     print(
         f"one answer of {len(DOCS_KINDS)} block quotes ({DOCS_KINDS.count('exact')} exact, the "
@@ -376,7 +381,7 @@ def main() -> int:
     print("-" * len(header))
     for name, times, cpu_ms, target in (
         ("first answer, cold process", fresh, cpu, TARGET_NEW_MS),
-        ("same answer again", again, again, TARGET_REPEAT_MS),
+        ("same answer again", again, again_cpu, TARGET_REPEAT_MS),
     ):
         median = statistics.median(times)
         ok = median <= target
