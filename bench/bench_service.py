@@ -14,7 +14,9 @@ sources) over 5 sources of ~10 KB each (50 KB, QuoteSum paragraphs from
 builds the evidence and appends a durable audit record. Reports throughput, p50/p95/p99 latency
 and errors, and beside them the library's own cost per request (verify, evidence, audit append,
 JSON) in-process, one at a time.
-Target on the development machine: 0 errors, p95 under 250 ms.
+Target on the development machine: 0 errors, p95 under 250 ms. ``--stages N``: only where
+one request's time goes (parse, verify's quotes and claim support, evidence, audit append,
+JSON), N requests in-process.
 """
 
 from __future__ import annotations
@@ -117,6 +119,107 @@ def in_process(line: dict[str, Any], seconds: float) -> dict[str, Any]:
         "errors": 0,
         "error_kinds": {},
     }
+
+
+def stages(line: dict[str, Any], requests: int) -> dict[str, list[float]]:
+    """Where one request's time goes, in-process, one at a time, ``requests`` times: the
+    service's own steps (`Service.verify_body` then the response's JSON), each timed alone.
+    ``support`` and ``evidence`` are timed inside ``verify`` and ``record`` and taken out of
+    them; ``audit append`` is the durable SQLite append; ``orjson`` (when installed) is the
+    same record encoded by orjson instead of ``json``, for comparison."""
+    import citeproof.outcome.recording as recording
+    import citeproof.verifier.verification as verification
+    from citeproof.audit import open_store
+    from citeproof.outcome.contract import answer_to_json, read_batch_line
+    from citeproof.outcome.recording import conclude
+    from citeproof.server.service import dumps
+
+    try:
+        import orjson
+    except ImportError:
+        orjson = None
+    spent: dict[str, list[float]] = {}
+
+    def timing(name: str, function: Any) -> Any:
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            started = time.perf_counter()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                spent.setdefault(name, []).append(time.perf_counter() - started)
+
+        return timed
+
+    body = json.dumps(line).encode()
+    saved = (verification.attach_support, recording.build_evidence, recording.validate)
+    verification.attach_support = timing("support", saved[0])
+    recording.build_evidence = timing("evidence", saved[1])
+    recording.validate = timing("evidence", saved[2])
+    try:
+        with tempfile.TemporaryDirectory() as folder, open_store(Path(folder) / "a.db") as log:
+            append = log.append
+            log.append = timing("audit append", append)  # type: ignore[method-assign]
+            for _ in range(requests):
+                started = time.perf_counter()
+                answer_id, answer, sources, _ = read_batch_line(body.decode(), where="bench")
+                parsed = time.perf_counter()
+                verified = verification.verify(answer, sources, answer_id=answer_id)
+                verified_at = time.perf_counter()
+                conclude(verified, request={"command": "bench"}, log=log)
+                recorded = time.perf_counter()
+                record = answer_to_json(verified)
+                contract = time.perf_counter()
+                dumps(record).encode()
+                encoded = time.perf_counter()
+                if orjson is not None:
+                    orjson.dumps(record)
+                    spent.setdefault("orjson (instead of json)", []).append(
+                        time.perf_counter() - encoded
+                    )
+                for name, seconds in (
+                    ("parse request", parsed - started),
+                    ("verify", verified_at - parsed),
+                    ("record", recorded - verified_at),
+                    ("record to JSON contract", contract - recorded),
+                    ("json.dumps + encode", encoded - contract),
+                    ("total", encoded - started),
+                ):
+                    spent.setdefault(name, []).append(seconds)
+    finally:
+        verification.attach_support, recording.build_evidence, recording.validate = saved
+    return spent
+
+
+def print_stages(spent: dict[str, list[float]]) -> None:
+    """The `stages` table: median and p95 per stage, share of the median total."""
+    n = len(spent["total"])
+    total = statistics.median(spent["total"])
+    quotes = [v - s for v, s in zip(spent["verify"], spent["support"], strict=True)]
+    evidence = [sum(spent["evidence"][2 * i : 2 * i + 2]) for i in range(n)]
+    rest = [
+        r - e - a for r, e, a in zip(spent["record"], evidence, spent["audit append"], strict=True)
+    ]
+    rows = [
+        ("parse request (JSON, contract)", spent["parse request"]),
+        ("verify: quotes", quotes),
+        ("verify: claim support", spent["support"]),
+        ("evidence + validation", evidence),
+        ("audit append (SQLite, durable)", spent["audit append"]),
+        ("record: payload, ids", rest),
+        ("record to JSON contract", spent["record to JSON contract"]),
+        ("json.dumps + encode", spent["json.dumps + encode"]),
+        ("total", spent["total"]),
+    ]
+    if "orjson (instead of json)" in spent:
+        rows.append(("orjson.dumps (instead)", spent["orjson (instead of json)"]))
+    busy = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"where a request's time goes: {n} requests in-process, one at a time, load {busy:.1f}")
+    print(f"{'stage':<32} {'median ms':>10} {'p95 ms':>8} {'share':>6}")
+    for name, values in rows:
+        ordered = sorted(values)
+        median = statistics.median(ordered)
+        p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+        print(f"{name:<32} {median * 1e3:10.2f} {p95 * 1e3:8.2f} {median / total:6.0%}")
 
 
 def free_port() -> int:
@@ -278,8 +381,14 @@ def main() -> None:
     parser.add_argument("--floor-seconds", type=float, default=15.0)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--httpx", action="store_true", help="drive with httpx even if wrk is here")
+    parser.add_argument(
+        "--stages", type=int, metavar="N", help="only the per-stage profile of N requests"
+    )
     args = parser.parse_args()
     line = request_line()
+    if args.stages:
+        print_stages(stages(line, args.stages))
+        return
     library = in_process(line, args.floor_seconds)
     content = json.dumps(line).encode()
     size = sum(len(s["text"].encode()) for s in line["sources"])

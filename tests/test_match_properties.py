@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from citeproof.model import Source
-from citeproof.verifier.match import find_quote, normalize, prepare
+from citeproof.verifier.match import align, find_quote, normalize, prepare
+from citeproof.verifier.match.probe import VerbatimProbe, plain
 
 LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZéü"
 # Homoglyphs of Latin letters (Cyrillic а е о р с х, Greek ο).
@@ -88,3 +91,55 @@ def test_changed_letter_is_never_exact(case: tuple[str, str], data: st.DataObjec
     match = find_quote(changed, prepare(Source(id="S", kind="document", text=text)))
     assert match is None or match.method == "fuzzy"
     assert match is None or match.score < 1.0
+
+
+# Characters normalisation changes: a decomposed é, the Kelvin sign (NFC makes it "K"), a
+# soft hyphen or zero-width space inside a word (removed: the word's halves join).
+unstable_words = st.builds(
+    lambda w, odd, at: w[:at] + odd + w[at:],
+    words,
+    st.sampled_from(["", "e\u0301", "\u212a", "\u00ad", "\u200b", "\u2019", "\t"]),
+    st.integers(0, 8),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(unstable_words, min_size=1, max_size=30), st.data())
+def test_a_source_the_probe_rules_out_never_holds_the_quote_word_for_word(
+    tokens: list[str], data: st.DataObject
+) -> None:
+    text = " ".join(tokens)
+    i = data.draw(st.integers(0, len(tokens) - 1))
+    j = data.draw(st.integers(i, min(len(tokens) - 1, i + 6)))
+    # The words as a reader copies them (normalized), or as the source writes them, or with
+    # one letter changed.
+    written = " ".join(tokens[i : j + 1])
+    quote = data.draw(st.sampled_from([normalize(written).text, written, written[::-1]]))
+    found = find_quote(
+        quote, prepare(Source(id="S", kind="document", text=text), cache=None), exact_only=True
+    )
+    probe = VerbatimProbe.of(quote)
+    if found is not None:
+        assert probe.may_hold(text)
+        assert probe.may_hold(text, plain(text))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(unstable_words, min_size=1, max_size=20), st.lists(st.sampled_from(SEPARATORS)))
+def test_text_without_invisible_characters_normalizes_as_the_general_rewrite_does(
+    tokens: list[str], seps: list[str]
+) -> None:
+    """A text with no invisible character takes a faster rewrite: the same as the general
+    one, which a zero-width space at its end forces (and which removes that space)."""
+    text = "".join(t + (seps[i % len(seps)] if seps else " ") for i, t in enumerate(tokens))
+    text = text.replace("\u00ad", "").replace("\u200b", "") + "\u2026"
+    fast, general = normalize(text), normalize(text + "\u200b")
+    assert fast.text == general.text
+    assert [fast.offsets[i] for i in range(len(fast.text))] == [
+        general.offsets[i] for i in range(len(general.text))
+    ]
+
+
+@given(st.text(max_size=12))
+def test_word_letters_are_the_token_without_its_non_word_characters(token: str) -> None:
+    assert align._letters(token) == re.sub(r"\W+", "", token)

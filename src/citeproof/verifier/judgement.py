@@ -24,6 +24,7 @@ from citeproof.model import (
 from citeproof.verifier.catalog import SourceCatalog
 from citeproof.verifier.differences import compare
 from citeproof.verifier.match import MatchSettings, SourceIndex, find_quote, parse_quote
+from citeproof.verifier.match.probe import MayHold, VerbatimProbe, may_hold
 
 _ELLIPSIS = re.compile(r"\s*(?:\[\s*(?:\.\s*){3}\]|\[…\]|…|(?:\.\s?){2}\.)\s*")
 _WHITESPACE = re.compile(r"\s+")
@@ -65,8 +66,10 @@ def judge_quote(
     *,
     excerpt_context: int,
     now: str,
+    holds: MayHold = may_hold,
 ) -> Judgement:
-    """Verify one quote: against its cited sources first (003.2), then the others (003.3)."""
+    """Verify one quote: against its cited sources first (003.2), then the others (003.3).
+    ``holds`` rules a source out of a word-for-word search before it is indexed."""
     resolved = [(c, catalog.resolve(c.label)) for c in quote.citations]
     eligible = [(c, s) for c, s in resolved if s is not None]
     if quote.citations and not eligible:
@@ -92,7 +95,9 @@ def judge_quote(
     cited_ids = [s.id for _, s in eligible]
     others = [(s, None) for s in catalog.others(cited_ids)]
     # With a close wording in the cited source, only a verbatim copy elsewhere can win.
-    secondary = _best_match(quote.text, others, index_for, settings, exact_only=primary is not None)
+    secondary = _best_match(
+        quote.text, others, index_for, settings, exact_only=primary is not None, holds=holds
+    )
     first_citation, first_cited = eligible[0] if eligible else (None, None)
     if primary is not None and (secondary is None or secondary[1].method != "exact"):
         return _found_in_primary(quote, eligible, primary, excerpt_context, now)
@@ -172,12 +177,17 @@ def _best_match(
     settings: MatchSettings,
     *,
     exact_only: bool = False,
+    holds: MayHold = may_hold,
 ) -> tuple[Source, Match] | None:
     """The best match among ``candidates``: exact beats approximate, then the cited paragraph,
-    then similarity; ties keep the order the sources were given in."""
+    then similarity; ties keep the order the sources were given in. With ``exact_only`` a
+    source that cannot hold the quote word for word (``holds``) is not even indexed."""
     best: tuple[Source, Match] | None = None
     best_rank: tuple[bool, bool, float] | None = None
+    probe = VerbatimProbe.of(text) if exact_only else None
     for source, paragraph in candidates:
+        if probe is not None and not holds(probe, source):
+            continue
         match = find_quote(
             text, index_for(source), paragraph=paragraph, settings=settings, exact_only=exact_only
         )

@@ -25,6 +25,7 @@ from citeproof.verifier.correct import apply_verdicts
 from citeproof.verifier.judgement import judge_quote
 from citeproof.verifier.match import IndexCache, MatchSettings, SourceIndex, content_key, prepare
 from citeproof.verifier.match.cache import SHARED
+from citeproof.verifier.match.probe import RULINGS, VerbatimProbe
 from citeproof.verifier.parse import parse_answer
 from citeproof.verifier.parse.normalise import normalise_markers
 from citeproof.verifier.support.claims import attach_support
@@ -85,6 +86,13 @@ class Verifier:
                 index = self._indexes.setdefault(source.id, index)
         return index
 
+    def may_hold(self, probe: VerbatimProbe, source: Source) -> bool:
+        """Whether one of this verifier's sources may hold a quote word for word, without
+        indexing it (`VerbatimProbe`; what was found of the same text before is reused)."""
+        if source.id in self._indexes:
+            return True  # indexed already: the search itself costs less
+        return RULINGS.may_hold(probe, source.text, self._text_key(source))
+
     def verify(
         self,
         answer: str,
@@ -115,6 +123,7 @@ class Verifier:
                 settings,
                 excerpt_context=policy.excerpt_context,
                 now=stamp,
+                holds=self.may_hold,
             )
             for quote in parsed.quotes
         ]

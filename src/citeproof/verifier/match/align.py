@@ -63,7 +63,7 @@ def word_infix(quote: str, target: str, max_edits: int) -> tuple[int, list[tuple
     edits and character spans of ``target`` from the first aligned word's start to the last
     one's end, or None when no placement is within ``max_edits``.
     """
-    quote_words = [_NON_WORD.sub("", w) for w in _TOKEN.findall(quote)]
+    quote_words = [_letters(w) for w in _TOKEN.findall(quote)]
     tokens = list(_TOKEN.finditer(target))
     if not quote_words or not tokens:
         return None
@@ -72,11 +72,17 @@ def word_infix(quote: str, target: str, max_edits: int) -> tuple[int, list[tuple
         codes.setdefault(word, chr(0x4E00 + len(codes)))
     other = chr(0x4E00 + len(codes))
     query = "".join(codes[w] for w in quote_words)
-    text = "".join(codes.get(_NON_WORD.sub("", t.group()), other) for t in tokens)
+    text = "".join(codes.get(_letters(t.group()), other) for t in tokens)
     placed = infix(query, text, max_edits)
     if placed is None:
         return None
     return placed[0], [(tokens[s].start(), tokens[e - 1].end()) for s, e in placed[1]]
+
+
+def _letters(token: str) -> str:
+    """``token`` without its non-word characters (most tokens have none: no regex then;
+    ``\\w`` is `str.isalnum` or "_")."""
+    return token if token.isalnum() else _NON_WORD.sub("", token)
 
 
 def distance(a: str, b: str) -> int:

@@ -19,6 +19,9 @@ DEFAULT_MAX_CHARS = 64_000_000
 """Characters of source text the default cache keeps indexes for (least recently used go)."""
 DEFAULT_MAX_BYTES = 256 * 1024 * 1024
 """Bytes the default cache's indexes may hold (`TextIndex.nbytes`), least recently used go."""
+HASHED_MAX_CHARS = 16_000_000
+"""Characters of texts hashed but not indexed (a source no quote needed) whose keys are
+remembered, least recently used go: the texts are held, so this bounds what they keep alive."""
 
 
 def content_key(source: Source) -> str:
@@ -52,6 +55,9 @@ class IndexCache:
         # str, so its id cannot be reused while the entry lives.
         self._known: dict[int, tuple[str, str]] = {}
         self._chars = 0
+        # The same for texts hashed but never indexed, least recently used first.
+        self._hashed: OrderedDict[int, tuple[str, str]] = OrderedDict()
+        self._hashed_chars = 0
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -102,6 +108,8 @@ class IndexCache:
         with self._lock:
             self._entries.clear()
             self._known.clear()
+            self._hashed.clear()
+            self._hashed_chars = 0
             self._sizes.clear()
             self._chars = 0
             self._bytes = 0
@@ -109,10 +117,23 @@ class IndexCache:
     def key(self, source: Source) -> str:
         """`content_key` of ``source``, without hashing again a text object kept here."""
         if source.paragraphs is None:
+            text = source.text
             with self._lock:
-                known = self._known.get(id(source.text))
-            if known is not None and known[0] is source.text:
-                return known[1]
+                known = self._known.get(id(text)) or self._hashed.get(id(text))
+                if known is not None and known[0] is text:
+                    if id(text) in self._hashed:
+                        self._hashed.move_to_end(id(text))
+                    return known[1]
+            key = content_key(source)
+            if len(text) <= HASHED_MAX_CHARS:
+                with self._lock:
+                    old = self._hashed.pop(id(text), None)
+                    self._hashed_chars += len(text) - (len(old[0]) if old else 0)
+                    self._hashed[id(text)] = (text, key)
+                    while self._hashed_chars > HASHED_MAX_CHARS:
+                        _, (dropped, _) = self._hashed.popitem(last=False)
+                        self._hashed_chars -= len(dropped)
+            return key
         return content_key(source)
 
     def _evict(self) -> None:

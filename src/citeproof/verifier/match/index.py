@@ -206,11 +206,16 @@ class TextIndex:
         return self._postings is not None
 
     def folded(self) -> str | None:
-        """The normalized text casefolded, when that keeps every offset (else None)."""
+        """The normalized text casefolded, or lower-cased where casefolding would move
+        offsets ("ß" is "ss" casefolded: a word whose two folds differ is then not found in
+        it); None when both would."""
         if self._folded is None:
-            folded = self.norm.text.casefold()
+            text = self.norm.text
+            folded = text.casefold()
+            if len(folded) != len(text):
+                folded = text.lower()
             with self._lock:
-                self._folded = folded if len(folded) == len(self.norm.text) else ""
+                self._folded = folded if len(folded) == len(text) else ""
         return self._folded or None
 
 

@@ -45,6 +45,9 @@ _CHANGES = (
     r"|(?P<ell>…)"
 )
 _CHANGES_RE = re.compile(_CHANGES)
+# The same for text without an invisible character: only space runs and "…" change length.
+_VISIBLE_CHANGES_RE = re.compile(r"(?P<ws>  +)|(?P<ell>…)")
+_INVISIBLE_RE = re.compile(f"[{_INVISIBLE}]")
 # Most texts have no invisible character and no "…": then only space runs change length, and
 # one literal pattern finds them many times faster than the alternation above.
 _SPACES_AFTER = re.compile(" +")
@@ -65,6 +68,12 @@ def _lookup() -> npt.NDArray[np.uint32]:
     for code, replacement in _TABLE.items():
         table[code] = ord(replacement)
     return table
+
+
+def has_invisible(text: str) -> bool:
+    """Whether ``text`` holds a character normalisation removes (zero-width, bidi control,
+    word joiner, BOM, soft hyphen): one that may join two words into one."""
+    return _INVISIBLE_RE.search(text) is not None
 
 
 def _translate(text: str) -> str:
@@ -210,7 +219,8 @@ def normalize(text: str) -> Normalized:
     if not translated.isascii() and not unicodedata.is_normalized("NFC", translated):
         changes = _matches(_changes_with_nfc(), translated)
     elif not translated.isascii() and any(c in translated for c in _SPECIAL_CHARS):
-        changes = _matches(_CHANGES_RE, translated)
+        pattern = _CHANGES_RE if has_invisible(translated) else _VISIBLE_CHANGES_RE
+        changes = _matches(pattern, translated)
     else:
         changes = _space_runs(translated)
     pieces: list[str] = []

@@ -137,7 +137,9 @@ class SupportJudge:
     ``encoder`` overrides the shared MiniLM encoder of the lexical head (None: the shared one
     when ``policy.support_embeddings`` is ``"auto"`` and it is installed). ``model`` overrides
     the shipped entailment model (None: the shared one when ``policy.support_judge`` is
-    ``"model"`` and onnxruntime is installed, else the lexical head decides).
+    ``"model"`` and onnxruntime is installed, else the lexical head decides). The shared
+    encoder and model are loaded on first need (`encoder`, `model`, `method`): an answer
+    whose claims its verified quotes settle loads neither.
     """
 
     def __init__(
@@ -157,22 +159,46 @@ class SupportJudge:
                 field="support_judge",
             )
         self.asker = ProviderJudge(provider) if asks and provider is not None else None
-        if model is None and policy.support_judge == "model":
-            model = NliModel.get()
-        self.model = model if self.asker is None else None
-        if encoder is None and model is None and policy.support_embeddings == "auto":
-            encoder = Encoder.get()
-        self.encoder = encoder
-        self.method = (
-            PROVIDER
-            if self.asker is not None
-            else MODEL
-            if self.model is not None
-            else EMBEDDING
-            if encoder is not None
-            else LEXICAL
-        )
+        self._given = (encoder, model)
+        self._resolved: tuple[TextEncoder | None, NliModel | None, str] | None = None
         self._prepared: dict[str, PreparedSource] = {}
+
+    def _resolve(self) -> tuple[TextEncoder | None, NliModel | None, str]:
+        """The encoder, the model and the method's name, the shared ones loaded now."""
+        if self._resolved is None:
+            encoder, model = self._given
+            if model is None and self.policy.support_judge == "model":
+                model = NliModel.get()
+            if encoder is None and model is None and self.policy.support_embeddings == "auto":
+                encoder = Encoder.get()
+            if self.asker is not None:
+                model = None
+            method = (
+                PROVIDER
+                if self.asker is not None
+                else MODEL
+                if model is not None
+                else EMBEDDING
+                if encoder is not None
+                else LEXICAL
+            )
+            self._resolved = (encoder, model, method)
+        return self._resolved
+
+    @property
+    def encoder(self) -> TextEncoder | None:
+        """The MiniLM encoder the lexical head reads cosines from, or None."""
+        return self._resolve()[0]
+
+    @property
+    def model(self) -> NliModel | None:
+        """The entailment model that judges meaning, or None (the head or provider does)."""
+        return self._resolve()[1]
+
+    @property
+    def method(self) -> str:
+        """What judges the claims: the head's name, `MODEL` or `PROVIDER`."""
+        return self._resolve()[2]
 
     def prepared(self, source: Source) -> PreparedSource:
         if source.id not in self._prepared:
@@ -229,6 +255,8 @@ class SupportJudge:
             self.examine(r.claim, r.source, paragraph=r.paragraph, quoted=r.quoted)
             for r in requests
         ]
+        if all(f is None for f in found):  # every claim settled by its quotes
+            return [_by_quotes(r.source) for r in requests]
         if self.model is None and self.asker is None:
             return [self._by_head(r, f) for r, f in zip(requests, found, strict=True)]
         parts = [

@@ -12,6 +12,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from sys import getsizeof
 
 from citeproof.model import Source
 from citeproof.verifier.match.cache import SHARED as INDEX_CACHE
@@ -45,34 +46,95 @@ class PreparedSource:
     """Every token key of the source, for the claim's ``source_*`` figures (`check_facts`)."""
 
 
-PREPARED_MAX_CHARS = 32_000_000
-"""Characters of source text whose prepared sentences are kept between verifications."""
+PREPARED_MAX_BYTES = 256 * 1024 * 1024
+"""Bytes of prepared sources kept between verifications (`footprint`; least recently used go
+first). A prepared source holds about 70 bytes per character of its text (a token object
+for each word, sentence by sentence): 256 MiB keeps the sentences of about 3.5 MB of text."""
+FOOTPRINT_SAMPLE = 64
+"""Sentences whose objects `footprint` measures one by one; the rest are counted."""
 
-_prepared: OrderedDict[tuple[str, str], PreparedSource] = OrderedDict()
-_prepared_chars = 0
-_prepared_lock = threading.Lock()
+
+class PreparedCache:
+    """Prepared sources by source id and content (`IndexCache.key`): at most ``max_bytes``
+    held in all (`footprint`), least recently used go first; one larger than that on its own
+    is prepared but not kept. Thread-safe; two threads preparing the same new source may both
+    prepare it, one result is kept."""
+
+    def __init__(self, max_bytes: int = PREPARED_MAX_BYTES) -> None:
+        self.max_bytes = max_bytes
+        self._entries: OrderedDict[tuple[str, str], tuple[PreparedSource, int]] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held by the prepared sources kept (`footprint` of each)."""
+        return self._bytes
+
+    def get(self, source: Source) -> PreparedSource:
+        """``source`` prepared (`prepare_source`), now only if it was not kept."""
+        key = (source.id, INDEX_CACHE.key(source))
+        with self._lock:
+            found = self._entries.get(key)
+            if found is not None:
+                self._entries.move_to_end(key)
+                return found[0]
+        made = prepare_source(source)
+        size = footprint(made)
+        with self._lock:
+            if key not in self._entries and size <= self.max_bytes:
+                self._entries[key] = (made, size)
+                self._bytes += size
+                while self._bytes > self.max_bytes:
+                    _, (_, old) = self._entries.popitem(last=False)
+                    self._bytes -= old
+        return made
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+            self._bytes = 0
+
+
+SHARED = PreparedCache()
+"""The prepared sources every verification in this process shares."""
 
 
 def prepared_source(source: Source) -> PreparedSource:
     """`prepare_source`, reused across verifications for the same source id, text and
-    paragraphs (least recently used go past `PREPARED_MAX_CHARS`); thread-safe."""
-    global _prepared_chars
-    key = (source.id, INDEX_CACHE.key(source))
-    with _prepared_lock:
-        found = _prepared.get(key)
-        if found is not None:
-            _prepared.move_to_end(key)
-            return found
-    made = prepare_source(source)
-    size = len(source.text)
-    with _prepared_lock:
-        if key not in _prepared and size <= PREPARED_MAX_CHARS:
-            _prepared[key] = made
-            _prepared_chars += size
-            while _prepared_chars > PREPARED_MAX_CHARS and _prepared:
-                _, old = _prepared.popitem(last=False)
-                _prepared_chars -= len(old.source.text)
-    return made
+    paragraphs (`SHARED`, bounded by `PREPARED_MAX_BYTES`); thread-safe."""
+    return SHARED.get(source)
+
+
+def footprint(prepared: PreparedSource) -> int:
+    """Bytes ``prepared`` holds, as ``sys.getsizeof`` counts its objects (the source itself
+    aside): the first `FOOTPRINT_SAMPLE` sentences measured object by object and the rest
+    scaled by their token count, plus the postings, idf and key tables."""
+    cut = prepared.sentences
+    sample = cut[:FOOTPRINT_SAMPLE]
+    measured = 0
+    for sentence in sample:
+        measured += getsizeof(sentence) + getsizeof(sentence.span) + getsizeof(sentence.tokens)
+        measured += getsizeof(sentence.keys)
+        for t in sentence.tokens:
+            measured += getsizeof(t) + getsizeof(t.span) + getsizeof(t.text) + getsizeof(t.key)
+            measured += getsizeof(t.value) if t.value is not None else 0
+    sampled_tokens = sum(len(s.tokens) for s in sample)
+    tokens = sum(len(s.tokens) for s in cut)
+    size = getsizeof(cut)
+    if sample:
+        # Scaled by tokens (most of the bytes), each sentence counted at least once.
+        size += measured * max(tokens, 1) // max(sampled_tokens, 1)
+    size += getsizeof(prepared.postings) + getsizeof(prepared.idf)
+    for key, positions in prepared.postings.items():
+        size += getsizeof(key) + getsizeof(positions) + 28 * len(positions)
+    size += 24 * len(prepared.idf)  # a float each; the keys are the postings' own
+    keys = prepared.keys
+    size += getsizeof(keys.heads) + sum(getsizeof(h) for h in keys.heads)
+    return size
 
 
 def prepare_source(source: Source) -> PreparedSource:
