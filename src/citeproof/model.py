@@ -196,7 +196,7 @@ def _paragraph_spans(paragraphs: Iterable[Any], where: str) -> tuple[Span, ...]:
 
 @dataclass(frozen=True, slots=True)
 class Passage:
-    """A retrieved window of paragraphs of one source version (SPEC D, retriever).
+    """A retrieved window of paragraphs of one source version (the retriever).
 
     ``paragraphs`` is the 1-based, inclusive ``(first, last)`` paragraph range; ``span`` its
     character span in the source text; ``confidence`` a deterministic score in [0, 1].
@@ -408,7 +408,7 @@ class SupportPassage:
 
 @dataclass(frozen=True, slots=True)
 class ClaimDifference:
-    """A token of the claim its passage does not back (issue 10).
+    """A token of the claim its passage does not back.
 
     ``span`` locates ``text`` in the claim's text (``VerifiedClaim.text``); ``instead`` is what
     the passage says in its place when it says something else (another number, name, date,
@@ -424,7 +424,7 @@ class ClaimDifference:
 
 @dataclass(frozen=True, slots=True)
 class ClaimSupport:
-    """Is a claim backed by one source it cites (issue 10)?
+    """Is a claim backed by one source it cites?
 
     ``verdict`` is ``supported``, ``partial`` (some of the claim is backed, some is not),
     ``unsupported`` or ``contradicted`` (the passage states another number, name, date, or

@@ -1,4 +1,4 @@
-"""Operations (SPEC E): what a team running citeproof in production runs over its audit log.
+"""Operations: what a team running citeproof in production runs over its audit log.
 
 - `revalidate_log` re-verifies logged answers against the current versions of their sources
   and appends the outcomes to the log as ``citeproof/revalidation/1`` records;

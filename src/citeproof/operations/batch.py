@@ -1,4 +1,4 @@
-"""``verify --batch`` on an engine: the lines of a JSON-lines file verified in chunks (SPEC 003.4).
+"""``verify --batch`` on an engine: the lines of a JSON-lines file verified in chunks (003.4).
 
 The parent reads the file and ships *chunks of lines* to an engine (`ordered_map`, the same
 one re-validation uses): each chunk carries its lines' numbers and raw bytes, the file name

@@ -1,4 +1,4 @@
-"""The model-update guardrail (SPEC E): a golden question set through a baseline and a
+"""The model-update guardrail: a golden question set through a baseline and a
 candidate model, compared before the candidate ships.
 
 A golden set is a JSON-lines file, one question a line::

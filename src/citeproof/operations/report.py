@@ -1,4 +1,4 @@
-"""The operations report over a time window of the audit log (SPEC E).
+"""The operations report over a time window of the audit log.
 
 Figures, all computed from what the log already holds:
 

@@ -1,4 +1,4 @@
-"""Re-validating the answers of an audit log against a source store, resumably (SPEC E).
+"""Re-validating the answers of an audit log against a source store, resumably.
 
 `revalidate_log` is the driver: it reads the log and the store (the only parts that touch a
 database), ships chunks of plain values to an engine (`citeproof.operations.engines`), and

@@ -1,4 +1,4 @@
-"""Re-validating one logged answer against the current versions of its sources (SPEC E).
+"""Re-validating one logged answer against the current versions of its sources.
 
 This is the part that runs on workers: `revalidate_chunk` takes plain JSON values (the logged
 answers of a chunk and the current source versions they need) and returns plain JSON values,

@@ -1,4 +1,4 @@
-"""Audit sampling (SPEC E): a reproducible random sample of logged answers for manual review,
+"""Audit sampling: a reproducible random sample of logged answers for manual review,
 and a reviewer's verdict recorded back into the log.
 
 Membership is decided per record, not by shuffling the log: a record is in the sample when

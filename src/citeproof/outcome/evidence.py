@@ -1,4 +1,4 @@
-"""The citation manager (SPEC D, ADR 1): one immutable `Evidence` object per citation.
+"""The citation manager (ADR 1): one immutable `Evidence` object per citation.
 
 `build_evidence` turns a `VerifiedAnswer` into an `EvidenceBundle`:
 
@@ -8,7 +8,7 @@
   answer said it was; the excerpt is the holding source's exact text at that span, i.e. the
   matched passage, not the context shown around it;
 - one `Evidence` per citation marker that carries no quote and names a provided source whose
-  claim support located a passage (issue 10): the excerpt is that passage, ``confidence`` the
+  claim support located a passage: the excerpt is that passage, ``confidence`` the
   support score and ``support`` the verdict (a field present only on such evidence, so older
   bundles keep their hash);
 - otherwise, one `Evidence` per citation marker that carries no quote, names a provided
@@ -311,7 +311,7 @@ def _citation_evidence(
             continue
         support = judged.get(citation.source)
         if support is not None and support.passage is not None:
-            # The passage claim support located (issue 10): where the claim's backing is.
+            # The passage claim support located: where the claim's backing is.
             passage = support.passage
             item = _evidence(
                 source,

@@ -1,4 +1,4 @@
-"""The live-value service (SPEC D, ADR 2): today's authoritative values, never evidence.
+"""The live-value service (ADR 2): today's authoritative values, never evidence.
 
 A provider answers `LiveValues.fetch` with a `LiveResponse`: the requested values, where and
 when they came from, the payload exactly as received and the request id it was fetched

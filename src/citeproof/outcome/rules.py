@@ -1,4 +1,4 @@
-"""The business-rule engine (SPEC D, ADR 2): deterministic rules over facts and live values.
+"""The business-rule engine (ADR 2): deterministic rules over facts and live values.
 
 Rules live in a declarative TOML or JSON file; conditions are CEL expressions (the Common
 Expression Language, evaluated by ``cel-python``'s interpreter: no Python ``eval``)::

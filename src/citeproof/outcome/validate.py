@@ -1,4 +1,4 @@
-"""The validator (SPEC D): every cited claim has matching, well-formed evidence.
+"""The validator: every cited claim has matching, well-formed evidence.
 
 `validate` checks an `EvidenceBundle` against the `VerifiedAnswer` it belongs to:
 
@@ -18,11 +18,11 @@ Each problem names the claim, the quote and the field. In ``mode="reject"`` the 
 raises `EvidenceError` (all problems attached as ``.problems``); in ``mode="flag"`` they are
 returned in the `Validation`.
 
-Evidence coverage (SPEC E) is computed per answer: the claims with at least one well-formed
+Evidence coverage is computed per answer: the claims with at least one well-formed
 evidence object, over the claims that carry text, i.e. that have a letter or digit outside
 their citation markers (a claim that is only a marker, or only punctuation, asserts nothing).
 Every claim counts, cited or not: an uncited claim is a coverage gap, not an error. A claim
-counts as covered only when its claim support (issue 10) is ``supported`` (or was not judged:
+counts as covered only when its claim support is ``supported`` (or was not judged:
 ``none``); a partial, unsupported, contradicted or uncited claim is a gap.
 """
 

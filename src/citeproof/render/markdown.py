@@ -103,7 +103,7 @@ def _answer_with_badges(answer: VerifiedAnswer) -> str:
                 label = citation_label(cite.status)
                 edits.append(Edit(end, end, f" ({label.symbol} {label.word})"))
     for claim in shown_claims(answer):
-        # Claim support (issue 10): the verdict beside the claim's last marker.
+        # Claim support: the verdict beside the claim's last marker.
         at = badge_position(claim)
         edits.append(Edit(at, at, f" *{escape_markdown(support_summary(claim))}*"))
     return apply_edits(text, edits)
@@ -169,7 +169,7 @@ def show_source(answer: VerifiedAnswer, quote: VerifiedQuote) -> str:
 
 
 def _claims_part(answer: VerifiedAnswer) -> list[str]:
-    """The claims' support: a tally, then each judged claim with its passage (issue 10)."""
+    """The claims' support: a tally, then each judged claim with its passage."""
     claims = shown_claims(answer)
     if not claims:
         return []

@@ -1,4 +1,4 @@
-"""What every rendering says about a claim's support (issue 10): one word and one symbol per
+"""What every rendering says about a claim's support: one word and one symbol per
 verdict, the differences in words, and where the badge goes (after the claim's last marker).
 
 The HTML page, the Markdown text and the terminal report take their wording from here, so a

@@ -111,7 +111,7 @@ def counts_line(answer: VerifiedAnswer) -> Text:
 
 
 def claims_lines(answer: VerifiedAnswer) -> list[RenderableType]:
-    """Claim support (issue 10): the tally, then each judged claim, its verdict per cited
+    """Claim support: the tally, then each judged claim, its verdict per cited
     source with the differences, and the passage it was judged against."""
     claims = shown_claims(answer)
     if not claims:

@@ -1,4 +1,4 @@
-"""Retrieval: passages of the stored sources that answer a question (SPEC D, retriever).
+"""Retrieval: passages of the stored sources that answer a question (the retriever).
 
 A `Retriever` returns `Passage` values: a paragraph window of one source version, with its
 source id, doc_id, version, paragraph range, character span, text and a deterministic

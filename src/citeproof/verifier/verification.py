@@ -128,7 +128,7 @@ class Verifier:
             for quote in parsed.quotes
         ]
         text, quotes, claims = apply_verdicts(parsed, judgements, self.catalog, policy)
-        # Claim support (issue 10): every cited claim judged against each source it cites.
+        # Claim support: every cited claim judged against each source it cites.
         by_id = {source.id: source for source in self.catalog}
         judge = SupportJudge(policy, provider=self.support_provider)
         claims = attach_support(text, claims, quotes, by_id, judge)

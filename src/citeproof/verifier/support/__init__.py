@@ -1,4 +1,4 @@
-"""Claim support (issue 10): whether each cited claim is backed by the sources it cites."""
+"""Claim support: whether each cited claim is backed by the sources it cites."""
 
 from citeproof.verifier.support.judge import SupportJudge, decide
 

@@ -1,4 +1,4 @@
-"""Attach claim support to the verified claims of one answer (issue 10).
+"""Attach claim support to the verified claims of one answer.
 
 Every claim with at least one citation to an eligible source gets one `ClaimSupport` per
 distinct cited source, judged on the claim's text with its citation markers blanked out (so
