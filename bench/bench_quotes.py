@@ -18,7 +18,7 @@ from pathlib import Path
 from rapidfuzz import fuzz
 
 from citeproof.model import Source, Span
-from citeproof.verifier.match import find_quote, normalize, prepare
+from citeproof.verifier.match import find_quote, normalise, prepare
 
 SEED = 20240617
 SIZES_MB = (1, 10, 40)
@@ -66,11 +66,11 @@ def load() -> tuple[list[str], list[tuple[str, int, Span]]]:
 
 
 def locate(quote: str, paragraph: str) -> Span | None:
-    norm = normalize(paragraph)
-    at = norm.text.find(normalize(quote).text.strip(" \"'"))
+    norm = normalise(paragraph)
+    at = norm.text.find(normalise(quote).text.strip(" \"'"))
     if at < 0:
         return None
-    return norm.original_span(at, at + len(normalize(quote).text.strip(" \"'")))
+    return norm.original_span(at, at + len(normalise(quote).text.strip(" \"'")))
 
 
 def perturb_quote(quote: str, kind: str, rng: random.Random) -> str:
@@ -209,9 +209,9 @@ def run_size(paragraphs: list[str], quotes: list[Planted], megabytes: int) -> li
         rows.append(Row("rapidfuzz", size, 0.0, times, hits, len(quotes)))
 
     t0 = time.perf_counter()
-    norm = normalize(corpus)
+    norm = normalise(corpus)
     prep = time.perf_counter() - t0
-    needles = [normalize(q.text).text.strip(" \"'") for q in quotes]
+    needles = [normalise(q.text).text.strip(" \"'") for q in quotes]
     times, hits = [], 0
     for needle, truth in zip(needles, truths, strict=True):
         t0 = time.perf_counter()
@@ -231,7 +231,7 @@ def main() -> None:
     print(
         "recall = found at the planted verbatim copy, or at a copy with identical wording; "
         f"rapidfuzz = partial_ratio_alignment over the whole text, score >= 85, sizes <= "
-        f"{RAPIDFUZZ_MAX_MB} MB only; floor = one str.find of the normalized quote "
+        f"{RAPIDFUZZ_MAX_MB} MB only; floor = one str.find of the normalised quote "
         "(exact quotes only)."
     )
     header = (

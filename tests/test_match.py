@@ -6,7 +6,7 @@ import pytest
 
 import citeproof.verifier.match.index as index_module
 from citeproof.model import Match, Source
-from citeproof.verifier.match import MatchSettings, find_quote, normalize, prepare
+from citeproof.verifier.match import MatchSettings, find_quote, normalise, prepare
 
 LINCOLN = (
     "The Second Battle of Lincoln occurred at Lincoln Castle on Saturday 20 May 1217, "
@@ -285,12 +285,12 @@ def test_case_change_is_not_exact() -> None:
     ],
 )
 def test_normalisation(raw: str, normal: str) -> None:
-    assert normalize(raw).text == normal
+    assert normalise(raw).text == normal
 
 
 def test_offsets_map_back_exactly() -> None:
     raw = "a\u00a0 \u201cb\u201d \u2026\u200bc cafe\u0301!"
-    n = normalize(raw)
+    n = normalise(raw)
     assert n.text == 'a "b" ...c café!'
     assert len(n.offsets) == len(n.text) + 1
     assert n.offsets[len(n.text)] == len(raw)

@@ -8,7 +8,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from citeproof.model import Source
-from citeproof.verifier.match import align, find_quote, normalize, prepare
+from citeproof.verifier.match import align, find_quote, normalise, prepare
 from citeproof.verifier.match.probe import VerbatimProbe, plain
 
 LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZéü"
@@ -61,7 +61,7 @@ def text_and_slice(draw: st.DrawFn) -> tuple[str, str]:
 
 
 def _norm(text: str) -> str:
-    return normalize(text).text.strip(" \"'")
+    return normalise(text).text.strip(" \"'")
 
 
 @settings(max_examples=200, deadline=None)
@@ -87,7 +87,7 @@ def test_changed_letter_is_never_exact(case: tuple[str, str], data: st.DataObjec
     other = data.draw(st.sampled_from(LETTERS + HOMOGLYPHS).filter(lambda c: c != quote[at]))
     changed = quote[:at] + other + quote[at + 1 :]
     # Only meaningful when the changed quote does not occur verbatim somewhere else.
-    assume(_norm(changed) not in normalize(text).text)
+    assume(_norm(changed) not in normalise(text).text)
     match = find_quote(changed, prepare(Source(id="S", kind="document", text=text)))
     assert match is None or match.method == "fuzzy"
     assert match is None or match.score < 1.0
@@ -111,10 +111,10 @@ def test_a_source_the_probe_rules_out_never_holds_the_quote_word_for_word(
     text = " ".join(tokens)
     i = data.draw(st.integers(0, len(tokens) - 1))
     j = data.draw(st.integers(i, min(len(tokens) - 1, i + 6)))
-    # The words as a reader copies them (normalized), or as the source writes them, or with
+    # The words as a reader copies them (normalised), or as the source writes them, or with
     # one letter changed.
     written = " ".join(tokens[i : j + 1])
-    quote = data.draw(st.sampled_from([normalize(written).text, written, written[::-1]]))
+    quote = data.draw(st.sampled_from([normalise(written).text, written, written[::-1]]))
     found = find_quote(
         quote, prepare(Source(id="S", kind="document", text=text), cache=None), exact_only=True
     )
@@ -126,14 +126,14 @@ def test_a_source_the_probe_rules_out_never_holds_the_quote_word_for_word(
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(unstable_words, min_size=1, max_size=20), st.lists(st.sampled_from(SEPARATORS)))
-def test_text_without_invisible_characters_normalizes_as_the_general_rewrite_does(
+def test_text_without_invisible_characters_normalises_as_the_general_rewrite_does(
     tokens: list[str], seps: list[str]
 ) -> None:
     """A text with no invisible character takes a faster rewrite: the same as the general
     one, which a zero-width space at its end forces (and which removes that space)."""
     text = "".join(t + (seps[i % len(seps)] if seps else " ") for i, t in enumerate(tokens))
     text = text.replace("\u00ad", "").replace("\u200b", "") + "\u2026"
-    fast, general = normalize(text), normalize(text + "\u200b")
+    fast, general = normalise(text), normalise(text + "\u200b")
     assert fast.text == general.text
     assert [fast.offsets[i] for i in range(len(fast.text))] == [
         general.offsets[i] for i in range(len(general.text))

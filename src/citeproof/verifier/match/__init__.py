@@ -8,21 +8,21 @@ a shared, bounded `IndexCache`) and
 
 from citeproof.verifier.match.cache import IndexCache, content_key, prepare
 from citeproof.verifier.match.index import SourceIndex, TextIndex
-from citeproof.verifier.match.normalize import Normalized, OffsetMap, normalize
+from citeproof.verifier.match.normalise import Normalised, OffsetMap, normalise
 from citeproof.verifier.match.quote import QuoteText, parse_quote
 from citeproof.verifier.match.search import MatchSettings, find_quote
 
 __all__ = [
     "IndexCache",
     "MatchSettings",
-    "Normalized",
+    "Normalised",
     "OffsetMap",
     "QuoteText",
     "SourceIndex",
     "TextIndex",
     "content_key",
     "find_quote",
-    "normalize",
+    "normalise",
     "parse_quote",
     "prepare",
 ]

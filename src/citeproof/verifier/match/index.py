@@ -1,6 +1,6 @@
-"""The per-source index: normalized text, word postings and paragraph bounds, built once.
+"""The per-source index: normalised text, word postings and paragraph bounds, built once.
 
-Postings are two numpy arrays: the normalized start of every word occurrence, grouped by
+Postings are two numpy arrays: the normalised start of every word occurrence, grouped by
 word id (and in text order within a word), plus where each word's group begins. Looking a
 word up is a dict access and a slice, so per-quote work depends on how often the quote's
 rarest words occur, not on the size of the source.
@@ -18,19 +18,19 @@ from typing import TYPE_CHECKING
 
 from citeproof.model import Source, Span
 from citeproof.verifier.match.align import distance
-from citeproof.verifier.match.normalize import Normalized, normalize
+from citeproof.verifier.match.normalise import Normalised, normalise
 
 if TYPE_CHECKING:  # numpy is imported where an array is made: `import citeproof` needs none
     import numpy as np
     import numpy.typing as npt
 
-    from citeproof.verifier.match.normalize import IntArray
+    from citeproof.verifier.match.normalise import IntArray
 
 WORD = re.compile(r"\w+")
-# Below this many normalized characters one `str.find` costs less than consulting postings.
+# Below this many normalised characters one `str.find` costs less than consulting postings.
 EXACT_SCAN_LIMIT = 250_000
 POSTINGS_MIN_CHARS = 1_000_000
-"""Below this many normalized characters an approximate search finds its anchor words by
+"""Below this many normalised characters an approximate search finds its anchor words by
 scanning the text, and the candidate index (word postings) is not built."""
 REMEMBERED_RESULTS = 512  # search results kept per text
 FORGOTTEN = object()  # what `TextIndex.recall` returns for a result it does not hold
@@ -72,7 +72,7 @@ def quote_tokens(text: str) -> list[tuple[str, int]]:
 
 
 class _Postings:
-    """Word postings and the misspelling lookup of one normalized text: the candidate index
+    """Word postings and the misspelling lookup of one normalised text: the candidate index
     for approximate search, built on first need."""
 
     __slots__ = ("_grams", "_ids", "_nbytes", "pos", "start", "vocab")
@@ -154,10 +154,10 @@ class TextIndex:
     def __init__(self, text: str, paragraphs: tuple[Span, ...]) -> None:
         import numpy as np
 
-        self.norm: Normalized = normalize(text)
+        self.norm: Normalised = normalise(text)
         self.chars = len(text)
         self._para_orig = np.array(paragraphs, dtype=np.int64).reshape(-1, 2)
-        flat = self.norm.offsets.to_normalized(self._para_orig.reshape(-1))
+        flat = self.norm.offsets.to_normalised(self._para_orig.reshape(-1))
         self._para_norm = flat.reshape(-1, 2)
         self._postings: _Postings | None = None
         self._folded: str | None = None
@@ -166,7 +166,7 @@ class TextIndex:
         self._found: OrderedDict[Hashable, object] = OrderedDict()
 
     def nbytes(self) -> int:
-        """Bytes this index holds now: the normalized text, its offset map, the paragraph
+        """Bytes this index holds now: the normalised text, its offset map, the paragraph
         bounds and the lazy parts built so far (the candidate index, the casefolded text)."""
         size = sys.getsizeof(self.norm.text) + self.norm.offsets.nbytes
         size += int(self._para_orig.nbytes + self._para_norm.nbytes)
@@ -206,7 +206,7 @@ class TextIndex:
         return self._postings is not None
 
     def folded(self) -> str | None:
-        """The normalized text casefolded, or lower-cased where casefolding would move
+        """The normalised text casefolded, or lower-cased where casefolding would move
         offsets ("ß" is "ss" casefolded: a word whose two folds differ is then not found in
         it); None when both would."""
         if self._folded is None:
@@ -222,7 +222,7 @@ class TextIndex:
 class SourceIndex:
     """Everything `find_quote` needs about one source; get it with `prepare`.
 
-    Exact search runs on the normalized text; the candidate index for approximate search is
+    Exact search runs on the normalised text; the candidate index for approximate search is
     built only when an approximate search needs it (`candidates`), once per text.
     """
 
@@ -238,12 +238,12 @@ class SourceIndex:
         return self._core
 
     @property
-    def norm(self) -> Normalized:
+    def norm(self) -> Normalised:
         return self._core.norm
 
     @property
     def text(self) -> str:
-        """The normalized source text every normalized offset refers to."""
+        """The normalised source text every normalised offset refers to."""
         return self._core.norm.text
 
     def for_source(self, source: Source) -> SourceIndex:
@@ -257,7 +257,7 @@ class SourceIndex:
     # -- paragraphs -------------------------------------------------------------------
 
     def paragraph_range(self, paragraph: int | None) -> tuple[int, int] | None:
-        """Normalized ``[start, end)`` of 1-based ``paragraph``, None when out of range."""
+        """Normalised ``[start, end)`` of 1-based ``paragraph``, None when out of range."""
         para_norm = self._core._para_norm
         if paragraph is None or not 1 <= paragraph <= len(para_norm):
             return None
@@ -296,9 +296,9 @@ class SourceIndex:
     # -- exact search -----------------------------------------------------------------
 
     def exact(self, quote: str, lo: int, hi: int, limit: int) -> list[int]:
-        """Normalized starts of ``quote`` inside ``[lo, hi)``, on word boundaries, in order.
+        """Normalised starts of ``quote`` inside ``[lo, hi)``, on word boundaries, in order.
 
-        A plain scan of the normalized text unless the candidate index is already built and
+        A plain scan of the normalised text unless the candidate index is already built and
         the text is long enough for it to be faster.
         """
         import numpy as np
@@ -340,7 +340,7 @@ class SourceIndex:
     # -- candidates for approximate search ---------------------------------------------
 
     def candidates(self, quote: str, count: int, budget: int = 20_000) -> list[int]:
-        """Likely normalized starts of an approximate occurrence of ``quote``, best first.
+        """Likely normalised starts of an approximate occurrence of ``quote``, best first.
 
         The rarest few quote words vote for where the quote would start; nearby votes add up.
         """

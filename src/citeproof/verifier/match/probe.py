@@ -1,7 +1,7 @@
 """Ruling a source out of a word-for-word search before its index is built.
 
-Normalisation (`normalize`) of ASCII text only turns whitespace into single spaces, so every
-run of the normalized quote without a space is a run of the source text itself. In text that
+Normalisation (`normalise`) of ASCII text only turns whitespace into single spaces, so every
+run of the normalised quote without a space is a run of the source text itself. In text that
 is already NFC and holds no invisible character, normalisation still never makes or joins a
 letter or digit, so each ASCII word of the quote is in the source text as it is. A source
 that lacks one of the quote's such runs cannot hold the quote word for word: a few
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from citeproof.model import Source
-from citeproof.verifier.match.normalize import has_invisible
+from citeproof.verifier.match.normalise import has_invisible
 from citeproof.verifier.match.quote import parse_quote
 
 _K = TypeVar("_K", bound=Hashable)
@@ -42,7 +42,7 @@ def plain(text: str) -> bool:
 class VerbatimProbe:
     """What one quote needs of a source to occur in it word for word (as `find_quote` finds
     it with ``exact_only``): ``runs``, the `RUNS` longest distinct space-free runs of the
-    normalized quote, in an ASCII source; ``words``, its `RUNS` longest ASCII words, in any
+    normalised quote, in an ASCII source; ``words``, its `RUNS` longest ASCII words, in any
     other plain one. Empty: nothing to rule a source out by. ``digest`` names the quote."""
 
     digest: bytes

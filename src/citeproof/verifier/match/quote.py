@@ -1,11 +1,11 @@
-"""A quote as the matcher sees it: normalized, trimmed, split at ellipses into segments."""
+"""A quote as the matcher sees it: normalised, trimmed, split at ellipses into segments."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 
-from citeproof.verifier.match.normalize import normalize
+from citeproof.verifier.match.normalise import normalise
 
 # After normalisation `…` is already `...`; `[…]` is `[...]`.
 _ELLIPSIS = re.compile(r"\[ ?\.{3,} ?\]|\( ?\.{3,} ?\)|\.{3,}|\.(?: \.){2,}")
@@ -16,7 +16,7 @@ _WORD = re.compile(r"\w")
 
 @dataclass(frozen=True, slots=True)
 class QuoteText:
-    """``full`` is the whole normalized quote, quotation marks at its edges kept (they may be
+    """``full`` is the whole normalised quote, quotation marks at its edges kept (they may be
     the source's own); ``bare`` is ``full`` without them; ``segments`` are the parts of
     ``full`` between ellipses."""
 
@@ -26,7 +26,7 @@ class QuoteText:
 
 
 def parse_quote(text: str) -> QuoteText:
-    full = normalize(text).text.strip()
+    full = normalise(text).text.strip()
     parts = (part.strip() for part in _ELLIPSIS.split(full))
     # A part with no word character (a comma left next to an elision) cannot be located.
     segments = tuple(part for part in parts if _WORD.search(part))

@@ -57,7 +57,7 @@ class MatchSettings:
 
 @dataclass(frozen=True, slots=True)
 class _Hit:
-    """A placement in normalized source text."""
+    """A placement in normalised source text."""
 
     start: int
     end: int
@@ -75,7 +75,7 @@ def find_quote(
     """Where ``text`` occurs in ``index.source``, or None.
 
     Callers may rely on: ``match.text == source.text[match.span[0]:match.span[1]]``;
-    ``method == "exact"`` (score 1.0) only when the normalized quote (or every segment of an
+    ``method == "exact"`` (score 1.0) only when the normalised quote (or every segment of an
     elided one) occurs verbatim, case and letters included; otherwise ``method == "fuzzy"``
     and ``settings.min_similarity <= score < 1`` with the span snapped to whole source words;
     among equal placements the one in ``paragraph`` (1-based) wins, then the earliest;
@@ -152,7 +152,7 @@ def _max_edits(quote: str, settings: MatchSettings) -> int:
 def _regions(
     index: SourceIndex, quote: str, prefer: tuple[int, int] | None
 ) -> list[tuple[int, int]]:
-    """Normalized windows worth aligning ``quote`` against."""
+    """Normalised windows worth aligning ``quote`` against."""
     size = len(index.text)
     if size <= _ALIGN_WHOLE:
         return [(0, size)]

@@ -118,10 +118,10 @@ def _code_ranges(codes: list[int]) -> list[tuple[int, int]]:
 
 
 class OffsetMap:
-    """Normalized index -> original index, for ``0 <= i <= len(normalized)``.
+    """Normalised index -> original index, for ``0 <= i <= len(normalised)``.
 
-    ``offsets[i]`` is where the original characters that produced normalized character ``i``
-    start; ``offsets[len(normalized)]`` is ``len(original)``.
+    ``offsets[i]`` is where the original characters that produced normalised character ``i``
+    start; ``offsets[len(normalised)]`` is ``len(original)``.
     """
 
     __slots__ = ("_end", "_fixed_end", "_norm", "_orig", "_size")
@@ -129,7 +129,7 @@ class OffsetMap:
     def __init__(
         self, norm: IntArray, orig: IntArray, fixed_end: IntArray, size: int, end: int
     ) -> None:
-        # Segment k starts at normalized norm[k] and original orig[k]. A linear segment
+        # Segment k starts at normalised norm[k] and original orig[k]. A linear segment
         # (fixed_end == -1) maps char by char; a fixed one maps every char it holds to the
         # whole original run [orig[k], fixed_end[k]) (a collapsed space run, an expanded …).
         self._norm = norm
@@ -155,7 +155,7 @@ class OffsetMap:
         return (self.start(i) for i in range(self._size + 1))
 
     def start(self, i: int) -> int:
-        """Original index where normalized character ``i`` comes from."""
+        """Original index where normalised character ``i`` comes from."""
         import numpy as np
 
         if i >= self._size:
@@ -166,7 +166,7 @@ class OffsetMap:
         return int(self._orig[k] + (i - self._norm[k]))
 
     def stop(self, i: int) -> int:
-        """Original index just past the characters that produced normalized character ``i``."""
+        """Original index just past the characters that produced normalised character ``i``."""
         import numpy as np
 
         k = int(np.searchsorted(self._norm, i, side="right")) - 1
@@ -175,14 +175,14 @@ class OffsetMap:
         return int(self._orig[k] + (i - self._norm[k])) + 1
 
     def span(self, start: int, end: int) -> Span:
-        """The original span whose characters produced normalized ``[start, end)``."""
+        """The original span whose characters produced normalised ``[start, end)``."""
         if end <= start:
             at = self.start(start)
             return (at, at)
         return (self.start(start), self.stop(end - 1))
 
-    def to_normalized(self, positions: IntArray) -> IntArray:
-        """For each original index, the first normalized index that comes from at or after it."""
+    def to_normalised(self, positions: IntArray) -> IntArray:
+        """For each original index, the first normalised index that comes from at or after it."""
         import numpy as np
 
         k = np.searchsorted(self._orig, positions, side="right") - 1
@@ -197,8 +197,8 @@ class OffsetMap:
 
 
 @dataclass(frozen=True, slots=True)
-class Normalized:
-    """Normalized text and the map back: ``offsets[i]`` is the original index of ``text[i]``."""
+class Normalised:
+    """Normalised text and the map back: ``offsets[i]`` is the original index of ``text[i]``."""
 
     text: str
     offsets: OffsetMap
@@ -208,7 +208,7 @@ class Normalized:
         return self.offsets.span(start, end)
 
 
-def normalize(text: str) -> Normalized:
+def normalise(text: str) -> Normalised:
     """NFC, whitespace runs -> one space, quote marks -> ``"``/``'``, dashes -> ``-``,
     ``…`` -> ``...``, invisible characters removed; case and letters are kept as they are.
     """
@@ -227,7 +227,7 @@ def normalize(text: str) -> Normalized:
     norm: list[int] = []
     orig: list[int] = []
     fixed: list[int] = []
-    out = 0  # normalized length so far
+    out = 0  # normalised length so far
     last = 0  # original index up to which text has been emitted
     for start, end, replacement in changes:
         if start > last:
@@ -258,7 +258,7 @@ def normalize(text: str) -> Normalized:
         out,
         len(text),
     )
-    return Normalized("".join(pieces) if pieces else "", offsets)
+    return Normalised("".join(pieces) if pieces else "", offsets)
 
 
 def _matches(pattern: re.Pattern[str], text: str) -> Iterator[tuple[int, int, str]]:
