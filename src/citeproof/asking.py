@@ -70,6 +70,23 @@ def ask_store(
     )
 
 
+def turn_request(turn: Turn, command: str, question: str, user: str | None) -> dict[str, Any]:
+    """The request an asked turn's audit record holds, the same members whoever asked
+    (``citeproof ask``, the service's ``POST /v1/ask``): the command, the question and who
+    asked it, the model that answered, the prompt's version and whether it was quote-first,
+    and the turn's stage timings."""
+    return {
+        "command": command,
+        "question": question,
+        "user": user,
+        "provider": turn.generation.provider,
+        "model": turn.generation.model,
+        "prompt_version": turn.prompt.version,
+        "quote_first": turn.prompt.grammar is not None,
+        "timings": turn.timings,
+    }
+
+
 def turn_to_json(turn: Turn) -> dict[str, Any]:
     """The JSON contract of the answer, plus the turn: question, prompt, model and timings."""
     record = answer_to_json(turn.answer)

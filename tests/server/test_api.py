@@ -152,6 +152,19 @@ def test_sources_uploaded_by_one_principal_stay_out_of_anothers_turn_012_3(
         request_id = alice.get(f"/v1/answers/{answer_id}").json()["request_id"]
         assert bob.get(f"/v1/audit/{request_id}/proof").status_code == 404
 
+    if api.data.joinpath("audit.db").exists():  # the SQLite run: the record as logged
+        from citeproof.audit import open_store
+
+        with open_store(str(api.data / "audit.db")) as log:
+            [logged] = log.find(request_id)
+        request = logged.payload["request"]
+        # The same members as `citeproof ask` logs (citeproof.asking.turn_request).
+        assert set(request) == {
+            "command", "question", "user", "provider", "model", "prompt_version",
+            "quote_first", "timings", "principal", "request_id",
+        }  # fmt: skip
+        assert request["command"] == "serve ask" and request["user"] == "alice"
+
 
 def test_health_readiness_metrics_and_the_openapi_document_F_3(api: Server) -> None:
     with api.client("alice") as http:

@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from citeproof.asking import ask_store, turn_to_json
+from citeproof.asking import ask_store, turn_request, turn_to_json
 from citeproof.cli.common import (
     Command,
     OutputFormat,
@@ -216,16 +216,7 @@ def ask_command(
                 retriever=retriever,
             )
     console.print(visible(generation_line(turn.generation)))
-    request = {
-        "command": "ask",
-        "question": question,
-        "user": user,
-        "provider": turn.generation.provider,
-        "model": turn.generation.model,
-        "prompt_version": turn.prompt.version,
-        "quote_first": turn.prompt.grammar is not None,
-        "timings": turn.timings,
-    }
+    request = turn_request(turn, "ask", question, user)
     conclude_from_options(
         turn.answer,
         request,

@@ -20,7 +20,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from citeproof.asking import ask_store, turn_to_json
+from citeproof.asking import ask_store, turn_request, turn_to_json
 from citeproof.audit import AppendsRecords, GroupCommit, inclusion_proof, open_store, verify_log
 from citeproof.errors import InputError, RecordNotFoundError, UnknownSourceError
 from citeproof.model import Policy, Source, VerifiedAnswer
@@ -185,15 +185,7 @@ class Service:
                 # not their ids in the turn's record.
                 only_readable=True,
             )
-        request = {
-            "command": "serve ask",
-            "question": body.question,
-            "user": principal,
-            "provider": turn.generation.provider,
-            "model": turn.generation.model,
-            "prompt_version": turn.prompt.version,
-            "timings": turn.timings,
-        }
+        request = turn_request(turn, "serve ask", body.question, principal)
         self.record(turn.answer, principal, request, kind="ask")
         self.metrics.observe_stages(turn.timings)
         return turn_to_json(turn)
