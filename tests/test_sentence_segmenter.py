@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from citeproof.sources.sentences import sentence_spans
@@ -161,7 +163,7 @@ def test_each_case_gives_exactly_its_sentences(text: str, expected: list[str]) -
 @pytest.mark.parametrize(("text", "expected"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
 def test_spans_are_ordered_trimmed_and_cover_every_word(text: str, expected: list[str]) -> None:
     spans = sentence_spans(text)
-    assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:], strict=False))
+    assert all(a[1] <= b[0] for a, b in itertools.pairwise(spans))
     assert all(text[s:e] == text[s:e].strip() and e > s for s, e in spans)
     uncovered = list(text)
     for start, end in spans:

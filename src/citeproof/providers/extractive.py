@@ -1,9 +1,10 @@
 """Answers with no model: the source sentences that best match the question, quoted verbatim.
 
 Each chosen sentence becomes a quote followed by its ``<cite:ID#pN>`` marker, so the answer
-always verifies. Sentences (cut by `citeproof.sources.sentences`) are scored by the question words they share, each word weighted
-by how rare it is among the candidate sentences; ties go to the shorter, then the earlier
-sentence. Deterministic: the same question and sources give the same answer.
+always verifies. Sentences (cut by `citeproof.sources.sentences`) are scored by the question
+words they share, each word weighted by how rare it is among the candidate sentences; ties go
+to the shorter, then the earlier sentence. Deterministic: the same question and sources give
+the same answer.
 """
 
 from __future__ import annotations

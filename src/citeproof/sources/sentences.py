@@ -31,22 +31,21 @@ OPENING = "\"'“‘«»„‚「『（【([*_¿¡<"
 
 # Abbreviations are written in lower case, without their last full stop.
 # Never the end of a sentence: titles before a name, references before a number, Latin.
-_NEVER_FINAL = frozenset(
-    """mr mrs ms mx dr prof rev fr sr jr st mt gen col capt lt sgt hon messrs e.g i.e cf vs v
-    viz approx ca resp fig figs eq eqs p pp para paras sec secs art arts ch chap cl cls vol vols
-    al dept est jan feb apr jun jul aug sep sept oct nov dec u.s u.k u.s.a e.u""".split()
-)
+_NEVER_FINAL_WRITTEN = """mr mrs ms mx dr prof rev fr sr jr st mt gen col capt lt sgt hon messrs
+e.g i.e cf vs v viz approx ca resp fig figs eq eqs p pp para paras sec secs art arts ch chap cl
+cls vol vols al dept est jan feb apr jun jul aug sep sept oct nov dec u.s u.k u.s.a e.u"""
+_NEVER_FINAL = frozenset(_NEVER_FINAL_WRITTEN.split())
 # The end of a sentence, except before a number: "No. 5", "S.A. 3262", "etc. 2024".
 # Any word with a full stop inside ("S.A", "A.D", "p.m") is read the same way.
-_BEFORE_NUMBER = frozenset("no nos nr etc inc ltd co corp bros plc llc".split())
+_BEFORE_NUMBER_WRITTEN = "no nos nr etc inc ltd co corp bros plc llc"
+_BEFORE_NUMBER = frozenset(_BEFORE_NUMBER_WRITTEN.split())
+_STOPS = ".!?…"
 
 _LETTER = r"[^\W\d_]"
 _WORD_BEFORE_DOT = re.compile(rf"(?<![^\W\d_.]){_LETTER}(?:{_LETTER}|\.){{0,9}}\Z")
 # Only a stop or a line break can end a sentence; one character class is what `re` scans
 # fastest, the rest is read at each hit.
-_CANDIDATE = re.compile(rf"[.!?…{FULL_WIDTH_STOPS}\n]")
-_STOP_RUN = re.compile(rf"[.!?…]+|[{FULL_WIDTH_STOPS}]+")
-_CLOSING_RUN = re.compile(rf"[{re.escape(CLOSING)}]*")
+_CANDIDATE = re.compile(rf"[{_STOPS}{FULL_WIDTH_STOPS}\n]")
 _BLANK_LINE = re.compile(r"\n[ \t\r\f\v]*\n")
 _NOT_SPACE = re.compile(r"\S")
 
@@ -72,18 +71,18 @@ def sentence_spans(
                 continue
             cut = at
         else:
-            terminator = _STOP_RUN.match(text, at, stop)
-            assert terminator is not None  # the candidate is a stop
-            cut = position = _CLOSING_RUN.match(text, terminator.end(), stop).end()
-            run = terminator.group()
-            if cut < stop and run[0] not in FULL_WIDTH_STOPS and not text[cut].isspace():
+            full_width = text[at] in FULL_WIDTH_STOPS
+            cut = _run_end(text, at, stop, FULL_WIDTH_STOPS if full_width else _STOPS)
+            single_dot = cut == at + 1 and text[at] == "."
+            cut = position = _run_end(text, cut, stop, CLOSING)
+            if cut < stop and not full_width and not text[cut].isspace():
                 continue
             following = _NOT_SPACE.search(text, cut, stop)
             if following is None:
                 break
             first = text[following.start()]
             if not starts_sentence(first) or (
-                run == "." and is_abbreviation(text, at, first, start)
+                single_dot and is_abbreviation(text, at, first, start)
             ):
                 continue
         _add_trimmed(text, current, cut, spans)
@@ -114,6 +113,13 @@ def starts_sentence(character: str) -> bool:
         or character in OPENING
         or (character.isalpha() and not character.islower())
     )
+
+
+def _run_end(text: str, at: int, stop: int, characters: str) -> int:
+    """The offset after the characters of ``characters`` that start at ``at``."""
+    while at < stop and text[at] in characters:
+        at += 1
+    return at
 
 
 def _add_trimmed(text: str, start: int, end: int, spans: list[Span]) -> None:

@@ -76,4 +76,3 @@ def _take_markers(text: str, at: int, end: int, marker_ends: Mapping[int, int]) 
         if marker_end is None or marker_end > end:
             return at
         at = marker_end
-
