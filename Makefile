@@ -84,6 +84,7 @@ eval-generation: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/bench_startup.py
 	$(BIN)/python bench/bench_quotes.py
+	$(BIN)/python bench/bench_sentences.py
 	$(BIN)/python bench/bench_verify.py
 	$(BIN)/python bench/bench_ingest.py
 	$(BIN)/python bench/bench_audit.py

@@ -61,6 +61,18 @@ def test_sentences_are_not_cut_at_initials_decimals_or_abbreviations_D() -> None
     ]
 
 
+def test_the_grammar_offers_a_sentence_whole_past_an_abbreviation_before_a_number_D() -> None:
+    lore = Source(
+        id="lore",
+        kind="document",
+        text="In S.A. 3262, Ar-Pharazôn landed at Umbar. See No. 5 of the annals for more.",
+    )
+    assert [line.text for line in evidence_lines([lore])] == [
+        "In S.A. 3262, Ar-Pharazôn landed at Umbar.",
+        "See No. 5 of the annals for more.",
+    ]
+
+
 def test_a_numbered_heading_joins_the_sentence_it_starts_D() -> None:
     paragraph = POLICY.text.split("\n\n")[2]
     assert split_sentences(paragraph) == [

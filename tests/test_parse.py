@@ -511,3 +511,13 @@ def test_chinese_sentences_end_at_the_full_width_stop_without_a_space_003_1() ->
         "「冠军」属于西班牙？[2]",
     ]
     assert [cited(c) for c in claims] == [[("1", None)], [], [("2", None)]]
+
+
+def test_answer_sentences_end_by_the_source_segmenters_abbreviations_003_1() -> None:
+    parsed = parse_answer("In S.A. 3262, he landed [S1]. See No. 5 [S1]. He said no. Then he left.")
+    assert [c.text for c in parsed.claims] == [
+        "In S.A. 3262, he landed [S1].",
+        "See No. 5 [S1].",
+        "He said no.",
+        "Then he left.",
+    ]

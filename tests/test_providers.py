@@ -642,6 +642,18 @@ def test_extractive_picks_another_mark_for_sentences_with_quotes() -> None:
     assert generation.text == ('- “The "fast track" lane closes at 4pm.” <cite:policy-2024#p3>')
 
 
+def test_extractive_quotes_a_whole_sentence_holding_abbreviations() -> None:
+    lore = Source(
+        id="lore",
+        kind="document",
+        text="In S.A. 3262, Ar-Pharazôn landed at Umbar, e.g. with a great fleet. Sauron came.",
+    )
+    generation = ExtractiveProvider(max_quotes=1).answer("When did Ar-Pharazôn land?", [lore])
+    assert generation.text == (
+        '- "In S.A. 3262, Ar-Pharazôn landed at Umbar, e.g. with a great fleet." <cite:lore#p1>'
+    )
+
+
 def test_extractive_says_so_when_nothing_matches() -> None:
     generation = ExtractiveProvider().answer("Who won the football?", [LENDING])
     assert generation.text == NO_ANSWER

@@ -153,3 +153,17 @@ def test_a_response_without_choices_is_refused_F_5() -> None:
         from_perplexity({"choices": []})
     with pytest.raises(AnswerError, match="not a v2 chat response"):
         from_cohere({"text": "v1 shape"})
+
+
+def test_a_perplexity_marker_cites_its_whole_sentence_past_an_abbreviation() -> None:
+    raw = load("perplexity-response-rates")
+    raw["choices"][0]["message"]["content"] += " In S.A. 3262, Ar-Pharazôn landed at Umbar.[2]"
+    converted = from_perplexity(raw)
+    last = converted.citations[-1]
+    assert converted.output[slice(*last.cited_words.code_points)] == (
+        "In S.A. 3262, Ar-Pharazôn landed at Umbar."
+    )
+    assert claims_and_sources(converted)[-1] == (
+        "In S.A. 3262, Ar-Pharazôn landed at Umbar. <cite:result-2>",
+        ["result-2"],
+    )

@@ -122,3 +122,47 @@ def test_a_chunk_index_that_does_not_exist_is_refused_F_5() -> None:
     raw["candidates"][0]["groundingMetadata"]["groundingSupports"][0]["groundingChunkIndices"] = [7]
     with pytest.raises(AnswerError, match=r"chunk 7 does not exist \(2 grounding chunks\)"):
         from_gemini(raw)
+
+
+NUMENOR = (
+    "Ar-Pharazôn set sail from Númenor in S.A. 3261. In S.A. 3262, Ar-Pharazôn landed at "
+    "Umbar and Sauron was taken to Númenor as a hostage."
+)
+
+
+def test_a_segment_holding_an_abbreviation_before_a_number_stays_one_claim() -> None:
+    output = "Ar-Pharazôn set sail from Númenor in S.A. 3261. In S.A. 3262, he landed at Umbar."
+    first, second = output.split(" In ")
+    second = "In " + second
+    response = {
+        "candidates": [
+            {
+                "content": {"role": "model", "parts": [{"text": output}]},
+                "groundingMetadata": {
+                    "groundingChunks": [
+                        {"retrievedContext": {"uri": "gs://lore/numenor.txt", "text": NUMENOR}}
+                    ],
+                    "groundingSupports": [
+                        {
+                            "segment": {"endIndex": len(first.encode()), "text": first},
+                            "groundingChunkIndices": [0],
+                        },
+                        {
+                            "segment": {
+                                "startIndex": len(first.encode()) + 1,
+                                "endIndex": len(output.encode()),
+                                "text": second,
+                            },
+                            "groundingChunkIndices": [0],
+                        },
+                    ],
+                },
+            }
+        ]
+    }
+    converted = from_gemini(response)
+    claims = converted.verify().claims
+    assert [(claim.text, claim.verdict) for claim in claims] == [
+        ("Ar-Pharazôn set sail from Númenor in S.A. 3261. <cite:chunk-0>", "supported"),
+        ("In S.A. 3262, he landed at Umbar. <cite:chunk-0>", "supported"),
+    ]

@@ -19,6 +19,7 @@ from citeproof.adapters.converted import LocationCheck, VendorCitation
 from citeproof.adapters.offsets import TextOffsets
 from citeproof.errors import SourceError
 from citeproof.model import Source, SourceKind, Span
+from citeproof.sources.sentences import sentence_spans
 
 MAX_INLINE_QUOTE = 2000  # the parser reads longer inline quotes as no quote
 _MARKER_ID = re.compile(r"[\w.:/-]{1,200}")
@@ -268,25 +269,20 @@ def paragraph_at(source: Source, index: int) -> int:
     return len(spans)
 
 
-_SENTENCE_END = re.compile(r"[.!?。！？](?=[\s)\]\[\"'”’]|$)|\n")
-_LEADING_MARKERS = re.compile(r"(?:\s*\[\d{1,3}\])+")  # "[1][2]" ending the sentence before
+_NUMBERED_MARKER = re.compile(r"\[\d{1,3}\]")  # "[1]": a vendor's marker, not part of a sentence
 
 
 def sentence_before(text: str, at: int) -> Span:
     """The sentence that ends at or just before ``at`` (the claim a trailing citation cites).
 
-    Spaces before ``at`` are skipped; the sentence starts after the previous sentence end or
-    line break, and after the numbered markers (``[1][2]``) that closed that sentence.
+    Spaces before ``at`` are skipped; sentences end as `citeproof.sources.sentences` ends them
+    and at every line break, and the numbered markers (``[1][2]``) that close the sentence
+    before are not part of this one.
     """
     end = at
     while end > 0 and text[end - 1].isspace():
         end -= 1
-    begin = 0
-    for boundary in _SENTENCE_END.finditer(text, 0, max(0, end - 1)):
-        begin = boundary.end()
-    leading = _LEADING_MARKERS.match(text, begin, end)
-    if leading is not None:
-        begin = leading.end()
-    while begin < end and text[begin].isspace():
-        begin += 1
-    return (begin, end)
+    line = text.rfind("\n", 0, end) + 1
+    masked = _NUMBERED_MARKER.sub(lambda found: " " * len(found.group()), text[line:end])
+    spans = sentence_spans(masked)
+    return (line + spans[-1][0], end) if spans else (end, end)

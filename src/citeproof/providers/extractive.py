@@ -1,9 +1,10 @@
 """Answers with no model: the source sentences that best match the question, quoted verbatim.
 
 Each chosen sentence becomes a quote followed by its ``<cite:ID#pN>`` marker, so the answer
-always verifies. Sentences are scored by the question words they share, each word weighted
-by how rare it is among the candidate sentences; ties go to the shorter, then the earlier
-sentence. Deterministic: the same question and sources give the same answer.
+always verifies. Sentences (cut by `citeproof.sources.sentences`) are scored by the question
+words they share, each word weighted by how rare it is among the candidate sentences; ties go
+to the shorter, then the earlier sentence. Deterministic: the same question and sources give
+the same answer.
 """
 
 from __future__ import annotations
@@ -19,12 +20,12 @@ from dataclasses import dataclass
 from citeproof.errors import ProviderTimeout
 from citeproof.model import Passage, Source, blank_line_paragraphs
 from citeproof.providers.base import ChatMessage, Generation, Usage, check_request
+from citeproof.sources.sentences import sentence_spans
 
 NO_ANSWER = "The sources given do not answer this question."
 MAX_QUOTE_CHARS = 600
 
 _WORD = re.compile(r"\w+")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _SPACE = re.compile(r"\s+")
 _SOURCE = re.compile(r"<source\b([^>]*)>\n?(.*?)</source>", re.DOTALL | re.IGNORECASE)
 _ATTRIBUTE = re.compile(r'(\w+)="([^"]*)"')
@@ -180,8 +181,8 @@ def _sentences(paragraphs: Sequence[SourceParagraph]) -> list[_Sentence]:
     found: list[_Sentence] = []
     seen: set[str] = set()
     for paragraph in paragraphs:
-        for piece in _SENTENCE_END.split(paragraph.text):
-            text = _SPACE.sub(" ", piece).strip()
+        for start, end in sentence_spans(paragraph.text):
+            text = _SPACE.sub(" ", paragraph.text[start:end])
             if len(text.split()) < 3 or len(text) > MAX_QUOTE_CHARS or text in seen:
                 continue
             seen.add(text)

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from citeproof.model import NO_ANSWER, Message, Passage, Source
+from citeproof.sources.sentences import sentence_spans
 from citeproof.turn.prompt import Prompt, shown_paragraphs
 from citeproof.turn.retrieve import WORD, query_terms
 
@@ -54,16 +55,7 @@ Evidence:
 - <cite:fees#p3> "The fee is 2% of the loan amount."
 Answer: The fee is 2% of the loan amount."""
 
-# Sentence ends: . ! ? (with closing quotes or brackets) then whitespace and a sentence start.
-_END = re.compile(r"[.!?]+[\"'”’)\]]*(?=\s+[\"'“‘(\[0-9A-Z\u00c0-\u024f])")
 _HEADING = re.compile(r"(?:[0-9]+[.)]?\s+)?\S+")
-_WORD_BEFORE = re.compile(r"(?:^|[\s(\[\"'“‘])([A-Za-z][A-Za-z.]{0,9})\Z")
-_ABBREVIATIONS_WRITTEN = (
-    "e.g i.e cf vs v mr mrs ms dr prof sr jr st no nos approx fig figs p pp para sec art ch "
-    "vol inc ltd co corp dept est al jan feb apr jun jul aug sep sept oct nov dec u.s u.k "
-    "u.s.a e.u ca resp"
-)
-_ABBREVIATIONS = frozenset(_ABBREVIATIONS_WRITTEN.split())
 # Quotation marks an evidence line may be wrapped in, tried in order: the first pair that
 # does not occur in the sentence is used, so the quote the verifier reads is the sentence.
 _QUOTE_PAIRS = (('"', '"'), ("“", "”"), ("«", "»"))
@@ -98,38 +90,31 @@ class EvidenceLine:
 def split_sentences(text: str) -> list[str]:
     """The sentences of one paragraph, trimmed, in order.
 
-    A sentence ends at ``.``, ``!`` or ``?`` (and any closing quotes or brackets) followed by
-    whitespace and a capital letter, a digit, or an opening quote or bracket; never after an
-    initial (``M. Osei``) or a common abbreviation (``e.g.``, ``Dr.``, ``No.``), never inside a
-    number (``2.5``, which has no whitespace after its point), and never after a lone word or
-    number (a heading such as ``1.`` or ``2. Scope.`` joins what follows).
+    Sentences end as `citeproof.sources.sentences` ends them (never after an initial such as
+    ``M. Osei``, an abbreviation such as ``e.g.``, ``Dr.`` or ``No. 5``, nor inside a number
+    such as ``2.5``), and a lone word or number never ends one: a heading such as ``1.`` or
+    ``2. Scope.`` joins what follows.
     """
-    return [text[start:end].strip() for start, _, end in _sentence_spans(text)]
+    return [text[start:end] for start, _, end in _sentence_spans(text)]
 
 
 def _sentence_spans(text: str) -> list[tuple[int, int, int]]:
     """Each sentence as (start, start of its body after any heading, end)."""
     spans: list[tuple[int, int, int]] = []
-    start = body = 0
-    for end in _END.finditer(text):
-        if end.group().startswith(".") and _after_abbreviation(text[start : end.start()]):
+    first: int | None = None
+    body = last = 0
+    for start, end in sentence_spans(text):
+        if first is None:
+            first = body = start
+        last = end
+        if _HEADING.fullmatch(text[first:end]):
+            body = end  # "1." or "2. Scope." heads the sentence that follows
             continue
-        if _HEADING.fullmatch(text[start : end.end()].strip()):
-            body = end.end()  # "1." or "2. Scope." heads the sentence that follows
-            continue
-        spans.append((start, body, end.end()))
-        start = body = end.end()
-    if text[start:].strip():
-        spans.append((start, body, len(text)))
+        spans.append((first, body, end))
+        first = None
+    if first is not None:
+        spans.append((first, body, last))
     return spans
-
-
-def _after_abbreviation(before: str) -> bool:
-    word = _WORD_BEFORE.search(before)
-    if word is None:
-        return False
-    written = word.group(1)
-    return written.lower() in _ABBREVIATIONS or (len(written) == 1 and written.isupper())
 
 
 def evidence_lines(

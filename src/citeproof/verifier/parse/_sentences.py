@@ -1,11 +1,12 @@
-"""Sentence boundaries inside one prose block.
+"""Sentence boundaries inside one prose block of an answer.
 
-A sentence ends at ``.``, ``!`` or ``?`` (plus any closing quotes or brackets) followed by
-whitespace, or at a full-width ``。``, ``！`` or ``？`` with or without it, and then something
+A sentence ends at ``.``, ``!``, ``?`` or ``…`` (plus any closing quotes or brackets) followed
+by whitespace, or at a full-width ``。``, ``！`` or ``？`` with or without it, and then something
 that starts a sentence: an uppercase or uncased letter, a digit, an opening quote or bracket.
 Citation markers right after the end still belong to the sentence (``… 45%. [S1] Next``). No
-boundary falls inside a quote or a marker, nor after a common abbreviation (``e.g.``, ``Dr.``,
-``No.``, ``U.S.``, an initial such as ``M.``).
+boundary falls inside a quote or a marker, nor after an abbreviation or an initial: those of
+the source-sentence segmenter (`citeproof.sources.sentences.is_abbreviation`), so an answer's
+sentences and its sources' sentences end by the same rule.
 """
 
 from __future__ import annotations
@@ -14,21 +15,17 @@ import re
 from collections.abc import Mapping
 
 from citeproof.model import Span
+from citeproof.sources.sentences import (
+    CLOSING,
+    FULL_WIDTH_STOPS,
+    is_abbreviation,
+    starts_sentence,
+)
 from citeproof.verifier.parse._text import SpanIndex
 
-_TERMINATOR = re.compile(r"[.!?]+|[。！？]+")
-_FULL_WIDTH_END = "。！？"  # Chinese and Japanese write no space after a sentence
-_CLOSING = "\"'”’»«」』)]*_"
-_OPENING = "\"'“‘«»„‚「『([*_¿¡<"
+_TERMINATOR = re.compile(rf"[.!?…]+|[{FULL_WIDTH_STOPS}]+")
 _WHITESPACE = re.compile(r"\s*")
 _NOT_SPACE = re.compile(r"\S")
-_WORD_BEFORE_DOT = re.compile(r"(?<![A-Za-z.])[A-Za-z][A-Za-z.]{0,9}\Z")
-_ABBREVIATIONS_WRITTEN = (
-    "e.g i.e cf vs v mr mrs ms dr prof sr jr st no nos approx fig figs p pp para sec art ch vol "
-    "inc ltd co corp dept est al jan feb apr jun jul aug sep sept oct nov dec u.s u.k u.s.a e.u "
-    "ca resp"
-)
-_ABBREVIATIONS = frozenset(_ABBREVIATIONS_WRITTEN.split())
 
 
 def split_sentences(
@@ -44,35 +41,28 @@ def split_sentences(
     for terminator in _TERMINATOR.finditer(text, start, end):
         if terminator.start() < current:
             continue  # inside markers already taken into the previous sentence
-        if terminator.group() == "." and _after_abbreviation(text, start, terminator.start()):
-            continue
         boundary = _skip_closing(text, terminator.end(), end)
         if protected.strictly_inside(boundary):
             continue
         boundary = _take_markers(text, boundary, end, marker_ends)
-        full_width = terminator.group()[0] in _FULL_WIDTH_END
+        full_width = terminator.group()[0] in FULL_WIDTH_STOPS
         if boundary >= end or not (full_width or text[boundary].isspace()):
             continue
         following = _NOT_SPACE.search(text, boundary, end)
         if following is None:
             break
-        if _starts_sentence(text[following.start()]):
+        first = text[following.start()]
+        if terminator.group() == "." and is_abbreviation(text, terminator.start(), first, start):
+            continue
+        if starts_sentence(first):
             sentences.append((current, boundary))
             current = boundary
     sentences.append((current, end))
     return sentences
 
 
-def _after_abbreviation(text: str, start: int, dot: int) -> bool:
-    word = _WORD_BEFORE_DOT.search(text, max(start, dot - 12), dot)
-    if word is None:
-        return False
-    written = word.group()
-    return written.lower() in _ABBREVIATIONS or (len(written) == 1 and written.isupper())
-
-
 def _skip_closing(text: str, at: int, end: int) -> int:
-    while at < end and text[at] in _CLOSING:
+    while at < end and text[at] in CLOSING:
         at += 1
     return at
 
@@ -86,7 +76,3 @@ def _take_markers(text: str, at: int, end: int, marker_ends: Mapping[int, int]) 
         if marker_end is None or marker_end > end:
             return at
         at = marker_end
-
-
-def _starts_sentence(ch: str) -> bool:
-    return ch.isdigit() or ch in _OPENING or (ch.isalpha() and not ch.islower())

@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from citeproof.sources.sentences import sentence_spans
+
 
 def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
@@ -200,15 +202,9 @@ _MONTH_NAMES = (
 _TOKEN = re.compile(
     _ISO_DATE + "|" + _NUMBER + r"|(?P<word>[^\W\d_](?:[\w]|['’][^\W\d_])*)", re.UNICODE
 )
-# A sentence ends at . ! or ? before a capital, but not after an initial or a title
-# ("M. Osei", "Dr. Shah").
 # "over 80%" compares, "under the policy" does not: these two only before a number.
 _BEFORE_NUMBER = frozenset({"over", "under"})
 _NEXT_NUMBER = re.compile(r"\s*(?:[$£€¥]\s?)?\d")
-_SENTENCE_END = re.compile(
-    r"(?<=[.!?])(?<!\s[A-Z]\.)(?<!\b(?:Mr|Ms|Dr|St)\.)(?<!\bMrs\.)"
-    r"[\"”’)\]]*\s+(?=[\"“‘(\[]?[A-Z0-9])|\n+"
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,7 +254,7 @@ def _number_key(value: float, unit: str) -> str:
 def tokenize(text: str) -> list[Token]:
     """Every number and word of ``text`` in order, each classified (see `Kind`)."""
     tokens: list[Token] = []
-    sentence_starts = {0} | {m.end() for m in _SENTENCE_END.finditer(text)}
+    sentence_starts = {0} | {start for start, _ in sentence_spans(text, line_breaks=True)}
     for found in _TOKEN.finditer(text):
         start, end = found.span()
         if found.group("year") is not None:
@@ -515,16 +511,11 @@ def is_content(token: Token) -> bool:
 
 
 def sentences(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    """Sentence spans of ``text[start:end]`` (as spans into ``text``), long ones cut at
-    about 400 characters on a word boundary so one passage never swallows a page."""
-    spans: list[tuple[int, int]] = []
-    cursor = start
-    for boundary in _SENTENCE_END.finditer(text, start, end):
-        spans.append((cursor, boundary.start()))
-        cursor = boundary.end()
-    spans.append((cursor, end))
+    """Sentence spans of ``text[start:end]`` (as spans into ``text``; every line break ends
+    one too), long ones cut at about 400 characters on a word boundary so one passage never
+    swallows a page."""
     result: list[tuple[int, int]] = []
-    for s, e in spans:
+    for s, e in sentence_spans(text, start, end, line_breaks=True):
         while e - s > 500:
             cut = text.rfind(" ", s + 200, s + 400)
             cut = cut if cut > s else s + 400
