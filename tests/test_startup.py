@@ -54,6 +54,18 @@ def test_import_citeproof_imports_no_heavy_dependency() -> None:
     assert _imported_after("import citeproof") == []
 
 
+def test_the_verifier_reads_source_sentences_without_the_readers_or_the_store() -> None:
+    # The verifier imports citeproof.sources.sentences: the package's face must not load
+    # the file readers and the SQLite store along with it.
+    code = (
+        "import citeproof\n"
+        "loaded = [m for m in ('citeproof.sources.files', 'citeproof.sources.store',"
+        " 'citeproof.sources.ingest', 'citeproof.sources.build') if m in sys.modules]\n"
+        "assert not loaded, loaded"
+    )
+    _imported_after(code)
+
+
 def test_citeproof_version_imports_no_command_and_no_heavy_dependency() -> None:
     code = (
         "from citeproof.cli import main\n"
