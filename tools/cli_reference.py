@@ -8,11 +8,11 @@ The reference is generated, never edited by hand, so it cannot drift from the co
 
 from __future__ import annotations
 
-import difflib
 import sys
 from pathlib import Path
 
 import click
+from generated_page import write_or_check
 
 from citeproof.cli import main
 
@@ -50,20 +50,9 @@ def reference() -> str:
 
 
 def run(argv: list[str]) -> int:
-    text = reference()
-    if "--check" not in argv:
-        REFERENCE.parent.mkdir(parents=True, exist_ok=True)
-        REFERENCE.write_text(text, encoding="utf-8")
-        return 0
-    current = REFERENCE.read_text(encoding="utf-8") if REFERENCE.exists() else ""
-    if current == text:
-        return 0
-    diff = difflib.unified_diff(
-        current.splitlines(), text.splitlines(), "docs/cli.md", "citeproof --help", lineterm=""
+    return write_or_check(
+        REFERENCE, reference(), argv, source="citeproof --help", stale="out of date with the CLI"
     )
-    print("\n".join(diff), file=sys.stderr)
-    print("docs/cli.md is out of date with the CLI: run `make docs`", file=sys.stderr)
-    return 1
 
 
 if __name__ == "__main__":

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-import difflib
 import inspect
 import itertools
 import sys
 from pathlib import Path
+
+from generated_page import write_or_check
 
 from citeproof import environment
 from citeproof.sources import limits
@@ -85,20 +86,9 @@ def reference() -> str:
 
 
 def run(argv: list[str]) -> int:
-    text = reference()
-    if "--check" not in argv:
-        REFERENCE.parent.mkdir(parents=True, exist_ok=True)
-        REFERENCE.write_text(text, encoding="utf-8")
-        return 0
-    current = REFERENCE.read_text(encoding="utf-8") if REFERENCE.exists() else ""
-    if current == text:
-        return 0
-    diff = difflib.unified_diff(
-        current.splitlines(), text.splitlines(), "docs/environment.md", "the code", lineterm=""
+    return write_or_check(
+        REFERENCE, reference(), argv, source="the code", stale="out of date with the code"
     )
-    print("\n".join(diff), file=sys.stderr)
-    print("docs/environment.md is out of date with the code: run `make docs`", file=sys.stderr)
-    return 1
 
 
 if __name__ == "__main__":
