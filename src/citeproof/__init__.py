@@ -6,7 +6,6 @@ record its result, `read_source_file` to make a `Source` from a file, and the er
 (every error is a `CiteproofError`). Everything else is internal and may change.
 """
 
-import importlib
 import typing
 
 from citeproof.errors import (
@@ -41,6 +40,7 @@ from citeproof.errors import (
     SupportModelError,
     UnknownSourceError,
 )
+from citeproof.lazy import on_first_use as _on_first_use
 from citeproof.model import (
     Citation,
     CitedSource,
@@ -73,14 +73,7 @@ _ON_FIRST_USE = {
     "read_source_file": "citeproof.sources.files",
 }
 
-
-def __getattr__(name: str) -> object:
-    module = _ON_FIRST_USE.get(name)
-    if module is None:
-        raise AttributeError(f"module 'citeproof' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = _on_first_use(globals(), _ON_FIRST_USE)
 
 
 __all__ = [

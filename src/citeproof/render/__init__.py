@@ -10,10 +10,10 @@ upstream and carried on them, and ``lint-imports`` fails on an import of any sta
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Literal, get_args
 
 from citeproof.errors import InputError
+from citeproof.lazy import on_first_use
 from citeproof.model import VerifiedAnswer, expect_instance
 
 if TYPE_CHECKING:
@@ -55,14 +55,7 @@ _RENDERERS = {
     "render_terminal": "citeproof.render.terminal",
 }
 
-
-def __getattr__(name: str) -> object:
-    module = _RENDERERS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'citeproof.render' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = on_first_use(globals(), _RENDERERS)
 
 
 __all__ = ["FORMATS", "Format", "render", "render_html", "render_markdown", "render_terminal"]

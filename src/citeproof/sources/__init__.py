@@ -10,8 +10,9 @@ readers and the store for them (`import citeproof` stays lean).
 
 from __future__ import annotations
 
-import importlib
 import typing
+
+from citeproof.lazy import on_first_use
 
 if typing.TYPE_CHECKING:
     from citeproof.sources.files import read_source_file
@@ -33,14 +34,7 @@ _WHERE = {
     "read_source_file": "citeproof.sources.files",
 }
 
-
-def __getattr__(name: str) -> object:
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module 'citeproof.sources' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = on_first_use(globals(), _WHERE)
 
 
 __all__ = [
