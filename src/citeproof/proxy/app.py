@@ -229,6 +229,15 @@ class _Proxy:
         relay = relay_for(api, convert_block)
         stream = StreamVerifier(verifier=verifier)
         corrector = StreamCorrector(relay, stream) if self.config.on_fail == "correct" else None
+
+        def released(verdicts: list[SentenceVerdict], *, ended: bool = False) -> list[bytes]:
+            """The judged sentences' held text, in the corrected wording (all that is held once
+            the answer has ended), then their verdict events."""
+            held = []
+            if corrector is not None:
+                held = corrector.judged(verdicts) + (corrector.finish() if ended else [])
+            return held + [relay.ours(verdict.to_json()) for verdict in verdicts]
+
         splitter = EventSplitter()
         broken: str | None = None
         finished = False
@@ -238,12 +247,8 @@ class _Proxy:
                     if relay.is_end(event) and not finished:
                         finished = True
                         if broken is None:  # the last sentence's verdict, before the record
-                            verdicts = await stream.aend()
-                            if corrector is not None:
-                                for piece in corrector.judged(verdicts) + corrector.finish():
-                                    yield piece
-                            for verdict in verdicts:
-                                yield relay.ours(verdict.to_json())
+                            for piece in released(await stream.aend(), ended=True):
+                                yield piece
                         ours, blocked = await self._finish(
                             api, proxied, relay, stream, broken, meta
                         )
@@ -269,12 +274,8 @@ class _Proxy:
                                 f"the answer is over {self.limits.answer_chars} characters",
                                 field="answer",
                             )
-                        verdicts = await stream.afeed(text)
-                        if corrector is not None:
-                            for piece in corrector.judged(verdicts):
-                                yield piece
-                        for verdict in verdicts:
-                            yield relay.ours(verdict.to_json())
+                        for piece in released(await stream.afeed(text)):
+                            yield piece
                     except CiteproofError as error:
                         broken = str(error)
                         if corrector is not None:
@@ -282,12 +283,9 @@ class _Proxy:
                                 yield piece
                         yield relay.ours({"type": "citeproof.error", "message": broken})
             if not finished:
-                if corrector is not None and broken is None:
-                    verdicts = await stream.aend()
-                    for piece in corrector.judged(verdicts) + corrector.finish():
+                if broken is None:
+                    for piece in released(await stream.aend(), ended=True):
                         yield piece
-                    for verdict in verdicts:
-                        yield relay.ours(verdict.to_json())
                 ours, _ = await self._finish(api, proxied, relay, stream, broken, meta)
                 for piece in ours:
                     yield piece
