@@ -183,43 +183,43 @@ def test_a_streamed_response_parses_in_the_sdk_and_ends_with_the_record(
     assert verdicts(json.loads(events[-2][1])["record"]) == verdicts(expected)
 
 
+@pytest.fixture(scope="module")
+def correcting(embedded: EmbeddedModel, folder: Path) -> Iterator[Proxy]:
+    """The proxy with ``--on-fail correct``, in front of the same upstream."""
+    running = start_proxy(embedded.base_url, folder, "--on-fail", "correct")
+    yield running
+    running.stop()
+
+
 def test_correct_replaces_the_text_with_the_corrected_text(
-    embedded: EmbeddedModel, folder: Path, expected: dict[str, Any]
+    correcting: Proxy, embedded: EmbeddedModel, expected: dict[str, Any]
 ) -> None:
-    correcting = start_proxy(embedded.base_url, folder, "--on-fail", "correct")
-    try:
-        completion = client(correcting).chat.completions.create(
-            model=embedded.name,
-            messages=QUESTION,
-            max_tokens=TOKENS,
-            extra_body=extra(),  # type: ignore[arg-type]
-        )
-    finally:
-        correcting.stop()
+    completion = client(correcting).chat.completions.create(
+        model=embedded.name,
+        messages=QUESTION,
+        max_tokens=TOKENS,
+        extra_body=extra(),  # type: ignore[arg-type]
+    )
     assert completion.choices[0].message.content == expected["text"]
     assert "above 80% needs" in expected["text"]
 
 
 def test_correct_streams_the_corrected_text_with_a_verdict_after_each_sentence(
-    embedded: EmbeddedModel, folder: Path, expected: dict[str, Any]
+    correcting: Proxy, embedded: EmbeddedModel, expected: dict[str, Any]
 ) -> None:
-    correcting = start_proxy(embedded.base_url, folder, "--on-fail", "correct")
-    try:
-        stream = client(correcting).chat.completions.create(
-            model=embedded.name,
-            messages=QUESTION,
-            max_tokens=TOKENS,
-            stream=True,
-            extra_body=extra(),  # type: ignore[arg-type]
-        )
-        text, seen = "", []
-        for chunk in stream:
-            if chunk.choices:
-                text += chunk.choices[0].delta.content or ""
-            elif (chunk.model_extra or {})["citeproof"]["type"] == "citeproof.verdict":
-                seen.append(((chunk.model_extra or {})["citeproof"], text))
-    finally:
-        correcting.stop()
+    stream = client(correcting).chat.completions.create(
+        model=embedded.name,
+        messages=QUESTION,
+        max_tokens=TOKENS,
+        stream=True,
+        extra_body=extra(),  # type: ignore[arg-type]
+    )
+    text, seen = "", []
+    for chunk in stream:
+        if chunk.choices:
+            text += chunk.choices[0].delta.content or ""
+        elif (chunk.model_extra or {})["citeproof"]["type"] == "citeproof.verdict":
+            seen.append(((chunk.model_extra or {})["citeproof"], text))
     assert text == expected["text"] and text != ANSWER
     # Each sentence's corrected text was in the stream before its verdict came.
     for verdict, sent in seen:

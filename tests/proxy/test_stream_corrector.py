@@ -168,21 +168,9 @@ def test_a_stream_that_needs_no_correction_keeps_the_upstreams_bytes() -> None:
     clean = ANSWER.replace("made", "issued")
     stream_bytes = chat_events(pieces(clean, 4))
     relay = ChatRelay()
-    stream = StreamVerifier(SOURCES)
-    corrector = StreamCorrector(relay, stream)
-    sent: list[bytes] = []
-    for raw in stream_bytes:
-        event = read_event(raw)
-        if relay.is_end(event):
-            sent += corrector.judged(stream.end()) + corrector.finish()
-            sent.append(corrector.repeat_whole(event))
-            continue
-        before = len(stream.text)
-        text = relay.take(event)
-        sent += corrector.hold(event, (before, before + len(text)) if text else None)
-        if text:
-            sent += corrector.judged(stream.feed(text))
-    assert "".join(_texts(relay, [read_event(raw) for raw in sent])) == clean
+    events, _ = run(relay, stream_bytes)
+    sent = [event.raw for event in events]
+    assert "".join(_texts(relay, events)) == clean
     kept = [raw for raw in sent if raw in stream_bytes]
     assert len(kept) >= len(stream_bytes) - 2  # two sentence ends fall inside a chunk
     assert len(sent) <= len(stream_bytes) + 2
