@@ -22,7 +22,7 @@ from citeproof.errors import RerankUnavailableError, SupportHeadError
 from citeproof.verifier.support.facts import FactCheck
 
 HEAD_FILE = "head.json"
-HEAD_SHA256 = "0f075cd53744a53d8d6e15aef67e44799339f95af4cc90868650e0e5467c2255"
+HEAD_SHA256 = "b1f4e9dff14d20f2c9bd821a271014c7978a506c3617536d68423aeaccec8d66"
 LEXICAL = "features"
 EMBEDDING = "features+minilm"
 LEXICAL_FEATURES = (
