@@ -18,11 +18,20 @@ from citeproof.adapters.converted import (
     VendorCitation,
     citation_report,
 )
+from citeproof.adapters.documents import (
+    from_haystack,
+    from_langchain,
+    from_llamaindex,
+    to_haystack,
+    to_langchain,
+    to_llamaindex,
+)
 from citeproof.adapters.gemini import from_gemini
 from citeproof.adapters.mistral import from_mistral
 from citeproof.adapters.offsets import TextOffsets, TextSpan, span_of
 from citeproof.adapters.openai import from_openai
 from citeproof.adapters.perplexity import from_perplexity
+from citeproof.adapters.pipelines import haystack_verifier, langchain_verifier
 
 __all__ = [
     "VENDORS",
@@ -36,8 +45,16 @@ __all__ = [
     "from_anthropic",
     "from_cohere",
     "from_gemini",
+    "from_haystack",
+    "from_langchain",
+    "from_llamaindex",
     "from_mistral",
     "from_openai",
     "from_perplexity",
+    "haystack_verifier",
+    "langchain_verifier",
     "span_of",
+    "to_haystack",
+    "to_langchain",
+    "to_llamaindex",
 ]
