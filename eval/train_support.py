@@ -29,8 +29,8 @@ from numpy.typing import NDArray
 from support_data import ROOT, all_pairs, macro_f1
 
 from citeproof.model import Policy
-from citeproof.verifier.support.judge import SupportJudge, decide
-from citeproof.verifier.support.learned import (
+from citeproof.verifier.support import SupportJudge, decide
+from citeproof.verifier.support._learned import (
     EMBEDDING,
     EMBEDDING_FEATURES,
     LEXICAL,

