@@ -66,7 +66,7 @@ class ReadLimits:
         return cls(**values)  # type: ignore[arg-type]
 
 
-DEFAULT_LIMITS = ReadLimits()
+DEFAULT_LIMITS: ReadLimits = ReadLimits()
 
 
 def over_limit(what: str, amount: str, setting: str, where: str) -> SourceError:
