@@ -13,8 +13,9 @@ and a second run changes nothing):
 1. The face of a package is the names that modules outside it import from its modules (in
    ``src/``: other packages and the top-level modules such as ``citeproof/__init__.py`` and
    ``citeproof/testing.py``), the names that ``examples/`` and the docs (``docs/*.md``,
-   ``README.md``) take from its modules by a deep path, and the names its ``__init__``
-   already exports. The ``__init__`` imports them and lists them, sorted, in ``__all__``.
+   ``README.md``) take from its modules by a deep path, the names its ``__init__``
+   already exports and the public names it defines itself. The ``__init__`` imports them
+   and lists them, sorted, in ``__all__``.
 2. Every import of such a name from outside the package is rewritten to come from the face
    (``from citeproof.sources.store import SourceStore`` → ``from citeproof.sources import
    SourceStore``), in ``src/`` and wherever else Python imports it; imports within a package,
@@ -63,6 +64,7 @@ USER_PYTHON_TREES = ("examples",)
 SELF = Path(__file__).resolve()
 
 _DOTTED = re.compile(r"\bciteproof(?:\.[A-Za-z_]\w*)+")
+_QUOTED = re.compile(r"(?<=`)citeproof(?:\.[A-Za-z_]\w*)+(?=`)")
 _FROM_LINE = re.compile(r"\bfrom\s+(citeproof(?:\.\w+)+)\s+import\s+([\w ,]+)")
 
 
@@ -396,6 +398,8 @@ def plan(modules: dict[str, Module]) -> Plan:
     proposed: dict[str, dict[str, str]] = {}
     for package in packages:
         face = dict(current[package])
+        # What the __init__ defines itself is its own face (citeproof.testing.assert_cited).
+        face.update({n: package for n in modules[package].defined if not n.startswith("_")})
         submodules = {m.rpartition(".")[2] for m in modules if m.startswith(package + ".")}
         submodules |= {n.lstrip("_") for n in submodules}
         for name, sources in sorted(wanted[package].items()):
@@ -717,15 +721,23 @@ def rename_references(text: str, renames: dict[str, str]) -> str:
     return text
 
 
+def _through_face(match: re.Match[str], ctx: Context) -> str:
+    """A dotted ``module.name`` as ``face.name`` when the face exports it from that module."""
+    module, _, name = match.group(0).rpartition(".")
+    face = ctx.face_of(module)
+    if face and face[1].get(name) == module:
+        return f"{face[0]}.{name}"
+    return match.group(0)
+
+
+def docstring_references(text: str, ctx: Context) -> str:
+    """Deep dotted references in backquotes (docstrings and comments of ``src``), through the
+    faces; code's strings (module names for ``importlib``) are left alone."""
+    return _QUOTED.sub(lambda m: _through_face(m, ctx), text)
+
+
 def face_references(text: str, ctx: Context) -> str:
     """Deep dotted references and ``from ... import`` lines in the docs, through the faces."""
-
-    def dotted(match: re.Match[str]) -> str:
-        module, _, name = match.group(0).rpartition(".")
-        face = ctx.face_of(module)
-        if face and face[1].get(name) == module:
-            return f"{face[0]}.{name}"
-        return match.group(0)
 
     def from_line(match: re.Match[str]) -> str:
         module = match.group(1)
@@ -736,7 +748,7 @@ def face_references(text: str, ctx: Context) -> str:
         return match.group(0)
 
     text = _FROM_LINE.sub(from_line, text)
-    return _DOTTED.sub(dotted, text)
+    return _DOTTED.sub(lambda m: _through_face(m, ctx), text)
 
 
 def ruff(text: str, path: Path) -> str:
@@ -808,6 +820,8 @@ def changes(modules: dict[str, Module], the_plan: Plan) -> tuple[dict[Path, str]
             renamed += of_renamed
         if path.suffix == ".md":
             text = face_references(text, ctx)
+        elif module is not None:
+            text = docstring_references(text, ctx)
         text = rename_references(text, the_plan.renames)
         target = new_path(path, the_plan.renames)
         if path.suffix == ".py" and text != old:

@@ -1,10 +1,10 @@
 """Asking over a source store: the wiring `citeproof ask` and `citeproof serve` share.
 
-`ask_store` gives `citeproof.turn._pipeline.run_turn` (which alone knows the order of a turn)
+`ask_store` gives `citeproof.turn.run_turn` (which alone knows the order of a turn)
 a `SourceStore` to retrieve from, the access lists of its asker and the budget that fits the
 provider; `turn_to_json` is the JSON contract of the answer plus the turn (question,
 passages, prompt, generation, timings). What follows the turn, evidence to the audit record,
-is `citeproof.outcome._recording.conclude`'s.
+is `citeproof.outcome.conclude`'s.
 """
 
 from __future__ import annotations

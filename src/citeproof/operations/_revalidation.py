@@ -107,7 +107,7 @@ def revalidate_answer(
     """The outcome of one answer (see the module docstring) as a JSON object.
 
     ``current`` maps each logged source id to the JSON of its current version in the store
-    (as `citeproof.outcome._codec.source_to_json` writes it, with its ``content_hash``), or
+    (as `citeproof.outcome.source_to_json` writes it, with its ``content_hash``), or
     None when it has none.
     """
     evidence_ids = set(task["evidence_sources"])

@@ -1,7 +1,7 @@
 """The proxy's ASGI application: the three vendor APIs, each forwarded to the one upstream
 and its answer verified on the way back (see `citeproof.proxy`).
 
-The service's edge (`citeproof.server._guards.EdgeMiddleware`) counts each request body while it
+The service's edge (`citeproof.server.EdgeMiddleware`) counts each request body while it
 is read and cuts off a client that stops sending; verification of a non-streamed answer runs in
 a worker thread under the service's request deadline. Errors citeproof makes about the request
 (its ``citeproof`` member, its sources, a limit) are ``application/problem+json`` naming the

@@ -2,7 +2,7 @@
 
 `Service` holds one worker process's connections: the service database, the audit log (one
 connection, used under a lock: appends are serialised by the log anyway) and the provider.
-Verification is `citeproof.verify`; what follows it is `citeproof.outcome._recording.conclude`;
+Verification is `citeproof.verify`; what follows it is `citeproof.outcome.conclude`;
 asking is `citeproof.asking.ask_store`; ingestion is `citeproof.sources._ingest`.
 """
 

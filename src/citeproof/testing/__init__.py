@@ -5,8 +5,8 @@ Installed as a pytest plugin (entry point ``pytest11``), it is also the fixture
 ``assert_cited``; importing it works without pytest.
 
 For teams extending citeproof: the conformance suites a backend of their own proves itself
-with, `citeproof.testing._audit_store.AuditStoreConformance` and
-`citeproof.testing._providers.ProviderConformance` (they need pytest; see docs/extending.md).
+with, `citeproof.testing.AuditStoreConformance` and
+`citeproof.testing.ProviderConformance` (they need pytest; see docs/extending.md).
 """
 
 from __future__ import annotations
@@ -172,4 +172,4 @@ _WHERE = {
 __getattr__ = on_first_use(globals(), _WHERE)
 
 
-__all__ = ["AuditStoreConformance", "ProviderConformance", "check_provider"]
+__all__ = ["AuditStoreConformance", "ProviderConformance", "assert_cited", "check_provider"]

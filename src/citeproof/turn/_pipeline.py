@@ -6,7 +6,7 @@ service's ``ask``), the guardrail and the proxy call `run_turn` or its first hal
 values; each is timed. Eligibility is decided exactly once and the same value goes to the
 prompt, to verification and (through the verified answer) to rendering and the JSON output.
 What happens after verification (evidence, rules, the audit record) runs in the order of
-`citeproof.outcome._recording.conclude`.
+`citeproof.outcome.conclude`.
 """
 
 from __future__ import annotations

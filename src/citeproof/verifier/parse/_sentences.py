@@ -5,7 +5,7 @@ by whitespace, or at a full-width ``。``, ``！`` or ``？`` with or without it
 that starts a sentence: an uppercase or uncased letter, a digit, an opening quote or bracket.
 Citation markers right after the end still belong to the sentence (``… 45%. [S1] Next``). No
 boundary falls inside a quote or a marker, nor after an abbreviation or an initial: those of
-the source-sentence segmenter (`citeproof.sources._sentences.is_abbreviation`), so an answer's
+the source-sentence segmenter (`citeproof.sources.is_abbreviation`), so an answer's
 sentences and its sources' sentences end by the same rule.
 """
 
