@@ -4,8 +4,8 @@
 returns a `Segmented` text.
 
 The names below load on first use: the verifier imports this package's segmenters
-(`citeproof.sources._sentences`, `.segment`), and importing the package must not pull in the
-readers and the store for them (`import citeproof` stays lean).
+(`sentence_spans`, `Segmented`), and importing the package must not pull in the readers and
+the store for them (`import citeproof` stays lean).
 """
 
 from __future__ import annotations
