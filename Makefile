@@ -60,6 +60,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check src tests bench eval examples tools train
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache
+	$(BIN)/python tools/faces.py --check
 	$(BIN)/python tools/cli_reference.py --check
 	$(BIN)/python tools/environment_reference.py --check
 

@@ -28,8 +28,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from citeproof.audit import open_store, verify_log
-from citeproof.audit.store import AuditStore
+from citeproof.audit import AuditStore, open_store, verify_log
 
 BATCH = 1000
 CHUNK = 500

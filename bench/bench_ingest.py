@@ -37,7 +37,8 @@ from fpdf import FPDF
 from rank_bm25 import BM25Okapi  # type: ignore[import-untyped]
 
 from citeproof.sources import SourceStore, ingest_paths
-from citeproof.turn.retrieve import STOPWORDS, WORD, StoreRetriever, query_terms
+from citeproof.turn import StoreRetriever
+from citeproof.turn._retrieve import STOPWORDS, WORD, query_terms
 
 SEED = 20260310
 # Word lists read better as text.

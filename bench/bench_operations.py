@@ -51,12 +51,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from citeproof.audit import open_store
-from citeproof.audit.record import payload_json
+from citeproof.audit import open_store, payload_json
 from citeproof.canonical import canonical_json
-from citeproof.outcome.recording import conclude
-from citeproof.sources.store import SourceStore
-from citeproof.verifier.verification import verify
+from citeproof.outcome import conclude
+from citeproof.sources import SourceStore
+from citeproof.verifier import verify
 
 SEED_BATCH = 10_000
 FILES = {

@@ -20,8 +20,7 @@ from pathlib import Path
 from citeproof.embedding import TextEncoder
 from citeproof.model import Passage
 from citeproof.sources import SourceStore, ingest_paths
-from citeproof.turn.rerank import RerankingRetriever
-from citeproof.turn.retrieve import StoreRetriever
+from citeproof.turn import RerankingRetriever, StoreRetriever
 
 ROOT = Path(__file__).resolve().parents[1]
 LIMIT = 8

@@ -90,9 +90,8 @@ def in_process(line: dict[str, Any], seconds: float) -> dict[str, Any]:
     """The library's own cost, one request at a time, no HTTP: verify, evidence, audit append
     (SQLite, durable) and the JSON of the record: what each request costs a worker's CPU."""
     from citeproof.audit import open_store
-    from citeproof.outcome.contract import answer_to_json, read_batch_line
-    from citeproof.outcome.recording import conclude
-    from citeproof.verifier.verification import verify
+    from citeproof.outcome import answer_to_json, conclude, read_batch_line
+    from citeproof.verifier import verify
 
     raw = json.dumps(line)
     latencies: list[float] = []
@@ -127,12 +126,11 @@ def stages(line: dict[str, Any], requests: int) -> dict[str, list[float]]:
     ``support`` and ``evidence`` are timed inside ``verify`` and ``record`` and taken out of
     them; ``audit append`` is the durable SQLite append; ``orjson`` (when installed) is the
     same record encoded by orjson instead of ``json``, for comparison."""
-    import citeproof.outcome.recording as recording
-    import citeproof.verifier.verification as verification
+    import citeproof.outcome._recording as recording
+    import citeproof.verifier._verification as verification
     from citeproof.audit import open_store
-    from citeproof.outcome.contract import answer_to_json, read_batch_line
-    from citeproof.outcome.recording import conclude
-    from citeproof.server.service import dumps
+    from citeproof.outcome import answer_to_json, conclude, read_batch_line
+    from citeproof.server._service import dumps
 
     try:
         import orjson

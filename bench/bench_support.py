@@ -24,8 +24,8 @@ import time
 from pathlib import Path
 
 from citeproof import Policy, Source, verify
-from citeproof.verifier.support.learned import Encoder
-from citeproof.verifier.support.nli import NliModel
+from citeproof.verifier.support._learned import Encoder
+from citeproof.verifier.support._nli import NliModel
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "eval"))

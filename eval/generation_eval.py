@@ -46,14 +46,12 @@ from quotesum_eval import data_dir  # this folder: the same data as `make eval`
 
 from citeproof.errors import ProviderError
 from citeproof.model import Candidate, Passage, Source
-from citeproof.providers.embedded import EmbeddedModel, EmbeddedProvider
-from citeproof.render.unanswered import says_not_answered
-from citeproof.sources.ingest import collect_files, ingest_files
-from citeproof.sources.library import StoreLibrary
-from citeproof.sources.store import SourceStore
-from citeproof.turn.evidence_first import PROMPT_VERSION
-from citeproof.turn.pipeline import Library, Turn, run_turn
-from citeproof.turn.retrieve import Retriever, StoreRetriever
+from citeproof.providers import EmbeddedModel, EmbeddedProvider
+from citeproof.render._unanswered import says_not_answered
+from citeproof.sources import SourceStore, StoreLibrary, collect_files, ingest_files
+from citeproof.turn import Retriever, StoreRetriever, Turn, run_turn
+from citeproof.turn._evidence_first import PROMPT_VERSION
+from citeproof.turn._pipeline import Library
 
 ROOT = Path(__file__).resolve().parent.parent
 BUDGET_CHARS = 3_000  # what `citeproof ask` gives the embedded model

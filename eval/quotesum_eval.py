@@ -26,8 +26,8 @@ from pathlib import Path
 from rapidfuzz import fuzz
 
 from citeproof import Policy, Source, VerifiedQuote
-from citeproof.verifier.differences import COSMETIC_KINDS, DATE_WORDS, NUMBER_WORDS, compare
-from citeproof.verifier.verification import verify
+from citeproof.verifier import verify
+from citeproof.verifier._differences import COSMETIC_KINDS, DATE_WORDS, NUMBER_WORDS, compare
 
 QUOTE = re.compile(r"\[\s*(\d+)\s+([^\[\]]*?)\s*\]")
 SEED = 20261130

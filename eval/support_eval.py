@@ -39,8 +39,8 @@ from support_data import DATA, macro_f1
 from support_sets import HELD_OUT_DOMAIN, Case, every
 
 from citeproof import Policy, Source, verify
-from citeproof.verifier.support.judge import SupportJudge
-from citeproof.verifier.support.text import STOP_WORDS, tokenize
+from citeproof.verifier.support import SupportJudge
+from citeproof.verifier.support._text import STOP_WORDS, tokenize
 
 Scorer = Callable[[list[bool], list[bool]], float]
 SEED = 20261130

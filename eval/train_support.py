@@ -34,8 +34,8 @@ from support_eval import balanced_accuracy
 from support_sets import every
 
 from citeproof.model import Policy
-from citeproof.verifier.support.judge import SupportJudge, decide
-from citeproof.verifier.support.learned import (
+from citeproof.verifier.support import SupportJudge, decide
+from citeproof.verifier.support._learned import (
     EMBEDDING,
     EMBEDDING_FEATURES,
     LEXICAL,

@@ -43,7 +43,7 @@ def require_model(key: str | None = None) -> None:
     """Skip unless the embedded model ``key`` is installed (fail when CITEPROOF_REQUIRE_MODEL=1,
     as in CI)."""
     from citeproof.errors import ProviderConfigError
-    from citeproof.providers.weights import find_weights, weights_for
+    from citeproof.providers._weights import find_weights, weights_for
 
     try:
         find_weights(weights_for(key))

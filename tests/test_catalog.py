@@ -13,7 +13,7 @@ import pytest
 from citeproof import Policy, Source, verify
 from citeproof.errors import SourceError
 from citeproof.model import Exclusion, is_numbered
-from citeproof.verifier.catalog import SourceCatalog
+from citeproof.verifier._catalog import SourceCatalog
 
 POLICY = Source(
     id="policy",

@@ -4,7 +4,7 @@ stages (evidence, validation) never parse the answer again (issue 7; 003.9, ADR 
 from __future__ import annotations
 
 from citeproof import Source, verify
-from citeproof.outcome.evidence import build_evidence
+from citeproof.outcome import build_evidence
 
 POLICY = Source(
     id="S1",

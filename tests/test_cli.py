@@ -8,7 +8,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from citeproof.outcome.contract import answer_to_json
+from citeproof.outcome import answer_to_json
 from tests.cli_runs import EXAMPLE_SOURCES, invoke
 from tests.lending import EMAIL, MEMO, POLICY
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from citeproof.providers.weights import QWEN_1_5B
+from citeproof.providers._weights import QWEN_1_5B
 from tests.cli_runs import EXAMPLE_SOURCES, invoke
 from tests.conftest import PgSchemas, require_model
 

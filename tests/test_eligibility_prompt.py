@@ -8,8 +8,8 @@ import pytest
 from citeproof import Source, verify
 from citeproof.errors import PolicyError
 from citeproof.model import Candidate
-from citeproof.turn.eligibility import decide_eligibility
-from citeproof.turn.prompt import PROMPT_VERSION, build_prompt
+from citeproof.turn._eligibility import decide_eligibility
+from citeproof.turn._prompt import PROMPT_VERSION, build_prompt
 from tests.lending import EMAIL, MEMO, POLICY
 
 SECRET = Source(

@@ -10,8 +10,8 @@ import pytest
 
 from citeproof.errors import PolicyError
 from citeproof.model import Candidate, Eligibility, Exclusion, Source
-from citeproof.outcome.codec import eligibility_from_json, eligibility_to_json
-from citeproof.turn.eligibility import decide_eligibility
+from citeproof.outcome._codec import eligibility_from_json, eligibility_to_json
+from citeproof.turn._eligibility import decide_eligibility
 
 
 def candidate(sid: str, chars: int = 10, **kwargs: object) -> Candidate:

@@ -20,22 +20,19 @@ from citeproof.errors import (
 )
 from citeproof.model import Source
 from citeproof.providers import (
+    EmbeddedModel,
+    EmbeddedProvider,
     Message,
     RetryPolicy,
     deadline_after,
     forbid_model_requests,
     get_provider,
+    wants_quote_first,
 )
-from citeproof.providers.constrained import wants_quote_first
-from citeproof.providers.embedded import (
-    EmbeddedModel,
-    EmbeddedProvider,
-    default_threads,
-    model_file,
-)
-from citeproof.providers.openai_compat import OpenAICompatProvider
-from citeproof.providers.weights import SMOLLM2_135M
-from citeproof.turn.evidence_first import evidence_grammar, evidence_lines
+from citeproof.providers._embedded import default_threads, model_file
+from citeproof.providers._openai_compat import OpenAICompatProvider
+from citeproof.providers._weights import SMOLLM2_135M
+from citeproof.turn._evidence_first import evidence_grammar, evidence_lines
 from tests.conftest import require_model
 from tests.test_evidence_first import HOSTILE
 

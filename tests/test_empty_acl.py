@@ -11,10 +11,9 @@ from pathlib import Path
 import pytest
 
 from citeproof.model import Candidate, Source
-from citeproof.sources import SourceStore
-from citeproof.sources.library import StoreLibrary
-from citeproof.turn.eligibility import decide_eligibility
-from citeproof.turn.retrieve import StoreRetriever
+from citeproof.sources import SourceStore, StoreLibrary
+from citeproof.turn import StoreRetriever
+from citeproof.turn._eligibility import decide_eligibility
 
 PRIVATE = "Board minutes: the Hartley facility is to be withdrawn at the next review."
 OPEN = "Branch notice: the Hartley facility review is on Monday."

@@ -12,9 +12,9 @@ import pytest
 
 import citeproof
 from citeproof import environment
-from citeproof.providers.embedded import default_threads
-from citeproof.providers.registry import default_provider_name
-from citeproof.sources.limits import ReadLimits
+from citeproof.providers import default_provider_name
+from citeproof.providers._embedded import default_threads
+from citeproof.sources import ReadLimits
 
 PACKAGE = Path(citeproof.__file__).resolve().parent
 ROOT = Path(__file__).resolve().parents[1]
@@ -43,7 +43,7 @@ def _reads_by_literal_name(tree: ast.AST) -> list[str]:
 
 # The audit-store suite hands its writer processes the interpreter's own PYTHONPATH: not a
 # setting of citeproof's.
-PASSED_ON = {"testing/audit_store.py": ["PYTHONPATH"]}
+PASSED_ON = {"testing/_audit_store.py": ["PYTHONPATH"]}
 
 
 def test_no_module_reads_a_variable_by_a_name_of_its_own() -> None:

@@ -15,14 +15,14 @@ import rfc8785
 
 from citeproof import Source, verify
 from citeproof.errors import EvidenceError
-from citeproof.outcome.evidence import (
+from citeproof.outcome import build_evidence
+from citeproof.outcome._evidence import (
     UNCHECKED_CITATION_CONFIDENCE,
     Evidence,
     EvidenceBundle,
-    build_evidence,
     content_hash,
 )
-from citeproof.outcome.live import LiveResponse
+from citeproof.outcome._live import LiveResponse
 from tests.lending import POLICY, SOURCES
 from tests.test_golden import example_answer
 

@@ -12,9 +12,9 @@ import pytest
 
 from citeproof import verify
 from citeproof.model import Eligibility, Message, Passage, Source
-from citeproof.providers.base import Generation
-from citeproof.providers.constrained import wants_quote_first
-from citeproof.turn.evidence_first import (
+from citeproof.providers import Generation, wants_quote_first
+from citeproof.turn import run_turn
+from citeproof.turn._evidence_first import (
     MAX_CHOICES,
     NO_ANSWER,
     EvidenceLine,
@@ -26,8 +26,7 @@ from citeproof.turn.evidence_first import (
     relevant_lines,
     split_sentences,
 )
-from citeproof.turn.pipeline import run_turn
-from citeproof.turn.prompt import build_prompt
+from citeproof.turn._prompt import build_prompt
 from tests.lending import EMAIL, MEMO, POLICY, SOURCES
 from tests.test_pipeline import LIBRARY, Retriever
 

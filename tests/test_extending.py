@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from citeproof.providers import registry
+from citeproof.providers import _registry as registry
 
 PAGE = Path(__file__).resolve().parents[1] / "docs" / "extending.md"
 

@@ -11,9 +11,8 @@ from pathlib import Path
 import pytest
 
 from citeproof import CiteproofError, MissingExtraError
-from citeproof.audit.backends import open_store
-from citeproof.providers import get_provider
-from citeproof.providers.embedded import EmbeddedModel
+from citeproof.audit import open_store
+from citeproof.providers import EmbeddedModel, get_provider
 
 
 def without(monkeypatch: pytest.MonkeyPatch, module: str, *importers: str) -> None:
@@ -51,15 +50,15 @@ def _rerank() -> object:
         (
             "postgres",
             "psycopg",
-            ["citeproof.audit.postgres_store"],
+            ["citeproof.audit._postgres_store"],
             "PostgreSQL audit log",
             _postgres,
         ),
-        ("openai", "openai", ["citeproof.providers.openai_compat"], "openai provider", _openai),
+        ("openai", "openai", ["citeproof.providers._openai_compat"], "openai provider", _openai),
         (
             "anthropic",
             "anthropic",
-            ["citeproof.providers.anthropic_provider"],
+            ["citeproof.providers._anthropic_provider"],
             "anthropic provider",
             _anthropic,
         ),
@@ -96,7 +95,7 @@ def test_the_command_line_says_the_same_without_a_traceback(
 
     from citeproof.cli import main
 
-    without(monkeypatch, "psycopg", "citeproof.audit.postgres_store")
+    without(monkeypatch, "psycopg", "citeproof.audit._postgres_store")
     result = CliRunner().invoke(
         main, ["audit", "verify", "--audit", "postgresql://localhost/citeproof"]
     )

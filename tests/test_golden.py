@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from citeproof import Source, VerifiedAnswer, verify
-from citeproof.outcome.contract import answer_to_json
+from citeproof.outcome import answer_to_json
 from citeproof.render import render
 from citeproof.sources import read_source_file
 

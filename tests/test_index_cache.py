@@ -6,7 +6,7 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 
 from citeproof import Source, Verifier, verify
-from citeproof.outcome.contract import answer_to_json
+from citeproof.outcome import answer_to_json
 from citeproof.verifier.match import IndexCache, find_quote, prepare
 from tests.lending import POLICY, SOURCES
 

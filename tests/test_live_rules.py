@@ -20,14 +20,9 @@ import httpx
 import pytest
 
 from citeproof.errors import LiveValueError, RuleError
-from citeproof.outcome.live import (
-    REQUEST_ID_HEADER,
-    FileLiveValues,
-    HttpLiveValues,
-    LiveResponse,
-    LiveValues,
-)
-from citeproof.outcome.rules import Decision, RuleSet, decide, load_rules, parse_rules
+from citeproof.outcome import FileLiveValues, HttpLiveValues, LiveValues, load_rules
+from citeproof.outcome._live import REQUEST_ID_HEADER, LiveResponse
+from citeproof.outcome._rules import Decision, RuleSet, decide, parse_rules
 
 RULES_TOML = """\
 schema = "citeproof/rules/1"

@@ -20,13 +20,8 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from citeproof.errors import InputError, LiveValueError
-from citeproof.outcome.live import (
-    MAX_PAYLOAD_BYTES,
-    FileLiveValues,
-    HttpLiveValues,
-    LiveResponse,
-    read_payload,
-)
+from citeproof.outcome import FileLiveValues, HttpLiveValues
+from citeproof.outcome._live import MAX_PAYLOAD_BYTES, LiveResponse, read_payload
 
 PAYLOAD = b'{"values": {"base_rate": 4.25, "currency": "GBP"}}'
 NOON = datetime(2026, 11, 30, 12, 0, 5, tzinfo=UTC)

@@ -6,7 +6,7 @@ import pytest
 
 from citeproof import verify
 from citeproof.model import MarkerNormalisation
-from citeproof.verifier.parse.normalise import normalise_markers
+from citeproof.verifier.parse import normalise_markers
 from tests.lending import MEMO, POLICY
 
 QUOTE = '"Applications above 95% are declined."'

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-import citeproof.verifier.match.index as index_module
+import citeproof.verifier.match._index as index_module
 from citeproof.model import Match, Source
 from citeproof.verifier.match import MatchSettings, find_quote, normalise, prepare
 
@@ -219,7 +219,7 @@ def test_003_6_word_snapping_never_cuts_a_word() -> None:
 
 
 def test_003_6_approximate_on_indexed_large_source(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("citeproof.verifier.match.search._ALIGN_WHOLE", 0)
+    monkeypatch.setattr("citeproof.verifier.match._search._ALIGN_WHOLE", 0)
     src = source(*([ROM, NCAS] * 20), LINCOLN, OKLAHOMA)
     idx = prepare(src)
     match = find_quote("the armies of the future Louis VIII of France", idx)

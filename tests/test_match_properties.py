@@ -8,8 +8,9 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from citeproof.model import Source
-from citeproof.verifier.match import align, find_quote, normalise, prepare
-from citeproof.verifier.match.probe import VerbatimProbe, plain
+from citeproof.verifier.match import VerbatimProbe, find_quote, normalise, prepare
+from citeproof.verifier.match import _align as align
+from citeproof.verifier.match._probe import plain
 
 LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZéü"
 # Homoglyphs of Latin letters (Cyrillic а е о р с х, Greek ο).

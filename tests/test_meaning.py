@@ -11,9 +11,9 @@ from datetime import UTC, datetime
 import pytest
 
 from citeproof import Policy, Source, VerifiedQuote, verify
-from citeproof.outcome.contract import answer_to_json
+from citeproof.outcome import answer_to_json
 from citeproof.render import render
-from citeproof.verifier.differences import compare
+from citeproof.verifier._differences import compare
 
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 

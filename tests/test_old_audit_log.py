@@ -17,12 +17,11 @@ from typing import Any
 
 import pytest
 
-from citeproof.audit.backends import open_store
-from citeproof.audit.record import payload_json
-from citeproof.operations.logged import LoggedRecord, logged_records
-from citeproof.outcome.live import LiveResponse
-from citeproof.outcome.recording import conclude
-from citeproof.outcome.rules import parse_rules
+from citeproof.audit import open_store, payload_json
+from citeproof.operations import LoggedRecord, logged_records
+from citeproof.outcome import conclude
+from citeproof.outcome._live import LiveResponse
+from citeproof.outcome._rules import parse_rules
 from citeproof.outcome.verify_again import verify_again
 from citeproof.values import values_from_json
 from tests.cli_runs import invoke

@@ -6,9 +6,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from citeproof.model import Eligibility, Passage, Source
-from citeproof.providers.function import FunctionProvider
-from citeproof.turn.eligibility import Candidate, decide_eligibility
-from citeproof.turn.pipeline import run_turn
+from citeproof.providers import FunctionProvider
+from citeproof.turn import run_turn
+from citeproof.turn._eligibility import Candidate, decide_eligibility
 from tests.lending import EMAIL, MEMO, POLICY
 
 SECRET = Source(id="S4", kind="document", text="Board minutes: cut the base rate by 0.5%.")

@@ -15,7 +15,7 @@ from citeproof import SourceError, read_source_file
 from citeproof.errors import ProviderConfigError
 from citeproof.plugins import _entry_points
 from citeproof.providers import get_provider, provider_names
-from citeproof.sources.readers import plugin_reader
+from citeproof.sources._readers import plugin_reader
 from tests.cli_runs import invoke
 
 PLUGIN = '''

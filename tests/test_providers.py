@@ -48,14 +48,15 @@ from citeproof.providers import (
     get_provider,
     model_requests_allowed,
     provider_names,
-    registry,
 )
-from citeproof.providers.anthropic_provider import AnthropicProvider
-from citeproof.providers.base import error_for_status
-from citeproof.providers.extractive import NO_ANSWER, paragraphs_from_prompt
-from citeproof.providers.openai_compat import OpenAICompatProvider
-from citeproof.providers.retry import call_with_retries, parse_retry_after
-from citeproof.testing.providers import ProviderConformance, check_answers, check_provider
+from citeproof.providers import _registry as registry
+from citeproof.providers._anthropic_provider import AnthropicProvider
+from citeproof.providers._base import error_for_status
+from citeproof.providers._extractive import NO_ANSWER, paragraphs_from_prompt
+from citeproof.providers._openai_compat import OpenAICompatProvider
+from citeproof.providers._retry import call_with_retries, parse_retry_after
+from citeproof.testing import ProviderConformance, check_provider
+from citeproof.testing._providers import check_answers
 
 ASK = [Message("system", "Answer briefly."), Message("user", "What is the rate?")]
 NO_WAIT = RetryPolicy(attempts=4, first_delay=0.0)
@@ -627,7 +628,7 @@ def test_extractive_quotes_the_best_matching_sentence_verbatim() -> None:
 
 
 def test_extractive_answers_verify_against_their_sources() -> None:
-    from citeproof.verifier.verification import verify
+    from citeproof.verifier import verify
 
     generation = ExtractiveProvider().answer("When do fixed rates change?", [LENDING, EMAIL])
     verified = verify(generation.text, [LENDING, EMAIL])
@@ -695,8 +696,8 @@ def test_extractive_reads_sources_back_from_a_fenced_prompt() -> None:
 
 
 def test_extractive_reads_the_prompt_engines_own_prompt() -> None:
-    from citeproof.turn.eligibility import Candidate, decide_eligibility
-    from citeproof.turn.prompt import build_prompt
+    from citeproof.turn._eligibility import Candidate, decide_eligibility
+    from citeproof.turn._prompt import build_prompt
 
     sources = [LENDING, EMAIL]
     eligibility = decide_eligibility([Candidate(s, len(s.text)) for s in sources], user=None)

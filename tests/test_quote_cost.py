@@ -100,8 +100,8 @@ def test_an_answer_its_quotes_settle_loads_no_model() -> None:
     script = """
 import json
 from citeproof import Policy, Source, verify
-from citeproof.verifier.support.learned import Encoder
-from citeproof.verifier.support.nli import NliModel
+from citeproof.verifier.support._learned import Encoder
+from citeproof.verifier.support._nli import NliModel
 source = Source(id="S1", kind="document", text="The fan spins fast. The lid is blue.")
 out = []
 for judge in ("lexical", "model"):

@@ -16,7 +16,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from citeproof import Source, VerifiedQuote, verify
-from citeproof.verifier.differences import MEANING_WORDS, compare
+from citeproof.verifier._differences import MEANING_WORDS, compare
 
 AGREEMENT = (
     "Churchill voted against the India Bill in the House of Commons in 1935, with a small "

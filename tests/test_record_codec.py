@@ -4,7 +4,7 @@ read back the same, through the canonical JSON bytes the log stores.
 Each sample below sets every field to something other than its default, so a field added to
 one of these dataclasses fails here until the sample sets it too, and then shows that the
 record carries it (a plain JSON field needs no edit in the codec; any other needs one line in
-``citeproof.outcome.codec._CONVERSIONS``, or importing the codec fails naming the field).
+``citeproof.outcome._codec._CONVERSIONS``, or importing the codec fails naming the field).
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ import pytest
 from citeproof.canonical import canonical_json
 from citeproof.errors import InputError
 from citeproof.model import Eligibility, Exclusion, Policy, Source
-from citeproof.outcome import codec
-from citeproof.outcome.evidence import Evidence, content_hash
-from citeproof.outcome.live import LiveResponse
+from citeproof.outcome import _codec as codec
+from citeproof.outcome._evidence import Evidence, content_hash
+from citeproof.outcome._live import LiveResponse
 
 TEXT = "Dear Ms Okafor,\n\nYour offer of 300,000 pounds stands until 30 November.\n"
 SOURCE = Source(

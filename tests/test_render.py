@@ -16,9 +16,16 @@ from markdown_it import MarkdownIt
 
 from citeproof.errors import InputError
 from citeproof.model import Excerpt, Source, VerifiedAnswer, VerifiedQuote
-from citeproof.render import render, render_html, render_markdown, render_terminal
-from citeproof.render.labels import STATUS_LABELS, split_excerpt, state_label, status_label
-from citeproof.render.verdicts import quote_state
+from citeproof.render import (
+    STATUS_LABELS,
+    render,
+    render_html,
+    render_markdown,
+    render_terminal,
+    state_label,
+)
+from citeproof.render._labels import split_excerpt, status_label
+from citeproof.render._verdicts import quote_state
 from tests.answers import (
     APPRAISAL,
     HISTORY_SOURCE,

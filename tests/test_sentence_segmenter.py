@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from citeproof.sources.sentences import sentence_spans
+from citeproof.sources import sentence_spans
 
 CASES: list[tuple[str, str, list[str]]] = [
     (

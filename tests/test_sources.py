@@ -9,8 +9,8 @@ import pytest
 
 from citeproof.errors import SourceError
 from citeproof.sources import read_source_file
-from citeproof.sources.build import FileDrafts, read_file
-from citeproof.sources.segment import email_paragraphs
+from citeproof.sources._build import FileDrafts, read_file
+from citeproof.sources._segment import email_paragraphs
 from tests.mailfixtures import (
     MEMO_PARAGRAPHS,
     POLICY_PARAGRAPHS,
@@ -138,7 +138,7 @@ def test_outlook_original_message_block_is_quoted_history() -> None:
 
 
 def test_html_blockquote_is_quoted_history() -> None:
-    from citeproof.sources.html_reader import html_to_text
+    from citeproof.sources._html_reader import html_to_text
 
     page = html_to_text(
         "<div>Sounds good.</div><div class='gmail_quote'><div>On Mon, Bob wrote:</div>"

@@ -55,12 +55,12 @@ def test_import_citeproof_imports_no_heavy_dependency() -> None:
 
 
 def test_the_verifier_reads_source_sentences_without_the_readers_or_the_store() -> None:
-    # The verifier imports citeproof.sources.sentences: the package's face must not load
+    # The verifier imports citeproof.sources._sentences: the package's face must not load
     # the file readers and the SQLite store along with it.
     code = (
         "import citeproof\n"
-        "loaded = [m for m in ('citeproof.sources.files', 'citeproof.sources.store',"
-        " 'citeproof.sources.ingest', 'citeproof.sources.build') if m in sys.modules]\n"
+        "loaded = [m for m in ('citeproof.sources.files', 'citeproof.sources._store',"
+        " 'citeproof.sources._ingest', 'citeproof.sources._build') if m in sys.modules]\n"
         "assert not loaded, loaded"
     )
     _imported_after(code)
@@ -71,7 +71,7 @@ def test_citeproof_version_imports_no_command_and_no_heavy_dependency() -> None:
         "from citeproof.cli import main\n"
         "try:\n    main(['--version'])\nexcept SystemExit:\n    pass\n"
         "assert not [m for m in sys.modules if m.startswith('citeproof.cli.') and "
-        "m not in ('citeproof.cli.main', 'citeproof.cli.group')], sorted(sys.modules)"
+        "m not in ('citeproof.cli._main', 'citeproof.cli._group')], sorted(sys.modules)"
     )
     assert _imported_after(code) == []
 

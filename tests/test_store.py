@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from citeproof.cli.ingest import ingest_command
+from citeproof.cli._ingest import ingest_command
 from citeproof.errors import SourceError, UnknownSourceError
 from citeproof.sources import SourceStore, ingest_paths
 from tests.mailfixtures import (
@@ -159,7 +159,7 @@ def test_failure_inside_a_file_leaves_the_store_as_it_was(
 ) -> None:
     with open_store(tmp_path) as store:
         store.ingest_file(mailbox.pdf)
-        from citeproof.sources import store as store_module
+        from citeproof.sources import _store as store_module
 
         def explode(*args: object, **kwargs: object) -> object:
             raise SourceError("disk on fire", where="test")

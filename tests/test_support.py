@@ -12,12 +12,11 @@ import pytest
 from citeproof import Policy, Source, SupportHeadError, verify
 from citeproof.errors import PolicyError
 from citeproof.model import ClaimSupport, VerifiedAnswer, VerifiedClaim
-from citeproof.outcome.contract import answer_to_json
-from citeproof.outcome.evidence import build_evidence
+from citeproof.outcome import answer_to_json, build_evidence
 from citeproof.outcome.validate import validate
 from citeproof.render import render
-from citeproof.verifier.support.learned import load_heads
-from citeproof.verifier.support.text import tokenize
+from citeproof.verifier.support._learned import load_heads
+from citeproof.verifier.support._text import tokenize
 from tests.lending import EMAIL, MEMO, POLICY, SOURCES
 
 SCHEMA = json.loads(

@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 
 from citeproof import Policy, PolicyError, Source, SupportModelError, verify
-from citeproof.providers.function import FunctionProvider, Request
-from citeproof.verifier.support import nli
-from citeproof.verifier.support.parts import claim_parts
-from citeproof.verifier.support.provider_judge import read_verdicts
+from citeproof.providers import FunctionProvider, Request
+from citeproof.verifier.support import _nli as nli
+from citeproof.verifier.support._parts import claim_parts
+from citeproof.verifier.support._provider_judge import read_verdicts
 
 ROOT = Path(__file__).resolve().parent.parent
 POLICY = Source(

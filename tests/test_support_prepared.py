@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from citeproof import Source
-from citeproof.verifier.support.locate import PreparedCache, footprint, prepare_source
+from citeproof.verifier.support._locate import PreparedCache, footprint, prepare_source
 
 
 def _deep_size(root: object, skip: object) -> int:

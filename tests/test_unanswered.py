@@ -5,11 +5,9 @@ from __future__ import annotations
 import pytest
 
 from citeproof import verify
-from citeproof.render.html import render_html
-from citeproof.render.markdown import render_markdown
-from citeproof.render.terminal import render_terminal
-from citeproof.render.unanswered import NOT_ANSWERED
-from citeproof.turn.evidence_first import NO_ANSWER
+from citeproof.render import render_html, render_markdown, render_terminal
+from citeproof.render._unanswered import NOT_ANSWERED
+from citeproof.turn._evidence_first import NO_ANSWER
 from tests.lending import EMAIL, POLICY
 
 RENDERINGS = {"html": render_html, "md": render_markdown, "term": render_terminal}

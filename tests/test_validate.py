@@ -9,7 +9,8 @@ import pytest
 
 from citeproof import VerifiedAnswer, verify
 from citeproof.errors import EvidenceError
-from citeproof.outcome.evidence import Evidence, EvidenceBundle, build_evidence
+from citeproof.outcome import build_evidence
+from citeproof.outcome._evidence import Evidence, EvidenceBundle
 from citeproof.outcome.validate import Validation, validate
 from tests.lending import POLICY, SOURCES
 from tests.test_golden import example_answer

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from citeproof.errors import ProviderConfigError
-from citeproof.providers.weights import (
+from citeproof.providers._weights import (
     MODELS,
     QWEN_1_5B,
     SMOLLM2_135M,
@@ -80,7 +80,7 @@ def test_a_cached_file_of_the_right_size_but_other_bytes_is_joined_again_D(
     cache.mkdir()
     tampered = cache / TINY.file_name
     tampered.write_bytes(b"X" * len(JOINED))  # the pinned name and size, other weights
-    monkeypatch.setattr("citeproof.providers.weights._chunk_files", lambda weights: chunks)
+    monkeypatch.setattr("citeproof.providers._weights._chunk_files", lambda weights: chunks)
     assert find_weights(TINY) == tampered
     assert tampered.read_bytes() == JOINED  # joined again from the packages, hash checked
 

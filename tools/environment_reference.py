@@ -4,8 +4,8 @@
     python tools/environment_reference.py --check  # exit 1 when it differs (make lint)
 
 The table is `citeproof.environment.VARIABLES`, the one place code reads a variable through,
-and the read limits `citeproof.sources.limits.ReadLimits` (each ``CITEPROOF_<SETTING>``,
-described by its docstring in limits.py): the page is generated, never edited by hand.
+and the read limits `citeproof.sources.ReadLimits` (each ``CITEPROOF_<SETTING>``,
+described by its docstring in sources/_limits.py): the page is generated, never edited by hand.
 """
 
 from __future__ import annotations
@@ -20,14 +20,14 @@ from pathlib import Path
 from generated_page import write_or_check
 
 from citeproof import environment
-from citeproof.sources import limits
+from citeproof.sources import _limits as limits
 
 REFERENCE = Path(__file__).resolve().parents[1] / "docs" / "environment.md"
 
 HEADER = """# Environment variables
 
 Every variable citeproof reads. Generated from `citeproof.environment` (the one place the code
-reads them through) and `citeproof.sources.limits.ReadLimits` by
+reads them through) and `citeproof.sources.ReadLimits` by
 `tools/environment_reference.py`; `make docs` rewrites it and `make lint` fails when it differs
 from the code. Do not edit by hand.
 """

@@ -13,8 +13,9 @@ and a second run changes nothing):
 1. The face of a package is the names that modules outside it import from its modules (in
    ``src/``: other packages and the top-level modules such as ``citeproof/__init__.py`` and
    ``citeproof/testing.py``), the names that ``examples/`` and the docs (``docs/*.md``,
-   ``README.md``) take from its modules by a deep path, and the names its ``__init__``
-   already exports. The ``__init__`` imports them and lists them, sorted, in ``__all__``.
+   ``README.md``) take from its modules by a deep path, the names its ``__init__``
+   already exports and the public names it defines itself. The ``__init__`` imports them
+   and lists them, sorted, in ``__all__``.
 2. Every import of such a name from outside the package is rewritten to come from the face
    (``from citeproof.sources.store import SourceStore`` → ``from citeproof.sources import
    SourceStore``), in ``src/`` and wherever else Python imports it; imports within a package,
@@ -25,14 +26,18 @@ and a second run changes nothing):
    dotted references in the docs (``citeproof.adapters.documents.from_langchain``) become
    face references (``citeproof.adapters.from_langchain``).
 
+Every face it writes loads on first use (PEP 562, `citeproof.lazy.on_first_use`): its names
+are imported under ``if TYPE_CHECKING:`` for type checkers, listed in a ``_WHERE`` dict (name
+-> module) and loaded by the package's ``__getattr__`` when first asked for, so importing a
+package runs none of its modules and a face never adds to what ``import citeproof`` or a
+plain ``citeproof verify`` loads. A name the ``__init__`` itself uses stays imported eagerly.
+A hand-written face in that form (under another dict name, with comments of its own) is read
+and kept: only its dict, its type-checking imports and ``__all__`` are rewritten.
+
 What it leaves alone, and says so when it runs:
 
-- the packages in `KEEP_MINIMAL` (their modules pull a web framework or the whole CLI; a
-  face there would load them for anyone who needs one constant);
-- a package whose face would put a module into what ``import citeproof`` loads that it does
-  not load today (the face then takes only names from modules already loaded);
-- a package whose face would close an import cycle (an import of any of its modules runs its
-  ``__init__``, so a face inside a cycle breaks depending on which module is imported first);
+- a package whose face would close an import cycle in the static graph ``lint-imports``
+  reads (type-checking imports included);
 - a name that is also the name of one of the package's modules, or is defined in two of them.
 
 README.md is read (its deep paths shape the faces) but not rewritten; stale references to a
@@ -53,15 +58,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src"
 TOP = "citeproof"
-# Packages whose modules import a web framework, an ASGI server or every command: their
-# faces stay as they are written, and imports into them stay deep.
-KEEP_MINIMAL = frozenset({"citeproof.cli", "citeproof.server", "citeproof.proxy"})
 PYTHON_TREES = ("src", "tests", "bench", "eval", "examples", "tools", "train")
 TEXT_FILES = (".importlinter", "Makefile", "pyproject.toml")
 USER_PYTHON_TREES = ("examples",)
 SELF = Path(__file__).resolve()
 
 _DOTTED = re.compile(r"\bciteproof(?:\.[A-Za-z_]\w*)+")
+_QUOTED = re.compile(r"(?<=`)citeproof(?:\.[A-Za-z_]\w*)+(?=`)")
 _FROM_LINE = re.compile(r"\bfrom\s+(citeproof(?:\.\w+)+)\s+import\s+([\w ,]+)")
 
 
@@ -90,7 +93,6 @@ class Edge:
     importer: str
     imported: str
     names: tuple[str, ...]
-    module_level: bool
 
 
 def read_modules() -> dict[str, Module]:
@@ -117,6 +119,9 @@ def _bound_names(tree: ast.Module) -> set[str]:
     for node in tree.body:
         if isinstance(node, ast.ImportFrom):
             names.update(a.asname or a.name for a in node.names)
+    lazy = _lazy_table(tree)
+    if lazy is not None:
+        names.update(_dict_of(lazy[1]))
     return names
 
 
@@ -132,57 +137,34 @@ def _defined_names(tree: ast.Module) -> set[str]:
     return names
 
 
-def _top_level_nodes(tree: ast.Module) -> set[int]:
-    """ids of the import nodes that run when the module is imported (not in a function, not
-    under ``if TYPE_CHECKING``)."""
-    eager: set[int] = set()
-
-    def visit(body: list[ast.stmt]) -> None:
-        for node in body:
-            if isinstance(node, ast.Import | ast.ImportFrom):
-                eager.add(id(node))
-            elif isinstance(node, ast.If):
-                if "TYPE_CHECKING" not in ast.unparse(node.test):
-                    visit(node.body)
-                visit(node.orelse)
-            elif isinstance(node, ast.Try):
-                visit(node.body)
-                for handler in node.handlers:
-                    visit(handler.body)
-                visit(node.orelse)
-                visit(node.finalbody)
-
-    visit(tree.body)
-    return eager
-
-
 def edges_of(modules: dict[str, Module]) -> list[Edge]:
     """Every import between citeproof's modules (in functions and type-checking blocks too)."""
     edges: list[Edge] = []
     for module in modules.values():
-        eager = _top_level_nodes(module.tree)
         for node in ast.walk(module.tree):
             if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module in modules:
                 plain = []
                 for alias in node.names:
                     sub = f"{node.module}.{alias.name}"
                     if sub in modules and alias.name not in modules[node.module].bound:
-                        edges.append(Edge(module.name, sub, (), id(node) in eager))
+                        edges.append(Edge(module.name, sub, ()))
                     else:
                         plain.append(alias.name)
-                edges.append(Edge(module.name, node.module, tuple(plain), id(node) in eager))
+                edges.append(Edge(module.name, node.module, tuple(plain)))
             elif isinstance(node, ast.Import):
                 for alias in node.names:
                     if alias.name in modules:
-                        edges.append(Edge(module.name, alias.name, (), id(node) in eager))
+                        edges.append(Edge(module.name, alias.name, ()))
         for constant in ast.walk(module.tree):
-            # importlib.import_module("citeproof.x.y") and the like: a module named whole.
+            # importlib.import_module("citeproof.x.y") and the like: a module named whole. A
+            # package's name is left out: loggers and entry-point groups are spelled so too.
             if (
                 isinstance(constant, ast.Constant)
                 and isinstance(constant.value, str)
                 and constant.value in modules
+                and not modules[constant.value].is_package
             ):
-                edges.append(Edge(module.name, constant.value, (), False))
+                edges.append(Edge(module.name, constant.value, ()))
     return edges
 
 
@@ -211,24 +193,88 @@ class Plan:
 
 
 def existing_face(module: Module) -> dict[str, str]:
-    """The names a package's ``__init__`` exports, each with the module it imports it from
-    (the package itself for names it defines)."""
+    """The names a package's ``__init__`` exports, each with the module it imports it from,
+    eagerly, under ``if TYPE_CHECKING:`` or on first use (the package itself for names it
+    defines)."""
     exported = _all_of(module.tree)
     sources: dict[str, str] = {}
-    for node in module.tree.body:
-        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            for alias in node.names:
-                sources[alias.asname or alias.name] = node.module
+    for node in _face_imports(module.tree):
+        for alias in node.names:
+            sources[alias.asname or alias.name] = node.module or ""
+    lazy = _lazy_table(module.tree)
+    if lazy is not None:
+        sources.update(_dict_of(lazy[1]))
     return {name: sources.get(name, module.name) for name in exported}
+
+
+def _face_imports(tree: ast.Module) -> Iterator[ast.ImportFrom]:
+    """The absolute ``from ... import`` statements at the top level and in its
+    ``if TYPE_CHECKING:`` blocks."""
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            yield node
+        elif _is_type_checking(node):
+            assert isinstance(node, ast.If)
+            for inner in node.body:
+                if isinstance(inner, ast.ImportFrom) and inner.level == 0 and inner.module:
+                    yield inner
+
+
+def _is_type_checking(node: ast.stmt) -> bool:
+    return (
+        isinstance(node, ast.If)
+        and not node.orelse
+        and ast.unparse(node.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING")
+    )
+
+
+def _lazy_table(tree: ast.Module) -> tuple[ast.Assign, ast.Assign] | None:
+    """The ``__getattr__ = on_first_use(globals(), TABLE)`` assignment and the assignment of
+    its ``TABLE`` dict, when the module has them."""
+    for node in tree.body:
+        if not (
+            isinstance(node, ast.Assign)
+            and [ast.unparse(t) for t in node.targets] == ["__getattr__"]
+            and isinstance(node.value, ast.Call)
+            and len(node.value.args) == 2
+            and isinstance(node.value.args[1], ast.Name)
+        ):
+            continue
+        table = node.value.args[1].id
+        for other in tree.body:
+            if (
+                isinstance(other, ast.Assign)
+                and [ast.unparse(t) for t in other.targets] == [table]
+                and isinstance(other.value, ast.Dict)
+            ):
+                return node, other
+    return None
+
+
+def _dict_of(node: ast.Assign) -> dict[str, str]:
+    assert isinstance(node.value, ast.Dict)
+    return {
+        k.value: v.value
+        for k, v in zip(node.value.keys, node.value.values, strict=True)
+        if isinstance(k, ast.Constant)
+        and isinstance(k.value, str)
+        and isinstance(v, ast.Constant)
+        and isinstance(v.value, str)
+    }
 
 
 def _all_of(tree: ast.Module) -> list[str]:
     for node in tree.body:
-        targets = node.targets if isinstance(node, ast.Assign) else []
-        if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
-            value = node.value  # type: ignore[union-attr]
-            if isinstance(value, ast.List | ast.Tuple):
-                return [e.value for e in value.elts if isinstance(e, ast.Constant)]
+        if (
+            isinstance(node, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets)
+            and isinstance(node.value, ast.List | ast.Tuple)
+        ):
+            return [
+                e.value
+                for e in node.value.elts
+                if isinstance(e, ast.Constant) and isinstance(e.value, str)
+            ]
     return []
 
 
@@ -303,16 +349,13 @@ def import_graph(
     modules: dict[str, Module],
     edges: Iterable[Edge],
     faces: dict[str, dict[str, str]],
-    eager_only: bool,
 ) -> dict[str, set[str]]:
-    """module -> modules it makes Python run, with the faces in place: an import through a
-    face runs the face, which runs every module it takes names from, and importing any module
-    runs the ``__init__`` of its packages first (but for those the importer is inside: Python
-    has started them already)."""
+    """module -> modules it imports, as ``lint-imports`` reads them (in functions and
+    type-checking blocks too), with the faces in place: an import through a face imports the
+    face, which imports every module it takes names from, and a module imports the
+    ``__init__`` of its packages (but for those the importer is inside)."""
     graph: dict[str, set[str]] = {name: set() for name in modules}
     for edge in edges:
-        if eager_only and not edge.module_level:
-            continue
         importer = modules[edge.importer]
         target = modules[edge.imported].package
         hits = {edge.imported}
@@ -327,17 +370,6 @@ def import_graph(
     for package, face in faces.items():
         graph[package].update(m for m in face.values() if m != package)
     return graph
-
-
-def closure(graph: dict[str, set[str]], start: str) -> set[str]:
-    seen = {start}
-    todo = [start]
-    while todo:
-        for target in graph[todo.pop()]:
-            if target not in seen:
-                seen.add(target)
-                todo.append(target)
-    return seen
 
 
 def plan(modules: dict[str, Module]) -> Plan:
@@ -366,6 +398,8 @@ def plan(modules: dict[str, Module]) -> Plan:
     proposed: dict[str, dict[str, str]] = {}
     for package in packages:
         face = dict(current[package])
+        # What the __init__ defines itself is its own face (citeproof.testing.assert_cited).
+        face.update({n: package for n in modules[package].defined if not n.startswith("_")})
         submodules = {m.rpartition(".")[2] for m in modules if m.startswith(package + ".")}
         submodules |= {n.lstrip("_") for n in submodules}
         for name, sources in sorted(wanted[package].items()):
@@ -380,23 +414,14 @@ def plan(modules: dict[str, Module]) -> Plan:
                 face[name] = definers[0]
         proposed[package] = face
 
-    frozen: dict[str, str] = {p: "kept minimal (web framework or CLI)" for p in KEEP_MINIMAL}
-    # Today's graph: no import goes through a face it does not name already.
-    loaded_today = closure(import_graph(modules, edges, {}, eager_only=True), TOP)
-    before_cycles = strongly_connected(import_graph(modules, edges, {}, eager_only=False))
+    # The faces load on first use, so a face adds nothing to what `import citeproof` loads;
+    # but lint-imports reads their type-checking imports, so a face must close no cycle.
+    frozen: dict[str, str] = {}
+    before_cycles = strongly_connected(import_graph(modules, edges, {}))
     while True:
         faces = {p: (current[p] if p in frozen else proposed[p]) for p in packages}
-        # A face loaded by `import citeproof` takes only names from modules it loads already.
-        for package in packages:
-            if package in frozen or package not in loaded_today:
-                continue
-            for name, source in sorted(faces[package].items()):
-                if name not in current[package] and source not in loaded_today:
-                    del faces[package][name]
-                    left_deep.append(f"{package}: {name} ({source} is not loaded at start-up)")
-            proposed[package] = faces[package]
         rewritten = {p: f for p, f in faces.items() if p not in frozen}
-        graph = import_graph(modules, edges, rewritten, eager_only=False)
+        graph = import_graph(modules, edges, rewritten)
         new_cycles = [
             c for c in strongly_connected(graph) if not any(c <= old for old in before_cycles)
         ]
@@ -443,68 +468,138 @@ def _entry_point(name: str) -> bool:
 # --- rewriting -------------------------------------------------------------------------------
 
 
-def face_block(
-    package: str, face: dict[str, str], renames: dict[str, str], others: list[tuple[str, str]]
-) -> str:
-    """The face's imports; ``others`` are (module, name) the ``__init__`` imports for its own
-    use."""
-    by_module: dict[str, list[str]] = {}
-    for source, name in [*((s, n) for n, s in face.items()), *others]:
-        if source != package:
-            names = by_module.setdefault(renames.get(source, source), [])
-            if name not in names:
-                names.append(name)
+def _import_lines(by_module: dict[str, list[str]], indent: str = "") -> str:
     return "".join(
-        f"from {module} import {', '.join(sorted(names))}\n"
+        f"{indent}from {module} import {', '.join(sorted(names))}\n"
         for module, names in sorted(by_module.items())
     )
 
 
+def _used_names(tree: ast.Module) -> set[str]:
+    """Names the module reads anywhere (its own code needs them bound, not loaded lazily)."""
+    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+
+
 def rewrite_init(module: Module, face: dict[str, str], renames: dict[str, str]) -> str:
-    """The package's ``__init__`` with its face imports and ``__all__`` replaced."""
+    """The package's ``__init__`` with its face written to load on first use: the face's
+    names imported under ``if TYPE_CHECKING:``, their modules in the lookup table that
+    ``__getattr__ = on_first_use(globals(), TABLE)`` reads (the ``__init__``'s own table, or
+    ``_WHERE``), and ``__all__``. Names the ``__init__``'s own code reads, and what it imports
+    for itself, stay eager; everything else in it is kept as written."""
+    tree = module.tree
     lines = module.text.splitlines(keepends=True)
+    used = _used_names(tree)
     drop: set[int] = set()
-    insert_at = 0
+    insert_at = 0  # after the docstring and the top-level imports
     all_at: int | None = None
-    others: list[tuple[str, str]] = []
-    for node in module.tree.body:
+    eager: dict[str, list[str]] = {}  # module -> names imported at the top level
+    lazy: dict[str, str] = {}  # name -> module it loads from
+    for name, source in face.items():
+        if source != module.name:
+            lazy[name] = renames.get(source, source)
+
+    def inside(source: str) -> bool:
+        return source.startswith(module.name + ".")
+
+    checking: ast.If | None = None
+    kept_checking: list[str] = []
+    for node in tree.body:
         end = node.end_lineno or node.lineno
+        span = range(node.lineno - 1, end)
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
             insert_at = max(insert_at, end)
-        elif (
-            isinstance(node, ast.ImportFrom)
-            and node.level == 0
-            and node.module
-            and node.module.startswith(module.name + ".")
-        ):
-            drop.update(range(node.lineno - 1, end))
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and inside(node.module or ""):
+            drop.update(span)
             insert_at = max(insert_at, end)
             for alias in node.names:
-                if (alias.asname or alias.name) not in face:
+                bound = alias.asname or alias.name
+                if bound in lazy and bound in used:
+                    del lazy[bound]  # the __init__'s own code reads it: stays eager
+                if bound not in lazy:
                     spelled = f"{alias.name} as {alias.asname}" if alias.asname else alias.name
-                    others.append((node.module, spelled))
+                    eager.setdefault(renames.get(node.module or "", node.module or ""), []).append(
+                        spelled
+                    )
         elif isinstance(node, ast.Import | ast.ImportFrom):
             insert_at = max(insert_at, end)
+        elif _is_type_checking(node) and checking is None:
+            assert isinstance(node, ast.If)
+            checking = node
+            drop.update(span)
+            for inner in node.body:
+                faced = (
+                    isinstance(inner, ast.ImportFrom)
+                    and inner.level == 0
+                    and inside(inner.module or "")
+                    and all((a.asname or a.name) in face for a in inner.names)
+                )
+                if not faced:
+                    kept_checking.append(ast.get_source_segment(module.text, inner) or "")
         elif isinstance(node, ast.Assign) and any(
             isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets
         ):
-            drop.update(range(node.lineno - 1, end))
+            drop.update(span)
             all_at = node.lineno - 1
+
+    table_name, table_at = "_WHERE", all_at
+    getter = "on_first_use"
+    found = _lazy_table(tree)
+    if found is not None:
+        call, table = found
+        table_name = ast.unparse(table.targets[0])
+        assert isinstance(call.value, ast.Call)
+        getter = ast.unparse(call.value.func)
+        table_at = table.lineno - 1
+        for node in (call, table):
+            drop.update(range(node.lineno - 1, node.end_lineno or node.lineno))
+    added_imports = ""
+    if lazy and getter not in module.bound:
+        added_imports += f"from citeproof.lazy import {getter}\n"
+    test = ast.unparse(checking.test) if checking is not None else None
+    if test is None and lazy:
+        test = "TYPE_CHECKING" if "TYPE_CHECKING" in module.bound else "typing.TYPE_CHECKING"
+        if test == "typing.TYPE_CHECKING" and "typing" not in _imported_modules(tree):
+            added_imports = "import typing\n" + added_imports
+
+    by_module: dict[str, list[str]] = {}
+    for name, source in lazy.items():
+        by_module.setdefault(source, []).append(name)
+    checking_block = ""
+    if test is not None and (lazy or kept_checking):
+        body = "".join(f"    {line}\n" for text in kept_checking for line in text.splitlines())
+        checking_block = f"\nif {test}:\n" + body + _import_lines(by_module, "    ") + "\n"
+    table_block = ""
+    if lazy:
+        entries = "".join(f'    "{n}": "{m}",\n' for n, m in sorted(lazy.items()))
+        table_block = (
+            f"{table_name} = {{\n{entries}}}\n\n"
+            f"__getattr__ = {getter}(globals(), {table_name})\n\n\n"
+        )
     names = sorted(face, key=lambda n: (not n.isupper(), not n[:1].isupper(), n))
-    listed = "__all__ = [" + ", ".join(f'"{n}"' for n in names) + "]\n"
+    listed = "__all__ = [" + ", ".join(f'"{n}"' for n in names) + "]\n" if names else ""
+    head = "\n" + added_imports + _import_lines(eager) + checking_block + "\n"
+
     out: list[str] = []
     for i, line in enumerate(lines):
         if i == insert_at:
-            out.append("\n" + face_block(module.name, face, renames, others) + "\n")
+            out.append(head)
+        if i == table_at:
+            out.append(table_block)
         if i == all_at:
             out.append(listed)
         if i not in drop:
             out.append(line)
     if insert_at >= len(lines):
-        out.append("\n" + face_block(module.name, face, renames, others) + "\n")
-    if all_at is None and names:
+        out.append(head)
+    if table_at is None:
+        out.append("\n\n" + table_block)
+    if all_at is None and listed:
         out.append("\n\n" + listed)
     return "".join(out)
+
+
+def _imported_modules(tree: ast.Module) -> set[str]:
+    return {a.asname or a.name for n in tree.body if isinstance(n, ast.Import) for a in n.names}
 
 
 @dataclass
@@ -626,15 +721,23 @@ def rename_references(text: str, renames: dict[str, str]) -> str:
     return text
 
 
+def _through_face(match: re.Match[str], ctx: Context) -> str:
+    """A dotted ``module.name`` as ``face.name`` when the face exports it from that module."""
+    module, _, name = match.group(0).rpartition(".")
+    face = ctx.face_of(module)
+    if face and face[1].get(name) == module:
+        return f"{face[0]}.{name}"
+    return match.group(0)
+
+
+def docstring_references(text: str, ctx: Context) -> str:
+    """Deep dotted references in backquotes (docstrings and comments of ``src``), through the
+    faces; code's strings (module names for ``importlib``) are left alone."""
+    return _QUOTED.sub(lambda m: _through_face(m, ctx), text)
+
+
 def face_references(text: str, ctx: Context) -> str:
     """Deep dotted references and ``from ... import`` lines in the docs, through the faces."""
-
-    def dotted(match: re.Match[str]) -> str:
-        module, _, name = match.group(0).rpartition(".")
-        face = ctx.face_of(module)
-        if face and face[1].get(name) == module:
-            return f"{face[0]}.{name}"
-        return match.group(0)
 
     def from_line(match: re.Match[str]) -> str:
         module = match.group(1)
@@ -645,7 +748,7 @@ def face_references(text: str, ctx: Context) -> str:
         return match.group(0)
 
     text = _FROM_LINE.sub(from_line, text)
-    return _DOTTED.sub(dotted, text)
+    return _DOTTED.sub(lambda m: _through_face(m, ctx), text)
 
 
 def ruff(text: str, path: Path) -> str:
@@ -705,15 +808,20 @@ def changes(modules: dict[str, Module], the_plan: Plan) -> tuple[dict[Path, str]
         text = old
         module = by_path.get(path)
         if path.suffix == ".py":
-            if module is not None and module.is_package and module.name in the_plan.faces:
-                face = the_plan.faces[module.name]
-                if module.name not in the_plan.frozen and face != existing_face(module):
-                    text = rewrite_init(module, face, the_plan.renames)
+            if (
+                module is not None
+                and module.is_package
+                and module.name in the_plan.faces
+                and module.name not in the_plan.frozen
+            ):
+                text = rewrite_init(module, the_plan.faces[module.name], the_plan.renames)
             text, through_face, of_renamed = rewrite_imports(text, path, ctx)
             faced += through_face
             renamed += of_renamed
         if path.suffix == ".md":
             text = face_references(text, ctx)
+        elif module is not None:
+            text = docstring_references(text, ctx)
         text = rename_references(text, the_plan.renames)
         target = new_path(path, the_plan.renames)
         if path.suffix == ".py" and text != old:
@@ -736,8 +844,8 @@ def main(argv: list[str] | None = None) -> int:
     the_plan = plan(modules)
     if args.print_faces:
         for package, face in sorted(the_plan.faces.items()):
-            names = ", ".join(f'"{name}"' for name in sorted(face))
-            print(f'    "{package}": [{names}],')
+            listed = ", ".join(f'"{name}"' for name in sorted(face))
+            print(f'    "{package}": [{listed}],')
         return 0
     new_files, faced, renamed = changes(modules, the_plan)
 

@@ -43,9 +43,9 @@ class Group:
 GROUPS: dict[str, Group] = {
     "quotes": Group(
         (
-            "src/citeproof/verifier/judgement.py",
-            "src/citeproof/verifier/differences.py",
-            "src/citeproof/verifier/correct.py",
+            "src/citeproof/verifier/_judgement.py",
+            "src/citeproof/verifier/_differences.py",
+            "src/citeproof/verifier/_correct.py",
             "src/citeproof/verifier/match/*",
         ),
         (
@@ -58,7 +58,7 @@ GROUPS: dict[str, Group] = {
         ),
     ),
     "catalog": Group(
-        ("src/citeproof/verifier/catalog.py", "src/citeproof/turn/eligibility.py"),
+        ("src/citeproof/verifier/_catalog.py", "src/citeproof/turn/_eligibility.py"),
         (
             "tests/test_catalog.py",
             "tests/test_empty_acl.py",
@@ -68,30 +68,30 @@ GROUPS: dict[str, Group] = {
         ),
     ),
     "support-facts": Group(
-        ("src/citeproof/verifier/support/facts.py",),
+        ("src/citeproof/verifier/support/_facts.py",),
         ("tests/test_support.py", "tests/test_support_negation_scope.py"),
     ),
     "audit": Group(
         (
-            "src/citeproof/audit/chain.py",
-            "src/citeproof/audit/merkle.py",
-            "src/citeproof/audit/checkpoint.py",
-            "src/citeproof/audit/proofs.py",
-            "src/citeproof/audit/verify.py",
+            "src/citeproof/audit/_chain.py",
+            "src/citeproof/audit/_merkle.py",
+            "src/citeproof/audit/_checkpoint.py",
+            "src/citeproof/audit/_proofs.py",
+            "src/citeproof/audit/_verify.py",
         ),
         ("tests/audit",),
         deselect="not kill_9 and not concurrent and not flipped_byte_in_any",
     ),
     "server-guards": Group(
-        ("src/citeproof/server/guards.py", "src/citeproof/server/auth.py"),
+        ("src/citeproof/server/_guards.py", "src/citeproof/server/_auth.py"),
         ("tests/server/test_limits_and_auth.py", "tests/server/test_security_headers.py"),
     ),
     "ingest-paths": Group(
-        ("src/citeproof/sources/ingest.py", "src/citeproof/sources/build.py"),
+        ("src/citeproof/sources/_ingest.py", "src/citeproof/sources/_build.py"),
         ("tests/security/test_symlinks.py", "tests/test_store.py", "tests/test_sources.py"),
     ),
     "live": Group(
-        ("src/citeproof/outcome/live.py",),
+        ("src/citeproof/outcome/_live.py",),
         (
             "tests/test_live_rules.py",
             "tests/test_live_transport.py",
@@ -100,9 +100,9 @@ GROUPS: dict[str, Group] = {
     ),
     "render-safety": Group(
         (
-            "src/citeproof/render/markdown_safety.py",
-            "src/citeproof/render/safe_text.py",
-            "src/citeproof/render/html_parts.py",
+            "src/citeproof/render/_markdown_safety.py",
+            "src/citeproof/render/_safe_text.py",
+            "src/citeproof/render/_html_parts.py",
         ),
         (
             "tests/test_render.py",
@@ -121,69 +121,69 @@ EQUIVALENT: dict[str, str] = {
     # "<module>.<function>__mutmut_<n>": "why no test can tell it from the original",
     # Numbers follow mutmut 3.8.1 on the code as it is; re-check them when a module changes.
     **{
-        f"citeproof.turn.eligibility.x__fingerprint__mutmut_{n}": (
+        f"citeproof.turn._eligibility.x__fingerprint__mutmut_{n}": (
             "sort_keys=False/None/left out: " + _SORTED_ALREADY
         )
         for n in (9, 13, 16)
     },
     **{
-        "citeproof.outcome.live.x_read_payload__mutmut_" + n: (
+        "citeproof.outcome._live.x_read_payload__mutmut_" + n: (
             "json's own int parsing is exact, and as_value makes the same Decimal of the int"
         )
         for n in ("4", "7")
     },
-    "citeproof.outcome.live.x__stamp__mutmut_4": (
+    "citeproof.outcome._live.x__stamp__mutmut_4": (
         "datetime.now(None) is local time without a zone; astimezone(UTC) reads such a time as "
         "local, so the UTC stamp is the same (but for the repeated hour when clocks go back)"
     ),
-    "citeproof.outcome.live.xǁFileLiveValuesǁfetch__mutmut_11": (
+    "citeproof.outcome._live.xǁFileLiveValuesǁfetch__mutmut_11": (
         "read(None) reads the whole file: the refusal is the same and only the memory bound is "
         "lost, which no test can see without a file of unbounded size"
     ),
-    "citeproof.outcome.live.xǁFileLiveValuesǁfetch__mutmut_13": (
+    "citeproof.outcome._live.xǁFileLiveValuesǁfetch__mutmut_13": (
         "reading MAX+2 bytes instead of MAX+1: a file over the limit is refused the same way"
     ),
     **{
-        "citeproof.outcome.live." + name: "codec names ignore case: the same decoding"
+        "citeproof.outcome._live." + name: "codec names ignore case: the same decoding"
         for name in ("xǁFileLiveValuesǁfetch__mutmut_17", "xǁHttpLiveValuesǁfetch__mutmut_37")
     },
-    "citeproof.outcome.live.xǁHttpLiveValuesǁfetch__mutmut_36": (
+    "citeproof.outcome._live.xǁHttpLiveValuesǁfetch__mutmut_36": (
         "the fallback after `response.encoding or` is never reached: httpx always gives an "
         "encoding (the declared charset, else utf-8)"
     ),
     **{
-        "citeproof.outcome.live.xǁHttpLiveValuesǁclient__mutmut_" + n: (
+        "citeproof.outcome._live.xǁHttpLiveValuesǁclient__mutmut_" + n: (
             "follow_redirects=None or left out: httpx's default is not to follow, as False says"
         )
         for n in ("4", "8")
     },
     **{
-        "citeproof.outcome.live.xǁHttpLiveValuesǁ"
+        "citeproof.outcome._live.xǁHttpLiveValuesǁ"
         + name: "HTTP header names ignore case (RFC 9110), in httpx too"
         for name in ("fetch__mutmut_7", "fetch__mutmut_8", "_body__mutmut_7", "_body__mutmut_8")
     },
-    "citeproof.outcome.live.xǁHttpLiveValuesǁfetch__mutmut_25": (
+    "citeproof.outcome._live.xǁHttpLiveValuesǁfetch__mutmut_25": (
         "httpx sends the method upper-cased: GET either way"
     ),
-    "citeproof.outcome.live.xǁHttpLiveValuesǁ_body__mutmut_9": (
+    "citeproof.outcome._live.xǁHttpLiveValuesǁ_body__mutmut_9": (
         "a missing Content-Length read as 'XXXX' instead of '': neither is digits, so the "
         "declared-length check is skipped the same way"
     ),
-    "citeproof.outcome.live.xǁHttpLiveValuesǁ_body__mutmut_23": (
+    "citeproof.outcome._live.xǁHttpLiveValuesǁ_body__mutmut_23": (
         "`>=` for `>` against a monotonic clock: the two differ only at one instant, which no "
         "test can land on"
     ),
     **{
-        "citeproof.outcome.live.x__loopback__mutmut_" + n: (
+        "citeproof.outcome._live.x__loopback__mutmut_" + n: (
             "httpx gives the host of http://[::1] as ::1 and lowercases names, so stripping "
             "brackets (or the characters X, [ and ]) never changes a host it passes"
         )
         for n in ("6", "7")
     },
-    "citeproof.turn.eligibility.x__fingerprint__mutmut_11": (
+    "citeproof.turn._eligibility.x__fingerprint__mutmut_11": (
         "ensure_ascii=None for False: json.dumps only asks whether it is true"
     ),
-    "citeproof.turn.eligibility.x__fingerprint__mutmut_26": (
+    "citeproof.turn._eligibility.x__fingerprint__mutmut_26": (
         '"UTF-8" for "utf-8": Python\'s codec names ignore case, the bytes are the same'
     ),
 }

@@ -20,7 +20,7 @@ from pathlib import Path
 import httpx
 from openai import OpenAI
 
-from citeproof.providers.embedded import EmbeddedModel
+from citeproof.providers import EmbeddedModel
 from citeproof.sources import read_source_file
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -59,11 +59,11 @@ from citeproof.model import (
     VerifiedQuote,
 )
 from citeproof.render import render
-from citeproof.verifier.verification import Verifier, verify
+from citeproof.verifier import Verifier, verify
 
 if typing.TYPE_CHECKING:
-    from citeproof.outcome.contract import answer_to_json
-    from citeproof.sources.files import read_source_file
+    from citeproof.outcome import answer_to_json
+    from citeproof.sources import read_source_file
 
 # Imported on first use: the JSON contract (pydantic) and the file readers (pypdf, docx...)
 # would triple the time `import citeproof` takes. `render` cannot wait: its name is also

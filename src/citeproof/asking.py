@@ -1,10 +1,10 @@
 """Asking over a source store: the wiring `citeproof ask` and `citeproof serve` share.
 
-`ask_store` gives `citeproof.turn.pipeline.run_turn` (which alone knows the order of a turn)
+`ask_store` gives `citeproof.turn.run_turn` (which alone knows the order of a turn)
 a `SourceStore` to retrieve from, the access lists of its asker and the budget that fits the
 provider; `turn_to_json` is the JSON contract of the answer plus the turn (question,
 passages, prompt, generation, timings). What follows the turn, evidence to the audit record,
-is `citeproof.outcome.recording.conclude`'s.
+is `citeproof.outcome.conclude`'s.
 """
 
 from __future__ import annotations
@@ -13,13 +13,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from citeproof.model import Policy
-from citeproof.outcome.contract import answer_to_json
-from citeproof.providers.base import Provider, deadline_after
-from citeproof.sources.library import StoreLibrary
-from citeproof.sources.store import SourceStore
-from citeproof.turn.eligibility import DEFAULT_BUDGET_CHARS
-from citeproof.turn.pipeline import Turn, run_turn
-from citeproof.turn.retrieve import Retriever, StoreRetriever
+from citeproof.outcome import answer_to_json
+from citeproof.providers import Provider, deadline_after
+from citeproof.sources import SourceStore, StoreLibrary
+from citeproof.turn import DEFAULT_BUDGET_CHARS, Retriever, StoreRetriever, Turn, run_turn
 
 EMBEDDED_BUDGET_CHARS = 3_000
 """The embedded model reads 3,072 tokens: about 3,000 characters of sources (reading them takes
@@ -29,7 +26,7 @@ and the answer."""
 
 def default_budget(provider: Provider) -> int:
     """Characters of source text a prompt for ``provider`` may carry by default."""
-    from citeproof.providers.embedded import EmbeddedProvider
+    from citeproof.providers import EmbeddedProvider
 
     return EMBEDDED_BUDGET_CHARS if isinstance(provider, EmbeddedProvider) else DEFAULT_BUDGET_CHARS
 

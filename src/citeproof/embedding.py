@@ -7,8 +7,8 @@ tokenizer files are read, never its PyTorch code). Both are found through the im
 (`importlib.util.find_spec`), never imported, and nothing is ever downloaded. The model file's
 sha256 is checked before it is loaded.
 
-Two stages use it: re-ranking retrieved passages (`citeproof.turn.rerank`) and the claim
-support's lexical head (`citeproof.verifier.support.learned`), so it sits below both. Each
+Two stages use it: re-ranking retrieved passages (`citeproof.turn._rerank`) and the claim
+support's lexical head (`citeproof.verifier.support._learned`), so it sits below both. Each
 text is embedded alone (no padding, no batch effects) and cached, so the same text always
 gets the same vector.
 

@@ -3,7 +3,7 @@ default and who reads it. Code reads a variable through its `Variable` here, nev
 of its own, and docs/environment.md is generated from this table (`tools/environment_reference.py`,
 checked by ``make lint``), so the two cannot drift.
 
-The read limits (`citeproof.sources.limits.ReadLimits`) add one variable per setting,
+The read limits (`citeproof.sources.ReadLimits`) add one variable per setting,
 ``CITEPROOF_<SETTING>``: `READ_LIMITS` stands for them all.
 """
 

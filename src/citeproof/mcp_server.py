@@ -37,10 +37,7 @@ from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
-from citeproof.audit.backends import open_existing_store
-from citeproof.audit.record import AuditRecord
-from citeproof.audit.store import AuditStore
-from citeproof.audit.verify import verify_log
+from citeproof.audit import AuditRecord, AuditStore, open_existing_store, verify_log
 from citeproof.errors import (
     AuditRecordError,
     AuditStoreError,
@@ -49,10 +46,10 @@ from citeproof.errors import (
     extra_needed,
 )
 from citeproof.model import Policy, Source
-from citeproof.outcome.contract import answer_to_json, read_policy, read_sources
-from citeproof.sources.store import SourceStore
-from citeproof.turn.retrieve import StoreRetriever
-from citeproof.verifier.verification import verify
+from citeproof.outcome import answer_to_json, read_policy, read_sources
+from citeproof.sources import SourceStore
+from citeproof.turn import StoreRetriever
+from citeproof.verifier import verify
 
 with extra_needed("mcp", "citeproof mcp"):
     from mcp.server.mcpserver import MCPServer

@@ -313,7 +313,7 @@ class Difference:
     word the quote added or dropped). ``changes_meaning`` is decided by the verifier when it
     compares the texts: true for a ``number``, ``name``, ``negation`` or ``date`` difference,
     a meaning-bearing small word, or a changed content ``word`` (see
-    `citeproof.verifier.differences`).
+    `citeproof.verifier._differences`).
     """
 
     kind: DifferenceKind

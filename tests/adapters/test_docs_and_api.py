@@ -31,6 +31,18 @@ def test_the_adapters_public_names_are_exactly_these_F_4() -> None:
             "from_openai",
             "from_perplexity",
             "span_of",
+            # the framework documents and pipeline steps
+            "from_langchain",
+            "to_langchain",
+            "from_llamaindex",
+            "to_llamaindex",
+            "from_haystack",
+            "to_haystack",
+            "langchain_verifier",
+            "haystack_verifier",
+            # what the proxy takes from the adapters
+            "MAX_JSON_CHARS",
+            "request_sources",
         ]
     )
 

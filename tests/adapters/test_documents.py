@@ -13,7 +13,7 @@ from langchain_core.documents import Document as LangChainDocument
 from llama_index.core.schema import NodeWithScore, TextNode
 
 from citeproof import verify
-from citeproof.adapters.documents import (
+from citeproof.adapters import (
     from_haystack,
     from_langchain,
     from_llamaindex,

@@ -6,8 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from citeproof.adapters import TextOffsets, span_of
+from citeproof.adapters._offsets import UNITS
 from citeproof.adapters.convert import convert
-from citeproof.adapters.offsets import UNITS, TextOffsets, span_of
 from citeproof.errors import AnswerError
 from tests.adapters.fixtures import load
 

@@ -10,7 +10,7 @@ from haystack.document_stores.in_memory import InMemoryDocumentStore
 from langchain_core.documents import Document as LangChainDocument
 from langchain_core.runnables import RunnableLambda
 
-from citeproof.adapters.pipelines import haystack_verifier, langchain_verifier
+from citeproof.adapters import haystack_verifier, langchain_verifier
 from citeproof.errors import InputError
 
 POLICY = "Valuations older than six months are not accepted."

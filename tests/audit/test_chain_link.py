@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from citeproof.audit.record import build_entry, chain_link, parse_entry, payload_json
+from citeproof.audit import build_entry, parse_entry, payload_json
+from citeproof.audit._record import chain_link
 from citeproof.errors import AuditRecordError
 
 # Payloads that try to pass for the entry's own fields: nested records, keys and strings

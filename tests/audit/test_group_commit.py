@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from citeproof.audit import GroupCommit, open_store, verify_log
-from citeproof.audit.record import AppendedRecord
+from citeproof.audit import AppendedRecord, GroupCommit, open_store, verify_log
 from citeproof.errors import AuditRecordError
 
 THREADS = 8

@@ -8,12 +8,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from citeproof.audit.merkle import (
+from citeproof.audit import MerkleFrontier, leaf_hash
+from citeproof.audit._merkle import (
     EMPTY_ROOT,
-    MerkleFrontier,
     consistency_proof,
     inclusion_proof,
-    leaf_hash,
     root_hash,
     verify_consistency,
     verify_inclusion,

@@ -13,10 +13,10 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from citeproof.audit import open_store
-from citeproof.audit.store import Row
+from citeproof.audit import Row, open_store
 from citeproof.errors import AuditStoreError
-from citeproof.testing.audit_store import BIG_LOG_SIZE, AuditStoreConformance, fill
+from citeproof.testing import AuditStoreConformance
+from citeproof.testing._audit_store import BIG_LOG_SIZE, fill
 from tests.conftest import PgSchemas
 
 
@@ -98,7 +98,7 @@ def test_unreachable_server_is_an_audit_store_error(tmp_path: Path) -> None:
 
 
 def test_logs_in_different_schemas_keep_separate_checkpoints() -> None:
-    from citeproof.audit.postgres_store import default_checkpoint_dir
+    from citeproof.audit._postgres_store import default_checkpoint_dir
 
     base = "postgresql://citeproof:secret@db.internal:5433/audit"
     plain = default_checkpoint_dir(base)

@@ -8,11 +8,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from citeproof.audit import consistency_proof, inclusion_proof, open_store
-from citeproof.audit.proofs import verify_proof
-from citeproof.cli.audit import audit_group
+from citeproof.audit import consistency_proof, inclusion_proof, open_store, verify_proof
+from citeproof.cli._audit import audit_group
 from citeproof.errors import CheckpointError, ProofError
-from citeproof.testing.audit_store import fill
+from citeproof.testing._audit_store import fill
 
 
 @pytest.fixture

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from citeproof.audit import open_store
-from citeproof.audit.store import Row
-from citeproof.testing.audit_store import BIG_LOG_SIZE, AuditStoreConformance, fill
+from citeproof.audit import Row, open_store
+from citeproof.testing import AuditStoreConformance
+from citeproof.testing._audit_store import BIG_LOG_SIZE, fill
 
 
 @pytest.fixture(scope="session")

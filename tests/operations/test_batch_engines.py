@@ -12,10 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from citeproof.audit.backends import open_store
+from citeproof.audit import open_store
 from citeproof.model import Policy
-from citeproof.operations.batch import BatchLine, BatchSettings, LineResult, verify_lines
-from citeproof.sources.limits import ReadLimits
+from citeproof.operations import BatchLine, BatchSettings, verify_lines
+from citeproof.operations._batch import LineResult
+from citeproof.sources import ReadLimits
 from tests.cli_runs import invoke
 from tests.lending import EMAIL, MEMO, POLICY
 

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from citeproof.audit.backends import open_store
+from citeproof.audit import open_store
 from citeproof.errors import InputError
-from citeproof.operations.engines import ordered_map
+from citeproof.operations._engines import ordered_map
 from citeproof.operations.revalidate_log import RevalidationRun, revalidate_log
-from citeproof.sources.store import SourceStore
+from citeproof.sources import SourceStore
 from tests.operations.world import CHANGED_POLICY, NEW_RATES, World, make_world
 
 

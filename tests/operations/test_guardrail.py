@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from citeproof.cli.main import main
+from citeproof.cli import main
 from citeproof.errors import InputError
-from citeproof.operations.guardrail import read_golden
-from citeproof.providers import registry
-from citeproof.providers.function import FunctionProvider
+from citeproof.operations import read_golden
+from citeproof.providers import FunctionProvider
+from citeproof.providers import _registry as registry
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "examples" / "golden" / "mailbox.jsonl"

@@ -12,15 +12,15 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from citeproof.audit.backends import open_store
-from citeproof.cli.main import main
+from citeproof.audit import open_store
+from citeproof.cli import main
 from citeproof.errors import InputError
-from citeproof.operations.logged import logged_records
-from citeproof.operations.report import build_report, parse_since, percentile, report_of_log
+from citeproof.operations import logged_records, parse_since, report_of_log
+from citeproof.operations._report import build_report, percentile
 from citeproof.operations.revalidate_log import revalidate_log
-from citeproof.outcome.recording import conclude
-from citeproof.sources.store import SourceStore
-from citeproof.verifier.verification import verify
+from citeproof.outcome import conclude
+from citeproof.sources import SourceStore
+from citeproof.verifier import verify
 from tests.operations.world import FILES, NEW_RATES, NOW
 
 OLD = datetime(2026, 9, 1, tzinfo=UTC)
@@ -146,8 +146,8 @@ def test_the_html_report_is_one_page_with_svg_charts_and_no_scripts_E(tmp_path: 
 
 
 def test_two_days_of_answers_draw_the_per_day_charts_E(tmp_path: Path) -> None:
-    from citeproof.operations.report import Day
-    from citeproof.operations.report_render import render_report_html
+    from citeproof.operations import render_report_html
+    from citeproof.operations._report import Day
 
     audit, _, _ = build_log(tmp_path)
     with open_store(audit) as log:

@@ -15,12 +15,12 @@ from typing import Any
 
 from click.testing import CliRunner
 
-from citeproof.audit.verify import verify_log
-from citeproof.cli.main import main
-from citeproof.operations.logged import REVALIDATION_SCHEMA
+from citeproof.audit import verify_log
+from citeproof.cli import main
+from citeproof.operations._logged import REVALIDATION_SCHEMA
 from citeproof.operations.revalidate_log import revalidate_log
 from citeproof.outcome.replay import replay
-from citeproof.sources.store import SourceStore
+from citeproof.sources import SourceStore
 from tests.operations.world import CHANGED_POLICY, NEW_RATES, World, log_answers, make_world
 
 
@@ -174,7 +174,7 @@ def test_a_run_killed_with_sigkill_and_restarted_gives_the_unbroken_report_E(
     killed.write("rates.md", NEW_RATES)
     killed.reingest()
     answers = 240
-    command = [sys.executable, "-m", "citeproof.cli.main", "revalidate", "--audit", killed.audit]
+    command = [sys.executable, "-m", "citeproof.cli._main", "revalidate", "--audit", killed.audit]
     command += ["--checkpoints", str(killed.checkpoints), "--store", str(killed.store_path)]
     command += ["--json", "--workers", "1", "--chunk-size", "1"]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -7,9 +7,9 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from citeproof.audit.verify import verify_log
-from citeproof.cli.main import main
-from citeproof.operations.logged import REVIEW_SCHEMA
+from citeproof.audit import verify_log
+from citeproof.cli import main
+from citeproof.operations._logged import REVIEW_SCHEMA
 from tests.operations.world import World, make_world
 
 

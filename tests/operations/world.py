@@ -7,12 +7,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from citeproof.audit.backends import open_store
-from citeproof.audit.store import AuditStore
+from citeproof.audit import AuditStore, open_store
 from citeproof.model import Source
-from citeproof.outcome.recording import conclude
-from citeproof.sources.store import SourceStore
-from citeproof.verifier.verification import verify
+from citeproof.outcome import conclude
+from citeproof.sources import SourceStore
+from citeproof.verifier import verify
 
 NOW = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
 

@@ -21,7 +21,7 @@ from typing import Any
 import httpx
 import pytest
 
-from citeproof.providers.embedded import EmbeddedModel
+from citeproof.providers import EmbeddedModel
 from tests.conftest import require_model
 from tests.server.conftest import free_port
 

@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from citeproof.audit import open_store, verify_log
-from citeproof.server.state import ServiceState
+from citeproof.server import ServiceState
 from tests.proxy.conftest import (
     FIXTURES,
     Proxy,

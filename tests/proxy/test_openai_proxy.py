@@ -15,7 +15,7 @@ import httpx
 import openai
 import pytest
 
-from citeproof.providers.embedded import EmbeddedModel
+from citeproof.providers import EmbeddedModel
 from tests.proxy.conftest import Proxy, start_proxy
 from tests.proxy.verdicts import citeproof_verify, sse_events, verdicts
 

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from citeproof import InputError, Policy, SourceError
-from citeproof.proxy.apis import CHAT, MESSAGES, RESPONSES
-from citeproof.proxy.request_sources import read_request
-from citeproof.proxy.upstream import forwarded_headers, upstream_base
+from citeproof.proxy._apis import CHAT, MESSAGES, RESPONSES
+from citeproof.proxy._request_sources import read_request
+from citeproof.proxy._upstream import forwarded_headers, upstream_base
 from tests.proxy.conftest import fixture_json
 
 NOTE = "Valuations older than six months are not accepted."

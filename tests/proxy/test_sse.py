@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from citeproof.proxy import sse
-from citeproof.proxy.sse import EventSplitter, EventTooLarge, read_event, write_event
+from citeproof.proxy import _sse as sse
+from citeproof.proxy._sse import EventSplitter, EventTooLarge, read_event, write_event
 
 STREAM = (
     b'event: message_start\ndata: {"type":"message_start"}\n\n'

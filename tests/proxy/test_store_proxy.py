@@ -10,7 +10,7 @@ from pathlib import Path
 import openai
 import pytest
 
-from citeproof.sources.store import SourceStore
+from citeproof.sources import SourceStore
 from tests.cli_runs import invoke
 from tests.proxy.conftest import Replay, start_proxy
 

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 from citeproof import Source, verify
-from citeproof.proxy.correcting import StreamCorrector
-from citeproof.proxy.relay import ChatRelay, MessagesRelay, Relay, ResponsesRelay
-from citeproof.proxy.sse import Event, read_event, write_event
-from citeproof.proxy.stream import StreamVerifier
+from citeproof.proxy import StreamVerifier
+from citeproof.proxy._correcting import StreamCorrector
+from citeproof.proxy._relay import ChatRelay, MessagesRelay, Relay, ResponsesRelay
+from citeproof.proxy._sse import Event, read_event, write_event
 
 POLICY = (
     "Valuations older than six months are not accepted.\n\n"

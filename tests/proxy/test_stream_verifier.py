@@ -7,7 +7,7 @@ import anyio
 import pytest
 
 from citeproof import AnswerError, Source, verify
-from citeproof.outcome.contract import answer_to_json
+from citeproof.outcome import answer_to_json
 from citeproof.proxy import AnswerVerdict, SentenceVerdict, StreamVerifier
 from tests.proxy.verdicts import verdicts
 

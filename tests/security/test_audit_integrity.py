@@ -15,9 +15,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from citeproof.audit.backends import open_store
-from citeproof.audit.proofs import verify_proof
-from citeproof.cli.main import main
+from citeproof.audit import open_store, verify_proof
+from citeproof.cli import main
 from tests.operations.world import World, make_world
 from tests.server.conftest import Server, start_server
 from tests.server.lines import body, lending_line

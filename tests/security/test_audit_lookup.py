@@ -10,9 +10,9 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from citeproof import Source, verify
-from citeproof.audit.backends import open_store
+from citeproof.audit import open_store
 from citeproof.cli import main
-from citeproof.outcome.recording import conclude
+from citeproof.outcome import conclude
 
 SOURCES = [Source(id="S1", kind="document", text="The rate is fixed at 4.25%.")]
 

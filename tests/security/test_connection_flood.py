@@ -16,7 +16,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from citeproof.server.config import Limits
+from citeproof.server import Limits
 from tests.server.conftest import Server, start_server
 
 IDLE, SLOW = 1_000, 100

@@ -19,10 +19,9 @@ from fpdf import FPDF
 
 from citeproof.cli import main
 from citeproof.errors import InputError
-from citeproof.outcome.live import HttpLiveValues, LiveValueError
-from citeproof.sources import SourceStore
-from citeproof.sources.ingest import ingest_paths
-from citeproof.sources.limits import ReadLimits
+from citeproof.outcome import HttpLiveValues
+from citeproof.outcome._live import LiveValueError
+from citeproof.sources import ReadLimits, SourceStore, ingest_paths
 from tests.mailfixtures import docx_bytes
 
 

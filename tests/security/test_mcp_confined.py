@@ -91,7 +91,7 @@ def _stores(tmp_path: Path) -> tuple[Path, Path]:
 
 
 def _ids(path: Path) -> dict[str, str]:
-    from citeproof.sources.store import SourceStore
+    from citeproof.sources import SourceStore
 
     with SourceStore(path) as store:
         return {record.source.title or "": record.id for record in store.current()}

@@ -10,8 +10,8 @@ import pytest
 
 from citeproof import Source, verify
 from citeproof.errors import AnswerError
+from citeproof.verifier import MAX_ANSWER_CHARS
 from citeproof.verifier.parse import parse_answer
-from citeproof.verifier.verification import MAX_ANSWER_CHARS
 
 SOURCES = [Source(id="S1", kind="document", text="The rate is fixed.")]
 MIX = '"a" [1] [^1] [S1, ¶2] <cite:S1#p1> [2-4] "[3]" [^x]: [1]\n'

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from citeproof.errors import SourceError
-from citeproof.sources.limits import ReadLimits
-from citeproof.sources.pdf_reader import read_pdf
+from citeproof.sources import ReadLimits
+from citeproof.sources._pdf_reader import read_pdf
 
 LIMITS = ReadLimits(max_source_chars=1_000_000, max_expanded_bytes=10_000_000)
 FONT = b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"

@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 
 from citeproof.model import Candidate, Source
-from citeproof.sources.html_reader import html_to_text
-from citeproof.turn.eligibility import decide_eligibility
-from citeproof.turn.prompt import build_prompt
+from citeproof.sources._html_reader import html_to_text
+from citeproof.turn._eligibility import decide_eligibility
+from citeproof.turn._prompt import build_prompt
 
 INVISIBLE = "\ufe0f\U000e0101\u061c\u180e\u034f\u3164\uffa0\ufff9\ufffb\u2028\u2029\x00\x07\x1b\x85"
 

@@ -13,9 +13,9 @@ from typing import Any
 import httpx
 import pytest
 
-from citeproof.audit.backends import open_store
-from citeproof.server.state import ServiceState
-from citeproof.server.views import answer_page, utf16
+from citeproof.audit import open_store
+from citeproof.server import ServiceState
+from citeproof.server._views import answer_page, utf16
 from tests.server.conftest import Server, start_server
 
 CLAIMS, QUOTES = 5_000, 1_000

@@ -12,7 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from citeproof.sources.ids import file_doc_id, source_id
+from citeproof.sources._ids import file_doc_id, source_id
 from tests.server.conftest import Server, start_server
 
 MEMO = b"Underwriting memo.\n\nThe Hartley loan-to-value is 83%.\n"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from citeproof.cli.ingest import ingest_command
+from citeproof.cli._ingest import ingest_command
 from citeproof.sources import SourceStore
 from tests.mailfixtures import message_with_attachments
 from tests.mailfixtures import write_message as _write

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from citeproof.cli.ingest import ingest_command
+from citeproof.cli._ingest import ingest_command
 from citeproof.sources import SourceStore, ingest_paths
 
 SECRET = "root:x:0:0:secret line that must never become a source"

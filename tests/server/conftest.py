@@ -22,7 +22,7 @@ from typing import Any
 import httpx
 import pytest
 
-from citeproof.server.state import ServiceState
+from citeproof.server import ServiceState
 
 CITEPROOF = str(Path(sys.executable).parent / "citeproof")
 START_SECONDS = 180  # a loaded machine with several workers starts slowly

@@ -1,6 +1,6 @@
 """Each worker of ``citeproof serve --workers N`` listens on its own socket: the kernel spreads
 connections over the workers, and accepted connections send without waiting for delayed ACKs
-(see citeproof.server.listen)."""
+(see citeproof.server._listen)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import asyncio
 import pickle
 import socket
 
-from citeproof.server.listen import BALANCED, reserve
+from citeproof.server import BALANCED, reserve
 from tests.conftest import skip_unless_required
 
 if not BALANCED:

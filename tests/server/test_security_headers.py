@@ -16,7 +16,7 @@ from tests.server.browser import chromium
 from tests.server.conftest import Server, start_server
 from tests.server.lines import body, lending_line
 
-# The policy of every response but the API docs, nonce aside (citeproof.server.guards).
+# The policy of every response but the API docs, nonce aside (citeproof.server._guards).
 STRICT_CSP = re.compile(
     r"default-src 'none'; script-src 'self' 'nonce-(?P<nonce>[A-Za-z0-9+/]{22}==)'; "
     r"style-src 'self'; img-src 'self'; connect-src 'self'; font-src 'self'; "

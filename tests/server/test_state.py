@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from citeproof.errors import InputError
-from citeproof.server.state import ServiceState
+from citeproof.server import ServiceState
 
 
 def test_a_token_is_shown_once_kept_hashed_and_names_its_principal_F_3(tmp_path: Path) -> None:

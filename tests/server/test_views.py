@@ -7,9 +7,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 from citeproof import verify
-from citeproof.outcome.contract import answer_to_json
-from citeproof.server import views
-from citeproof.server.views import answer_page, utf16, word_diff
+from citeproof.outcome import answer_to_json
+from citeproof.server import _views as views
+from citeproof.server._views import answer_page, utf16, word_diff
 from tests.lending import SOURCES
 from tests.server.lines import LENDING_ANSWER, source_json
 
@@ -94,8 +94,8 @@ def test_a_claim_with_support_gets_a_chip_at_its_end_and_its_differences_F_3() -
 def test_the_review_app_and_the_answer_page_share_one_palette() -> None:
     from pathlib import Path
 
-    from citeproof.render.style import PAGE_CSS
-    from citeproof.render.verdicts import PALETTE_CSS
+    from citeproof.render._style import PAGE_CSS
+    from citeproof.render._verdicts import PALETTE_CSS
 
     css = Path(views.__file__).with_name("static").joinpath("review.css").read_text("utf-8")
     assert PALETTE_CSS in css and PALETTE_CSS in PAGE_CSS

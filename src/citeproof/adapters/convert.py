@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from citeproof.adapters.anthropic import from_anthropic
-from citeproof.adapters.cohere import from_cohere
-from citeproof.adapters.converted import VENDORS, Converted
-from citeproof.adapters.gemini import from_gemini
-from citeproof.adapters.mistral import from_mistral
-from citeproof.adapters.openai import from_openai
-from citeproof.adapters.perplexity import from_perplexity
+from citeproof.adapters._anthropic import from_anthropic
+from citeproof.adapters._cohere import from_cohere
+from citeproof.adapters._converted import VENDORS, Converted
+from citeproof.adapters._gemini import from_gemini
+from citeproof.adapters._mistral import from_mistral
+from citeproof.adapters._openai import from_openai
+from citeproof.adapters._perplexity import from_perplexity
 from citeproof.errors import InputError
 from citeproof.model import Source
 

@@ -1,5 +1,18 @@
 """The ``citeproof`` command: ``verify``, ``ingest``, ``ask`` and ``audit``."""
 
-from citeproof.cli.main import main
+import typing
+
+from citeproof.lazy import on_first_use
+
+if typing.TYPE_CHECKING:
+    from citeproof.cli._main import main
+
+
+_WHERE = {
+    "main": "citeproof.cli._main",
+}
+
+__getattr__ = on_first_use(globals(), _WHERE)
+
 
 __all__ = ["main"]

@@ -1,7 +1,7 @@
 """Re-validating the answers of an audit log against a source store, resumably.
 
 `revalidate_log` is the driver: it reads the log and the store (the only parts that touch a
-database), ships chunks of plain values to an engine (`citeproof.operations.engines`), and
+database), ships chunks of plain values to an engine (`citeproof.operations._engines`), and
 appends each chunk's outcomes to the log as ``citeproof/revalidation/1`` records, in one
 transaction per chunk. It never rewrites a record.
 
@@ -25,19 +25,18 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from citeproof.audit.reading import ReadCheck, checked_records
-from citeproof.audit.store import AuditStore
+from citeproof.audit import AuditStore, ReadCheck, checked_records
 from citeproof.errors import InputError
-from citeproof.operations.engines import Engine, ordered_map
-from citeproof.operations.logged import REVALIDATION_SCHEMA, LoggedRecord, logged_records
-from citeproof.operations.revalidation import (
+from citeproof.operations._engines import Engine, ordered_map
+from citeproof.operations._logged import REVALIDATION_SCHEMA, LoggedRecord, logged_records
+from citeproof.operations._revalidation import (
     OUTCOMES,
     RevalidationFailed,
     answer_task,
     revalidate_chunk,
 )
-from citeproof.outcome.codec import source_to_json
-from citeproof.sources.store import SourceStore, StoredSource
+from citeproof.outcome import source_to_json
+from citeproof.sources import SourceStore, StoredSource
 
 DEFAULT_CHUNK_SIZE = 64
 """Answers per chunk: per worker task and per appended transaction."""

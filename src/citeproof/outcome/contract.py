@@ -15,8 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from citeproof.errors import InputError
 from citeproof.model import ClaimSupport, Policy, Source, Span, VerifiedAnswer, expect_instance
-from citeproof.outcome.codec import eligibility_to_json, policy_to_json
-from citeproof.sources.limits import DEFAULT_LIMITS, ReadLimits
+from citeproof.outcome._codec import eligibility_to_json, policy_to_json
+from citeproof.sources import DEFAULT_LIMITS, ReadLimits
 
 SCHEMA_VERSION = "1"
 

@@ -15,12 +15,12 @@ from typing import Any
 
 from citeproof.errors import CiteproofError, InputError
 from citeproof.model import Source
-from citeproof.outcome.codec import source_from_json
+from citeproof.outcome._codec import source_from_json
+from citeproof.outcome._evidence import EvidenceBundle, build_evidence, content_hash
+from citeproof.outcome._live import LiveResponse
+from citeproof.outcome._payload import AUDIT_SCHEMA
+from citeproof.outcome._rules import decide, parse_rules
 from citeproof.outcome.contract import answer_to_json
-from citeproof.outcome.evidence import EvidenceBundle, build_evidence, content_hash
-from citeproof.outcome.live import LiveResponse
-from citeproof.outcome.payload import AUDIT_SCHEMA
-from citeproof.outcome.rules import decide, parse_rules
 from citeproof.outcome.validate import validate
 from citeproof.outcome.verify_again import verify_again
 from citeproof.values import values_from_json

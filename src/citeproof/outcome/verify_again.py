@@ -14,8 +14,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from citeproof.model import Source, VerifiedAnswer
-from citeproof.outcome.codec import eligibility_from_json, policy_from_json, source_from_json
-from citeproof.verifier.verification import verify
+from citeproof.outcome._codec import eligibility_from_json, policy_from_json, source_from_json
+from citeproof.verifier import verify
 
 _NO_CORRECTIONS = datetime(1970, 1, 1, tzinfo=UTC)
 """The time an answer that made no correction is verified at: no verdict carries it, so any

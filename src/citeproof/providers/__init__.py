@@ -6,34 +6,77 @@
 from calling remote models.
 """
 
-from citeproof.providers.base import (
-    ChatMessage,
-    Generation,
-    Message,
-    Provider,
-    Usage,
-    deadline_after,
-)
-from citeproof.providers.extractive import ExtractiveProvider, SourceParagraph
-from citeproof.providers.function import FunctionProvider, Request
-from citeproof.providers.model_requests import (
-    allow_model_requests,
-    forbid_model_requests,
-    model_requests_allowed,
-)
-from citeproof.providers.registry import (
-    default_provider_name,
-    get_provider,
-    provider_names,
-    register_provider,
-)
-from citeproof.providers.retry import RetryPolicy
+import typing
+
+from citeproof.lazy import on_first_use
+
+if typing.TYPE_CHECKING:
+    from citeproof.providers._base import (
+        ChatMessage,
+        Generation,
+        Message,
+        Provider,
+        Usage,
+        check_request,
+        deadline_after,
+    )
+    from citeproof.providers._constrained import GrammarProvider, wants_quote_first
+    from citeproof.providers._embedded import EmbeddedModel, EmbeddedProvider
+    from citeproof.providers._extractive import ExtractiveProvider, SourceParagraph
+    from citeproof.providers._function import FunctionProvider, Request
+    from citeproof.providers._model_requests import (
+        allow_model_requests,
+        forbid_model_requests,
+        model_requests_allowed,
+    )
+    from citeproof.providers._registry import (
+        default_provider_name,
+        get_provider,
+        plugin_provider_names,
+        provider_names,
+        register_provider,
+    )
+    from citeproof.providers._retry import RetryPolicy
+
+
+_WHERE = {
+    "ChatMessage": "citeproof.providers._base",
+    "EmbeddedModel": "citeproof.providers._embedded",
+    "EmbeddedProvider": "citeproof.providers._embedded",
+    "ExtractiveProvider": "citeproof.providers._extractive",
+    "FunctionProvider": "citeproof.providers._function",
+    "Generation": "citeproof.providers._base",
+    "GrammarProvider": "citeproof.providers._constrained",
+    "Message": "citeproof.providers._base",
+    "Provider": "citeproof.providers._base",
+    "Request": "citeproof.providers._function",
+    "RetryPolicy": "citeproof.providers._retry",
+    "SourceParagraph": "citeproof.providers._extractive",
+    "Usage": "citeproof.providers._base",
+    "allow_model_requests": "citeproof.providers._model_requests",
+    "check_request": "citeproof.providers._base",
+    "deadline_after": "citeproof.providers._base",
+    "default_provider_name": "citeproof.providers._registry",
+    "forbid_model_requests": "citeproof.providers._model_requests",
+    "get_provider": "citeproof.providers._registry",
+    "model_requests_allowed": "citeproof.providers._model_requests",
+    "plugin_provider_names": "citeproof.providers._registry",
+    "provider_names": "citeproof.providers._registry",
+    "register_provider": "citeproof.providers._registry",
+    "wants_quote_first": "citeproof.providers._constrained",
+}
+
+__getattr__ = on_first_use(globals(), _WHERE)
+
 
 __all__ = [
     "ChatMessage",
+    "EmbeddedModel",
+    "EmbeddedProvider",
     "ExtractiveProvider",
     "FunctionProvider",
     "Generation",
+    "GrammarProvider",
     "Message",
     "Provider",
     "Request",
@@ -41,11 +84,14 @@ __all__ = [
     "SourceParagraph",
     "Usage",
     "allow_model_requests",
+    "check_request",
     "deadline_after",
     "default_provider_name",
     "forbid_model_requests",
     "get_provider",
     "model_requests_allowed",
+    "plugin_provider_names",
     "provider_names",
     "register_provider",
+    "wants_quote_first",
 ]

@@ -10,20 +10,45 @@ verdict event after each sentence and the whole record before the stream's last 
 `StreamVerifier` does the streaming half without HTTP; `create_proxy_app` builds the ASGI app.
 """
 
-from citeproof.proxy.answers import ON_FAIL, OnFail
-from citeproof.proxy.app import ProxyConfig, create_proxy_app
-from citeproof.proxy.stream import (
-    RECORD_EVENT,
-    VERDICT_EVENT,
-    AnswerVerdict,
-    SentenceVerdict,
-    StreamVerifier,
-    VerdictEvent,
-)
-from citeproof.proxy.upstream import UpstreamTimeouts
+import typing
+
+from citeproof.lazy import on_first_use
+
+if typing.TYPE_CHECKING:
+    from citeproof.proxy._answers import ON_FAIL, OnFail
+    from citeproof.proxy._app import PROXY_LIMITS, ProxyConfig, create_proxy_app
+    from citeproof.proxy._stream import (
+        RECORD_EVENT,
+        VERDICT_EVENT,
+        AnswerVerdict,
+        SentenceVerdict,
+        StreamVerifier,
+        VerdictEvent,
+    )
+    from citeproof.proxy._upstream import UpstreamTimeouts
+
+
+_WHERE = {
+    "AnswerVerdict": "citeproof.proxy._stream",
+    "ON_FAIL": "citeproof.proxy._answers",
+    "OnFail": "citeproof.proxy._answers",
+    "PROXY_LIMITS": "citeproof.proxy._app",
+    "ProxyConfig": "citeproof.proxy._app",
+    "RECORD_EVENT": "citeproof.proxy._stream",
+    "SentenceVerdict": "citeproof.proxy._stream",
+    "StreamVerifier": "citeproof.proxy._stream",
+    "UpstreamTimeouts": "citeproof.proxy._upstream",
+    "VERDICT_EVENT": "citeproof.proxy._stream",
+    "VerdictEvent": "citeproof.proxy._stream",
+    "create_proxy_app": "citeproof.proxy._app",
+}
+
+__getattr__ = on_first_use(globals(), _WHERE)
+
 
 __all__ = [
     "ON_FAIL",
+    "PROXY_LIMITS",
     "RECORD_EVENT",
     "VERDICT_EVENT",
     "AnswerVerdict",

@@ -17,9 +17,22 @@ from citeproof.lazy import on_first_use
 from citeproof.model import VerifiedAnswer, expect_instance
 
 if TYPE_CHECKING:
-    from citeproof.render.html import render_html
-    from citeproof.render.markdown import render_markdown
-    from citeproof.render.terminal import render_terminal
+    from citeproof.render._diffs import word_diff
+    from citeproof.render._html import render_html
+    from citeproof.render._labels import (
+        STATUS_LABELS,
+        judged_by_its_quote,
+        meaning_sentence,
+        state_label,
+    )
+    from citeproof.render._markdown import render_markdown
+    from citeproof.render._nearest import nearest_passage, refusal
+    from citeproof.render._safe_text import json_text, markup_safe, safe_console, visible
+    from citeproof.render._summary import plural
+    from citeproof.render._support import SUPPORT_LABELS
+    from citeproof.render._terminal import render_terminal
+    from citeproof.render._verdicts import rank, tone
+
 
 Format = Literal["html", "md", "term"]
 FORMATS: tuple[Format, ...] = get_args(Format)
@@ -31,15 +44,15 @@ def render(answer: VerifiedAnswer, format: Format) -> str:
     Raises `InputError` when ``answer`` is not a `VerifiedAnswer` or the format is unknown."""
     expect_instance(answer, VerifiedAnswer, "answer")
     if format == "html":
-        from citeproof.render.html import render_html
+        from citeproof.render._html import render_html
 
         return render_html(answer)
     if format == "md":
-        from citeproof.render.markdown import render_markdown
+        from citeproof.render._markdown import render_markdown
 
         return render_markdown(answer)
     if format == "term":
-        from citeproof.render.terminal import render_terminal
+        from citeproof.render._terminal import render_terminal
 
         return render_terminal(answer)
     raise InputError(
@@ -50,12 +63,49 @@ def render(answer: VerifiedAnswer, format: Format) -> str:
 # Each rendering is imported when it is first used: HTML needs markdown-it and nh3, the
 # terminal report rich, and `import citeproof` needs none of them.
 _RENDERERS = {
-    "render_html": "citeproof.render.html",
-    "render_markdown": "citeproof.render.markdown",
-    "render_terminal": "citeproof.render.terminal",
+    "STATUS_LABELS": "citeproof.render._labels",
+    "SUPPORT_LABELS": "citeproof.render._support",
+    "json_text": "citeproof.render._safe_text",
+    "judged_by_its_quote": "citeproof.render._labels",
+    "markup_safe": "citeproof.render._safe_text",
+    "meaning_sentence": "citeproof.render._labels",
+    "nearest_passage": "citeproof.render._nearest",
+    "plural": "citeproof.render._summary",
+    "rank": "citeproof.render._verdicts",
+    "refusal": "citeproof.render._nearest",
+    "render_html": "citeproof.render._html",
+    "render_markdown": "citeproof.render._markdown",
+    "render_terminal": "citeproof.render._terminal",
+    "safe_console": "citeproof.render._safe_text",
+    "state_label": "citeproof.render._labels",
+    "tone": "citeproof.render._verdicts",
+    "visible": "citeproof.render._safe_text",
+    "word_diff": "citeproof.render._diffs",
 }
 
 __getattr__ = on_first_use(globals(), _RENDERERS)
 
 
-__all__ = ["FORMATS", "Format", "render", "render_html", "render_markdown", "render_terminal"]
+__all__ = [
+    "FORMATS",
+    "STATUS_LABELS",
+    "SUPPORT_LABELS",
+    "Format",
+    "json_text",
+    "judged_by_its_quote",
+    "markup_safe",
+    "meaning_sentence",
+    "nearest_passage",
+    "plural",
+    "rank",
+    "refusal",
+    "render",
+    "render_html",
+    "render_markdown",
+    "render_terminal",
+    "safe_console",
+    "state_label",
+    "tone",
+    "visible",
+    "word_diff",
+]

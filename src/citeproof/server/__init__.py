@@ -6,7 +6,60 @@ this package adds only what a service needs around them: tokens, limits, idempot
 persisted batches, metrics, and the review pages.
 """
 
-from citeproof.server.app import create_app
-from citeproof.server.config import Limits, ServiceConfig
+import typing
 
-__all__ = ["Limits", "ServiceConfig", "create_app"]
+from citeproof.lazy import on_first_use
+
+if typing.TYPE_CHECKING:
+    from citeproof.server._app import create_app
+    from citeproof.server._config import Limits, ServiceConfig, is_loopback
+    from citeproof.server._connections import GuardedH11Protocol
+    from citeproof.server._guards import EdgeMiddleware
+    from citeproof.server._listen import BALANCED, reserve
+    from citeproof.server._metrics import MULTIPROCESS_DIR, Metrics
+    from citeproof.server._problems import PROBLEM_TYPE, Problem
+    from citeproof.server._process import config_to_env
+    from citeproof.server._service import Service, check_sizes
+    from citeproof.server._state import ServiceState
+
+
+_WHERE = {
+    "BALANCED": "citeproof.server._listen",
+    "EdgeMiddleware": "citeproof.server._guards",
+    "GuardedH11Protocol": "citeproof.server._connections",
+    "Limits": "citeproof.server._config",
+    "MULTIPROCESS_DIR": "citeproof.server._metrics",
+    "Metrics": "citeproof.server._metrics",
+    "PROBLEM_TYPE": "citeproof.server._problems",
+    "Problem": "citeproof.server._problems",
+    "Service": "citeproof.server._service",
+    "ServiceConfig": "citeproof.server._config",
+    "ServiceState": "citeproof.server._state",
+    "check_sizes": "citeproof.server._service",
+    "config_to_env": "citeproof.server._process",
+    "create_app": "citeproof.server._app",
+    "is_loopback": "citeproof.server._config",
+    "reserve": "citeproof.server._listen",
+}
+
+__getattr__ = on_first_use(globals(), _WHERE)
+
+
+__all__ = [
+    "BALANCED",
+    "MULTIPROCESS_DIR",
+    "PROBLEM_TYPE",
+    "EdgeMiddleware",
+    "GuardedH11Protocol",
+    "Limits",
+    "Metrics",
+    "Problem",
+    "Service",
+    "ServiceConfig",
+    "ServiceState",
+    "check_sizes",
+    "config_to_env",
+    "create_app",
+    "is_loopback",
+    "reserve",
+]

@@ -12,11 +12,11 @@ from pathlib import Path
 
 from citeproof.errors import SourceError
 from citeproof.model import Source, SourceKind
-from citeproof.sources.build import read_file
-from citeproof.sources.ids import readable_path
-from citeproof.sources.limits import DEFAULT_LIMITS, ReadLimits, check_extent, read_file_bounded
-from citeproof.sources.readers import reads_suffix
-from citeproof.sources.text_reader import read_text
+from citeproof.sources._build import read_file
+from citeproof.sources._ids import readable_path
+from citeproof.sources._limits import DEFAULT_LIMITS, ReadLimits, check_extent, read_file_bounded
+from citeproof.sources._readers import reads_suffix
+from citeproof.sources._text_reader import read_text
 
 
 def read_source_file(

@@ -5,15 +5,17 @@ Installed as a pytest plugin (entry point ``pytest11``), it is also the fixture
 ``assert_cited``; importing it works without pytest.
 
 For teams extending citeproof: the conformance suites a backend of their own proves itself
-with, `citeproof.testing.audit_store.AuditStoreConformance` and
-`citeproof.testing.providers.ProviderConformance` (they need pytest; see docs/extending.md).
+with, `citeproof.testing.AuditStoreConformance` and
+`citeproof.testing.ProviderConformance` (they need pytest; see docs/extending.md).
 """
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Callable, Iterator, Sequence
 
-from citeproof.adapters.converted import Converted
+from citeproof.adapters import Converted
+from citeproof.lazy import on_first_use
 from citeproof.model import (
     STATUSES,
     CitedSource,
@@ -23,7 +25,11 @@ from citeproof.model import (
     VerifiedClaim,
     VerifiedQuote,
 )
-from citeproof.verifier.verification import verify
+from citeproof.verifier import verify
+
+if typing.TYPE_CHECKING:
+    from citeproof.testing._audit_store import AuditStoreConformance
+    from citeproof.testing._providers import ProviderConformance, check_provider
 
 
 def assert_cited(
@@ -155,3 +161,15 @@ try:  # the pytest plugin: only when pytest is there
 
 except ImportError:  # pragma: no cover - pytest is a test-time dependency
     pass
+
+
+_WHERE = {
+    "AuditStoreConformance": "citeproof.testing._audit_store",
+    "ProviderConformance": "citeproof.testing._providers",
+    "check_provider": "citeproof.testing._providers",
+}
+
+__getattr__ = on_first_use(globals(), _WHERE)
+
+
+__all__ = ["AuditStoreConformance", "ProviderConformance", "assert_cited", "check_provider"]

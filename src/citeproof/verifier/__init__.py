@@ -5,3 +5,30 @@
 occurrence its verdict (primary source, then secondary, then not found); `correct` applies the
 correction policy per source kind; `verification.verify` runs them in that order.
 """
+
+import typing
+
+from citeproof.lazy import on_first_use
+
+if typing.TYPE_CHECKING:
+    from citeproof.verifier._differences import difference
+    from citeproof.verifier._verification import (
+        MAX_ANSWER_CHARS,
+        Verifier,
+        default_answer_id,
+        verify,
+    )
+
+
+_WHERE = {
+    "MAX_ANSWER_CHARS": "citeproof.verifier._verification",
+    "Verifier": "citeproof.verifier._verification",
+    "default_answer_id": "citeproof.verifier._verification",
+    "difference": "citeproof.verifier._differences",
+    "verify": "citeproof.verifier._verification",
+}
+
+__getattr__ = on_first_use(globals(), _WHERE)
+
+
+__all__ = ["MAX_ANSWER_CHARS", "Verifier", "default_answer_id", "difference", "verify"]

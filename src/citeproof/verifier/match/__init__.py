@@ -6,22 +6,57 @@ a shared, bounded `IndexCache`) and
 `find_quote(text, index, paragraph=..., settings=...) -> Match | None`.
 """
 
-from citeproof.verifier.match.cache import IndexCache, content_key, prepare
-from citeproof.verifier.match.index import SourceIndex, TextIndex
-from citeproof.verifier.match.normalise import Normalised, OffsetMap, normalise
-from citeproof.verifier.match.quote import QuoteText, parse_quote
-from citeproof.verifier.match.search import MatchSettings, find_quote
+import typing
+
+from citeproof.lazy import on_first_use
+
+if typing.TYPE_CHECKING:
+    from citeproof.verifier.match._cache import SHARED, IndexCache, content_key, prepare
+    from citeproof.verifier.match._index import SourceIndex, TextIndex
+    from citeproof.verifier.match._normalise import Normalised, OffsetMap, normalise
+    from citeproof.verifier.match._probe import RULINGS, MayHold, VerbatimProbe, may_hold
+    from citeproof.verifier.match._quote import QuoteText, parse_quote
+    from citeproof.verifier.match._search import MatchSettings, find_quote
+
+
+_WHERE = {
+    "IndexCache": "citeproof.verifier.match._cache",
+    "MatchSettings": "citeproof.verifier.match._search",
+    "MayHold": "citeproof.verifier.match._probe",
+    "Normalised": "citeproof.verifier.match._normalise",
+    "OffsetMap": "citeproof.verifier.match._normalise",
+    "QuoteText": "citeproof.verifier.match._quote",
+    "RULINGS": "citeproof.verifier.match._probe",
+    "SHARED": "citeproof.verifier.match._cache",
+    "SourceIndex": "citeproof.verifier.match._index",
+    "TextIndex": "citeproof.verifier.match._index",
+    "VerbatimProbe": "citeproof.verifier.match._probe",
+    "content_key": "citeproof.verifier.match._cache",
+    "find_quote": "citeproof.verifier.match._search",
+    "may_hold": "citeproof.verifier.match._probe",
+    "normalise": "citeproof.verifier.match._normalise",
+    "parse_quote": "citeproof.verifier.match._quote",
+    "prepare": "citeproof.verifier.match._cache",
+}
+
+__getattr__ = on_first_use(globals(), _WHERE)
+
 
 __all__ = [
+    "RULINGS",
+    "SHARED",
     "IndexCache",
     "MatchSettings",
+    "MayHold",
     "Normalised",
     "OffsetMap",
     "QuoteText",
     "SourceIndex",
     "TextIndex",
+    "VerbatimProbe",
     "content_key",
     "find_quote",
+    "may_hold",
     "normalise",
     "parse_quote",
     "prepare",

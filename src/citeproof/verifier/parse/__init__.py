@@ -46,6 +46,21 @@ bullet) and table rows, and each block quote with its attribution line. Headings
 fences and definition lines are not claims; neither is text without a letter or digit.
 """
 
-from citeproof.verifier.parse._answer import parse_answer
+import typing
 
-__all__ = ["parse_answer"]
+from citeproof.lazy import on_first_use
+
+if typing.TYPE_CHECKING:
+    from citeproof.verifier.parse._answer import parse_answer
+    from citeproof.verifier.parse._normalise import normalise_markers
+
+
+_WHERE = {
+    "normalise_markers": "citeproof.verifier.parse._normalise",
+    "parse_answer": "citeproof.verifier.parse._answer",
+}
+
+__getattr__ = on_first_use(globals(), _WHERE)
+
+
+__all__ = ["normalise_markers", "parse_answer"]

@@ -5,7 +5,7 @@ by whitespace, or at a full-width ``。``, ``！`` or ``？`` with or without it
 that starts a sentence: an uppercase or uncased letter, a digit, an opening quote or bracket.
 Citation markers right after the end still belong to the sentence (``… 45%. [S1] Next``). No
 boundary falls inside a quote or a marker, nor after an abbreviation or an initial: those of
-the source-sentence segmenter (`citeproof.sources.sentences.is_abbreviation`), so an answer's
+the source-sentence segmenter (`citeproof.sources.is_abbreviation`), so an answer's
 sentences and its sources' sentences end by the same rule.
 """
 
@@ -15,12 +15,7 @@ import re
 from collections.abc import Mapping
 
 from citeproof.model import Span
-from citeproof.sources.sentences import (
-    CLOSING,
-    FULL_WIDTH_STOPS,
-    is_abbreviation,
-    starts_sentence,
-)
+from citeproof.sources import CLOSING, FULL_WIDTH_STOPS, is_abbreviation, starts_sentence
 from citeproof.verifier.parse._text import SpanIndex
 
 _TERMINATOR = re.compile(rf"[.!?…]+|[{FULL_WIDTH_STOPS}]+")

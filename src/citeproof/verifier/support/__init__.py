@@ -1,5 +1,21 @@
 """Claim support: whether each cited claim is backed by the sources it cites."""
 
-from citeproof.verifier.support.judge import SupportJudge, decide
+import typing
 
-__all__ = ["SupportJudge", "decide"]
+from citeproof.lazy import on_first_use
+
+if typing.TYPE_CHECKING:
+    from citeproof.verifier.support._claims import attach_support
+    from citeproof.verifier.support._judge import SupportJudge, decide
+
+
+_WHERE = {
+    "SupportJudge": "citeproof.verifier.support._judge",
+    "attach_support": "citeproof.verifier.support._claims",
+    "decide": "citeproof.verifier.support._judge",
+}
+
+__getattr__ = on_first_use(globals(), _WHERE)
+
+
+__all__ = ["SupportJudge", "attach_support", "decide"]

@@ -1,0 +1,202 @@
+"""``citeproof serve`` (the HTTP service and review app) and ``citeproof token add``."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import click
+
+from citeproof.cli._common import Command, Group, check_address, exit_codes
+
+DEFAULT_DATA = Path("citeproof-data")
+
+
+@click.command(
+    "serve",
+    cls=Command,
+    epilog=exit_codes(
+        (0, "stopped cleanly (Ctrl-C or SIGTERM)"),
+        (
+            1,
+            "it could not start: the address is in use or not this machine's, a bad --limits "
+            "file, an unreadable data folder (the message says)",
+        ),
+    ),
+)
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", type=int, default=8765, show_default=True, help="Port to listen on.")
+@click.option(
+    "--data",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=DEFAULT_DATA,
+    show_default=True,
+    help="Folder for the service database, and by default the source store and audit log.",
+)
+@click.option(
+    "--store",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="The SQLite source store (default: DATA/sources.db).",
+)
+@click.option(
+    "--audit",
+    metavar="DB",
+    default=None,
+    help="The audit log: a SQLite file or a postgresql:// URL (default: DATA/audit.db).",
+)
+@click.option(
+    "--provider",
+    default=None,
+    help="The model behind POST /v1/ask (default: as for `citeproof ask`).",
+)
+@click.option(
+    "--dev",
+    is_flag=True,
+    help="No tokens needed (loopback addresses only); requests run as principal 'dev'.",
+)
+@click.option(
+    "--limits",
+    "limits_path",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="A JSON object of limits to change (body_bytes, rate_per_minute, deadline_seconds...).",
+)
+@click.option("--workers", type=int, default=1, show_default=True, help="Worker processes.")
+def serve_command(
+    host: str,
+    port: int,
+    data: Path,
+    store: Path | None,
+    audit: str | None,
+    provider: str | None,
+    dev: bool,
+    limits_path: Path | None,
+    workers: int,
+) -> None:
+    """Run the HTTP API (/v1, docs at /docs) and the reviewers' pages (/review)."""
+    try:
+        import uvicorn
+
+        from citeproof.server import MULTIPROCESS_DIR, Limits, ServiceConfig, is_loopback
+    except ImportError as error:
+        raise click.ClickException(
+            f"the service needs the `server` extra (pip install 'citeproof[server]'): {error}"
+        ) from None
+    if dev and not is_loopback(host):
+        raise click.UsageError(f"--dev is for loopback addresses only, not {host!r}")
+    if workers < 1:
+        raise click.UsageError("--workers must be 1 or more")
+    limits = Limits.from_file(limits_path) if limits_path else Limits()
+    config = ServiceConfig(
+        data=data.resolve(),
+        store=store.resolve() if store else None,
+        audit=audit,
+        host=host,
+        dev=dev,
+        provider=provider,
+        limits=limits,
+    )
+    from citeproof.server import config_to_env
+
+    config_to_env(config)
+    check_address(host, port)
+    click.echo(f"citeproof serving on http://{host}:{port}/ (review: /review, API docs: /docs)")
+    options: dict[str, Any] = dict(
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers,
+        timeout_keep_alive=5,
+        timeout_graceful_shutdown=10,
+        # Header deadline and per-client connection cap (citeproof.server._connections).
+        http="citeproof.server._connections:GuardedH11Protocol",
+        backlog=limits.accept_backlog,
+        limit_concurrency=limits.concurrency,
+        # A worker imports citeproof before it answers the supervisor's first ping: give it
+        # time on a loaded machine instead of killing and respawning it.
+        timeout_worker_healthcheck=120,
+        server_header=False,
+        log_level="warning",
+    )
+    app = "citeproof.server._process:app_from_env"
+    if workers == 1:
+        try:
+            uvicorn.run(app, **options)
+        except SystemExit as stopped:  # uvicorn's "startup failed" (3): its log says why
+            if stopped.code not in (None, 0):
+                raise click.ClickException("the service stopped at start (see above)") from None
+        return
+    # Workers write their metrics to files in one folder, so /metrics adds up all of them.
+    metrics_dir = None
+    if not os.environ.get(MULTIPROCESS_DIR):
+        metrics_dir = tempfile.mkdtemp(prefix="citeproof-metrics-")
+        os.environ[MULTIPROCESS_DIR] = metrics_dir
+    try:
+        _run_workers(uvicorn.Config(app, **options), host, port)
+    finally:
+        if metrics_dir is not None:
+            shutil.rmtree(metrics_dir, ignore_errors=True)
+
+
+def _run_workers(config: Any, host: str, port: int) -> None:
+    """uvicorn's supervisor over ``config.workers`` workers, each listening on its own socket
+    where the kernel balances them (see citeproof.server._listen), else on uvicorn's shared one."""
+    from uvicorn.supervisors import Multiprocess
+
+    from citeproof.server import BALANCED, reserve
+
+    held = None
+    sockets: list[Any]  # a WorkerListener stands in for a socket (it becomes one in the worker)
+    try:
+        if BALANCED:
+            held, listener = reserve(host, port)
+            sockets = [listener]
+        else:
+            sockets = [config.bind_socket()]
+    except OSError as error:
+        raise click.ClickException(f"cannot listen on {host}:{port}: {error}") from None
+    try:
+        Multiprocess(config, sockets=sockets).run()
+    finally:
+        if held is not None:
+            held.close()
+
+
+@click.group(
+    "token",
+    cls=Group,
+    epilog=exit_codes((0, "done"), (1, "the data folder or the name was refused")),
+)
+def token_group() -> None:
+    """Bearer tokens for the service: one per principal."""
+
+
+@token_group.command(
+    "add",
+    epilog=exit_codes(
+        (0, "the token is printed"),
+        (1, "NAME has a token already (use --replace), or the data folder cannot be written"),
+    ),
+)
+@click.argument("name")
+@click.option(
+    "--data",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=DEFAULT_DATA,
+    show_default=True,
+    help="The service's data folder (as given to `citeproof serve`).",
+)
+@click.option("--replace", is_flag=True, help="Issue a new token for NAME; the old one stops.")
+def token_add_command(name: str, data: Path, replace: bool) -> None:
+    """Make a bearer token for principal NAME and print it (once: only its hash is kept).
+    NAME is the user the source store's access lists name, and the audit records name."""
+    from citeproof.server import ServiceState
+
+    state = ServiceState(data / "service.db")
+    secret = state.add_token(name, replace=replace)
+    click.echo(secret)
+    click.echo(f"token for {name!r} saved (hashed) in {data / 'service.db'}", err=True)

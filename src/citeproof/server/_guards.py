@@ -1,0 +1,141 @@
+"""What every request passes through first: body limits counted while the body is read, a
+cut-off for clients that stop sending, security headers with a per-request CSP nonce, and
+the request metrics. A pure ASGI middleware, so nothing is buffered before it is counted.
+"""
+
+from __future__ import annotations
+
+import base64
+import secrets
+import time
+from collections.abc import Collection
+
+import anyio
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from citeproof.server._metrics import Metrics
+from citeproof.server._problems import Problem, too_large
+
+STRICT_CSP = (
+    "default-src 'none'; script-src 'self' 'nonce-{nonce}'; style-src 'self'; img-src 'self'; "
+    "connect-src 'self'; font-src 'self'; form-action 'self'; base-uri 'none'; "
+    "frame-ancestors 'none'"
+)
+DOCS_CSP = (
+    # Swagger UI sets styles from its script and draws icons as data: images.
+    "default-src 'none'; script-src 'self' 'nonce-{nonce}'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; connect-src 'self'; font-src 'self'; form-action 'self'; "
+    "base-uri 'none'; frame-ancestors 'none'"
+)
+
+
+class BodyTimeout(Problem):
+    def __init__(self, seconds: float) -> None:
+        super().__init__(
+            408,
+            "Request timeout",
+            f"the request body did not arrive within {seconds:g} s",
+            field="body",
+            headers={"Connection": "close"},
+        )
+
+
+class BodyTooLarge(Problem):
+    def __init__(self, limit: int) -> None:
+        problem = too_large(limit)
+        super().__init__(problem.status, problem.title, problem.detail, field=problem.field)
+
+
+class EdgeMiddleware:
+    """Limits, security headers and metrics around the application."""
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        metrics: Metrics,
+        body_bytes: int,
+        upload_bytes: int,
+        upload_paths: Collection[str],
+        read_seconds: float,
+    ) -> None:
+        self.app = app
+        self.metrics = metrics
+        self.body_bytes = body_bytes
+        self.upload_bytes = upload_bytes
+        self.upload_paths = frozenset(upload_paths)
+        self.read_seconds = read_seconds
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        nonce = base64.b64encode(secrets.token_bytes(16)).decode("ascii")
+        scope.setdefault("state", {})["csp_nonce"] = nonce
+        path: str = scope["path"]
+        csp = (DOCS_CSP if path == "/docs" else STRICT_CSP).format(nonce=nonce)
+        status = 500
+
+        async def send_secured(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = int(message["status"])
+                headers = [(k, v) for k, v in message.get("headers", []) if k.lower() != b"server"]
+                headers += [
+                    (b"content-security-policy", csp.encode("ascii")),
+                    (b"x-content-type-options", b"nosniff"),
+                    (b"x-frame-options", b"DENY"),
+                    (b"referrer-policy", b"no-referrer"),
+                    (b"cross-origin-opener-policy", b"same-origin"),
+                    (b"cross-origin-resource-policy", b"same-origin"),
+                ]
+                message = {**message, "headers": headers}
+            await send(message)
+
+        limit = self.upload_bytes if path in self.upload_paths else self.body_bytes
+        try:
+            declared = _content_length(scope)
+            if declared is not None and declared > limit:
+                await BodyTooLarge(limit).response()(scope, receive, send_secured)
+                return
+            await self.app(scope, self._limited(receive, limit), send_secured)
+        finally:
+            route = scope.get("route")
+            name = getattr(route, "path", "unmatched")
+            self.metrics.observe_request(
+                scope["method"], name, status, time.perf_counter() - started
+            )
+
+    def _limited(self, receive: Receive, limit: int) -> Receive:
+        """``receive`` that counts body bytes and gives up on a client that stops sending."""
+        received = 0
+        complete = False
+        seconds = self.read_seconds
+
+        async def limited() -> Message:
+            nonlocal received, complete
+            if complete:  # after the body only a disconnect can come: no cut-off
+                return dict(await receive())
+            with anyio.move_on_after(seconds) as scope:
+                message: Message = await receive()
+            if scope.cancelled_caught:
+                raise BodyTimeout(seconds)
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > limit:
+                    raise BodyTooLarge(limit)
+                complete = not message.get("more_body", False)
+            return message
+
+        return limited
+
+
+def _content_length(scope: Scope) -> int | None:
+    for key, value in scope.get("headers", []):
+        if key == b"content-length":
+            try:
+                return int(value)
+            except ValueError:
+                return None
+    return None

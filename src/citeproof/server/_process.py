@@ -1,0 +1,48 @@
+"""How ``citeproof serve`` hands its configuration to uvicorn's worker processes: through
+environment variables, read back by the app factory each worker calls."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from fastapi import FastAPI
+
+from citeproof.server._app import create_app
+from citeproof.server._config import SETTINGS_ENV, Limits, ServiceConfig
+
+ENV = SETTINGS_ENV
+
+
+def config_to_env(config: ServiceConfig) -> None:
+    os.environ[ENV] = json.dumps(
+        {
+            "data": str(config.data),
+            "store": str(config.store) if config.store else None,
+            "audit": config.audit,
+            "host": config.host,
+            "dev": config.dev,
+            "provider": config.provider,
+            "limits": config.limits.to_json(),
+        }
+    )
+
+
+def app_from_env() -> FastAPI:
+    """The application for the configuration `config_to_env` stored."""
+    raw = os.environ.get(ENV)
+    if raw is None:
+        raise RuntimeError(f"{ENV} is not set: start the service with `citeproof serve`")
+    data = json.loads(raw)
+    return create_app(
+        ServiceConfig(
+            data=Path(data["data"]),
+            store=Path(data["store"]) if data["store"] else None,
+            audit=data["audit"],
+            host=data["host"],
+            dev=bool(data["dev"]),
+            provider=data["provider"],
+            limits=Limits.from_json(data["limits"]),
+        )
+    )

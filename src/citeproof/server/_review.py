@@ -1,0 +1,160 @@
+"""The reviewer's web app: ``/review`` (recent answers, searchable) and ``/review/{id}`` (the
+answer first, a chip per quote and per supported claim, the source panel).
+
+Server-rendered with Jinja2 (autoescape on: answer and source text only ever become text);
+one external script, ``/static/review.js``, loaded under the strict CSP. In a browser the
+token is given once on the login form and kept in an HttpOnly, SameSite=Strict cookie.
+
+Signing in is guarded against login CSRF (another site signing the reviewer in as someone
+else): the form carries a CSRF token that must equal the one in a SameSite=Strict cookie set
+with the form, and `citeproof.server._origins` refuses a POST a browser says comes from
+another origin.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+from datetime import UTC, datetime
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import anyio.to_thread
+from fastapi import APIRouter, Request
+from fastapi.templating import Jinja2Templates
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from starlette.convertors import PathConvertor, register_url_convertor
+from starlette.responses import RedirectResponse, Response
+
+from citeproof.server._auth import REVIEW_COOKIE, Authenticator
+from citeproof.server._problems import Problem
+from citeproof.server._service import Service
+from citeproof.server._views import (
+    LEGEND,
+    STATUS_LABELS,
+    answer_page,
+    relative_time,
+    verdict_chips,
+)
+
+TEMPLATES = Path(str(files("citeproof.server") / "templates"))
+templates = Jinja2Templates(
+    env=Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(default=True))
+)
+templates.env.filters["pathquote"] = lambda value: quote(str(value), safe="")
+PAGE_HEADERS = {"Cache-Control": "no-store"}
+CSRF_COOKIE = "citeproof_csrf"
+
+
+class AnswerIdConvertor(PathConvertor):
+    """Any answer id, line breaks included (the contract allows any string as an id)."""
+
+    regex = "(?s:.+)"
+
+
+register_url_convertor("answer_id", AnswerIdConvertor())
+
+
+def render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> Response:
+    """The template ``name`` with the request's CSP nonce; never cached."""
+    response: Response = templates.TemplateResponse(
+        request,
+        name,
+        {"nonce": request.state.csp_nonce, **context},
+        status_code=status,
+        headers=PAGE_HEADERS,
+    )
+    return response
+
+
+def build_review_router(service: Service, auth: Authenticator) -> APIRouter:
+    router = APIRouter(include_in_schema=False)
+
+    async def who(request: Request) -> str | None:
+        try:
+            return await anyio.to_thread.run_sync(lambda: auth.principal(request, cookie=True))
+        except Problem as problem:
+            if problem.status == 401:
+                return None
+            raise
+
+    def login(request: Request, message: str | None = None, status: int = 401) -> Response:
+        """The sign-in form, with a fresh CSRF token in the form and in its cookie."""
+        csrf = secrets.token_urlsafe(32)
+        response = render(request, "login.html", {"message": message, "csrf": csrf}, status)
+        response.set_cookie(
+            CSRF_COOKIE,
+            csrf,
+            httponly=True,
+            samesite="strict",
+            secure=request.url.scheme == "https",
+            path="/review",
+        )
+        return response
+
+    @router.get("/review")
+    async def recent(request: Request, q: str = "", status: str = "") -> Response:
+        principal = await who(request)
+        if principal is None:
+            return login(request)
+        status = status if status in STATUS_LABELS else ""
+        now = datetime.now(UTC)
+        entries = await anyio.to_thread.run_sync(
+            lambda: service.state.recent_answers(principal, search=q[:200], status=status)
+        )
+        return render(
+            request,
+            "list.html",
+            {
+                "entries": entries,
+                "q": q,
+                "status": status,
+                "statuses": STATUS_LABELS,
+                "principal": principal,
+                "chips": {entry.answer_id: verdict_chips(entry.counts) for entry in entries},
+                "when": {
+                    entry.answer_id: relative_time(entry.created_at, now) for entry in entries
+                },
+            },
+        )
+
+    @router.post("/review/login")
+    async def log_in(request: Request) -> Response:
+        async with request.form(max_files=0, max_fields=4) as form:
+            token = str(form.get("token") or "").strip()
+            sent = str(form.get("csrf") or "")
+        expected = request.cookies.get(CSRF_COOKIE, "")
+        if not expected or not hmac.compare_digest(sent.encode(), expected.encode()):
+            return login(request, "The sign-in form expired; sign in again.", status=403)
+        if not token or service.state.principal_for(token) is None:
+            return login(request, "That token is not known.")
+        response = RedirectResponse("/review", status_code=303)
+        response.set_cookie(
+            REVIEW_COOKIE,
+            token,
+            httponly=True,
+            samesite="strict",
+            secure=request.url.scheme == "https",
+            path="/review",
+        )
+        return response
+
+    @router.get("/review/{answer_id:answer_id}")
+    async def review(answer_id: str, request: Request) -> Response:
+        principal = await who(request)
+        if principal is None:
+            return login(request)
+        entry = await anyio.to_thread.run_sync(service.entry, principal, answer_id)
+        payload = await anyio.to_thread.run_sync(service.payload, entry)
+
+        def page() -> Response:  # in a thread: a long page never holds up other requests
+            view = answer_page(payload, request_id=entry.request_id, created_at=entry.created_at)
+            return render(
+                request, "answer.html", {"page": view, "principal": principal, "legend": LEGEND}
+            )
+
+        return await anyio.to_thread.run_sync(page)
+
+    return router

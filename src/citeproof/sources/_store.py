@@ -1,0 +1,603 @@
+"""The source store: every version of every source, in one SQLite file (WAL mode).
+
+What callers may rely on:
+
+- A source row is never deleted and never changes its text. Re-ingesting an unchanged file
+  changes nothing; a changed file adds a new version (``revision`` + 1) and marks the previous
+  one superseded (``superseded_by`` the new id), which stays readable by id.
+- Each file is ingested in one transaction: a file that fails to read leaves the store exactly
+  as it was.
+- An access list belongs to a document, not to one of its versions: ingesting a file (added,
+  new version, unchanged or restored) sets the readers of every version of each document it
+  holds to the ``acl`` given, and `set_readers` changes them explicitly. What a reply reports
+  as a source's readers is what the store then holds: a reader left out is revoked, old
+  versions included.
+- Passages (paragraph windows) of every version are indexed in FTS5 for retrieval; searches
+  see only current versions unless asked otherwise.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from types import TracebackType
+from typing import Literal, Self
+
+from citeproof.errors import SourceError, UnknownSourceError
+from citeproof.model import Source, SourceKind, Span
+from citeproof.sources._build import Draft, FileDrafts, read_file
+from citeproof.sources._limits import DEFAULT_LIMITS, ReadLimits
+from citeproof.sources._windows import passage_windows
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS sources (
+    id             TEXT PRIMARY KEY,
+    doc_id         TEXT NOT NULL,
+    revision       INTEGER NOT NULL,
+    version        TEXT NOT NULL,
+    kind           TEXT NOT NULL CHECK (kind IN ('document', 'attachment', 'email_body')),
+    title          TEXT,
+    url            TEXT,
+    text           TEXT NOT NULL,
+    paragraphs     TEXT NOT NULL,
+    quoted_spans   TEXT NOT NULL,
+    retrieved_at   TEXT NOT NULL,
+    parent_doc_id  TEXT,
+    message_id     TEXT,
+    acl            TEXT,
+    superseded     INTEGER NOT NULL DEFAULT 0,
+    superseded_by  TEXT,
+    origin         TEXT NOT NULL,
+    content_hash   TEXT NOT NULL,
+    UNIQUE (doc_id, revision)
+);
+CREATE INDEX IF NOT EXISTS sources_by_doc ON sources (doc_id, superseded);
+CREATE INDEX IF NOT EXISTS sources_by_parent ON sources (parent_doc_id);
+CREATE TABLE IF NOT EXISTS passages (
+    id         INTEGER PRIMARY KEY,
+    source_id  TEXT NOT NULL REFERENCES sources (id),
+    first      INTEGER NOT NULL,
+    last       INTEGER NOT NULL,
+    start      INTEGER NOT NULL,
+    "end"      INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS passages_by_source ON passages (source_id);
+CREATE VIRTUAL TABLE IF NOT EXISTS passage_index USING fts5 (
+    text, content = '', tokenize = 'unicode61 remove_diacritics 2'
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS passage_terms USING fts5vocab (passage_index, 'row');
+"""
+
+_COLUMNS = (
+    "id, doc_id, revision, version, kind, title, url, text, paragraphs, quoted_spans, "
+    "retrieved_at, parent_doc_id, message_id, acl, superseded, superseded_by, origin, "
+    "content_hash"
+)
+
+ChangeStatus = Literal["added", "new_version", "unchanged", "restored", "withdrawn"]
+
+
+@dataclass(frozen=True, slots=True)
+class StoredSource:
+    """A source as stored, with what the store knows about it.
+
+    ``revision`` counts the versions of ``source.doc_id`` from 1; ``acl`` is the principals
+    allowed to read it (``None``: everyone); ``parent_doc_id`` and ``message_id`` link an
+    attachment to its message; ``quoted_spans`` are the spans of quoted reply history in the
+    text; ``origin`` the file it was read from.
+    """
+
+    source: Source
+    revision: int
+    acl: tuple[str, ...] | None
+    superseded: bool
+    superseded_by: str | None
+    parent_doc_id: str | None
+    message_id: str | None
+    quoted_spans: tuple[Span, ...]
+    origin: str
+    content_hash: str
+
+    @property
+    def id(self) -> str:
+        return self.source.id
+
+    @property
+    def doc_id(self) -> str:
+        return self.source.doc_id or ""
+
+    @property
+    def kind(self) -> SourceKind:
+        return self.source.kind
+
+    def quoted_paragraphs(self) -> tuple[int, ...]:
+        """1-based numbers of the paragraphs that are quoted reply history."""
+        return tuple(
+            number
+            for number, (start, end) in enumerate(self.source.paragraph_spans(), start=1)
+            if any(qs <= start and end <= qe for qs, qe in self.quoted_spans)
+        )
+
+    def readable_by(self, principals: Iterable[str]) -> bool:
+        """Whether any of ``principals`` may read this source (always, without an acl)."""
+        return self.acl is None or not set(self.acl).isdisjoint(principals)
+
+
+@dataclass(frozen=True, slots=True)
+class StoredChange:
+    """What ingesting did to one source: ``added`` (a new document), ``new_version``,
+    ``unchanged``, ``restored`` (the file went back to an earlier version's content) or
+    ``withdrawn`` (an attachment no longer in its changed message, now superseded)."""
+
+    source_id: str
+    doc_id: str
+    kind: SourceKind
+    title: str | None
+    revision: int
+    status: ChangeStatus
+
+
+@dataclass(frozen=True, slots=True)
+class IngestResult:
+    """The outcome of ingesting one file.
+
+    ``problems`` name parts that failed to read (a damaged attachment) while the rest of the
+    file was stored; ``skipped`` name attachments in formats citeproof does not read;
+    ``clashes`` name messages from other files that carry the same Message-ID (both are kept
+    as distinct sources: a header never makes one message replace another).
+    """
+
+    path: Path
+    changes: tuple[StoredChange, ...]
+    problems: tuple[str, ...] = ()
+    skipped: tuple[str, ...] = ()
+    clashes: tuple[str, ...] = ()
+
+    def count(self, status: ChangeStatus) -> int:
+        return sum(change.status == status for change in self.changes)
+
+
+@dataclass(frozen=True, slots=True)
+class PassageHit:
+    """One FTS5 match: a passage of a source and its BM25 score (higher is better)."""
+
+    source_id: str
+    doc_id: str
+    version: str
+    first: int
+    last: int
+    span: Span
+    text: str
+    score: float
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def iso_utc(moment: datetime) -> str:
+    """``2026-03-10T16:42:05Z``: ISO 8601, UTC, whole seconds."""
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def is_source_store(path: Path) -> bool:
+    """Whether ``path`` is an existing citeproof source store, checked without writing to it
+    (opening a `SourceStore` creates the tables in whatever SQLite file it is given)."""
+    if not path.is_file():
+        return False
+    try:
+        with sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True) as db:
+            found = db.execute(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table' "
+                "AND name IN ('sources', 'passages')"
+            ).fetchone()[0]
+    except sqlite3.DatabaseError:
+        return False
+    return bool(found == 2)
+
+
+class SourceStore:
+    """Sources in one SQLite file. Use as a context manager, or call `close`.
+
+    ``clock`` gives the time recorded as ``retrieved_at`` when a version is first stored.
+    """
+
+    def __init__(self, path: Path | str, *, clock: Callable[[], datetime] = utc_now) -> None:
+        self.path = Path(path)
+        self._clock = clock
+        try:
+            self._db = sqlite3.connect(str(self.path), isolation_level=None)
+            self._db.execute("PRAGMA journal_mode = WAL")
+            self._db.execute("PRAGMA synchronous = NORMAL")
+            self._db.execute("PRAGMA foreign_keys = ON")
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise SourceError(
+                    f"the store was written by a newer citeproof (schema {version})",
+                    where=str(self.path),
+                )
+            self._db.executescript(_SCHEMA)
+            self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        except sqlite3.DatabaseError as error:
+            raise SourceError(f"not a citeproof store: {error}", where=str(self.path)) from None
+
+    # --- lifecycle -----------------------------------------------------------------------
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    # --- writing -------------------------------------------------------------------------
+    def ingest_file(
+        self,
+        path: Path | str,
+        *,
+        acl: Sequence[str] | None = None,
+        version: str | None = None,
+        trusted_roots: Sequence[Path] = (),
+        limits: ReadLimits = DEFAULT_LIMITS,
+    ) -> IngestResult:
+        """Read ``path`` and store what it holds, in one transaction.
+
+        ``acl`` lists the principals allowed to read the documents read from it, every version
+        (``None``: everyone);
+        ``version`` overrides the content-hash version; ``trusted_roots`` are folders whose
+        messages are identified by Message-ID (see `citeproof.sources._build.read_file`);
+        ``limits`` bound the reading. Raises `SourceError` naming the file when it cannot be
+        read or breaks a limit; nothing is stored for it then.
+        """
+        file = read_file(Path(path), version=version, trusted_roots=trusted_roots, limits=limits)
+        return self.put(file, acl=acl)
+
+    def put(self, file: FileDrafts, *, acl: Sequence[str] | None = None) -> IngestResult:
+        """Store the drafts read from one file (see `ingest_file`)."""
+        acl_json = json.dumps(sorted(set(acl))) if acl is not None else None
+        now = iso_utc(self._clock())
+        changes: list[StoredChange] = []
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            clashes = self._clashes(file)
+            for draft in file.drafts:
+                changes.append(self._put_draft(draft, acl_json, now))
+            body_ids = {d.id for d in file.drafts}
+            if file.drafts and file.drafts[0].kind == "email_body":
+                changes.extend(self._withdraw_missing(file.doc_id, body_ids, file.drafts[0].id))
+            for doc_id in dict.fromkeys(change.doc_id for change in changes):
+                self._set_acl(doc_id, acl_json)
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        return IngestResult(file.path, tuple(changes), file.problems, file.skipped, clashes)
+
+    def set_readers(self, doc_id: str, acl: Sequence[str] | None) -> tuple[str, ...] | None:
+        """Make ``acl`` (``None``: everyone) the readers of every version of ``doc_id`` and
+        return the access list now stored. Raises `UnknownSourceError` for an unknown doc_id."""
+        acl_json = json.dumps(sorted(set(acl))) if acl is not None else None
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            if not self._set_acl(doc_id, acl_json):
+                raise UnknownSourceError(f"no document {doc_id!r} in the store")
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        return self.readers(doc_id)
+
+    def readers(self, doc_id: str) -> tuple[str, ...] | None:
+        """The access list stored for ``doc_id`` (``None``: everyone). Raises
+        `UnknownSourceError` for an unknown doc_id."""
+        row = self._db.execute(
+            "SELECT acl FROM sources WHERE doc_id = ? ORDER BY revision DESC LIMIT 1", (doc_id,)
+        ).fetchone()
+        if row is None:
+            raise UnknownSourceError(f"no document {doc_id!r} in the store")
+        return tuple(json.loads(row[0])) if isinstance(row[0], str) else None
+
+    def _set_acl(self, doc_id: str, acl_json: str | None) -> bool:
+        cursor = self._db.execute("UPDATE sources SET acl = ? WHERE doc_id = ?", (acl_json, doc_id))
+        return cursor.rowcount > 0
+
+    def _clashes(self, file: FileDrafts) -> tuple[str, ...]:
+        """Current messages of other origins that carry this file's Message-ID."""
+        body = file.drafts[0] if file.drafts else None
+        if body is None or body.kind != "email_body" or not body.message_id:
+            return ()
+        rows = self._db.execute(
+            "SELECT DISTINCT origin FROM sources WHERE kind = 'email_body' AND message_id = ? "
+            "AND doc_id != ? AND superseded = 0 ORDER BY origin",
+            (body.message_id, body.doc_id),
+        ).fetchall()
+        return tuple(
+            f"{file.path}: Message-ID <{body.message_id}> is also the Message-ID of {origin}; "
+            "both are kept as separate sources"
+            for (origin,) in rows
+        )
+
+    def _put_draft(self, draft: Draft, acl_json: str | None, now: str) -> StoredChange:
+        row = self._db.execute(
+            "SELECT doc_id, content_hash, revision, superseded FROM sources WHERE id = ?",
+            (draft.id,),
+        ).fetchone()
+        current = self._db.execute(
+            "SELECT id FROM sources WHERE doc_id = ? AND superseded = 0", (draft.doc_id,)
+        ).fetchone()
+        if row is not None:
+            if (row[0], row[1]) != (draft.doc_id, draft.content_hash):  # pragma: no cover
+                raise SourceError(f"id collision on {draft.id}", where=draft.origin)
+            if not row[3]:
+                return _change(draft, row[2], "unchanged")
+            self._supersede(current[0] if current else None, draft.id)
+            self._db.execute(
+                "UPDATE sources SET superseded = 0, superseded_by = NULL WHERE id = ?",
+                (draft.id,),
+            )
+            return _change(draft, row[2], "restored")
+        revision = self._db.execute(
+            "SELECT COALESCE(MAX(revision), 0) + 1 FROM sources WHERE doc_id = ?",
+            (draft.doc_id,),
+        ).fetchone()[0]
+        self._supersede(current[0] if current else None, draft.id)
+        self._insert(draft, revision, acl_json, now)
+        return _change(draft, revision, "added" if revision == 1 else "new_version")
+
+    def _supersede(self, old_id: str | None, new_id: str) -> None:
+        if old_id is not None:
+            self._db.execute(
+                "UPDATE sources SET superseded = 1, superseded_by = ? WHERE id = ?",
+                (new_id, old_id),
+            )
+
+    def _insert(self, draft: Draft, revision: int, acl_json: str | None, now: str) -> None:
+        self._db.execute(
+            f"INSERT INTO sources ({_COLUMNS}) VALUES "
+            "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, NULL, ?, ?)",
+            (
+                draft.id,
+                draft.doc_id,
+                revision,
+                draft.version,
+                draft.kind,
+                draft.title,
+                draft.url,
+                draft.text,
+                json.dumps(draft.paragraphs),
+                json.dumps(draft.quoted_spans),
+                now,
+                draft.parent_doc_id,
+                draft.message_id,
+                acl_json,
+                draft.origin,
+                draft.content_hash,
+            ),
+        )
+        for window in passage_windows(draft.paragraphs, draft.quoted_spans):
+            start, end = window.span
+            cursor = self._db.execute(
+                'INSERT INTO passages (source_id, first, last, start, "end") '
+                "VALUES (?, ?, ?, ?, ?)",
+                (draft.id, window.first, window.last, start, end),
+            )
+            self._db.execute(
+                "INSERT INTO passage_index (rowid, text) VALUES (?, ?)",
+                (cursor.lastrowid, draft.text[start:end]),
+            )
+
+    def _withdraw_missing(
+        self, message_doc_id: str, kept: set[str], body_id: str
+    ) -> list[StoredChange]:
+        """Supersede current attachments of a message that its new version no longer has."""
+        rows = self._db.execute(
+            "SELECT id FROM sources WHERE parent_doc_id = ? AND superseded = 0 ORDER BY id",
+            (message_doc_id,),
+        ).fetchall()
+        changes: list[StoredChange] = []
+        for (source_id,) in rows:
+            if source_id in kept:
+                continue
+            self._supersede(source_id, body_id)
+            record = self.record(source_id)
+            changes.append(
+                StoredChange(
+                    source_id,
+                    record.doc_id,
+                    record.kind,
+                    record.source.title,
+                    record.revision,
+                    "withdrawn",
+                )
+            )
+        return changes
+
+    # --- reading -------------------------------------------------------------------------
+    def get(self, source_id: str) -> Source:
+        """The source with that id, current or superseded. Raises `UnknownSourceError`."""
+        return self.record(source_id).source
+
+    def record(self, source_id: str) -> StoredSource:
+        """The stored record of that id. Raises `UnknownSourceError`."""
+        row = self._db.execute(
+            f"SELECT {_COLUMNS} FROM sources WHERE id = ?", (source_id,)
+        ).fetchone()
+        if row is None:
+            raise UnknownSourceError(f"no source {source_id!r} in {self.path}")
+        return _stored(row)
+
+    def current(self, ids: Iterable[str] | None = None) -> list[StoredSource]:
+        """Current (not superseded) sources, ordered by id; only those in ``ids`` if given."""
+        if ids is None:
+            rows = self._db.execute(
+                f"SELECT {_COLUMNS} FROM sources WHERE superseded = 0 ORDER BY id"
+            )
+        else:
+            rows = self._db.execute(
+                f"SELECT {_COLUMNS} FROM sources WHERE superseded = 0 "
+                "AND id IN (SELECT value FROM json_each(?)) ORDER BY id",
+                (json.dumps(list(ids)),),
+            )
+        return [_stored(row) for row in rows]
+
+    def versions(self, doc_id: str) -> list[StoredSource]:
+        """Every version of one document, oldest (revision 1) first."""
+        rows = self._db.execute(
+            f"SELECT {_COLUMNS} FROM sources WHERE doc_id = ? ORDER BY revision", (doc_id,)
+        )
+        return [_stored(row) for row in rows]
+
+    def attachments(self, message_doc_id: str) -> list[StoredSource]:
+        """The current attachments of a message, by file name."""
+        rows = self._db.execute(
+            f"SELECT {_COLUMNS} FROM sources WHERE parent_doc_id = ? AND superseded = 0 "
+            "ORDER BY title, id",
+            (message_doc_id,),
+        )
+        return [_stored(row) for row in rows]
+
+    def count(self, *, include_superseded: bool = False) -> int:
+        """How many sources (current ones only, by default)."""
+        where = "" if include_superseded else " WHERE superseded = 0"
+        return int(self._db.execute("SELECT COUNT(*) FROM sources" + where).fetchone()[0])
+
+    def passage_count(self) -> int:
+        """How many passages the index holds (every version)."""
+        return int(self._db.execute("SELECT COUNT(*) FROM passages").fetchone()[0])
+
+    def passage_frequencies(self, terms: Iterable[str]) -> dict[str, int]:
+        """For each indexed term among ``terms``, how many passages contain it (every
+        version). Terms are as FTS5 indexes them: lowercased, without diacritics."""
+        rows = self._db.execute(
+            "SELECT term, doc FROM passage_terms WHERE term IN (SELECT value FROM json_each(?))",
+            (json.dumps(sorted(set(terms))),),
+        )
+        return {str(term): int(doc) for term, doc in rows}
+
+    def search(
+        self,
+        match: str,
+        *,
+        limit: int,
+        include_superseded: bool = False,
+        principals: Iterable[str] | None = None,
+    ) -> list[PassageHit]:
+        """The ``limit`` best passages matching the FTS5 expression ``match``: highest BM25
+        score first, ties broken by source id then paragraph. Only current versions unless
+        ``include_superseded``; with ``principals``, only sources readable by one of them.
+
+        The expression is passed to FTS5 as is: build it with `citeproof.turn._retrieve`, which
+        quotes user text.
+        """
+        if limit <= 0:
+            return []
+        readers = json.dumps(sorted(set(principals))) if principals is not None else None
+        fetch = max(2 * limit, 32)
+        while True:
+            ranked = self._db.execute(
+                "SELECT rowid, -bm25(passage_index) FROM passage_index "
+                "WHERE passage_index MATCH ? ORDER BY bm25(passage_index), rowid LIMIT ?",
+                (match, fetch),
+            ).fetchall()
+            scores = {int(rowid): float(score) for rowid, score in ranked}
+            allowed = self._allowed(list(scores), include_superseded, readers)
+            allowed.sort(key=lambda row: (-scores[row[0]], row[1], row[2]))
+            if len(ranked) < fetch:
+                break  # every match was seen
+            lowest = float(ranked[-1][1])
+            if len(allowed) >= limit and scores[allowed[limit - 1][0]] > lowest:
+                break  # nothing unseen can reach the top `limit`, not even on a tie
+            fetch *= 4
+        return [self._hit(passage_id, scores[passage_id]) for passage_id, *_ in allowed[:limit]]
+
+    def _allowed(
+        self, passage_ids: list[int], include_superseded: bool, readers: str | None
+    ) -> list[tuple[int, str, int]]:
+        rows = self._db.execute(
+            """
+            SELECT p.id, p.source_id, p.first
+            FROM passages AS p JOIN sources AS s ON s.id = p.source_id
+            WHERE p.id IN (SELECT value FROM json_each(:ids))
+              AND (:all OR s.superseded = 0)
+              AND (:readers IS NULL OR s.acl IS NULL OR EXISTS (
+                    SELECT 1 FROM json_each(s.acl) AS a
+                    WHERE a.value IN (SELECT value FROM json_each(:readers))))
+            """,
+            {"ids": json.dumps(passage_ids), "all": include_superseded, "readers": readers},
+        ).fetchall()
+        return [(int(pid), str(sid), int(first)) for pid, sid, first in rows]
+
+    def _hit(self, passage_id: int, score: float) -> PassageHit:
+        source_id, doc_id, version, first, last, start, end, text = self._db.execute(
+            'SELECT p.source_id, s.doc_id, s.version, p.first, p.last, p.start, p."end", '
+            'substr(s.text, p.start + 1, p."end" - p.start) '
+            "FROM passages AS p JOIN sources AS s ON s.id = p.source_id WHERE p.id = ?",
+            (passage_id,),
+        ).fetchone()
+        return PassageHit(source_id, doc_id, version, first, last, (start, end), text, score)
+
+
+def _change(draft: Draft, revision: int, status: ChangeStatus) -> StoredChange:
+    return StoredChange(draft.id, draft.doc_id, draft.kind, draft.title, revision, status)
+
+
+def _spans(value: str) -> tuple[Span, ...]:
+    return tuple((int(s), int(e)) for s, e in json.loads(value))
+
+
+def _stored(row: tuple[object, ...]) -> StoredSource:
+    (
+        source_id,
+        doc_id,
+        revision,
+        version,
+        kind,
+        title,
+        url,
+        text,
+        paragraphs,
+        quoted,
+        retrieved_at,
+        parent_doc_id,
+        message_id,
+        acl,
+        superseded,
+        superseded_by,
+        origin,
+        digest,
+    ) = row
+    source = Source(
+        id=str(source_id),
+        kind=kind,  # type: ignore[arg-type]  # CHECK constraint keeps it a SourceKind
+        text=str(text),
+        title=title if isinstance(title, str) else None,
+        doc_id=str(doc_id),
+        version=str(version),
+        url=url if isinstance(url, str) else None,
+        paragraphs=_spans(str(paragraphs)) or None,
+        retrieved_at=str(retrieved_at),
+    )
+    return StoredSource(
+        source=source,
+        revision=int(str(revision)),
+        acl=tuple(json.loads(acl)) if isinstance(acl, str) else None,
+        superseded=bool(superseded),
+        superseded_by=superseded_by if isinstance(superseded_by, str) else None,
+        parent_doc_id=parent_doc_id if isinstance(parent_doc_id, str) else None,
+        message_id=message_id if isinstance(message_id, str) else None,
+        quoted_spans=_spans(str(quoted)),
+        origin=str(origin),
+        content_hash=str(digest),
+    )

@@ -1,0 +1,157 @@
+"""Attach claim support to the verified claims of one answer.
+
+Every claim with at least one citation to an eligible source gets one `ClaimSupport` per
+distinct cited source, judged on the claim's text with its citation markers blanked out (so
+difference spans still index ``VerifiedClaim.text``). Parts of the claim inside quotes that
+verified (``verified`` or ``corrected``) are backed by that verification; the rest is judged.
+A citation whose quote changed the meaning is judged too: a quote kept as written (an email
+body's ``mismatch``) leaves the claim saying what the model wrote, and the source shows what it
+says instead (such a claim is never ``supported``: `_held_back`); a quote corrected to a
+document's words is judged on the corrected words. A claim whose quote was not found in the
+source it cites is never ``supported`` either. The judgements of one answer are made in one
+batch (`SupportJudge.judge_many`).
+A claim whose only citations were refused (not provided this turn) is ``unsupported`` with
+no judgement. A claim without citation is ``uncited`` when the answer cites elsewhere and the
+claim asserts something (three content words or more, not a question); otherwise ``none``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Sequence
+
+from citeproof.model import (
+    ClaimSupport,
+    ClaimVerdict,
+    Source,
+    Span,
+    VerifiedClaim,
+    VerifiedQuote,
+)
+from citeproof.verifier.support._judge import Request, SupportJudge
+from citeproof.verifier.support._text import is_content, tokenize
+
+JUDGED_CITATIONS = ("ok", "corrected", "flagged", "meaning_changed")
+BACKING_QUOTES = ("verified", "corrected")
+# A claim backed by any source is supported; a contradiction outranks a partial backing,
+# because a reader must see it.
+_RANK: dict[str, int] = {"supported": 0, "contradicted": 1, "partial": 2, "unsupported": 3}
+
+
+def attach_support(
+    text: str,
+    claims: Sequence[VerifiedClaim],
+    quotes: Sequence[VerifiedQuote],
+    sources: dict[str, Source],
+    judge: SupportJudge,
+) -> tuple[VerifiedClaim, ...]:
+    """``claims`` with ``support`` and ``verdict`` set; ``text`` is the corrected answer."""
+    cites_elsewhere = any(claim.citations for claim in claims)
+    by_id = {q.id: q for q in quotes}
+    requests = [_requests(text, claim, by_id, sources) for claim in claims]
+    judged = iter(judge.judge_many([r for rs in requests for r in rs]))
+    result = []
+    for claim, asked in zip(claims, requests, strict=True):
+        support = tuple(_held_back(next(judged), claim, by_id) for _ in asked)
+        verdict = _verdict(claim, support, cites_elsewhere)
+        result.append(dataclasses.replace(claim, support=support, verdict=verdict))
+    return tuple(result)
+
+
+def _requests(
+    text: str,
+    claim: VerifiedClaim,
+    quotes: dict[str, VerifiedQuote],
+    sources: dict[str, Source],
+) -> list[Request]:
+    cited: dict[str, int | None] = {}
+    for citation in claim.citations:
+        if citation.status in JUDGED_CITATIONS and citation.source in sources:
+            cited.setdefault(citation.source, citation.paragraph)
+    if not cited:
+        return []
+    start = claim.span[0]
+    claim_text = _without_markers(claim, text, list(cited))
+    quoted: list[Span] = []
+    for quote_id in claim.quote_ids:
+        quote = quotes.get(quote_id)
+        if quote is not None and quote.status in BACKING_QUOTES:
+            s, e = quote.corrected_span
+            quoted.append((max(s - start, 0), max(e - start, 0)))
+    return [
+        Request(claim_text, sources[sid], paragraph, tuple(quoted))
+        for sid, paragraph in cited.items()
+    ]
+
+
+def _held_back(
+    support: ClaimSupport, claim: VerifiedClaim, quotes: dict[str, VerifiedQuote]
+) -> ClaimSupport:
+    """``support``, never ``supported`` for a claim whose quote of that source was not found
+    (``unsupported``) or was kept as written with another meaning (``contradicted``: the
+    source says something else, as the quote's differences show)."""
+    if support.verdict == "contradicted":
+        return support
+    own = [quotes[q] for q in claim.quote_ids if q in quotes]
+    changed = [q for q in own if q.status == "mismatch" and q.meaning_changed]
+    if changed:
+        differences = [d for d in changed[0].differences if d.changes_meaning]
+        reason = (
+            f"its quote is not what the source says: {differences[0].description}"
+            if differences
+            else "its quote is not what the source says"
+        )
+        return dataclasses.replace(support, verdict="contradicted", reason=reason)
+    missing = [q for q in own if q.status == "not_found"]
+    if missing and support.verdict in ("supported", "partial"):
+        return dataclasses.replace(
+            support, verdict="unsupported", reason="its quote was not found in the source"
+        )
+    return support
+
+
+# How answers name the sources they cite ("Source 1 says", "per document #2", "S3 notes"):
+# a label, not a fact the source must back.
+_SOURCE_LABEL = re.compile(
+    r"\b(?:sources?|documents?|docs?|passages?|references?|refs?|excerpts?|emails?|messages?"
+    r"|attachments?)\s*(?:#|no\.?|number)?\s*\d+\b",
+    re.IGNORECASE,
+)
+
+
+def _without_markers(claim: VerifiedClaim, text: str, cited: Sequence[str]) -> str:
+    """The claim's text with every citation marker, every source label ("Source 1") and
+    every cited source id written as a word ("S1 says"; never a bare number, which may be a
+    fact) replaced by spaces (same offsets)."""
+    chars = list(text[claim.span[0] : claim.span[1]])
+    start, end = claim.span
+    blanks = [citation.answer_span for citation in claim.citations]
+    own = text[start:end]
+    blanks += [(start + m.start(), start + m.end()) for m in _SOURCE_LABEL.finditer(own)]
+    for source_id in (sid for sid in cited if any(c.isalpha() for c in sid)):
+        pattern = rf"(?<![\w-]){re.escape(source_id)}(?![\w-])"
+        blanks += [(start + m.start(), start + m.end()) for m in re.finditer(pattern, own)]
+    for s, e in blanks:
+        for position in range(max(s, start), min(e, end)):
+            chars[position - start] = " "
+    return "".join(chars)
+
+
+def _verdict(
+    claim: VerifiedClaim, support: tuple[ClaimSupport, ...], cites_elsewhere: bool
+) -> ClaimVerdict:
+    if support:
+        return min((s.verdict for s in support), key=lambda v: _RANK[v])
+    if claim.citations:
+        return "unsupported"  # every citation of the claim was refused
+    if cites_elsewhere and _asserts(claim.text):
+        return "uncited"
+    return "none"
+
+
+def _asserts(text: str) -> bool:
+    stripped = text.strip().strip("*_ ")
+    if stripped.endswith("?"):
+        return False
+    return sum(1 for t in tokenize(stripped) if is_content(t)) >= 3

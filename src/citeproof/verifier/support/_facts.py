@@ -1,0 +1,321 @@
+"""The fact layer: which tokens of a claim its passage backs, and where the passage says
+something else instead. Deterministic and self-explaining: every judgement it feeds is a
+list of `ClaimDifference` values a reader can check against the passage.
+
+A claim token is backed when the passage holds the same key (stem, or number value and
+unit); a word also when a passage word shares its first `PREFIX` letters (valuation /
+valued), a number when the values agree and one side has no unit (£412,000 / 412,000).
+"What the passage says instead" comes from aligning the claim with the passage token by
+token (difflib): a claim number, date, name or comparative replaced in the passage by
+another of its kind is a conflict, as is a negation on one side only of an aligned stretch.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import re
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+from citeproof.model import ClaimDifference
+from citeproof.verifier.support._text import DURATION, ORDINAL, Token, direction, is_content
+
+PREFIX = 5
+_BREAK = re.compile(r"[^\w\s'’-]")  # punctuation between two words ends a stretch
+NEIGHBOURS = 3
+MAX_REPLACED = 8  # a longer replaced stretch is a rewording, not one fact for another
+HARD_KINDS = ("number", "date", "name", "comparative")
+
+
+@dataclass(frozen=True, slots=True)
+class FactCheck:
+    """What the fact layer found for one claim against one passage."""
+
+    differences: tuple[ClaimDifference, ...]
+    conflicts: int  # differences where the passage states something else
+    recall: float  # share of content tokens backed
+    weighted_recall: float  # the same, idf-weighted
+    anchor: float  # weighted recall of the tokens that are not in conflict
+    pair_recall: float  # share of adjacent claim token pairs adjacent in the passage
+    number_recall: float  # 1.0 when the claim has no number
+    has_number: float
+    name_recall: float  # 1.0 when the claim has no name
+    negation_conflict: float
+    longest_run: float  # longest aligned stretch / claim tokens
+    content: int  # content tokens judged
+    unbacked_words: int
+    longest_gap: int  # words in the longest stretch of unbacked words ("a week": 2)
+    unbacked_names: int
+    # The same shares over the whole cited source: a token the passage does not back counts
+    # when the source holds its key anywhere (a claim drawn from several places of a page).
+    source_recall: float = 1.0
+    source_weighted_recall: float = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class SourceKeys:
+    """The token keys of a whole source, and the `PREFIX`-letter heads of its words."""
+
+    keys: Collection[str]
+    heads: frozenset[str]
+
+    @classmethod
+    def of(cls, keys: Collection[str]) -> SourceKeys:
+        return cls(keys, frozenset(k[:PREFIX] for k in keys if len(k) >= PREFIX and k[0] != "#"))
+
+    def holds(self, token: Token) -> bool:
+        if token.key in self.keys:
+            return True
+        return (
+            token.kind in ("word", "name")
+            and len(token.key) >= PREFIX
+            and token.key[:PREFIX] in self.heads
+        )
+
+
+def _backs(token: Token, passage: Sequence[Token], keys: frozenset[str]) -> bool:
+    if token.key in keys:
+        return True
+    if token.kind in ("number", "date") and token.value is not None:
+        return any(
+            p.value is not None
+            and math.isclose(p.value, token.value, rel_tol=1e-9)
+            and (p.unit == ORDINAL) == (token.unit == ORDINAL)
+            and (not p.unit or not token.unit or p.unit == token.unit)
+            for p in passage
+        )
+    if token.kind == "comparative":
+        own = direction(token.text)
+        return any(p.kind == "comparative" and direction(p.text) == own for p in passage)
+    if token.kind in ("word", "name") and len(token.key) >= PREFIX:
+        head = token.key[:PREFIX]
+        return any(len(k) >= PREFIX and k[:PREFIX] == head for k in keys if k[:1] != "#")
+    return False
+
+
+def check_facts(
+    claim_text: str,
+    claim: Sequence[Token],
+    passage: Sequence[Token],
+    weights: dict[str, float],
+    judged: Sequence[bool],
+    source: SourceKeys | None = None,
+) -> FactCheck:
+    """Compare ``claim`` (tokens of ``claim_text``) with ``passage``. ``judged[i]`` is False
+    for claim tokens already backed some other way (inside a verified quote). ``source``,
+    the keys of the whole cited source, gives the ``source_*`` figures (else the passage's)."""
+    keys = frozenset(t.key for t in passage)
+    has_negation = any(t.kind == "negation" for t in passage)
+    backed = [
+        (not judged[i])
+        or (t.kind == "negation" and has_negation)
+        or (t.kind != "negation" and _backs(t, passage, keys))
+        for i, t in enumerate(claim)
+    ]
+    instead: dict[int, str] = {}
+    negation_diffs: list[ClaimDifference] = []
+    matcher = difflib.SequenceMatcher(
+        None, [t.key for t in claim], [t.key for t in passage], autojunk=False
+    )
+    opcodes = matcher.get_opcodes()
+    blocks = [b for b in matcher.get_matching_blocks() if b.size]
+    longest = max((b.size for b in blocks), default=0)
+    last = len(opcodes) - 1
+    for index, (op, i1, i2, j1, j2) in enumerate(opcodes):
+        inner = 0 < index < last  # between two aligned stretches
+        said = passage[j1:j2]
+        if op == "equal" or i1 == i2:
+            pass
+        elif j2 - j1 > MAX_REPLACED:
+            # A long passage stretch: only its tokens nearest the claim's aligned neighbour
+            # stand in the claim's place ("came back at £420,000" / "... at £412,000, so").
+            near = i2 - i1 + 1
+            said = passage[j1 : j1 + near] if index == last else passage[j2 - near : j2]
+        if op != "equal" and i1 < i2 and len(said) <= MAX_REPLACED:
+            for i in range(i1, i2):
+                token = claim[i]
+                if not judged[i]:
+                    continue
+                if token.kind == "negation":
+                    # A negation counts only where the passage negates the same stretch.
+                    backed[i] = any(t.kind == "negation" for t in said)
+                    continue
+                if token.kind not in HARD_KINDS:
+                    continue
+                other = _counterpart(token, said)
+                if other is None:
+                    continue
+                if not backed[i]:
+                    instead[i] = other.text
+                elif token.kind in ("number", "date", "comparative") and not _backs(
+                    token, [other], frozenset()
+                ):
+                    # The value (or direction) is elsewhere in the passage, but another one
+                    # stands here: "costs fell 3%; revenue rose 12%" against "revenue fell".
+                    backed[i] = False
+                    instead[i] = other.text
+        elif op != "equal":
+            for i in range(i1, i2):
+                if claim[i].kind == "negation" and judged[i]:
+                    backed[i] = False
+        if op in ("replace", "insert") and inner and j2 - j1 <= MAX_REPLACED:
+            claim_negated = any(t.kind == "negation" for t in claim[i1:i2])
+            negation = next((t for t in said if t.kind == "negation"), None)
+            if negation is not None and not claim_negated:
+                at = claim[i1].span[0] if i1 < len(claim) else len(claim_text)
+                negation_diffs.append(ClaimDifference("negation", "", (at, at), negation.text))
+    leading = _leading_negation(claim, passage, opcodes)
+    if leading is not None:
+        negation_diffs.append(leading)
+    # A fact the alignment left without a counterpart ("game 4–3" / "game 3–3" aligns the 3s):
+    # look beside its nearest aligned neighbour, within `NEIGHBOURS` tokens.
+    aligned = {b.a + k: b.b + k for b in blocks for k in range(b.size)}
+    for i, token in enumerate(claim):
+        if backed[i] or i in instead or token.kind not in HARD_KINDS or not judged[i]:
+            continue
+        before = next((k for k in range(i - 1, i - NEIGHBOURS - 1, -1) if k in aligned), None)
+        after = next((k for k in range(i + 1, i + NEIGHBOURS + 1) if k in aligned), None)
+        if before is not None:
+            start = aligned[before] + 1
+            window = passage[start : start + (i - before)]
+        elif after is not None:
+            end = aligned[after]
+            window = passage[max(0, end - (after - i)) : end]
+        else:
+            continue
+        other = _counterpart(token, window)
+        if other is not None:
+            instead[i] = other.text
+    differences: list[ClaimDifference] = []
+    conflicts = len(negation_diffs)
+    negation_conflict = 1.0 if negation_diffs else 0.0
+    run: list[Token] = []
+
+    def flush() -> None:
+        if run:
+            start, end = run[0].span[0], run[-1].span[1]
+            differences.append(ClaimDifference("word", claim_text[start:end], (start, end), None))
+            run.clear()
+
+    for i, token in enumerate(claim):
+        if backed[i] or not is_content(token):
+            if not is_content(token) and run and token.kind == "stop":
+                continue  # "loan of the bank": one stretch of unbacked words
+            flush()
+            continue
+        if token.kind == "word":
+            if run and _BREAK.search(claim_text, run[-1].span[1], token.span[0]):
+                flush()  # punctuation or a marker between: another stretch
+            run.append(token)
+            continue
+        flush()
+        replaced = instead.get(i)
+        if token.kind == "negation":
+            negation_conflict = 1.0
+            conflicts += 1
+            differences.append(ClaimDifference("negation", token.text, token.span, None))
+            continue
+        if replaced is not None:
+            conflicts += 1
+        differences.append(ClaimDifference(token.kind, token.text, token.span, replaced))  # type: ignore[arg-type]
+    flush()
+    differences.extend(negation_diffs)
+    differences.sort(key=lambda d: d.span)
+
+    content = [i for i, t in enumerate(claim) if judged[i] and is_content(t)]
+    conflicting = set(instead)
+    total_w = sum(weights.get(claim[i].key, 0.0) for i in content) or 1.0
+    backed_w = sum(weights.get(claim[i].key, 0.0) for i in content if backed[i])
+    anchor_total = (
+        sum(weights.get(claim[i].key, 0.0) for i in content if i not in conflicting) or 1.0
+    )
+    numbers = [i for i in content if claim[i].kind in ("number", "date")]
+    names = [i for i in content if claim[i].kind == "name"]
+    # A conflict stays a conflict: the value the passage states instead outweighs the
+    # same value elsewhere in the source.
+    anywhere = [
+        backed[i]
+        or (
+            source is not None
+            and i not in conflicting
+            and claim[i].kind != "negation"
+            and source.holds(claim[i])
+        )
+        for i in range(len(claim))
+    ]
+    anywhere_w = sum(weights.get(claim[i].key, 0.0) for i in content if anywhere[i])
+    pairs = [
+        (claim[i].key, claim[i + 1].key)
+        for i in range(len(claim) - 1)
+        if judged[i] and judged[i + 1]
+    ]
+    passage_pairs = {(passage[j].key, passage[j + 1].key) for j in range(len(passage) - 1)}
+    return FactCheck(
+        differences=tuple(differences),
+        conflicts=conflicts,
+        recall=sum(backed[i] for i in content) / len(content) if content else 1.0,
+        weighted_recall=backed_w / total_w if content else 1.0,
+        anchor=backed_w / anchor_total if content else 1.0,
+        pair_recall=sum(p in passage_pairs for p in pairs) / len(pairs) if pairs else 1.0,
+        number_recall=sum(backed[i] for i in numbers) / len(numbers) if numbers else 1.0,
+        has_number=1.0 if numbers else 0.0,
+        name_recall=sum(backed[i] for i in names) / len(names) if names else 1.0,
+        negation_conflict=negation_conflict,
+        longest_run=longest / max(len(claim), 1),
+        content=len(content),
+        unbacked_words=sum(1 for i in content if not backed[i] and claim[i].kind == "word"),
+        longest_gap=max((len(d.text.split()) for d in differences if d.kind == "word"), default=0),
+        unbacked_names=sum(1 for i in names if not backed[i]),
+        source_recall=sum(anywhere[i] for i in content) / len(content) if content else 1.0,
+        source_weighted_recall=anywhere_w / total_w if content else 1.0,
+    )
+
+
+def _leading_negation(
+    claim: Sequence[Token],
+    passage: Sequence[Token],
+    opcodes: Sequence[tuple[str, int, int, int, int]],
+) -> ClaimDifference | None:
+    """A negation the passage puts right before the stretch it shares with the claim, where
+    the claim has none: "we cannot accept the 7% uplift" / "Priya accepted the 7% uplift".
+    Right before: the next word, one blank apart, so the negation of a sentence that ends
+    there ("was not built. The bridge opened") is not read into the claim."""
+    if len(opcodes) < 2 or opcodes[0][0] not in ("replace", "insert") or opcodes[1][0] != "equal":
+        return None
+    _, i1, i2, j1, j2 = opcodes[0]
+    if j2 == j1 or i2 >= len(claim):
+        return None
+    negation, first = passage[j2 - 1], passage[j2]
+    if negation.kind != "negation" or first.span[0] - negation.span[1] > 1:
+        return None
+    if any(t.kind == "negation" for t in claim[i1:i2]):
+        return None
+    at = claim[i2].span[0]
+    return ClaimDifference("negation", "", (at, at), negation.text)
+
+
+def _counterpart(token: Token, said: Sequence[Token]) -> Token | None:
+    """What the passage says in place of ``token`` in an aligned stretch, if of its kind."""
+    if token.kind in ("number", "date"):
+        # Of the same kind: "9 months" standing beside "October" in a reordered claim is
+        # no other figure for the same thing.
+        # A length of time stands only for a length of time: "500 euros" is no other figure
+        # for "thirty days".
+        other = next(
+            (
+                t
+                for t in said
+                if t.kind == token.kind and (t.unit == DURATION) == (token.unit == DURATION)
+            ),
+            None,
+        )
+    elif token.kind == "comparative":
+        own = direction(token.text)
+        opposite = (own[0], -own[1]) if own is not None else None
+        other = next(
+            (t for t in said if t.kind == "comparative" and direction(t.text) == opposite), None
+        )
+    else:
+        other = next((t for t in said if t.kind == "name"), None)
+    return other

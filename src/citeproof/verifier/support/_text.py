@@ -1,0 +1,528 @@
+"""Claim and passage text as tokens: words with offsets, their folded stems, and what each
+token is (a number with its unit and magnitude, a date, a name, a negation, a comparative,
+a content word or a stop word). Pure functions, no I/O.
+
+The fact layer compares these tokens; the learned layer counts them. Both rely on one
+tokeniser, so "backed" means the same thing in every place that says it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from citeproof.sources import sentence_spans
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+Kind = Literal["number", "date", "name", "negation", "comparative", "word", "stop"]
+
+STOP_WORDS = _words(
+    """a an the and or but if then than that this these those there here it its it's is are
+    was were be been being am do does did doing have has had having of in on at to from by for
+    with about as into onto over under through during before after above below up down out off
+    again further once so such too very can will just should would could may might must shall
+    also only own same other some any each every all both few more most which who whom whose
+    what when where why how i me my we our you your he him his she her they them their one's
+    s t d ll re ve m o y per via while until because although though since yet even still
+    however thus therefore whereas whether either upon within among between across around
+    according said says say including include includes included"""
+)
+# How answers attribute what they report to the source ("the email notes that", "Dan wrote
+# that"): framing, not a fact the source must back. Only written in lower case (or opening a
+# sentence), so "United States" keeps its name.
+ATTRIBUTION_WORDS = _words(
+    """wrote writes write written states stated mentions mentioned explains explained noted
+    email emails e-mail memo message"""
+)
+NEGATIONS = _words(
+    """not no never none nor neither without cannot can't cant don't dont doesn't doesnt
+    didn't didnt isn't isnt wasn't wasnt aren't arent weren't werent won't wont wouldn't
+    couldn't shouldn't hasn't hasnt haven't havent hadn't hadnt mustn't nobody nothing
+    n't"""
+)
+# Direction of a comparative: +1 "more than / above", -1 "less than / below".
+COMPARATIVES: dict[str, int] = {
+    "above": 1,
+    "over": 1,
+    "more": 1,
+    "greater": 1,
+    "higher": 1,
+    "exceed": 1,
+    "exceeds": 1,
+    "exceeding": 1,
+    "larger": 1,
+    "least": 1,
+    "minimum": 1,
+    "below": -1,
+    "under": -1,
+    "less": -1,
+    "fewer": -1,
+    "lower": -1,
+    "smaller": -1,
+    "most": -1,
+    "maximum": -1,
+    "beneath": -1,
+}
+# Direction of a change: +1 "rose / increased", -1 "fell / decreased". A change is backed only
+# by a change in the same direction, and contradicted by one in the other; "up" and "down"
+# count only before a number ("up 12%"; not "up to", "set up").
+CHANGES: dict[str, int] = {
+    **dict.fromkeys(
+        _words(
+            """rose rise rises risen rising increased increase increases increasing grew grow
+            grows growing grown climbed climb climbs gained jumped surged soared up"""
+        ),
+        1,
+    ),
+    **dict.fromkeys(
+        _words(
+            """fell fall falls fallen falling decreased decrease decreases decreasing declined
+            decline declines declining dropped drop drops dropping shrank shrink shrinks shrunk
+            slipped slumped plunged down"""
+        ),
+        -1,
+    ),
+}
+_CHANGE_BEFORE_NUMBER = frozenset({"up", "down"})
+
+
+def direction(token_text: str) -> tuple[str, int] | None:
+    """The family ("comparative" or "change") and direction (+1 / -1) of a comparative
+    token's text, turned round by a negation before it ("not exceed" is "at most"); None
+    for any other."""
+    words = token_text.casefold().split()
+    if not words:
+        return None
+    turn = -1 if len(words) > 1 and _is_negation(words[0]) else 1
+    folded = words[-1]
+    if folded in COMPARATIVES:
+        return "comparative", turn * COMPARATIVES[folded]
+    if folded in CHANGES:
+        return "change", turn * CHANGES[folded]
+    return None
+
+
+def _is_negation(folded: str) -> bool:
+    return folded in NEGATIONS or folded.endswith("n't")
+
+
+NUMBER_WORDS = {
+    "zero": 0,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
+    "hundred": 100,
+    "first": 1,
+    "second": 2,
+    "third": 3,
+    "fourth": 4,
+    "fifth": 5,
+    "sixth": 6,
+    "seventh": 7,
+    "eighth": 8,
+    "ninth": 9,
+    "tenth": 10,
+    "half": 0.5,
+    "single": 1,
+    "twice": 2,
+    "double": 2,
+}
+ORDINAL = "th"  # the unit of an ordinal ("fifth", "5th"): it backs only ordinals
+ORDINAL_WORDS = _words("first second third fourth fifth sixth seventh eighth ninth tenth")
+MAGNITUDES = {
+    "thousand": 1e3,
+    "k": 1e3,
+    "million": 1e6,
+    "m": 1e6,
+    "mn": 1e6,
+    "billion": 1e9,
+    "bn": 1e9,
+    "b": 1e9,
+    "trillion": 1e12,
+    "tn": 1e12,
+}
+MONTHS = _words(
+    """january february march april may june july august september october november
+    december jan feb mar apr jun jul aug sep sept oct nov dec"""
+)
+
+_NUMBER = (
+    r"(?:(?P<cur>[$£€¥])\s?)?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+    r"(?P<ord>st|nd|rd|th)?"
+    r"(?:\s?(?P<unit>%|per\s?cent\b|percent\b|(?:thousand|million|billion|trillion|bn|mn|tn|k|m|b)\b))?"
+)
+# An ISO 8601 date ("2025-03-01"): read as its day, month and year, as "1 March 2025" is.
+_ISO_DATE = (
+    r"(?<![\d-])(?P<year>1[5-9]\d\d|20\d\d)-(?P<month>0[1-9]|1[0-2])-(?P<day>0[1-9]|[12]\d|3[01])"
+    r"(?![\d-])"
+)
+_MONTH_NAMES = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
+_TOKEN = re.compile(
+    _ISO_DATE + "|" + _NUMBER + r"|(?P<word>[^\W\d_](?:[\w]|['’][^\W\d_])*)", re.UNICODE
+)
+# "over 80%" compares, "under the policy" does not: these two only before a number.
+_BEFORE_NUMBER = frozenset({"over", "under"})
+_NEXT_NUMBER = re.compile(r"\s*(?:[$£€¥]\s?)?\d")
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """One token of a text: ``span`` into that text, ``key`` the folded form two tokens must
+    share to back each other (a stem for words, the value and unit for numbers)."""
+
+    text: str
+    span: tuple[int, int]
+    key: str
+    kind: Kind
+    value: float | None = None
+    unit: str = ""
+
+
+def stem(word: str) -> str:
+    """A crude English stem: case folded, common inflections removed ("loans" → "loan",
+    "referred" → "refer", "valuation" stays). Two words back each other when stems agree."""
+    w = word.casefold().replace("’", "'")
+    if w.endswith("'s"):
+        w = w[:-2]
+    for suffix, keep in (
+        ("ies", "y"),
+        ("ied", "y"),
+        ("ing", ""),
+        ("edly", ""),
+        ("ed", ""),
+        ("es", ""),
+        ("ly", ""),
+        ("s", ""),
+    ):
+        if w.endswith(suffix) and len(w) - len(suffix) >= 3 and not w.endswith("ss"):
+            w = w[: len(w) - len(suffix)] + keep
+            break
+    if len(w) > 4 and w[-1] == w[-2] and w[-1] not in "aeiouls":
+        w = w[:-1]  # "referr" → "refer", "planned" → "plan"
+    if w.endswith("e") and len(w) > 4:
+        w = w[:-1]
+    return w
+
+
+def _number_key(value: float, unit: str) -> str:
+    text = f"{value:.6g}"
+    return f"#{text}{unit}"
+
+
+def tokenize(text: str) -> list[Token]:
+    """Every number and word of ``text`` in order, each classified (see `Kind`)."""
+    tokens: list[Token] = []
+    sentence_starts = {0} | {start for start, _ in sentence_spans(text, line_breaks=True)}
+    for found in _TOKEN.finditer(text):
+        start, end = found.span()
+        if found.group("year") is not None:
+            tokens += _iso_date(found)
+            continue
+        if found.group("num") is not None:
+            raw = found.group("num").replace(",", "")
+            value = float(raw)
+            unit_word = (found.group("unit") or "").casefold().replace(" ", "")
+            unit = ""
+            if unit_word in ("%", "percent", "percent"):
+                unit = "%"
+            elif unit_word in MAGNITUDES:
+                value *= MAGNITUDES[unit_word]
+            elif unit_word.startswith("per"):
+                unit = "%"
+            if found.group("cur"):
+                unit = found.group("cur") + unit
+            if found.group("ord"):
+                unit = ORDINAL  # "5th" is not "5"
+            whole = found.group("num")
+            is_year = (
+                not found.group("cur")
+                and not unit_word
+                and not found.group("ord")
+                and re.fullmatch(r"1[5-9]\d\d|20\d\d", whole) is not None
+            )
+            kind: Kind = "date" if is_year else "number"
+            tokens.append(
+                Token(found.group(0), (start, end), _number_key(value, unit), kind, value, unit)
+            )
+            continue
+        word = found.group("word")
+        folded = word.casefold().replace("’", "'")
+        key = stem(word)
+        if _is_negation(folded):
+            tokens.append(Token(word, (start, end), "¬", "negation"))
+        elif folded in NUMBER_WORDS:
+            value = float(NUMBER_WORDS[folded])
+            unit = ORDINAL if folded in ORDINAL_WORDS else ""
+            tokens.append(
+                Token(word, (start, end), _number_key(value, unit), "number", value, unit)
+            )
+        elif (
+            folded in COMPARATIVES
+            and (folded not in _BEFORE_NUMBER or _NEXT_NUMBER.match(text, end))
+        ) or (
+            folded in CHANGES
+            and (folded not in _CHANGE_BEFORE_NUMBER or _NEXT_NUMBER.match(text, end))
+        ):
+            tokens.append(Token(word, (start, end), key, "comparative"))
+        elif folded in MONTHS and word[:1].isupper():
+            tokens.append(Token(word, (start, end), key, "date"))
+        elif folded in STOP_WORDS or (
+            folded in ATTRIBUTION_WORDS and (word.islower() or start in sentence_starts)
+        ):
+            tokens.append(Token(word, (start, end), key, "stop"))
+        elif (word.isupper() and len(word) >= 2) or (
+            word[:1].isupper() and start not in sentence_starts and not _after_open(text, start)
+        ):
+            tokens.append(Token(word, (start, end), key, "name"))
+        else:
+            tokens.append(Token(word, (start, end), key, "word"))
+    return _join_durations(
+        text, _join_negated_comparatives(text, _join_spelled_numbers(text, tokens))
+    )
+
+
+DURATION = "d"  # the unit of a length of time, in days: "three months" backs "90 days"
+_DAYS = {
+    "minute": 1 / 1440,
+    "hour": 1 / 24,
+    "day": 1,
+    "week": 7,
+    "fortnight": 14,
+    "month": 30,  # contracts count a month as 30 days: "ninety days' notice" is three months
+    "year": 360,  # twelve months
+}
+_DURATION_GAP = re.compile(r"[ \t]*(?:-[ \t]*)?|[ \t]*\(\s*[\d.,]+\s*\)[ \t]*(?:-[ \t]*)?")
+
+
+def _join_durations(text: str, tokens: list[Token]) -> list[Token]:
+    """A number and the unit of time after it as one number token in days ("three months",
+    "ninety (90) days", "30-day"), so lengths of time in other units back each other."""
+    joined: list[Token] = []
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        j = i + 1
+        # "ninety (90) days": the figure in brackets repeats the words.
+        if (
+            j < len(tokens)
+            and tokens[j].kind == "number"
+            and tokens[j].value == token.value
+            and "(" in text[token.span[1] : tokens[j].span[0]]
+        ):
+            j += 1
+        unit = tokens[j] if j < len(tokens) else None
+        days = _DAYS.get(unit.key) if unit is not None else None
+        gap = text[token.span[1] : unit.span[0]] if unit is not None else ""
+        if (
+            token.kind == "number"
+            and token.value is not None
+            and not token.unit
+            and unit is not None
+            and days is not None
+            and _DURATION_GAP.fullmatch(gap)
+        ):
+            value = round(token.value * days, 6)
+            span = (token.span[0], unit.span[1])
+            written = text[span[0] : span[1]]
+            joined.append(
+                Token(written, span, _number_key(value, DURATION), "number", value, DURATION)
+            )
+            i = j + 1
+            continue
+        joined.append(token)
+        i += 1
+    return joined
+
+
+_LINKING = frozenset({"be", "been", "being", "to"})
+
+
+def _join_negated_comparatives(text: str, tokens: list[Token]) -> list[Token]:
+    """A negation right before a comparative and the comparative as one comparative token
+    in the other direction: "must not exceed 45%" reads as "at most 45%", "no more than" as
+    "at most", "not less than" as "at least"."""
+    joined: list[Token] = []
+    for token in tokens:
+        if token.kind == "comparative":
+            # "not exceed", "no more", and with a verb between: "may not be more than".
+            back = 1
+            while back <= len(joined) and joined[-back].text.casefold() in _LINKING:
+                back += 1
+            before = joined[-back] if back <= len(joined) else None
+            if before is not None and before.kind == "negation" and back <= 3:
+                span = (before.span[0], token.span[1])
+                written = text[span[0] : span[1]]
+                flipped = direction(written)
+                if flipped is not None and not re.search(r"[^\w\s'’-]", written):
+                    del joined[-back:]
+                    key = f"{flipped[0]}{flipped[1]:+d}"
+                    joined.append(Token(written, span, key, "comparative"))
+                    continue
+        joined.append(token)
+    return joined
+
+
+_SMALL = {
+    w: NUMBER_WORDS[w]
+    for w in _words(
+        """zero one two three four five six seven eight nine ten eleven twelve thirteen
+        fourteen fifteen sixteen seventeen eighteen nineteen"""
+    )
+}
+_TENS = {
+    w: NUMBER_WORDS[w] for w in _words("twenty thirty forty fifty sixty seventy eighty ninety")
+}
+_SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+_JOIN = re.compile(r"[ \t]+|[ \t]*-[ \t]*")
+_JOIN_AND = re.compile(r"[ \t]+and[ \t]+")
+
+
+_WORD_CLASS = {
+    **dict.fromkeys(_SMALL, "small"),
+    **dict.fromkeys(_TENS, "tens"),
+    "hundred": "hundred",
+    **dict.fromkeys(_SCALES, "scale"),
+}
+
+
+def _word_class(token: Token) -> str | None:
+    """What part a word plays in a spelled number, or None."""
+    return _WORD_CLASS.get(token.text.casefold())
+
+
+# Which word may follow which in one spelled number ("thirty-six", "one hundred and twenty",
+# "two million", "three thousand five hundred"); "five six" or "two and three" are two numbers.
+_FOLLOWS = {
+    "small": {"hundred", "scale"},
+    "tens": {"small", "hundred", "scale"},
+    "hundred": {"small", "tens", "scale"},
+    "scale": {"small", "tens"},
+}
+
+
+def _join_spelled_numbers(text: str, tokens: list[Token]) -> list[Token]:
+    """``tokens`` with each number spelled in several words ("thirty-six", "one hundred and
+    twenty", "two million") as one number token, so it backs "36", "120" or "2,000,000"."""
+    joined: list[Token] = []
+    i = 0
+    while i < len(tokens):
+        first = _word_class(tokens[i])
+        j = i
+        if first in ("small", "tens"):
+            while j + 1 < len(tokens):
+                here = _word_class(tokens[j])
+                step = 1
+                if here in ("hundred", "scale") and tokens[j + 1].text.casefold() == "and":
+                    step = 2  # "one hundred and twenty"
+                if here is None or j + step >= len(tokens):
+                    break
+                nxt = tokens[j + step]
+                between = text[tokens[j].span[1] : nxt.span[0]]
+                joins = (_JOIN_AND if step == 2 else _JOIN).fullmatch(between)
+                if _word_class(nxt) not in _FOLLOWS[here] or not joins:
+                    break
+                j += step
+        if j == i:
+            joined.append(tokens[i])
+            i += 1
+            continue
+        value = _spelled_value([t.text.casefold() for t in tokens[i : j + 1] if t.kind != "stop"])
+        span = (tokens[i].span[0], tokens[j].span[1])
+        joined.append(Token(text[span[0] : span[1]], span, _number_key(value, ""), "number", value))
+        i = j + 1
+    return joined
+
+
+def _spelled_value(words: list[str]) -> float:
+    total, current = 0.0, 0.0
+    for word in words:
+        if word == "hundred":
+            current = (current or 1.0) * 100
+        elif word in _SCALES:
+            total += (current or 1.0) * _SCALES[word]
+            current = 0.0
+        else:
+            current += float(_SMALL.get(word, _TENS.get(word, 0)))
+    return total + current
+
+
+def _iso_date(found: re.Match[str]) -> list[Token]:
+    """The day, month and year of an ISO date, each a token over its own digits, keyed as
+    the same parts of a date written in words ("1 March 2025")."""
+    year, month, day = (int(found.group(g)) for g in ("year", "month", "day"))
+    return [
+        Token(found.group("day"), found.span("day"), _number_key(day, ""), "number", day),
+        Token(found.group("month"), found.span("month"), stem(_MONTH_NAMES[month - 1]), "date"),
+        Token(found.group("year"), found.span("year"), _number_key(year, ""), "date", year),
+    ]
+
+
+def _after_open(text: str, start: int) -> bool:
+    """The word opens a bullet, heading or quotation (capitalised by position)."""
+    before = text[max(0, start - 3) : start].rstrip(" ")
+    return before == "" or before[-1:] in '\n"“‘*-•#:>'
+
+
+def is_content(token: Token) -> bool:
+    """A token that carries meaning of its own (not a stop word)."""
+    return token.kind != "stop"
+
+
+def sentences(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Sentence spans of ``text[start:end]`` (as spans into ``text``; every line break ends
+    one too), long ones cut at about 400 characters on a word boundary so one passage never
+    swallows a page."""
+    result: list[tuple[int, int]] = []
+    for s, e in sentence_spans(text, start, end, line_breaks=True):
+        while e - s > 500:
+            cut = text.rfind(" ", s + 200, s + 400)
+            cut = cut if cut > s else s + 400
+            result.append((s, cut))
+            s = cut + 1
+        trimmed_s = s + (len(text[s:e]) - len(text[s:e].lstrip()))
+        trimmed_e = e - (len(text[s:e]) - len(text[s:e].rstrip()))
+        if trimmed_e > trimmed_s:
+            result.append((trimmed_s, trimmed_e))
+    return result
