@@ -110,7 +110,7 @@ train-support: $(STAMP)
 # the first stage's weights. About 1.5 hours on two quiet cores, seeded, resumable
 # (checkpoints in out/train-support-model/; run it again to go on). Writes the int8 ONNX model,
 # its tokenizer and manifest into src/citeproof/verifier/support/entailment/ and pins their
-# SHA-256 in nli.py. TRAIN_ARGS go to both stages (e.g. --no-noncommercial).
+# SHA-256 in _nli.py. TRAIN_ARGS go to both stages (e.g. --no-noncommercial).
 TRAIN_ARGS ?=
 STAGE2 := out/train-support-model/stage2
 train-support-model: $(STAMP)

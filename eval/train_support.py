@@ -5,7 +5,7 @@ AttributionBench dev, WiCE dev, Factcheck-GPT and the five trained SummEdits dom
 the judge's fact layer and the MiniLM encoder on every pair, fits two logistic heads (lexical
 features; features + embedding cosines) by Newton's method with an L2 penalty (exact and
 deterministic: no random start, no sampling), weighting the sets so each counts equally,
-then writes ``src/citeproof/verifier/support/head.json`` and its sha256 into ``learned.py``.
+then writes ``src/citeproof/verifier/support/head.json`` and its sha256 into ``_learned.py``.
 It also picks the thresholds and the `Rules.names_block` rule that maximise the sets' figures
 on the tuning halves (macro-F1 of supported vs not; balanced accuracy on SummEdits, as
 eval/support_eval.py measures them): the rules ship in head.json, the thresholds are printed
@@ -57,7 +57,7 @@ halves (2.717 against 2.711, the sum of the four sets' figures)."""
 def code_fingerprint() -> str:
     """The judge's code: a cache is reused only while the feature code is unchanged."""
     digest = hashlib.sha256()
-    for name in ("text.py", "locate.py", "facts.py", "learned.py", "judge.py"):
+    for name in ("_text.py", "_locate.py", "_facts.py", "_learned.py", "_judge.py"):
         text = (PACKAGE / name).read_text(encoding="utf-8")
         digest.update(re.sub(r'HEAD_SHA256 = "[0-9a-f]+"', "", text).encode())
     return digest.hexdigest()[:16]
@@ -166,7 +166,7 @@ def main() -> None:
     raw = (json.dumps(body, indent=1, sort_keys=True) + "\n").encode()
     (PACKAGE / "head.json").write_bytes(raw)
     digest = hashlib.sha256(raw).hexdigest()
-    learned = PACKAGE / "learned.py"
+    learned = PACKAGE / "_learned.py"
     text = learned.read_text(encoding="utf-8")
     learned.write_text(
         re.sub(r'HEAD_SHA256 = "[0-9a-f]+"', f'HEAD_SHA256 = "{digest}"', text), encoding="utf-8"

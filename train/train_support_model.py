@@ -258,8 +258,8 @@ def smoke_pairs(seed: int, count: int) -> list[Pair]:
 
 
 def pin(model_sha256: str, tokenizer_sha256: str) -> None:
-    """Write the shipped files' SHA-256 into nli.py, which checks them on load."""
-    path = ROOT / "src" / "citeproof" / "verifier" / "support" / "nli.py"
+    """Write the shipped files' SHA-256 into _nli.py, which checks them on load."""
+    path = ROOT / "src" / "citeproof" / "verifier" / "support" / "_nli.py"
     text = path.read_text(encoding="utf-8")
     text = re.sub(r'MODEL_SHA256 = "[0-9a-f]{64}"', f'MODEL_SHA256 = "{model_sha256}"', text)
     text = re.sub(
