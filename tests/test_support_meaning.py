@@ -148,10 +148,22 @@ def test_a_claim_with_two_facts_one_unbacked_is_partial() -> None:
     assert support.verdict != "supported"
 
 
-@pytest.mark.xfail(
-    strict=True, reason="the model reads 'declined' -> 'approved' and 'before the referral' as said"
+@pytest.mark.parametrize(
+    "judge",
+    [
+        "model",
+        pytest.param(
+            "lexical",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="the lexical head reads which words the passage holds, not which way "
+                "'before' points: 'an offer may be issued before the referral' reverses the "
+                "policy's condition with the policy's own words",
+            ),
+        ),
+    ],
 )
-def test_the_lending_policy_read_for_meaning() -> None:
+def test_the_lending_policy_read_for_meaning(judge: str) -> None:
     policy = read_source_file(LENDING / "credit-policy.md", source_id="policy")
     memo = read_source_file(LENDING / "hartley-memo.txt", source_id="memo")
     answer = verify(
@@ -160,7 +172,7 @@ def test_the_lending_policy_read_for_meaning() -> None:
         "Self-employed applicants must provide 24 months of certified accounts [policy]. "
         "The applicant supplied a single year of certified accounts [memo].",
         [policy, memo],
-        policy=MODEL,
+        policy=Policy(support_judge=judge),  # type: ignore[arg-type]
     )
     verdicts = [c.verdict for c in answer.claims if c.support]
     assert verdicts == ["contradicted", "contradicted", "supported", "supported"], [

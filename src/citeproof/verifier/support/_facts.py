@@ -7,7 +7,9 @@ unit); a word also when a passage word shares its first `PREFIX` letters (valuat
 valued), a number when the values agree and one side has no unit (£412,000 / 412,000).
 "What the passage says instead" comes from aligning the claim with the passage token by
 token (difflib): a claim number, date, name or comparative replaced in the passage by
-another of its kind is a conflict, as is a negation on one side only of an aligned stretch.
+another of its kind is a conflict, as is a word replaced by one that excludes it
+(`_opposites`: "last" for "first", "tenant" for "landlord") and a negation on one side only
+of an aligned stretch.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from citeproof.model import ClaimDifference
+from citeproof.verifier.support._opposites import opposites
 from citeproof.verifier.support._text import DURATION, ORDINAL, Token, direction, is_content
 
 PREFIX = 5
@@ -101,10 +104,13 @@ def check_facts(
     weights: dict[str, float],
     judged: Sequence[bool],
     source: SourceKeys | None = None,
+    lead: Sequence[Token] = (),
 ) -> FactCheck:
     """Compare ``claim`` (tokens of ``claim_text``) with ``passage``. ``judged[i]`` is False
     for claim tokens already backed some other way (inside a verified quote). ``source``,
-    the keys of the whole cited source, gives the ``source_*`` figures (else the passage's)."""
+    the keys of the whole cited source, gives the ``source_*`` figures (else the passage's);
+    ``lead``, the tokens of the passage's best sentence, is also read alone for words that
+    exclude the claim's."""
     keys = frozenset(t.key for t in passage)
     has_negation = any(t.kind == "negation" for t in passage)
     backed = [
@@ -165,6 +171,14 @@ def check_facts(
             if negation is not None and not claim_negated:
                 at = claim[i1].span[0] if i1 < len(claim) else len(claim_text)
                 negation_diffs.append(ClaimDifference("negation", "", (at, at), negation.text))
+    # "the last working day" where the passage says "the first": the claim's word may be
+    # elsewhere in the passage, but a word that excludes it stands in its place, in the
+    # passage or in its best sentence alone (read alone, a claim's subject cannot align with
+    # the same word in another sentence: "The tenant is responsible for repairs" against "The
+    # landlord is responsible for repairs ...; the tenant pays rent").
+    for i, other in {**_turned(claim, lead, judged), **_turned(claim, passage, judged)}.items():
+        backed[i] = False
+        instead[i] = other.text
     leading = _leading_negation(claim, passage, opcodes)
     if leading is not None:
         negation_diffs.append(leading)
@@ -199,6 +213,11 @@ def check_facts(
             run.clear()
 
     for i, token in enumerate(claim):
+        if i in instead and token.kind in ("word", "stop"):  # a word turned round
+            flush()
+            conflicts += 1
+            differences.append(ClaimDifference("word", token.text, token.span, instead[i]))
+            continue
         if backed[i] or not is_content(token):
             if not is_content(token) and run and token.kind == "stop":
                 continue  # "loan of the bank": one stretch of unbacked words
@@ -293,6 +312,33 @@ def _leading_negation(
         return None
     at = claim[i2].span[0]
     return ClaimDifference("negation", "", (at, at), negation.text)
+
+
+def _turned(
+    claim: Sequence[Token], passage: Sequence[Token], judged: Sequence[bool]
+) -> dict[int, Token]:
+    """By claim token index: the word of ``passage`` standing in its place (an aligned,
+    replaced stretch of at most `MAX_REPLACED` tokens) that excludes it (`_opposites`),
+    unless the claim uses that word too ("from the first to the last day")."""
+    keys = {t.key for t in claim}
+    turnable = [i for i, t in enumerate(claim) if judged[i] and opposites(t.key)]
+    if not turnable or not passage:
+        return {}
+    matcher = difflib.SequenceMatcher(
+        None, [t.key for t in claim], [t.key for t in passage], autojunk=False
+    )
+    out: dict[int, Token] = {}
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op != "replace" or j2 - j1 > MAX_REPLACED:
+            continue
+        for i in (k for k in turnable if i1 <= k < i2):
+            excluded = opposites(claim[i].key)
+            if not excluded.isdisjoint(keys):
+                continue
+            other = next((t for t in passage[j1:j2] if t.key in excluded), None)
+            if other is not None:
+                out[i] = other
+    return out
 
 
 def _counterpart(token: Token, said: Sequence[Token]) -> Token | None:

@@ -228,7 +228,10 @@ class SupportJudge:
         ordered = sorted(chosen, key=lambda s: s.span)
         passage_tokens: list[Token] = [t for s in ordered for t in s.tokens]
         weights = claim_weights(claim, prepared)
-        check = check_facts(claim_text, claim, passage_tokens, weights, judged, prepared.keys)
+        lead = chosen[0].tokens if chosen else ()
+        check = check_facts(
+            claim_text, claim, passage_tokens, weights, judged, prepared.keys, lead=lead
+        )
         cos = None
         if self.encoder is not None:
             texts = [source.text[slice(*s.span)] for s in ordered]

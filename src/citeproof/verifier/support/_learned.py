@@ -22,7 +22,7 @@ from citeproof.errors import RerankUnavailableError, SupportHeadError
 from citeproof.verifier.support._facts import FactCheck
 
 HEAD_FILE = "head.json"
-HEAD_SHA256 = "b1f4e9dff14d20f2c9bd821a271014c7978a506c3617536d68423aeaccec8d66"
+HEAD_SHA256 = "c86df7b31682bbe7863353982709ec257ebaf0659fe366649ccddd0ccc7b0ec8"
 LEXICAL = "features"
 EMBEDDING = "features+minilm"
 LEXICAL_FEATURES = (

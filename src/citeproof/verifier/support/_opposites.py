@@ -1,0 +1,82 @@
+"""Words whose swap turns a claim round: "last" where the passage says "first", "approved"
+where it says "declined", "the tenant" where it says "the landlord".
+
+The fact layer (`_facts`) reads a claim word aligned against one of its opposites in the
+passage, where the claim does not also use that opposite, as the passage saying something
+else: a conflict with ``instead`` set, like another number in a number's place. Each group
+below is a set of mutually exclusive words (a party and its counterparty, a verdict and its
+reverse, one frequency and the others); each word is matched by its token key (its stem),
+so "approves" and "approved" are one word. Kept to words that cannot both hold of the same
+thing: "terminate" and "renew", or "must" and "may", are not here.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from citeproof.verifier.support._text import tokenize
+
+GROUPS: tuple[tuple[tuple[str, ...], ...], ...] = (
+    # Ordinals and ends
+    (("first", "earliest"), ("last", "latest", "final")),
+    (("before", "prior", "earlier"), ("after", "later")),
+    # Verdicts on a request
+    (
+        ("approve", "approved", "accept", "accepted", "grant", "granted"),
+        ("decline", "declined", "reject", "rejected", "refuse", "refused", "deny", "denied"),
+    ),
+    (
+        ("allow", "allowed", "permit", "permitted"),
+        ("prohibit", "prohibited", "forbid", "forbidden", "ban", "banned"),
+    ),
+    (
+        ("include", "includes", "included", "inclusive"),
+        ("exclude", "excludes", "excluded", "exclusive"),
+    ),
+    (("mandatory", "compulsory", "required"), ("optional", "voluntary")),
+    (("limited", "capped"), ("unlimited", "uncapped")),
+    (("open", "opened"), ("closed", "shut")),
+    (("win", "won"), ("lose", "lost")),
+    (("pass", "passed"), ("fail", "failed")),
+    (("valid",), ("invalid",)),
+    (("legal", "lawful"), ("illegal", "unlawful")),
+    (("possible",), ("impossible",)),
+    (("internal",), ("external",)),
+    (("inside",), ("outside",)),
+    (("for",), ("against",)),
+    # A party and its counterparty
+    (("landlord", "lessor"), ("tenant", "lessee")),
+    (("buyer", "purchaser"), ("seller", "vendor")),
+    (("lender", "creditor"), ("borrower", "debtor")),
+    (("employer",), ("employee",)),
+    (("licensor",), ("licensee",)),
+    (("supplier", "provider"), ("customer", "client")),
+    (("plaintiff", "claimant"), ("defendant", "respondent")),
+    (("sender",), ("recipient",)),
+    (("payer",), ("payee",)),
+    # How often
+    (("daily",), ("weekly",), ("monthly",), ("quarterly",), ("annually", "annual", "yearly")),
+)
+
+
+@cache
+def _table() -> dict[str, frozenset[str]]:
+    """For each word's key, the keys of the words that exclude it."""
+    out: dict[str, set[str]] = {}
+    for group in GROUPS:
+        keys = [{_key(word) for word in side} for side in group]
+        for index, side in enumerate(keys):
+            others = set().union(*(k for j, k in enumerate(keys) if j != index))
+            for key in side:
+                out.setdefault(key, set()).update(others - side)
+    return {key: frozenset(value) for key, value in out.items()}
+
+
+def _key(word: str) -> str:
+    (token,) = tokenize(word)
+    return token.key
+
+
+def opposites(key: str) -> frozenset[str]:
+    """The keys of the words that cannot hold where the word with ``key`` holds."""
+    return _table().get(key, frozenset())

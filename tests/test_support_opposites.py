@@ -1,0 +1,111 @@
+"""A claim word aligned against a word that excludes it is a contradiction the default judge
+names: "the last working day" where the lease says "the first", "the tenant" where it says
+"the landlord", "approved" where the email says "declined". A claim that uses both words, or
+a word that only restates the passage's, is not turned round.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from citeproof import Source, verify
+from citeproof.model import ClaimSupport
+from citeproof.verifier.support._opposites import opposites
+from citeproof.verifier.support._text import tokenize
+
+LEASE = Source(
+    id="lease",
+    kind="document",
+    title="Office lease",
+    text=(
+        "The tenant pays rent of £4,200 per month, due on the first working day of each "
+        "month.\n\nThe landlord is responsible for repairs to the roof and structure.\n\n"
+        "The service charge is invoiced quarterly.\n\nLiability of the landlord is capped at "
+        "one year's rent."
+    ),
+)
+CREDIT = Source(
+    id="credit",
+    kind="email_body",
+    title="Decision",
+    text="Hi Sam,\n\nThe loan application from Hartley Ltd was declined on 3 May.\n\nDana",
+)
+
+
+def judged(claim: str, source: Source) -> ClaimSupport:
+    answer = verify(f"{claim} [{source.id}]", [LEASE, CREDIT])
+    (verified,) = [c for c in answer.claims if c.support]
+    (support,) = verified.support
+    return support
+
+
+@pytest.mark.parametrize(
+    ("claim", "source", "says", "not_"),
+    [
+        pytest.param(
+            "Rent is due on the last working day of the month.",
+            LEASE,
+            "first",
+            "last",
+            id="first-last",
+        ),
+        pytest.param(
+            "The tenant is responsible for repairs to the roof and structure.",
+            LEASE,
+            "landlord",
+            "tenant",
+            id="party-and-counterparty",
+        ),
+        pytest.param(
+            "The service charge is invoiced annually.",
+            LEASE,
+            "quarterly",
+            "annually",
+            id="how-often",
+        ),
+        pytest.param(
+            "Liability of the landlord is unlimited.",
+            LEASE,
+            "capped",
+            "unlimited",
+            id="capped-unlimited",
+        ),
+        pytest.param(
+            "The loan application from Hartley Ltd was approved on 3 May.",
+            CREDIT,
+            "declined",
+            "approved",
+            id="approved-declined",
+        ),
+    ],
+)
+def test_a_word_turned_round_is_contradicted_with_the_passages_word(
+    claim: str, source: Source, says: str, not_: str
+) -> None:
+    support = judged(claim, source)
+    assert support.verdict == "contradicted", support
+    assert support.reason == f"the passage says “{says}”, not “{not_}”"
+    (turned,) = [d for d in support.differences if d.instead is not None]
+    assert (turned.text, turned.instead) == (not_, says)
+
+
+def test_a_claim_using_both_words_is_not_turned_round() -> None:
+    support = judged("Rent is due on the first working day, not the last, of each month.", LEASE)
+    assert support.verdict != "contradicted" or "“last”" not in support.reason, support
+
+
+def test_a_restatement_in_the_passages_own_words_stays_supported() -> None:
+    support = judged("The tenant pays rent of £4,200 each month.", LEASE)
+    assert support.verdict == "supported", support
+
+
+def test_each_word_excludes_the_other_side_of_its_group_only() -> None:
+    def key(word: str) -> str:
+        (token,) = tokenize(word)
+        return token.key
+
+    assert key("declined") in opposites(key("approved"))
+    assert key("approved") in opposites(key("declined"))
+    assert key("rejected") not in opposites(key("declined"))  # the same side: a restatement
+    assert {key("weekly"), key("monthly"), key("annually")} <= opposites(key("daily"))
+    assert opposites(key("terminate")) == frozenset()
