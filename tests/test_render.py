@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from markdown_it import MarkdownIt
 
+from citeproof import verify
 from citeproof.errors import InputError
 from citeproof.model import Excerpt, Source, VerifiedAnswer, VerifiedQuote
 from citeproof.render import (
@@ -520,3 +521,11 @@ def test_page_in_a_real_browser_has_panels_and_no_script_003_5(tmp_path: Path) -
         checks = _checks_by_quote(run.stdout)
         assert set(checks) == {q.id for q in answer.quotes}, name
         _assert_inert(run.stdout)
+
+
+def test_terminal_heads_the_answer_corrected_only_when_something_was() -> None:
+    source = Source(id="lease", kind="document", text="The rent is due on the first day.")
+    plain = render_terminal(verify("The rent is due on the first day [lease].", [source]))
+    assert plain.splitlines()[0] == "Answer"
+    fixed = render_terminal(verify('It says "The rent is due on the frist day." [lease]', [source]))
+    assert fixed.splitlines()[0] == "Answer (corrected)"

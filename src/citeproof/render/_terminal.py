@@ -191,8 +191,10 @@ def render_terminal(answer: VerifiedAnswer, width: int = 100) -> str:
         markup=False,
         soft_wrap=False,
     )
-    # The answer first, as corrected: what the person reads; the verdicts follow.
-    console.print(_text("Answer (corrected)", style="bold"))
+    # The answer first, as corrected: what the person reads; the verdicts follow. "(corrected)"
+    # only when something in it was: an answer with no quote is shown as written.
+    changed = answer.text != answer.original
+    console.print(_text("Answer (corrected)" if changed else "Answer", style="bold"))
     console.print(Padding(_text(answer.text.strip() or "(empty)"), (0, 0, 1, 2)))
     console.print(quotes_table(answer))
     console.print(counts_line(answer))
