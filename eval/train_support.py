@@ -47,7 +47,12 @@ from citeproof.verifier.support._learned import (
 PACKAGE = ROOT / "src" / "citeproof" / "verifier" / "support"
 L2 = 1.0
 CACHE = Path("/tmp/citeproof-support-features.json")
-FEATURE_CODE = ("_text.py", "_opposites.py", "_locate.py", "_facts.py", "_learned.py", "_judge.py")
+FEATURE_CODE = (
+    *(PACKAGE / name for name in ("_text.py", "_opposites.py", "_locate.py", "_facts.py")),
+    *(PACKAGE / name for name in ("_learned.py", "_judge.py")),
+    ROOT / "src" / "citeproof" / "sources" / "_sentences.py",
+)
+"""The files whose code the cached features depend on."""
 MAX_GAP = 8
 """`Rules.max_gap`, set rather than tuned: a claim with a clause of this many words the
 passage does not hold ("..., and the broker was promised the offer within a week") is never
@@ -58,8 +63,8 @@ halves (2.717 against 2.711, the sum of the four sets' figures)."""
 def code_fingerprint() -> str:
     """The judge's code: a cache is reused only while the feature code is unchanged."""
     digest = hashlib.sha256()
-    for name in FEATURE_CODE:
-        text = (PACKAGE / name).read_text(encoding="utf-8")
+    for path in FEATURE_CODE:
+        text = path.read_text(encoding="utf-8")
         digest.update(re.sub(r'HEAD_SHA256 = "[0-9a-f]+"', "", text).encode())
     return digest.hexdigest()[:16]
 

@@ -192,3 +192,15 @@ def test_spans_of_a_slice_point_into_the_whole_text() -> None:
         "In S.A. 3262, he landed.",
         "Sauron came.",
     ]
+
+
+def test_a_line_break_inside_wrapped_prose_ends_no_sentence() -> None:
+    text = (
+        "The landlord is responsible for repairs to the\nroof and structure.\n"
+        "The tenant pays rent.\n- a list item\nstarts here"
+    )
+    assert [text[s:e] for s, e in sentence_spans(text, line_breaks=True)] == [
+        "The landlord is responsible for repairs to the\nroof and structure.",
+        "The tenant pays rent.",
+        "- a list item\nstarts here",
+    ]

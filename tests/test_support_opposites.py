@@ -33,7 +33,7 @@ CREDIT = Source(
 
 
 def judged(claim: str, source: Source) -> ClaimSupport:
-    answer = verify(f"{claim} [{source.id}]", [LEASE, CREDIT])
+    answer = verify(f"{claim} [{source.id}]", [LEASE, CREDIT, WRAPPED])
     (verified,) = [c for c in answer.claims if c.support]
     (support,) = verified.support
     return support
@@ -87,6 +87,30 @@ def test_a_word_turned_round_is_contradicted_with_the_passages_word(
     assert support.reason == f"the passage says “{says}”, not “{not_}”"
     (turned,) = [d for d in support.differences if d.instead is not None]
     assert (turned.text, turned.instead) == (not_, says)
+
+
+WRAPPED = Source(
+    id="wrapped",
+    kind="document",
+    text=(
+        "The landlord is responsible for repairs to the\nroof and structure; the tenant is "
+        "responsible for\ninternal decoration."
+    ),
+)
+
+
+def test_a_party_swap_in_prose_wrapped_at_a_width_is_contradicted() -> None:
+    support = judged("The tenant must repair the roof.", WRAPPED)
+    assert support.verdict == "contradicted", support
+    assert support.reason == "the passage says “landlord”, not “tenant”"
+
+
+def test_each_party_keeps_its_own_clause_of_a_wrapped_sentence() -> None:
+    for claim in (
+        "The tenant is responsible for internal decoration.",
+        "The landlord is responsible for repairs to the roof.",
+    ):
+        assert judged(claim, WRAPPED).verdict == "supported", claim
 
 
 def test_a_claim_using_both_words_is_not_turned_round() -> None:

@@ -572,7 +572,7 @@ class Policy:
     ineligible_citations: Literal["flag", "remove"] = "flag"
     max_ellipsis_gap: int = 2000
     excerpt_context: int = 160
-    support_threshold: float = 0.44
+    support_threshold: float = 0.42
     partial_threshold: float = 0.1
     support_embeddings: Literal["auto", "off"] = "auto"
     support_judge: Literal["model", "lexical", "provider"] = "lexical"

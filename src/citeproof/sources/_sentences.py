@@ -13,7 +13,8 @@ digit, an opening quote or bracket. So no sentence ends inside a number (``3.5%`
 ``$1,234.56``, ``v2.1.3``, ``Section 4.2``), before a lowercase word (``wait... then``), after
 an initial (``J. R. R. Tolkien``) or after an abbreviation (`is_abbreviation`: ``e.g.``,
 ``Dr.``, ``cl. 12.1``, ``No. 5``, ``In S.A. 3262, ...``). A blank line always ends one; with
-``line_breaks`` every line break does (lists, verse, a page's lines).
+``line_breaks`` every line break does (lists, verse, a page's lines), except inside prose
+wrapped at a width: a line that starts with a lowercase letter goes on the sentence before.
 
 The answer parser (`citeproof.verifier.parse`) has its own splitter, which knows citation
 markers and quotes, and shares this module's abbreviations and sentence starts.
@@ -65,9 +66,9 @@ def sentence_spans(
     while (found := _CANDIDATE.search(text, position, stop)) is not None:
         at = found.start()
         if text[at] == "\n":
-            blank = None if line_breaks else _BLANK_LINE.match(text, at, stop)
-            position = at + 1 if blank is None else blank.end()
-            if not line_breaks and blank is None:
+            blank = _BLANK_LINE.match(text, at, stop)
+            position = at + 1 if blank is None or line_breaks else blank.end()
+            if blank is None and (not line_breaks or _wrapped(text, at + 1, stop)):
                 continue
             cut = at
         else:
@@ -89,6 +90,14 @@ def sentence_spans(
         current = cut
     _add_trimmed(text, current, stop, spans)
     return tuple(spans)
+
+
+def _wrapped(text: str, at: int, stop: int) -> bool:
+    """Whether the line starting at ``at`` goes on the sentence of the line before: prose
+    wrapped at a width ("repairs to the\nroof and structure"), its first character a
+    lowercase letter, which no sentence, list item or heading starts with."""
+    following = _NOT_SPACE.search(text, at, stop)
+    return following is not None and text[following.start()].islower()
 
 
 def is_abbreviation(text: str, dot: int, following: str, start: int = 0) -> bool:

@@ -37,6 +37,8 @@ search.
 
 from __future__ import annotations
 
+import itertools
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -69,6 +71,7 @@ from citeproof.verifier.support._provider_judge import ProviderJudge
 from citeproof.verifier.support._text import Token, is_content, tokenize
 
 ANCHOR = 0.3
+_CLAUSE = re.compile(r";\s*")
 PARTIAL_RECALL = 0.6
 MIN_PARTIAL = 0.25  # "some of the claim is backed": at least this weighted share
 MAX_NUMBER_SENTENCES = 2
@@ -228,7 +231,7 @@ class SupportJudge:
         ordered = sorted(chosen, key=lambda s: s.span)
         passage_tokens: list[Token] = [t for s in ordered for t in s.tokens]
         weights = claim_weights(claim, prepared)
-        lead = chosen[0].tokens if chosen else ()
+        lead = _lead(chosen[0], claim, source.text) if chosen else ()
         check = check_facts(
             claim_text, claim, passage_tokens, weights, judged, prepared.keys, lead=lead
         )
@@ -401,6 +404,20 @@ class SupportJudge:
             method=method,
             reason=reason,
         )
+
+
+def _lead(sentence: Sentence, claim: Sequence[Token], text: str) -> tuple[Token, ...]:
+    """The tokens of the best sentence's clause (cut at semicolons) holding the most of the
+    claim's words: read alone, it shows which party or word stands in the claim's place
+    ("The landlord is responsible for repairs to the roof; the tenant for decoration" against
+    "The tenant must repair the roof")."""
+    keys = {t.key for t in claim if is_content(t)}
+    start, end = sentence.span
+    cuts = [start, *(m.end() for m in _CLAUSE.finditer(text, start, end)), end]
+    clauses = [
+        tuple(t for t in sentence.tokens if a <= t.span[0] < b) for a, b in itertools.pairwise(cuts)
+    ]
+    return max(clauses, key=lambda c: len(keys & {t.key for t in c}))
 
 
 def _unbacked_names(found: Examined) -> bool:

@@ -22,7 +22,7 @@ from citeproof.errors import RerankUnavailableError, SupportHeadError
 from citeproof.verifier.support._facts import FactCheck
 
 HEAD_FILE = "head.json"
-HEAD_SHA256 = "c86df7b31682bbe7863353982709ec257ebaf0659fe366649ccddd0ccc7b0ec8"
+HEAD_SHA256 = "db945b2addcff1075b168a90126f234f1b59a60f5b8c4a4162a8647a75c73aaf"
 LEXICAL = "features"
 EMBEDDING = "features+minilm"
 LEXICAL_FEATURES = (
