@@ -99,7 +99,7 @@ def main() -> None:
     pairs_sent: list[tuple[str, str]] = []
     for name, policy in (
         ("verify, claim support by the entailment model", Policy()),
-        ("verify, lexical head features+minilm (before)", lexical),
+        ("verify, lexical head features+minilm (the default judge)", lexical),
         (
             "verify, lexical head features only",
             dataclasses.replace(lexical, support_embeddings="off"),
