@@ -84,7 +84,11 @@ GROUPS: dict[str, Group] = {
     ),
     "server-guards": Group(
         ("src/citeproof/server/_guards.py", "src/citeproof/server/_auth.py"),
-        ("tests/server/test_limits_and_auth.py", "tests/server/test_security_headers.py"),
+        (
+            "tests/server/test_guards_in_process.py",
+            "tests/server/test_limits_and_auth.py",
+            "tests/server/test_security_headers.py",
+        ),
     ),
     "ingest-paths": Group(
         ("src/citeproof/sources/_ingest.py", "src/citeproof/sources/_build.py"),
