@@ -13,6 +13,7 @@ over a real socket by ``test_limits_and_auth.py`` and ``test_security_headers.py
 
 from __future__ import annotations
 
+import logging
 import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
@@ -474,6 +475,10 @@ def edge(app: Callable[..., Awaitable[None]], metrics: Metrics, **limits: Any) -
     return EdgeMiddleware(app, metrics=metrics, **settings)
 
 
+def http_scope(path: str = "/") -> dict[str, Any]:
+    return {"type": "http", "method": "POST", "path": path}  # no headers: none are required
+
+
 def test_the_server_header_an_application_sets_is_dropped() -> None:
     async def app(scope: Any, receive: Any, send: Any) -> None:
         await send(
@@ -497,21 +502,44 @@ def test_the_server_header_an_application_sets_is_dropped() -> None:
     assert response.headers["x-frame-options"] == "DENY"
 
 
-def test_a_crash_before_any_response_is_counted_as_500() -> None:
-    metrics = Metrics()
+def test_an_unexpected_error_is_answered_500_with_the_security_headers(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    with service(tmp_path) as running:
+
+        async def crash() -> None:
+            raise RuntimeError("the database went away at /srv/secret")
+
+        running.app.add_api_route("/v1/crash", crash)  # a route with a bug in it
+        with caplog.at_level(logging.ERROR, logger="citeproof.server"):
+            response = running.get("/v1/crash")
+        text = running.get("/metrics").text
+    problem_of(response, 500, "Internal error", "the service failed; see its log", None)
+    for header, value in FIXED_HEADERS.items():
+        assert response.headers.get(header) == value, header
+    assert STRICT_CSP.fullmatch(response.headers["content-security-policy"])
+    logged = [r for r in caplog.records if r.getMessage() == "unexpected error on GET /v1/crash"]
+    assert len(logged) == 1 and logged[0].exc_info is not None
+    assert "the database went away" in str(logged[0].exc_info[1])
+    assert requests_counted(text)[("GET", "/v1/crash", "500")] == 1.0
+
+
+def test_an_error_after_the_reply_began_is_not_answered_twice() -> None:
+    sent: list[Message] = []
 
     async def app(scope: Any, receive: Any, send: Any) -> None:
-        raise RuntimeError("the application failed")
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        raise RuntimeError("failed while streaming")
 
-    async def main() -> None:
-        transport = httpx.ASGITransport(app=edge(app, metrics))
-        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client:
-            await client.get("/anything")
+    async def receive() -> Message:
+        return {"type": "http.request", "body": b""}
 
-    with pytest.raises(RuntimeError, match="the application failed"):
-        anyio.run(main)
-    counted = requests_counted(metrics.text().decode())
-    assert counted == {("GET", "unmatched", "500"): 1.0}
+    async def send(message: Message) -> None:
+        sent.append(message)
+
+    with pytest.raises(RuntimeError, match="failed while streaming"):
+        anyio.run(edge(app, Metrics()), http_scope(), receive, send)
+    assert [(m["type"], m["status"]) for m in sent] == [("http.response.start", 200)]
 
 
 def test_scopes_other_than_http_pass_through_untouched() -> None:
@@ -532,10 +560,6 @@ def test_scopes_other_than_http_pass_through_untouched() -> None:
         assert seen.pop() == (scope, receive, send)
         assert "state" not in scope
     assert requests_counted(metrics.text().decode()) == {}
-
-
-def http_scope(path: str = "/") -> dict[str, Any]:
-    return {"type": "http", "method": "POST", "path": path}  # no headers: none are required
 
 
 def test_after_the_whole_body_waiting_for_the_client_to_leave_is_not_cut_off() -> None:
