@@ -190,6 +190,35 @@ EQUIVALENT: dict[str, str] = {
     "citeproof.turn._eligibility.x__fingerprint__mutmut_26": (
         '"UTF-8" for "utf-8": Python\'s codec names ignore case, the bytes are the same'
     ),
+    # server-guards
+    **{
+        "citeproof.server." + name: (
+            "a header name in another case: Starlette lowercases the names of a response's "
+            "headers and of its lookups, so the bytes sent and the header read are the same"
+        )
+        for name in (
+            "_guards.xǁBodyTimeoutǁ__init____mutmut_18",
+            "_guards.xǁBodyTimeoutǁ__init____mutmut_19",
+            "_auth.xǁRateLimiterǁtake__mutmut_51",
+            "_auth.xǁRateLimiterǁtake__mutmut_52",
+            "_auth.xǁAuthenticatorǁprincipal__mutmut_30",
+            "_auth.xǁAuthenticatorǁprincipal__mutmut_31",
+            "_auth.xǁAuthenticatorǁprincipal__mutmut_58",
+            "_auth.xǁAuthenticatorǁprincipal__mutmut_59",
+            "_auth.x__bearer__mutmut_4",
+            "_auth.x__bearer__mutmut_37",
+            "_auth.x__bearer__mutmut_38",
+        )
+    },
+    "citeproof.server._guards.xǁEdgeMiddlewareǁ_limited__mutmut_3": (
+        "complete = None for False: it is only ever read as true or false"
+    ),
+    **{
+        "citeproof.server._guards.xǁEdgeMiddlewareǁ_limited__mutmut_" + n: (
+            "more_body missing read as None instead of False: `not` makes both True"
+        )
+        for n in ("22", "24")
+    },
 }
 
 

@@ -121,10 +121,11 @@ def service(folder: Path, *, dev: bool = False, **limits: Any) -> Iterator[Servi
         app.state.service.close()
 
 
-@pytest.fixture(scope="module")
-def guarded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
-    """A service with tokens required and small body limits."""
-    with service(tmp_path_factory.mktemp("guarded")) as running:
+@pytest.fixture
+def guarded(tmp_path: Path) -> Iterator[Service]:
+    """A service with tokens required and small body limits, built for each test (so that
+    mutation testing sees each test build it)."""
+    with service(tmp_path) as running:
         yield running
 
 
@@ -444,7 +445,9 @@ def test_a_burst_of_one_allows_one_request_at_once(tmp_path: Path, clock: Clock)
     with service(tmp_path, rate_per_minute=120, rate_burst=1) as running:
         frank = running.bearer("frank")
         assert statuses(running, frank, 2) == [200, 429]
-        assert running.get("/v1/audit/verify", headers=frank).headers["retry-after"] == "1"
+        refused = running.get("/v1/audit/verify", headers=frank)
+        assert refused.json()["detail"] == "over 120 requests a minute for 'frank'"
+        assert refused.headers["retry-after"] == "1"
         clock.now += 0.5  # two a second
         assert statuses(running, frank, 2) == [200, 429]
 
@@ -500,6 +503,23 @@ def test_the_server_header_an_application_sets_is_dropped() -> None:
     assert "server" not in response.headers
     assert response.headers["x-kept"] == "yes"
     assert response.headers["x-frame-options"] == "DENY"
+
+
+def test_a_reply_started_without_headers_gets_the_security_headers() -> None:
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        await send({"type": "http.response.start", "status": 204})  # headers are optional
+        await send({"type": "http.response.body"})
+
+    async def main() -> httpx.Response:
+        transport = httpx.ASGITransport(app=edge(app, Metrics()))
+        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client:
+            return await client.get("/")
+
+    response = anyio.run(main)
+    assert response.status_code == 204
+    for header, value in FIXED_HEADERS.items():
+        assert response.headers.get(header) == value, header
+    assert STRICT_CSP.fullmatch(response.headers["content-security-policy"])
 
 
 def test_an_unexpected_error_is_answered_500_with_the_security_headers(
