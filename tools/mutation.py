@@ -210,6 +210,28 @@ EQUIVALENT: dict[str, str] = {
             "_auth.x__bearer__mutmut_38",
         )
     },
+    **{
+        "citeproof.server._guards.xǁEdgeMiddlewareǁ__call____mutmut_" + n: (
+            "a security header's name upper-cased: HTTP header names ignore case (RFC 9110), "
+            "so every client reads the same header"
+        )
+        for n in ("68", "73", "77", "81", "85", "89")
+    },
+    **{
+        "citeproof.server._guards.xǁEdgeMiddlewareǁ__call____mutmut_" + n: (
+            '"ASCII" for "ascii": codec names ignore case, the same bytes and text'
+        )
+        for n in ("19", "71")
+    },
+    **{
+        "citeproof.server._guards.xǁEdgeMiddlewareǁ__call____mutmut_" + n: (
+            "receive=None for a problem reply: a Starlette Response only sends, it never reads"
+        )
+        for n in ("106", "133")
+    },
+    "citeproof.server._guards.xǁEdgeMiddlewareǁ__call____mutmut_41": (
+        "responded = None for False: it is only ever read as true or false"
+    ),
     "citeproof.server._guards.xǁEdgeMiddlewareǁ_limited__mutmut_3": (
         "complete = None for False: it is only ever read as true or false"
     ),

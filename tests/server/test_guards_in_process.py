@@ -544,6 +544,30 @@ def test_an_unexpected_error_is_answered_500_with_the_security_headers(
     assert requests_counted(text)[("GET", "/v1/crash", "500")] == 1.0
 
 
+def test_a_request_cut_short_before_any_reply_is_counted_as_500() -> None:
+    metrics = Metrics()
+    entered = anyio.Event()
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        entered.set()
+        await anyio.sleep_forever()
+
+    async def receive() -> Message:
+        return {"type": "http.request", "body": b""}
+
+    async def send(message: Message) -> None:
+        raise AssertionError(f"nothing is sent: {message}")
+
+    async def main() -> None:
+        async with anyio.create_task_group() as server:  # a server stopping cancels its work
+            server.start_soon(edge(app, metrics), http_scope(), receive, send)
+            await entered.wait()
+            server.cancel_scope.cancel()
+
+    anyio.run(main)
+    assert requests_counted(metrics.text().decode()) == {("POST", "unmatched", "500"): 1.0}
+
+
 def test_an_error_after_the_reply_began_is_not_answered_twice() -> None:
     sent: list[Message] = []
 
