@@ -84,7 +84,11 @@ GROUPS: dict[str, Group] = {
     ),
     "server-guards": Group(
         ("src/citeproof/server/_guards.py", "src/citeproof/server/_auth.py"),
-        ("tests/server/test_limits_and_auth.py", "tests/server/test_security_headers.py"),
+        (
+            "tests/server/test_guards_in_process.py",
+            "tests/server/test_limits_and_auth.py",
+            "tests/server/test_security_headers.py",
+        ),
     ),
     "ingest-paths": Group(
         ("src/citeproof/sources/_ingest.py", "src/citeproof/sources/_build.py"),
@@ -186,6 +190,57 @@ EQUIVALENT: dict[str, str] = {
     "citeproof.turn._eligibility.x__fingerprint__mutmut_26": (
         '"UTF-8" for "utf-8": Python\'s codec names ignore case, the bytes are the same'
     ),
+    # server-guards
+    **{
+        "citeproof.server." + name: (
+            "a header name in another case: Starlette lowercases the names of a response's "
+            "headers and of its lookups, so the bytes sent and the header read are the same"
+        )
+        for name in (
+            "_guards.xǁBodyTimeoutǁ__init____mutmut_18",
+            "_guards.xǁBodyTimeoutǁ__init____mutmut_19",
+            "_auth.xǁRateLimiterǁtake__mutmut_51",
+            "_auth.xǁRateLimiterǁtake__mutmut_52",
+            "_auth.xǁAuthenticatorǁprincipal__mutmut_30",
+            "_auth.xǁAuthenticatorǁprincipal__mutmut_31",
+            "_auth.xǁAuthenticatorǁprincipal__mutmut_58",
+            "_auth.xǁAuthenticatorǁprincipal__mutmut_59",
+            "_auth.x__bearer__mutmut_4",
+            "_auth.x__bearer__mutmut_37",
+            "_auth.x__bearer__mutmut_38",
+        )
+    },
+    **{
+        "citeproof.server._guards.xǁEdgeMiddlewareǁ__call____mutmut_" + n: (
+            "a security header's name upper-cased: HTTP header names ignore case (RFC 9110), "
+            "so every client reads the same header"
+        )
+        for n in ("68", "73", "77", "81", "85", "89")
+    },
+    **{
+        "citeproof.server._guards.xǁEdgeMiddlewareǁ__call____mutmut_" + n: (
+            '"ASCII" for "ascii": codec names ignore case, the same bytes and text'
+        )
+        for n in ("19", "71")
+    },
+    **{
+        "citeproof.server._guards.xǁEdgeMiddlewareǁ__call____mutmut_" + n: (
+            "receive=None for a problem reply: a Starlette Response only sends, it never reads"
+        )
+        for n in ("106", "133")
+    },
+    "citeproof.server._guards.xǁEdgeMiddlewareǁ__call____mutmut_41": (
+        "responded = None for False: it is only ever read as true or false"
+    ),
+    "citeproof.server._guards.xǁEdgeMiddlewareǁ_limited__mutmut_3": (
+        "complete = None for False: it is only ever read as true or false"
+    ),
+    **{
+        "citeproof.server._guards.xǁEdgeMiddlewareǁ_limited__mutmut_" + n: (
+            "more_body missing read as None instead of False: `not` makes both True"
+        )
+        for n in ("22", "24")
+    },
 }
 
 

@@ -21,7 +21,7 @@ from citeproof.server._api import UPLOAD_PATHS, build_router
 from citeproof.server._auth import Authenticator, RateLimiter
 from citeproof.server._batches import BatchRunner
 from citeproof.server._config import ServiceConfig, is_loopback
-from citeproof.server._guards import EdgeMiddleware
+from citeproof.server._guards import EdgeMiddleware, internal_error
 from citeproof.server._openapi30 import openapi_30
 from citeproof.server._origins import OriginGuard
 from citeproof.server._problems import Problem
@@ -125,8 +125,9 @@ def create_app(config: ServiceConfig) -> FastAPI:
 
     @app.exception_handler(Exception)
     async def crashed(request: Request, error: Exception) -> Response:
+        # Reached only by an error of the edge middleware itself, which answers the others.
         log.exception("unexpected error on %s %s", request.method, request.url.path)
-        return Problem(500, "Internal error", "the service failed; see its log").response()
+        return internal_error().response()
 
     app.add_middleware(OriginGuard, dev=config.dev)
     app.add_middleware(

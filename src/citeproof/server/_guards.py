@@ -1,11 +1,15 @@
 """What every request passes through first: body limits counted while the body is read, a
 cut-off for clients that stop sending, security headers with a per-request CSP nonce, and
 the request metrics. A pure ASGI middleware, so nothing is buffered before it is counted.
+
+An unexpected error is answered here too (500, logged), so that its reply carries the
+security headers: Starlette would answer it outside every middleware, without them.
 """
 
 from __future__ import annotations
 
 import base64
+import logging
 import secrets
 import time
 from collections.abc import Collection
@@ -15,6 +19,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from citeproof.server._metrics import Metrics
 from citeproof.server._problems import Problem, too_large
+
+log = logging.getLogger("citeproof.server")
 
 STRICT_CSP = (
     "default-src 'none'; script-src 'self' 'nonce-{nonce}'; style-src 'self'; img-src 'self'; "
@@ -38,6 +44,11 @@ class BodyTimeout(Problem):
             field="body",
             headers={"Connection": "close"},
         )
+
+
+def internal_error() -> Problem:
+    """The reply to an unexpected error: it names nothing of the failure (see the log)."""
+    return Problem(500, "Internal error", "the service failed; see its log")
 
 
 class BodyTooLarge(Problem):
@@ -76,11 +87,13 @@ class EdgeMiddleware:
         path: str = scope["path"]
         csp = (DOCS_CSP if path == "/docs" else STRICT_CSP).format(nonce=nonce)
         status = 500
+        responded = False
 
         async def send_secured(message: Message) -> None:
-            nonlocal status
+            nonlocal status, responded
             if message["type"] == "http.response.start":
                 status = int(message["status"])
+                responded = True
                 headers = [(k, v) for k, v in message.get("headers", []) if k.lower() != b"server"]
                 headers += [
                     (b"content-security-policy", csp.encode("ascii")),
@@ -100,6 +113,11 @@ class EdgeMiddleware:
                 await BodyTooLarge(limit).response()(scope, receive, send_secured)
                 return
             await self.app(scope, self._limited(receive, limit), send_secured)
+        except Exception:
+            if responded:  # too late for another reply: the server closes the connection
+                raise
+            log.exception("unexpected error on %s %s", scope["method"], path)
+            await internal_error().response()(scope, receive, send_secured)
         finally:
             route = scope.get("route")
             name = getattr(route, "path", "unmatched")
