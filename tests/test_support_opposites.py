@@ -118,6 +118,11 @@ def test_a_claim_using_both_words_is_not_turned_round() -> None:
     assert support.verdict != "contradicted" or "“last”" not in support.reason, support
 
 
+def test_a_negated_word_agrees_with_its_opposite() -> None:
+    support = judged("The loan application from Hartley Ltd was not approved.", CREDIT)
+    assert not any(d.instead == "declined" for d in support.differences), support
+
+
 def test_a_restatement_in_the_passages_own_words_stays_supported() -> None:
     support = judged("The tenant pays rent of £4,200 each month.", LEASE)
     assert support.verdict == "supported", support

@@ -319,9 +319,12 @@ def _turned(
 ) -> dict[int, Token]:
     """By claim token index: the word of ``passage`` standing in its place (an aligned,
     replaced stretch of at most `MAX_REPLACED` tokens) that excludes it (`_opposites`),
-    unless the claim uses that word too ("from the first to the last day")."""
+    unless the claim uses that word too ("from the first to the last day") or either word is
+    negated ("not approved" says what "refused" says)."""
     keys = {t.key for t in claim}
-    turnable = [i for i, t in enumerate(claim) if judged[i] and opposites(t.key)]
+    turnable = [
+        i for i, t in enumerate(claim) if judged[i] and opposites(t.key) and not _negated(claim, i)
+    ]
     if not turnable or not passage:
         return {}
     matcher = difflib.SequenceMatcher(
@@ -335,10 +338,23 @@ def _turned(
             excluded = opposites(claim[i].key)
             if not excluded.isdisjoint(keys):
                 continue
-            other = next((t for t in passage[j1:j2] if t.key in excluded), None)
+            other = next(
+                (
+                    passage[j]
+                    for j in range(j1, j2)
+                    if passage[j].key in excluded and not _negated(passage, j)
+                ),
+                None,
+            )
             if other is not None:
                 out[i] = other
     return out
+
+
+def _negated(tokens: Sequence[Token], at: int) -> bool:
+    """Whether a negation stands in the two tokens before ``tokens[at]`` ("was not approved",
+    "never approved")."""
+    return any(t.kind == "negation" for t in tokens[max(0, at - 2) : at])
 
 
 def _counterpart(token: Token, said: Sequence[Token]) -> Token | None:
