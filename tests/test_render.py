@@ -25,6 +25,7 @@ from citeproof.render import (
     render_terminal,
     state_label,
 )
+from citeproof.render._html_parts import block_quote, css_name, inline_diff, quote_symbol
 from citeproof.render._labels import split_excerpt, status_label
 from citeproof.render._verdicts import quote_state
 from tests.answers import (
@@ -286,6 +287,17 @@ def test_html_shows_corrected_wording_and_the_original_only_struck_003_9(
     assert "histroy" in struck and "history" in " ".join(i.text() for i in check.find_all("ins"))
 
 
+def test_a_fix_that_keeps_the_meaning_shows_only_the_sources_words_in_the_text_003_9() -> None:
+    # Rendered here, not from the module's page: a mutation tool credits a shared fixture's
+    # work to the first test that asked for it.
+    answer = lending_answer()
+    fixed = next(q for q in answer.quotes if q.text == HISTORY_WRITTEN)
+    page = parse(render_html(answer))
+    shown = next(n for n in page.elements if n.attrs.get("id") == f"quote-{fixed.id}")
+    assert shown.find_all("del") == [] and shown.find_all("ins") == []
+    assert flat(shown.text()) == f"“{HISTORY_SOURCE}”"
+
+
 def test_markdown_shows_corrected_wording_and_the_original_only_as_was_003_9(
     markdown: str,
 ) -> None:
@@ -324,6 +336,51 @@ def test_a_repeated_quote_is_shown_per_occurrence_003_8(page: str, markdown: str
     assert "state-verified" in (first.attrs.get("class") or "")
     assert "state-corrected" in (again.attrs.get("class") or "")
     assert "(citation was: S2)" in markdown
+
+
+@pytest.mark.parametrize(
+    ("wrote", "source", "shown"),
+    [
+        # A word the model added is struck; one it left out is marked inserted; the words
+        # they share are shown once, as they are.
+        ("the loan was approved", "the loan approved", "the loan <del>was </del>approved"),
+        ("the loan approved", "the loan was approved", "the loan <ins>was </ins>approved"),
+        ("a b c", "a x b c", "a<ins> x</ins> b c"),
+        (
+            "offer is made",
+            "offer is issued",
+            'offer is <del>made</del><span class="arrow"> → </span><ins>issued</ins>',
+        ),
+        # A change of case or punctuation alone shows the source's words only.
+        ("Loan approved", "loan approved", "loan approved"),
+        ("<b>&", "<b>!&", "&lt;b&gt;!&amp;"),  # escaped, whatever the words hold
+    ],
+)
+def test_a_meaning_change_shows_what_was_struck_and_what_the_source_says_003_9(
+    wrote: str, source: str, shown: str
+) -> None:
+    assert inline_diff(wrote, source) == shown
+
+
+def test_class_names_and_ids_hold_only_letters_digits_dash_and_underscore() -> None:
+    assert css_name('q 1<"x') == "q-1--x"
+    assert css_name("Ab_9-") == "Ab_9-"
+    assert css_name("") == "x"
+
+
+def test_a_block_quote_is_captioned_by_its_symbol_and_its_claims_markers_003_5(
+    answer: VerifiedAnswer,
+) -> None:
+    quote = next(q for q in answer.quotes if q.style == "block")
+    figure = block_quote(quote, ['<a id="ref-1">1</a>', '<a id="ref-2">2</a>'])
+    caption = figure.split("<figcaption>")[1].removesuffix("</figcaption></figure>")
+    assert caption == quote_symbol(quote) + '<a id="ref-1">1</a><a id="ref-2">2</a>'
+
+
+def test_every_change_is_shown_when_asked_even_of_case_003_9() -> None:
+    assert inline_diff("Loan", "loan", cosmetic=True) == (
+        '<del>Loan</del><span class="arrow"> → </span><ins>loan</ins>'
+    )
 
 
 # --- section D: no bare confidence numbers --------------------------------------------------

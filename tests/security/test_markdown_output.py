@@ -17,6 +17,8 @@ from markdown_it import MarkdownIt
 
 from citeproof import Source, verify
 from citeproof.render import render_markdown
+from citeproof.render._edits import apply_edits
+from citeproof.render._markdown_safety import canonical_url, markdown_link, neutralise_markdown
 from tests.security.browser import load_in_chromium, request_logger, require_chromium
 
 RENDERERS = {
@@ -129,3 +131,107 @@ def test_markdown_reference_definitions_are_normalised_003_5() -> None:
     markdown = render_markdown(verify(answer, [Source(id="S1", kind="document", text="x")]))
     assert "[p]: http://example.com/a&b%20c" in markdown
     assert "[r]: https://example.com/x%20y" in markdown
+
+
+def neutralised(markdown: str) -> str:
+    return apply_edits(markdown, neutralise_markdown(markdown))
+
+
+# (Markdown from outside, as citeproof hands it on). A destination is read where CommonMark
+# reads it (blanks and one line break before it, "<...>" on one line, backslash escapes,
+# balanced parentheses, up to a blank or a control character); a safe one is written in its
+# canonical form, any other one loses its link syntax ("]\(", "]\:").
+DESTINATIONS = [
+    ("see [a](", "see [a]\\("),  # the text ends where a destination would start
+    ("see [a]( ", "see [a]\\( "),
+    ("see [a](\n ", "see [a]\\(\n "),
+    ("[r]:", "[r]\\:"),
+    ("[a](https://example.com/", "[a](https://example.com/"),  # never closed: no link
+    ("[a](Xhttps://example.com/)", "[a]\\(Xhttps://example.com/)"),  # relative, not http
+    ("Intro [a](\nhttps://example.com/)", "Intro [a](\nhttps://example.com/)"),
+    ("Intro [a](\n https://example.com/)", "Intro [a](\n https://example.com/)"),
+    ("Intro [a](\n Xhttps://example.com/)", "Intro [a]\\(\n Xhttps://example.com/)"),
+    ("[a](<https://example.com/>)", "[a](https://example.com/)"),
+    ("5 > 4, see [a](<https://example.com/a b>)", "5 > 4, see [a](https://example.com/a%20b)"),
+    ("[a](<https://example.com/>) and 6 > 5", "[a](https://example.com/) and 6 > 5"),
+    ("[a](https://example.com/a\\)) tail", "[a](https://example.com/a%29) tail"),
+    # Escapes and entities are decoded over the whole destination, not up to the first one.
+    ("[a](https://example.com/a\\)&amp;\\(b) tail", "[a](https://example.com/a%29&%28b) tail"),
+    ("[a](https://example.com/\\)", "[a](https://example.com/%29"),  # "\)" at the very end
+    ("[a](https://example.com/\x7fx)", "[a](https://example.com/\x7fx)"),  # DEL ends it
+    ("[a](https://example.com/\x01x)", "[a](https://example.com/\x01x)"),  # so does a C0
+    ('[a](https://example.com/ "t")', '[a](https://example.com/ "t")'),  # a blank: a title
+    # Balanced parentheses stay in the destination, however deep; the first unbalanced ends it.
+    ("[a](https://example.com/(x)y) z", "[a](https://example.com/%28x%29y) z"),
+    ("[a](https://example.com/((x))y) z", "[a](https://example.com/%28%28x%29%29y) z"),
+    ("[a](javascript:alert(1)) x", "[a]\\(javascript:alert(1)) x"),
+    ("[r]: javascript:alert(1)", "[r]\\: javascript:alert(1)"),
+    # A "](" inside a destination rewritten is its text; the links after it are still read.
+    (
+        "[a](https://example.com/x](y) [b](javascript:alert(1))",
+        "[a](https://example.com/x%5D%28y%29 [b]\\(javascript:alert(1))",
+    ),
+]
+
+
+@pytest.mark.parametrize(("markdown", "shown"), DESTINATIONS)
+def test_a_link_destination_is_read_where_commonmark_reads_it_003_5(
+    markdown: str, shown: str
+) -> None:
+    assert neutralised(markdown) == shown
+
+
+AUTOLINKS = [
+    # The text of the link is escaped Markdown; the target is the canonical address.
+    ("<https://example.com/a_b*c>", "[https://example.com/a\\_b\\*c](https://example.com/a_b*c)"),
+    ("<mailto:me@example.com>", "[mailto:me@example.com](mailto:me@example.com)"),
+    (
+        "<https://a.example/><https://b.example/>",
+        "[https://a.example/](https://a.example/)[https://b.example/](https://b.example/)",
+    ),
+    ("<javascript:alert(1)>", "&lt;javascript:alert(1)>"),  # no link, and no tag either
+    # Every "<" that could open a tag, a comment or a declaration is an entity; others stay.
+    (
+        "a <b>tag</b> <!-- c --> <!x> <?p?> 1 < 2",
+        "a &lt;b>tag&lt;/b> &lt;!-- c --> &lt;!x> &lt;?p?> 1 < 2",
+    ),
+]
+
+
+@pytest.mark.parametrize(("markdown", "shown"), AUTOLINKS)
+def test_an_autolink_becomes_a_plain_link_to_its_canonical_address_003_5(
+    markdown: str, shown: str
+) -> None:
+    assert neutralised(markdown) == shown
+
+
+IMAGES = [
+    ("![x](https://example.com/) \\", "\\![x](https://example.com/) \\"),  # at the start
+    (
+        "[a](javascript:x) ![x](https://example.com/)",
+        "[a]\\(javascript:x) \\![x](https://example.com/)",
+    ),
+    ("\\![x](https://example.com/)", "\\![x](https://example.com/)"),  # escaped already
+    ("a \\\\![x](https://example.com/)", "a \\\\\\![x](https://example.com/)"),  # "\\" then "!"
+    ("a \\\\\\![x](https://example.com/)", "a \\\\\\![x](https://example.com/)"),  # "\\" "\!"
+    ("a \\\\\\\\![x](https://example.com/)", "a \\\\\\\\\\![x](https://example.com/)"),
+]
+
+
+@pytest.mark.parametrize(("markdown", "shown"), IMAGES)
+def test_an_image_is_left_a_link_whatever_backslashes_precede_it_003_5(
+    markdown: str, shown: str
+) -> None:
+    assert neutralised(markdown) == shown
+    assert "<img" not in RENDERERS["commonmark+html"].render(shown)
+
+
+def test_a_link_is_made_only_to_a_safe_address_003_5() -> None:
+    assert markdown_link("the policy", "https://example.com/a b") == (
+        "[the policy](https://example.com/a%20b)"
+    )
+    assert markdown_link("the policy", "javascript:alert(1)") == "the policy"
+    assert canonical_url(" https://example.com/x ") == "https://example.com/x"
+    for unsafe in ("https://example.com/a\x01b", "https://example.com/\x7f", "//example.com/",
+                   "ftp://example.com/", "https:///x", "mailto:"):  # fmt: skip
+        assert canonical_url(unsafe) is None, unsafe

@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from citeproof.cli import main
+from citeproof.render import json_text, markup_safe, safe_console
 
 # What a terminal acts on (C0, DEL, C1), reorders text (bidi) or hides it (tag characters).
 RAW = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
@@ -112,3 +113,36 @@ def test_error_messages_quote_outside_names_as_text_003_5(tmp_path: Path) -> Non
     assert code == 1
     assert "Error:" in output and "<U+001B>]0;owned<U+0007>" in output
     assert not RAW.search(output)
+
+
+def test_json_output_keeps_its_value_and_escapes_only_what_a_terminal_acts_on_003_5() -> None:
+    value = {
+        "text": "café: \u202eexe.txt \U000e0041 \x85 \u2028 end",
+        "name": "broken \udce9 byte",  # a file name's byte that is not UTF-8
+    }
+    text = json_text(value, indent=2)
+    assert json.loads(text) == value
+    assert not RAW.search(text) and "\u2028" not in text and "\udce9" not in text
+    assert "café" in text  # readable text stays readable
+    # Each unsafe character is a JSON escape of its UTF-16 units (a surrogate pair above
+    # U+FFFF), so any JSON reader gets the same value back.
+    assert "\\u202eexe.txt \\udb40\\udc41 \\u0085 \\u2028 end" in text
+    assert "broken \\udce9 byte" in text
+    assert text.startswith('{\n  "text": ')  # the indent asked for
+
+
+def test_markup_safe_text_is_one_line_and_prints_as_written_003_5() -> None:
+    assert markup_safe("[bold]a[/bold]\nb\tc") == "\\[bold]a\\[/bold]<U+000A>b<U+0009>c"
+
+
+def test_the_message_console_prints_markup_and_emoji_codes_as_written_003_5(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("FORCE_COLOR", "1")  # even on a terminal that shows colours
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    safe_console().print("[red]x[/red] :smile: 12 https://example.com/ " + "long " * 40)
+    safe_console(stderr=True).print("to stderr")
+    out, err = capsys.readouterr()
+    # Nothing added: no colour codes (highlighting), no emoji, no markup read, no line broken.
+    assert out == "[red]x[/red] :smile: 12 https://example.com/ " + "long " * 40 + "\n"
+    assert err == "to stderr\n"
