@@ -3,13 +3,15 @@ HTML, Markdown and text; plus the Enron sample."""
 
 from __future__ import annotations
 
+from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
 
 from citeproof.errors import SourceError
-from citeproof.sources import read_source_file
+from citeproof.sources import ReadLimits, read_source_file, readable_path
 from citeproof.sources._build import FileDrafts, read_file
+from citeproof.sources._ids import attachment_doc_id, file_doc_id, message_doc_id
 from citeproof.sources._segment import email_paragraphs
 from tests.mailfixtures import (
     MEMO_PARAGRAPHS,
@@ -266,3 +268,162 @@ def test_enron_sample_messages_read_as_email_bodies() -> None:
     forwarded = read_file(ENRON / "buy-r__discussion_threads__10.eml").drafts[0]
     assert forwarded.title == "Remote office BRM-#2"
     assert "Has anything similar to the following ever been completed" in forwarded.text
+
+
+def message_of_every_attachment_kind(path: Path) -> Path:
+    """A message whose attachments are, in order: an image, an empty text, a broken PDF, an
+    oversized text, two texts both named ``notes`` (no suffix: known by their type; the first
+    in KOI8-R), a message saved as ``fwd.eml`` sent as octet-stream, and a forwarded message
+    named ``forwarded``. Each one that is not read comes before one that is."""
+    forwarded = EmailMessage()
+    forwarded["From"] = "priya@lending.example"
+    forwarded["Subject"] = "Forwarded valuation"
+    forwarded.set_content("The valuation came back at 412,000.\n")
+    saved = EmailMessage()
+    saved["From"] = "dan@lending.example"
+    saved["Subject"] = "Attached copy"
+    saved.set_content("The attached copy of the memo.\n")
+    message = EmailMessage()
+    message["From"] = "Dan Mercer <dan@lending.example>"
+    message["Message-ID"] = "<parts@lending.example>"
+    message["Subject"] = "Every kind of attachment"
+    message.set_content("The attachments, one of each kind.\n")
+    for data, maintype, subtype, name in (
+        (b"\x89PNG\r\n", "image", "png", "photo.png"),
+        (b"   \n", "text", "plain", "empty.txt"),
+        (b"%PDF-1.4 broken", "application", "pdf", "broken.pdf"),
+        (b"x" * 400, "text", "plain", "big.txt"),
+    ):
+        message.add_attachment(data, maintype=maintype, subtype=subtype, filename=name)
+    in_koi8 = "Ставка фиксирована.\n".encode("koi8-r")
+    message.add_attachment(
+        in_koi8, maintype="text", subtype="plain", filename="notes", params={"charset": "koi8-r"}
+    )
+    message.add_attachment(b"Second notes.\n", maintype="text", subtype="plain", filename="notes")
+    message.add_attachment(
+        bytes(saved), maintype="application", subtype="octet-stream", filename="fwd.eml"
+    )
+    message.add_attachment(forwarded, filename="forwarded")
+    path.write_bytes(bytes(message))
+    return path
+
+
+def test_every_kind_of_attachment_is_read_skipped_or_named_as_a_problem(tmp_path: Path) -> None:
+    path = message_of_every_attachment_kind(tmp_path / "parts.eml")
+    read = read_file(path, version="v7", limits=ReadLimits(max_attachment_bytes=200))
+    body, *attachments = read.drafts
+    doc_id = message_doc_id("parts@lending.example", path)
+    assert (read.path, read.doc_id, body.doc_id) == (path, doc_id, doc_id)
+    assert [(d.title, d.text) for d in attachments] == [
+        ("notes", "Ставка фиксирована.\n"),  # decoded from its declared charset
+        ("notes", "Second notes.\n"),
+        ("fwd.eml", "The attached copy of the memo.\n"),  # a message, whatever its type
+        ("forwarded", "The valuation came back at 412,000.\n"),  # a message, whatever its name
+    ]
+    # Two attachments of one name are two documents: their occurrence tells them apart.
+    assert [d.doc_id for d in attachments] == [
+        attachment_doc_id(doc_id, "notes", 1),
+        attachment_doc_id(doc_id, "notes", 2),
+        attachment_doc_id(doc_id, "fwd.eml", 1),
+        attachment_doc_id(doc_id, "forwarded", 1),
+    ]
+    for draft in read.drafts:  # the version given, the file they came from, the message
+        assert (draft.version, draft.origin, draft.message_id) == (
+            "v7",
+            readable_path(path.resolve()),
+            "parts@lending.example",
+        )
+    assert {d.parent_doc_id for d in attachments} == {doc_id}
+    where = f"{path}#attachment="
+    assert read.skipped == (
+        f"{where}photo.png: image/png is not a format citeproof reads; skipped",
+        f"{where}empty.txt: no text",
+    )
+    oversized, broken = read.problems
+    assert oversized == (
+        f"{where}big.txt: the attachment is over the limit of 200 bytes (setting "
+        "max_attachment_bytes, environment CITEPROOF_MAX_ATTACHMENT_BYTES)"
+    )
+    assert broken.startswith(f"{where}broken.pdf: cannot read the PDF: ")
+
+
+def test_a_message_under_a_trusted_folder_is_named_by_its_message_id(tmp_path: Path) -> None:
+    path = message_of_every_attachment_kind(tmp_path / "parts.eml")
+    trusted = read_file(path, trusted_roots=[tmp_path])
+    assert trusted.doc_id == message_doc_id("parts@lending.example", path, trusted=True)
+    elsewhere = read_file(path, trusted_roots=[tmp_path / "other"])
+    assert elsewhere.doc_id == message_doc_id("parts@lending.example", path)
+
+
+def test_a_message_without_a_subject_is_titled_by_its_file_name(tmp_path: Path) -> None:
+    message = EmailMessage()
+    message["From"] = "dan@lending.example"
+    message.set_content("No subject here.\n")
+    path = tmp_path / "no-subject.eml"
+    path.write_bytes(bytes(message))
+    (body,) = read_file(path).drafts
+    assert body.title == "no-subject.eml"
+    # A draft becomes the source stored, with the time it was read.
+    source = body.source("2026-03-10T16:42:05+00:00")
+    assert (source.id, source.title, source.retrieved_at) == (
+        body.id,
+        "no-subject.eml",
+        "2026-03-10T16:42:05+00:00",
+    )
+
+
+def test_a_document_is_one_draft_named_after_its_file(tmp_path: Path) -> None:
+    path = tmp_path / "memo.txt"
+    path.write_text("The Hartley memo.\n\nIts second paragraph.\n", "utf-8")
+    read = read_file(path)
+    (draft,) = read.drafts
+    assert (read.doc_id, draft.doc_id) == (file_doc_id(path), file_doc_id(path))
+    assert (draft.title, draft.origin) == ("memo.txt", readable_path(path.resolve()))
+
+
+@pytest.mark.parametrize(
+    ("name", "refusal"),
+    [("data.xyz", "cannot read .xyz files"), ("README", "cannot read extension-less files")],
+)
+def test_a_file_in_no_format_read_is_refused_naming_it(
+    tmp_path: Path, name: str, refusal: str
+) -> None:
+    path = tmp_path / name
+    path.write_text("Some text.\n", "utf-8")
+    with pytest.raises(SourceError) as refused:
+        read_file(path)
+    assert refused.value.where == str(path)
+    assert str(refused.value) == f"{path}: {refusal}"
+
+
+def test_each_limit_given_applies_to_the_file_and_names_it(tmp_path: Path) -> None:
+    document = tmp_path / "memo.txt"
+    document.write_text("One.\n\nTwo.\n\nThree.\n", "utf-8")
+    mail = message_of_every_attachment_kind(tmp_path / "parts.eml")
+    body = tmp_path / "long.eml"
+    long = EmailMessage()
+    long["From"] = "dan@lending.example"
+    long.set_content("One.\n\nTwo.\n\nThree.\n")
+    body.write_bytes(bytes(long))
+    for path, limits, setting in (
+        (document, ReadLimits(max_file_bytes=5), "max_file_bytes"),
+        (document, ReadLimits(max_passages=2), "max_passages"),
+        (mail, ReadLimits(max_mime_depth=1), "max_mime_depth"),
+        (body, ReadLimits(max_passages=2), "max_passages"),
+    ):
+        with pytest.raises(SourceError) as refused:
+            read_file(path, limits=limits)
+        assert refused.value.where == str(path), setting
+        assert f"setting {setting}" in str(refused.value), (setting, str(refused.value))
+    # An attachment over a limit is one of its message's problems; the message is kept.
+    attached = EmailMessage()
+    attached["From"] = "dan@lending.example"
+    attached.set_content("The notes are attached.\n")
+    attached.add_attachment(b"One.\n\nTwo.\n\nThree.\n", maintype="text", subtype="plain",
+                            filename="notes.txt")  # fmt: skip
+    with_notes = tmp_path / "notes.eml"
+    with_notes.write_bytes(bytes(attached))
+    read = read_file(with_notes, limits=ReadLimits(max_passages=2))
+    assert [d.kind for d in read.drafts] == ["email_body"]
+    (problem,) = read.problems
+    assert problem.startswith(f"{with_notes}#attachment=notes.txt: ") and "max_passages" in problem

@@ -12,7 +12,15 @@ from click.testing import CliRunner
 
 from citeproof.cli._ingest import ingest_command
 from citeproof.errors import SourceError, UnknownSourceError
-from citeproof.sources import SourceStore, ingest_paths
+from citeproof.sources import (
+    FileFailure,
+    IngestResult,
+    ReadLimits,
+    SourceStore,
+    ingest_files,
+    ingest_paths,
+)
+from citeproof.sources._ids import message_doc_id
 from tests.mailfixtures import (
     Mailbox,
     build_mailbox,
@@ -206,3 +214,65 @@ def test_enron_sample_ingests(tmp_path: Path) -> None:
         assert report.ok and report.count("added") == 6  # 5 messages and the README.md
         kinds = sorted(r.kind for r in store.current())
         assert kinds == ["document"] + ["email_body"] * 5
+
+
+def _two_files(folder: Path) -> tuple[Path, Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    first, second = folder / "a-memo.txt", folder / "b-notes.txt"
+    first.write_text("The Hartley memo.\n", "utf-8")
+    second.write_text("Notes of the credit committee.\n", "utf-8")
+    return first, second
+
+
+def test_ingest_gives_every_file_its_readers_and_reports_each_file_done(tmp_path: Path) -> None:
+    first, second = _two_files(tmp_path / "in")
+    done: list[Path] = []
+    with open_store(tmp_path) as store:
+        report = ingest_paths(store, [tmp_path / "in"], acl=["bob", "alice"], on_file=done.append)
+        assert sorted((r.origin.rsplit("/", 1)[-1], r.acl) for r in store.current()) == [
+            ("a-memo.txt", ("alice", "bob")),
+            ("b-notes.txt", ("alice", "bob")),
+        ]
+    assert done == [first, second] and report.ok
+
+
+def test_ingest_reads_each_file_within_the_limits_given(tmp_path: Path) -> None:
+    _two_files(tmp_path / "in")
+    with open_store(tmp_path) as store:
+        report = ingest_paths(store, [tmp_path / "in"], limits=ReadLimits(max_file_bytes=20))
+        assert [r.origin.rsplit("/", 1)[-1] for r in store.current()] == ["a-memo.txt"]
+    (failure,) = report.failures
+    assert failure.path.name == "b-notes.txt" and "max_file_bytes" in failure.message
+    assert not report.ok
+
+
+def test_mail_under_a_trusted_folder_is_one_document_per_message_id(tmp_path: Path) -> None:
+    trusted = tmp_path / "trusted"
+    trusted.mkdir()
+    copy = write_message(trusted / "copy.eml", message_with_attachments("same@lending.example"))
+    with open_store(tmp_path) as store:
+        ingest_paths(store, [trusted], trusted_roots=[trusted])
+        (body,) = [r for r in store.current() if r.kind == "email_body"]
+    assert body.doc_id == message_doc_id("same@lending.example", copy, trusted=True)
+    assert body.doc_id != message_doc_id("same@lending.example", copy)
+
+
+def test_a_file_a_library_chokes_on_is_named_with_the_error_and_the_rest_go_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first, second = _two_files(tmp_path / "in")
+    with open_store(tmp_path) as store:
+        real = store.ingest_file
+
+        def choking(path: Path, **options: object) -> IngestResult:
+            if path == first:
+                raise ValueError("unexpected byte at 7")  # not a CiteproofError
+            return real(path, **options)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(store, "ingest_file", choking)
+        report = ingest_files(store, [first, second])
+        assert [r.origin.rsplit("/", 1)[-1] for r in store.current()] == ["b-notes.txt"]
+    assert report.failures == (FileFailure(first, f"{first}: ValueError: unexpected byte at 7"),)
+    assert [result.path for result in report.results] == [second]
+    # Files given one by one come from no walk: nothing ignored, no link left alone.
+    assert (report.ignored, report.not_followed) == ((), ())
