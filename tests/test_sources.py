@@ -427,3 +427,43 @@ def test_each_limit_given_applies_to_the_file_and_names_it(tmp_path: Path) -> No
     assert [d.kind for d in read.drafts] == ["email_body"]
     (problem,) = read.problems
     assert problem.startswith(f"{with_notes}#attachment=notes.txt: ") and "max_passages" in problem
+
+
+def test_an_attached_message_is_read_as_a_message_within_the_limits_naming_it(
+    tmp_path: Path,
+) -> None:
+    nested = EmailMessage()  # mixed > alternative > plain: three levels
+    nested["From"] = "priya@lending.example"
+    nested.set_content("Inner.\n")
+    nested.add_alternative("<p>Inner.</p>", subtype="html")
+    nested.add_attachment(b"x", maintype="text", subtype="plain", filename="x.txt")
+    outer = EmailMessage()
+    outer["From"] = "dan@lending.example"
+    outer.set_content("Outer.\n")
+    for name, data in (
+        ("empty.eml", b""),
+        ("nested.eml", bytes(nested)),
+        ("latin.txt", b"caf\xe9 au lait\n"),  # a file, not a text part: strictly UTF-8
+    ):
+        outer.add_attachment(data, maintype="application", subtype="octet-stream", filename=name)
+    path = tmp_path / "outer.eml"
+    path.write_bytes(bytes(outer))
+    read = read_file(path, limits=ReadLimits(max_mime_depth=1))
+    where = f"{path}#attachment="
+    assert [d.kind for d in read.drafts] == ["email_body"]
+    empty, deep, latin = read.problems
+    assert empty == f"{where}empty.eml: the message is empty"
+    assert deep.startswith(f"{where}nested.eml: ") and "setting max_mime_depth" in deep
+    assert latin.startswith(f"{where}latin.txt: invalid UTF-8")
+
+    long = EmailMessage()
+    long["From"] = "priya@lending.example"
+    long.set_content("One.\n\nTwo.\n\nThree.\n")
+    forwarding = EmailMessage()
+    forwarding["From"] = "dan@lending.example"
+    forwarding.set_content("Outer.\n")
+    forwarding.add_attachment(long, filename="long")
+    path = tmp_path / "forwarding.eml"
+    path.write_bytes(bytes(forwarding))
+    (problem,) = read_file(path, limits=ReadLimits(max_passages=2)).problems
+    assert problem.startswith(f"{path}#attachment=long: ") and "setting max_passages" in problem
