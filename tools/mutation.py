@@ -192,6 +192,30 @@ EQUIVALENT: dict[str, str] = {
         )
         for n in ("6", "7")
     },
+    # support-facts
+    "citeproof.verifier.support._facts.x__backs__mutmut_20": (
+        "math.isclose without rel_tol: its default is the same 1e-09"
+    ),
+    "citeproof.verifier.support._facts.x_check_facts__mutmut_32": (
+        "autojunk=None for False: difflib only asks whether it is true"
+    ),
+    **{
+        f"citeproof.verifier.support._facts.x_check_facts__mutmut_{n}": (
+            "which opcodes skip the narrowing of a long stretch: an equal one's stretch and a "
+            "long insert's are never read afterwards, so narrowing them changes nothing"
+        )
+        for n in (55, 57, 58)
+    },
+    "citeproof.verifier.support._facts.x_check_facts__mutmut_77": (
+        "`i1 <= i2` lets inserts in, whose claim range is empty: the loop does nothing"
+    ),
+    **{
+        f"citeproof.verifier.support._facts.x__leading_negation__mutmut_{n}": (
+            "the first opcode is a replace or insert (passage side never empty) followed by an "
+            "equal one (claim side never empty), so `j2 == j1` and `i2 >= len(claim)` never hold"
+        )
+        for n in (19, 21)
+    },
     # render-safety
     "citeproof.render._markdown_safety.x_canonical_url__mutmut_8": (
         r"[\x00-\x1F\x7F] for [\x00-\x1f\x7f]: hex digits ignore case, the same class"
