@@ -3,8 +3,8 @@ something else instead. Deterministic and self-explaining: every judgement it fe
 list of `ClaimDifference` values a reader can check against the passage.
 
 A claim token is backed when the passage holds the same key (stem, or number value and
-unit); a word also when a passage word shares its first `PREFIX` letters (valuation /
-valued), a number when the values agree and one side has no unit (£412,000 / 412,000).
+unit); a word also when a passage word shares its first `PREFIX` letters (referral /
+referred), a number when the values agree and one side has no unit (£412,000 / 412,000).
 "What the passage says instead" comes from aligning the claim with the passage token by
 token (difflib): a claim number, date, name or comparative replaced in the passage by
 another of its kind is a conflict, as is a word replaced by one that excludes it
