@@ -1,6 +1,6 @@
 """Meaning, not words: a claim that keeps the source's words but moves its meaning is never
 ``supported``, and one that says the same in other words is. Judged by the shipped
-entailment model (``Policy(support_judge="model")``).
+entailment model (``Policy(support_judge="model")``) and, at the end, by the default judge.
 
 The cases the model does not get right yet are strict xfails: each names what a careful
 reader would say, and passes (failing the xfail) the day a model that reads it ships.
@@ -254,3 +254,41 @@ def test_verify_fail_on_fails_on_the_changed_quote_and_the_contradicted_claim(
     code, _, err = invoke("verify", str(answer), "--source", source, "--fail-on", "any")
     assert code == 1
     assert "meaning changed" in err and "(contradicted)" in err
+
+
+LEXICAL_GAP = (
+    "the default judge reads which words the passage holds, not the scope of a negation or "
+    "which way a condition points"
+)
+DEFAULT = Policy()
+
+
+def judged_by_default(claim: str, source: Source) -> ClaimSupport:
+    answer = verify(f"{claim} [{source.id}]", [AGREEMENT, CREDIT, TICKET], policy=DEFAULT)
+    (verified,) = [c for c in answer.claims if c.support]
+    (support,) = verified.support
+    return support
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        p
+        if p.id in ("antonym-unlimited", "party-swap", "dropped-negation", "antonym-approved")
+        else pytest.param(
+            *p.values, id=p.id, marks=pytest.mark.xfail(strict=True, reason=LEXICAL_GAP)
+        )
+        for p in MEANING_MOVED
+    ],
+)
+def test_the_default_judge_contradicts_a_claim_whose_meaning_moved(
+    claim: str, source: Source
+) -> None:
+    support = judged_by_default(claim, source)
+    assert support.verdict == "contradicted", support
+    assert support.reason.startswith("the passage says “"), support.reason
+
+
+@pytest.mark.parametrize(("claim", "source"), [pytest.param(*p.values, id=p.id) for p in RESTATED])
+def test_the_default_judge_supports_a_true_restatement(claim: str, source: Source) -> None:
+    assert judged_by_default(claim, source).verdict == "supported"
