@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 from support_data import ROOT, macro_f1
-from support_eval import balanced_accuracy
+from support_eval import metric_of
 from support_sets import every
 
 from citeproof.model import Policy
@@ -195,7 +195,7 @@ def tune_decision(
     rows: list[dict[str, Any]], heads: dict[str, dict[str, Any]]
 ) -> tuple[float, float, Rules]:
     """The thresholds and names rule that maximise, on the tuning halves, the sum over the sets
-    of their figure for supported vs not (`set_score`), plus a tenth of WiCE's 3-class
+    of their figure for supported vs not (`support_eval.metric_of`), plus a tenth of WiCE's 3-class
     macro-F1 (which alone sees ``partial`` apart from ``unsupported``)."""
     head = Head.from_json(heads[EMBEDDING])
     scored = [(r, head.score(r["values"]), _Check(r["decide"])) for r in rows]
@@ -211,21 +211,13 @@ def tune_decision(
                     predicted = [decide(c, sc, policy, rules) for _, sc, c in sub]  # type: ignore[arg-type]
                     predicted = [p if p != "contradicted" else "unsupported" for p in predicted]
                     gold = [bool(r["supported"]) for r, _, _ in sub]
-                    total += set_score(dataset, gold, [p == "supported" for p in predicted])
+                    total += metric_of(dataset)[1](gold, [p == "supported" for p in predicted])
                     if dataset == "wice":
                         labels = [str(r["label"]) for r, _, _ in sub]
                         total += 0.1 * macro_f1(labels, predicted)
                 if total > best[0]:
                     best = (total, support, partial, rules)
     return best[1], best[2], best[3]
-
-
-def set_score(dataset: str, gold: list[bool], predicted: list[bool]) -> float:
-    """The set's figure in eval/support_eval.py: balanced accuracy on SummEdits, else
-    macro-F1 of supported vs not."""
-    if dataset.startswith("summedits"):
-        return balanced_accuracy(gold, predicted)
-    return macro_f1(gold, predicted)  # type: ignore[arg-type]
 
 
 if __name__ == "__main__":

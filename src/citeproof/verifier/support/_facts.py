@@ -121,9 +121,7 @@ def check_facts(
     ]
     instead: dict[int, str] = {}
     negation_diffs: list[ClaimDifference] = []
-    matcher = difflib.SequenceMatcher(
-        None, [t.key for t in claim], [t.key for t in passage], autojunk=False
-    )
+    matcher = _aligned(claim, passage)
     opcodes = matcher.get_opcodes()
     blocks = [b for b in matcher.get_matching_blocks() if b.size]
     longest = max((b.size for b in blocks), default=0)
@@ -176,7 +174,10 @@ def check_facts(
     # passage or in its best sentence alone (read alone, a claim's subject cannot align with
     # the same word in another sentence: "The tenant is responsible for repairs" against "The
     # landlord is responsible for repairs ...; the tenant pays rent").
-    for i, other in {**_turned(claim, lead, judged), **_turned(claim, passage, judged)}.items():
+    turned = _turned(claim, passage, opcodes, judged)
+    if lead and tuple(lead) != tuple(passage):
+        turned = {**_turned(claim, lead, _aligned(claim, lead).get_opcodes(), judged), **turned}
+    for i, other in turned.items():
         backed[i] = False
         instead[i] = other.text
     leading = _leading_negation(claim, passage, opcodes)
@@ -315,40 +316,48 @@ def _leading_negation(
 
 
 def _turned(
-    claim: Sequence[Token], passage: Sequence[Token], judged: Sequence[bool]
+    claim: Sequence[Token],
+    passage: Sequence[Token],
+    opcodes: Sequence[tuple[str, int, int, int, int]],
+    judged: Sequence[bool],
 ) -> dict[int, Token]:
-    """By claim token index: the word of ``passage`` standing in its place (an aligned,
-    replaced stretch of at most `MAX_REPLACED` tokens) that excludes it (`_opposites`),
-    unless the claim uses that word too ("from the first to the last day") or either word is
-    negated ("not approved" says what "refused" says)."""
+    """By claim token index: the word of ``passage`` standing in its place (a replaced
+    stretch of ``opcodes``, the alignment of claim and passage, of at most `MAX_REPLACED`
+    tokens) that excludes it (`_opposites`), unless the claim uses that word too ("from the
+    first to the last day") or either word is negated ("not approved" says what "refused"
+    says)."""
     keys = {t.key for t in claim}
-    turnable = [
-        i for i, t in enumerate(claim) if judged[i] and opposites(t.key) and not _negated(claim, i)
-    ]
-    if not turnable or not passage:
-        return {}
-    matcher = difflib.SequenceMatcher(
-        None, [t.key for t in claim], [t.key for t in passage], autojunk=False
-    )
+    turnable = {
+        i: excluded
+        for i, t in enumerate(claim)
+        if judged[i]
+        and (excluded := opposites(t.key))
+        and excluded.isdisjoint(keys)
+        and not _negated(claim, i)
+    }
     out: dict[int, Token] = {}
-    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+    for op, i1, i2, j1, j2 in opcodes if turnable else ():
         if op != "replace" or j2 - j1 > MAX_REPLACED:
             continue
-        for i in (k for k in turnable if i1 <= k < i2):
-            excluded = opposites(claim[i].key)
-            if not excluded.isdisjoint(keys):
-                continue
+        for i in (k for k in range(i1, i2) if k in turnable):
             other = next(
                 (
                     passage[j]
                     for j in range(j1, j2)
-                    if passage[j].key in excluded and not _negated(passage, j)
+                    if passage[j].key in turnable[i] and not _negated(passage, j)
                 ),
                 None,
             )
             if other is not None:
                 out[i] = other
     return out
+
+
+def _aligned(claim: Sequence[Token], passage: Sequence[Token]) -> difflib.SequenceMatcher[str]:
+    """The token-key alignment of claim and passage the fact layer reads."""
+    return difflib.SequenceMatcher(
+        None, [t.key for t in claim], [t.key for t in passage], autojunk=False
+    )
 
 
 def _negated(tokens: Sequence[Token], at: int) -> bool:
