@@ -63,9 +63,9 @@ TICKET = Source(
 )
 
 
-def judged(claim: str, *sources: Source) -> ClaimSupport:
+def judged(claim: str, *sources: Source, policy: Policy = MODEL) -> ClaimSupport:
     cited = sources[0].id
-    answer = verify(f"{claim} [{cited}]", [AGREEMENT, CREDIT, TICKET, *sources[1:]], policy=MODEL)
+    answer = verify(f"{claim} [{cited}]", [AGREEMENT, CREDIT, TICKET, *sources[1:]], policy=policy)
     (verified,) = [c for c in answer.claims if c.support]
     (support,) = verified.support
     assert support.reason, "every verdict says why"
@@ -263,13 +263,6 @@ LEXICAL_GAP = (
 DEFAULT = Policy()
 
 
-def judged_by_default(claim: str, source: Source) -> ClaimSupport:
-    answer = verify(f"{claim} [{source.id}]", [AGREEMENT, CREDIT, TICKET], policy=DEFAULT)
-    (verified,) = [c for c in answer.claims if c.support]
-    (support,) = verified.support
-    return support
-
-
 @pytest.mark.parametrize(
     ("claim", "source"),
     [
@@ -284,11 +277,11 @@ def judged_by_default(claim: str, source: Source) -> ClaimSupport:
 def test_the_default_judge_contradicts_a_claim_whose_meaning_moved(
     claim: str, source: Source
 ) -> None:
-    support = judged_by_default(claim, source)
+    support = judged(claim, source, policy=DEFAULT)
     assert support.verdict == "contradicted", support
     assert support.reason.startswith("the passage says “"), support.reason
 
 
 @pytest.mark.parametrize(("claim", "source"), [pytest.param(*p.values, id=p.id) for p in RESTATED])
 def test_the_default_judge_supports_a_true_restatement(claim: str, source: Source) -> None:
-    assert judged_by_default(claim, source).verdict == "supported"
+    assert judged(claim, source, policy=DEFAULT).verdict == "supported"
