@@ -40,7 +40,8 @@ FACES = {
     "citeproof.outcome": [
         "AUDIT_SCHEMA", "BatchLine", "FOUND", "FileLiveValues", "HttpLiveValues", "LiveValues",
         "Outcome", "answer_to_json", "build_evidence", "conclude", "load_rules", "read_batch_line",
-        "read_policy", "read_sources", "source_from_json", "source_to_json", "verification_inputs",
+        "read_policy", "read_sources", "source_from_json", "source_to_json", "sources_from_json",
+        "verification_inputs",
     ],
     "citeproof.providers": [
         "ChatMessage", "EmbeddedModel", "EmbeddedProvider", "ExtractiveProvider",

@@ -7,7 +7,7 @@ equal bytes wherever they are written, today and in any later version.
 
 from __future__ import annotations
 
-import json
+import orjson
 
 from citeproof.errors import AuditRecordError
 
@@ -16,16 +16,14 @@ def canonical_json(value: object) -> bytes:
     """RFC 8785 canonical JSON of `value`; raises `AuditRecordError` when it is not JSON.
 
     Integers must fit in an IEEE double exactly (|n| < 2**53) and floats must be finite, as
-    RFC 8785 requires. Values the standard library's encoder writes exactly as RFC 8785 does
-    (see `_plain`) take that path, many times faster; any other goes through ``rfc8785``.
+    RFC 8785 requires. Values that orjson writes exactly as RFC 8785 does (see `_plain`) take
+    that path, many times faster; any other goes through ``rfc8785``.
     """
     plain = _plain(value)
     if plain is not _NOT_PLAIN:
         try:
-            return json.dumps(
-                plain, ensure_ascii=False, sort_keys=True, separators=(",", ":")
-            ).encode("utf-8")
-        except UnicodeEncodeError:
+            return orjson.dumps(plain, option=orjson.OPT_SORT_KEYS)
+        except orjson.JSONEncodeError:
             pass  # a lone surrogate: rfc8785 names the error
     import rfc8785  # only for values the standard library cannot write canonically
 
@@ -40,14 +38,15 @@ _SAFE_INTEGER = 2**53 - 1
 
 
 def _plain(value: object) -> object:
-    """``value`` with integral floats as ints, when ``json.dumps(sort_keys=True,
-    ensure_ascii=False)`` writes it byte for byte as RFC 8785 does; else `_NOT_PLAIN`.
+    """``value`` with integral floats as ints, when ``orjson.dumps(option=OPT_SORT_KEYS)``
+    writes it byte for byte as RFC 8785 does; else `_NOT_PLAIN`.
 
     They agree on strings (both escape only ``"``, ``\\`` and control characters, with the
     same short forms and lowercase ``\\u00xx``), on integers within ±(2**53 - 1), and on
     floats from 1e-4 to 1e16 that are not integral (the shortest round-trip digits, in fixed
     notation; an integral float is written as its integer, as ECMAScript does). Keys sort
-    alike when none holds a character beyond U+FFFF (UTF-16 and code point order agree there).
+    alike when none holds a character beyond U+FFFF (UTF-16, UTF-8 and code point order agree
+    there).
     """
     if value is None or isinstance(value, str | bool):
         return value
@@ -58,21 +57,27 @@ def _plain(value: object) -> object:
             return int(value) if abs(value) <= _SAFE_INTEGER else _NOT_PLAIN
         return value if 1e-4 <= abs(value) < 1e16 else _NOT_PLAIN
     if isinstance(value, dict):
-        out: dict[str, object] = {}
+        out: dict[str, object] | None = None  # a copy, made once an item must change
         for key, item in value.items():
             if not isinstance(key, str) or (not key.isascii() and max(key) > "\uffff"):
                 return _NOT_PLAIN
             plain = _plain(item)
             if plain is _NOT_PLAIN:
                 return _NOT_PLAIN
-            out[key] = plain
-        return out
+            if plain is not item and out is None:
+                out = dict(value)
+            if out is not None:
+                out[key] = plain
+        return out if out is not None else value
     if isinstance(value, list | tuple):
-        items = []
-        for item in value:
+        items: list[object] | None = None
+        for position, item in enumerate(value):
             plain = _plain(item)
             if plain is _NOT_PLAIN:
                 return _NOT_PLAIN
-            items.append(plain)
-        return items
+            if plain is not item and items is None:
+                items = list(value)
+            if items is not None:
+                items[position] = plain
+        return items if items is not None else value
     return _NOT_PLAIN

@@ -26,6 +26,7 @@ if typing.TYPE_CHECKING:
         read_batch_line,
         read_policy,
         read_sources,
+        sources_from_json,
     )
     from citeproof.outcome.verify_again import verification_inputs
 
@@ -47,6 +48,7 @@ _WHERE = {
     "read_sources": "citeproof.outcome.contract",
     "source_from_json": "citeproof.outcome._codec",
     "source_to_json": "citeproof.outcome._codec",
+    "sources_from_json": "citeproof.outcome.contract",
     "verification_inputs": "citeproof.outcome.verify_again",
 }
 
@@ -70,5 +72,6 @@ __all__ = [
     "read_sources",
     "source_from_json",
     "source_to_json",
+    "sources_from_json",
     "verification_inputs",
 ]

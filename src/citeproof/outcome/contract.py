@@ -86,6 +86,14 @@ def read_sources(raw: str, *, where: str, limits: ReadLimits = DEFAULT_LIMITS) -
         raise InputError(
             f"not valid JSON ({error.msg} at line {error.lineno})", where=where
         ) from None
+    return sources_from_json(data, where=where, limits=limits)
+
+
+def sources_from_json(
+    data: Any, *, where: str, limits: ReadLimits = DEFAULT_LIMITS
+) -> list[Source]:
+    """`read_sources` of JSON already parsed: a list of source objects (or ``{"sources":
+    [...]}``), each checked as the contract says."""
     if isinstance(data, dict) and "sources" in data:
         data = data["sources"]
     if not isinstance(data, list):

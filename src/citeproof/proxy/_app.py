@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 import anyio
 import anyio.to_thread
 import httpx
+import orjson
 from starlette.applications import Starlette
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
@@ -129,7 +130,7 @@ class _Proxy:
     async def handle(self, api: VendorApi, request: Request) -> Response:
         raw = await request.body()
         try:
-            body = json.loads(raw)
+            body = _loads(raw)
         except (ValueError, RecursionError):
             raise InputError("not valid JSON", where="request body") from None
         proxied = await self._in_thread(read_request, api, body, self.config.policy, self.store)
@@ -141,7 +142,7 @@ class _Proxy:
             )
         headers = forwarded_headers(request.headers.items())
         headers["content-type"] = "application/json"
-        content = json.dumps(proxied.forward, ensure_ascii=False).encode()
+        content = _dumps(proxied.forward)
         try:
             answer = await self.upstream.send(api.path, content, headers)
         except httpx.TimeoutException:
@@ -174,8 +175,8 @@ class _Proxy:
         except httpx.HTTPError:
             return _vendor_error(api, 502, "the upstream's answer was cut off")
         try:
-            response = json.loads(raw)
-        except ValueError:
+            response = _loads(raw)
+        except (ValueError, RecursionError):
             return _vendor_error(api, 502, "the upstream's answer is not JSON")
         if not isinstance(response, dict):
             return _vendor_error(api, 502, "the upstream's answer is not a JSON object")
@@ -195,10 +196,11 @@ class _Proxy:
                 field="citeproof.failures",
             )
             payload = {**problem.to_json(), "failures": list(checked.failures), "citeproof": record}
-            return JSONResponse(payload, 422, headers=headers, media_type=PROBLEM_TYPE)
+            return Response(_dumps(payload), 422, headers=headers, media_type=PROBLEM_TYPE)
         if self.config.on_fail == "correct":
             response = corrected(api, response, checked)
-        return JSONResponse({**response, "citeproof": record}, headers=headers)
+        body = _dumps({**response, "citeproof": record})
+        return Response(body, headers=headers, media_type="application/json")
 
     def _check(
         self, api: VendorApi, response: dict[str, Any], proxied: ProxiedRequest, verifier: Verifier
@@ -359,6 +361,24 @@ class _Proxy:
                 f"verifying took over {seconds:g} s",
                 headers={"Retry-After": "1"},
             ) from None
+
+
+def _loads(raw: bytes) -> Any:
+    """The JSON value of ``raw`` (orjson; the standard library for what orjson refuses but
+    Python reads, such as an integer beyond 64 bits). Raises ``ValueError`` when it is not
+    JSON, or ``RecursionError`` when it nests too deeply to read."""
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return json.loads(raw)
+
+
+def _dumps(value: Any) -> bytes:
+    """``value`` as compact UTF-8 JSON (orjson; the standard library as `_loads` has it)."""
+    try:
+        return orjson.dumps(value)
+    except orjson.JSONEncodeError:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 async def _read_bounded(answer: httpx.Response, limit: int) -> bytes:

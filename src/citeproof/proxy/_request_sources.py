@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -31,7 +30,7 @@ from typing import Any
 from citeproof.adapters import fields, request_sources
 from citeproof.errors import InputError, SourceError
 from citeproof.model import Eligibility, Policy, Source
-from citeproof.outcome import read_policy, read_sources
+from citeproof.outcome import read_policy, sources_from_json
 from citeproof.proxy._apis import VendorApi
 from citeproof.proxy._store_sources import StoreAccess, read_store_query, retrieve
 from citeproof.sources import read_document
@@ -106,7 +105,7 @@ def read_request(
     carried, notes = _carried(api, forward)
     given: list[Source] = []
     if own.get("sources") is not None:
-        given = read_sources(json.dumps(own["sources"]), where=f"{OWN_FIELD}.sources")
+        given = sources_from_json(own["sources"], where=f"{OWN_FIELD}.sources")
     ids = {source.id for source in given}
     sources = tuple(given) + tuple(s for s in carried if s.id not in ids)
     return ProxiedRequest(

@@ -18,13 +18,14 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import orjson
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from citeproof.asking import ask_store, turn_request, turn_to_json
 from citeproof.audit import AppendsRecords, GroupCommit, inclusion_proof, open_store, verify_log
 from citeproof.errors import InputError, RecordNotFoundError, UnknownSourceError
 from citeproof.model import Policy, Source, VerifiedAnswer
-from citeproof.outcome import Outcome, answer_to_json, conclude, read_batch_line
+from citeproof.outcome import Outcome, conclude, read_batch_line
 from citeproof.providers import Provider, get_provider
 from citeproof.server import _attempts as attempts
 from citeproof.server._attempts import CommitOnce
@@ -107,7 +108,7 @@ class Service:
         attempts.check()
         verified = verify(answer, sources, policy=policy, answer_id=answer_id)
         verified_at = time.perf_counter()
-        self.record(verified, principal, {"command": f"serve {kind}"}, kind=kind)
+        outcome = self.record(verified, principal, {"command": f"serve {kind}"}, kind=kind)
         self.metrics.observe_stages(
             {
                 "parse_request": parsed - started,
@@ -115,7 +116,8 @@ class Service:
                 "record": time.perf_counter() - verified_at,
             }
         )
-        return answer_to_json(verified)
+        answered: dict[str, Any] = outcome.payload["answer"]  # the record as logged
+        return answered
 
     def record(
         self, verified: VerifiedAnswer, principal: str, request: Mapping[str, Any], *, kind: str
@@ -376,7 +378,12 @@ def body_digest(raw: bytes) -> str:
 
 
 def dumps(record: Mapping[str, Any]) -> str:
-    return json.dumps(record, ensure_ascii=False)
+    """``record`` as compact JSON text (orjson; the standard library for what orjson cannot
+    write, such as an integer beyond 64 bits)."""
+    try:
+        return orjson.dumps(record).decode("utf-8")
+    except orjson.JSONEncodeError:
+        return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
 
 
 def _utf8(raw: bytes, where: str) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from citeproof.sources import sentence_spans
@@ -220,9 +221,12 @@ class Token:
     unit: str = ""
 
 
+@lru_cache(maxsize=65_536)
 def stem(word: str) -> str:
     """A crude English stem: case folded, common inflections removed ("loans" → "loan",
-    "referred" → "refer", "valuation" stays). Two words back each other when stems agree."""
+    "referred" → "refer", "valuation" stays). Two words back each other when stems agree.
+    Remembered for the last 65,536 distinct words (a word is stemmed once per text it is in,
+    and most words recur across claims and sources)."""
     w = word.casefold().replace("’", "'")
     if w.endswith("'s"):
         w = w[:-2]
