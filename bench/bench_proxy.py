@@ -20,8 +20,9 @@ loopback ports, then:
    once (every client is always waiting on the proxy, so this measures the proxy's cost when
    nothing else limits the rate: on two cores shared with the upstream and the load generator,
    mostly queueing) and with one that answers after ``--think`` seconds (2 by default: a
-   model writing the answer, so the clients' requests arrive spread out as a model's answers
-   do). ``--audit`` appends every answer to a SQLite audit log, as ``--audit DB`` does.
+   model writing the answer; the clients start spread over those seconds, so answers come
+   back spread out, as a model's answers to many users do, not all at the same moment).
+   ``--audit`` appends every answer to a SQLite audit log, as ``--audit DB`` does.
 
 Targets on the development machine: each verdict within 50 ms of its sentence's last chunk;
 the proxy adds at most 20 ms p95. Prints the load average beside the figures.
@@ -267,12 +268,9 @@ def main() -> None:
             rows = []
             for think in (0.0, args.think):
                 paced = {**headers, THINK_HEADER: str(think)}
-                direct = asyncio.run(
-                    drive(upstream, "POST", path, content, paced, args.clients, args.seconds)
-                )
-                proxied = asyncio.run(
-                    drive(proxy, "POST", path, content, paced, args.clients, args.seconds)
-                )
+                load = (content, paced, args.clients, args.seconds)
+                direct = asyncio.run(drive(upstream, "POST", path, *load, stagger=think))
+                proxied = asyncio.run(drive(proxy, "POST", path, *load, stagger=think))
                 rows.append((think, direct, proxied))
             print(f"({load_average()})")
         finally:

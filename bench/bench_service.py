@@ -228,15 +228,20 @@ def free_port() -> int:
 
 async def drive(
     url: str, method: str, path: str, content: bytes | None, headers: dict[str, str],
-    clients: int, seconds: float,
+    clients: int, seconds: float, *, stagger: float = 0.0,
 ) -> dict[str, Any]:  # fmt: skip
+    """``clients`` keep-alive connections, each sending its next request once the last is
+    answered, for ``seconds``. ``stagger``: client ``i`` of ``n`` sends its first request
+    ``i / n * stagger`` seconds in, so requests that each take about ``stagger`` seconds
+    arrive spread out instead of all at once."""
     latencies: list[float] = []
     errors: dict[str, int] = {}
     stop = time.perf_counter() + seconds
     limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
     async with httpx.AsyncClient(base_url=url, headers=headers, limits=limits, timeout=30) as http:
 
-        async def client() -> None:
+        async def client(position: int) -> None:
+            await asyncio.sleep(position / clients * stagger)
             while time.perf_counter() < stop:
                 started = time.perf_counter()
                 try:
@@ -251,7 +256,7 @@ async def drive(
                 latencies.append(time.perf_counter() - started)
 
         began = time.perf_counter()
-        await asyncio.gather(*(client() for _ in range(clients)))
+        await asyncio.gather(*(client(i) for i in range(clients)))
         elapsed = time.perf_counter() - began
     latencies.sort()
 
