@@ -143,10 +143,7 @@ def prepare_source(source: Source) -> PreparedSource:
     cut: list[Sentence] = []
     for number, (start, end) in enumerate(source.paragraph_spans(), start=1):
         for s, e in sentences(text, start, end):
-            tokens = tuple(
-                Token(t.text, (t.span[0] + s, t.span[1] + s), t.key, t.kind, t.value, t.unit)
-                for t in tokenize(text[s:e])
-            )
+            tokens = tuple(tokenize(text, s, e))
             cut.append(Sentence((s, e), number, tokens, frozenset(t.key for t in tokens)))
     postings: dict[str, list[int]] = {}
     for position, sentence in enumerate(cut):

@@ -9,9 +9,8 @@ tokeniser, so "backed" means the same thing in every place that says it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from citeproof.sources import sentence_spans
 
@@ -208,10 +207,11 @@ _BEFORE_NUMBER = frozenset({"over", "under"})
 _NEXT_NUMBER = re.compile(r"\s*(?:[$£€¥]\s?)?\d")
 
 
-@dataclass(frozen=True, slots=True)
-class Token:
+class Token(NamedTuple):
     """One token of a text: ``span`` into that text, ``key`` the folded form two tokens must
-    share to back each other (a stem for words, the value and unit for numbers)."""
+    share to back each other (a stem for words, the value and unit for numbers). A named
+    tuple: sources are cut into hundreds of thousands of them, and a tuple is made in a
+    fraction of a frozen dataclass's time."""
 
     text: str
     span: tuple[int, int]
@@ -255,11 +255,67 @@ def _number_key(value: float, unit: str) -> str:
     return f"#{text}{unit}"
 
 
-def tokenize(text: str) -> list[Token]:
-    """Every number and word of ``text`` in order, each classified (see `Kind`)."""
+class _Reading(NamedTuple):
+    """What a word is by itself: its key and kind, and where its place in the text decides."""
+
+    key: str
+    kind: Kind
+    value: float | None = None
+    unit: str = ""
+    before_number: bool = False  # a comparative only right before a number ("over 80%")
+    stop_at_start: bool = False  # an attribution word: a stop word where it opens a sentence
+    opening_word: bool = False  # capitalised: a plain word where it opens a sentence or line
+
+
+_BEFORE_NO_DATE = frozenset("0123456789-")
+
+
+@lru_cache(maxsize=65_536)
+def _reading(word: str) -> _Reading:
+    """How `tokenize` reads ``word`` wherever it stands, its place aside (remembered: most
+    words recur)."""
+    folded = word.casefold().replace("’", "'")
+    key = stem(word)
+    if _is_negation(folded):
+        return _Reading("¬", "negation")
+    if folded in NUMBER_WORDS:
+        value = float(NUMBER_WORDS[folded])
+        unit = ORDINAL if folded in ORDINAL_WORDS else ""
+        return _Reading(_number_key(value, unit), "number", value, unit)
+    if (folded in COMPARATIVES and folded not in _BEFORE_NUMBER) or (
+        folded in CHANGES and folded not in _CHANGE_BEFORE_NUMBER
+    ):
+        return _Reading(key, "comparative")
+    before_number = folded in COMPARATIVES or folded in CHANGES
+    if folded in MONTHS and word[:1].isupper():
+        return _Reading(key, "date", before_number=before_number)
+    if folded in STOP_WORDS or (folded in ATTRIBUTION_WORDS and word.islower()):
+        return _Reading(key, "stop", before_number=before_number)
+    stop_at_start = folded in ATTRIBUTION_WORDS
+    if word.isupper() and len(word) >= 2:  # "ACME", "LTV": a name wherever it stands
+        return _Reading(key, "name", None, "", before_number, stop_at_start)
+    if word[:1].isupper():
+        return _Reading(key, "name", None, "", before_number, stop_at_start, opening_word=True)
+    return _Reading(key, "word", None, "", before_number, stop_at_start)
+
+
+def tokenize(text: str, first: int = 0, last: int | None = None) -> list[Token]:
+    """Every number and word of ``text[first:last]`` in order, each classified (see `Kind`),
+    with spans into ``text``: the same tokens as ``tokenize(text[first:last])`` would give,
+    each shifted by ``first``, without the copies."""
+    last = len(text) if last is None else last
+    if 0 < first < len(text) and text[first - 1] in _BEFORE_NO_DATE:
+        # The date pattern looks behind its start, which the slice would not let it see.
+        return [
+            Token(t.text, (t.span[0] + first, t.span[1] + first), t.key, t.kind, t.value, t.unit)
+            for t in tokenize(text[first:last])
+        ]
     tokens: list[Token] = []
-    sentence_starts = {0} | {start for start, _ in sentence_spans(text, line_breaks=True)}
-    for found in _TOKEN.finditer(text):
+    window = text[first:last] if first or last < len(text) else text
+    sentence_starts = {first} | {
+        first + start for start, _ in sentence_spans(window, line_breaks=True)
+    }
+    for found in _TOKEN.finditer(text, first, last):
         start, end = found.span()
         if found.group("year") is not None:
             tokens += _iso_date(found)
@@ -292,36 +348,15 @@ def tokenize(text: str) -> list[Token]:
             )
             continue
         word = found.group("word")
-        folded = word.casefold().replace("’", "'")
-        key = stem(word)
-        if _is_negation(folded):
-            tokens.append(Token(word, (start, end), "¬", "negation"))
-        elif folded in NUMBER_WORDS:
-            value = float(NUMBER_WORDS[folded])
-            unit = ORDINAL if folded in ORDINAL_WORDS else ""
-            tokens.append(
-                Token(word, (start, end), _number_key(value, unit), "number", value, unit)
-            )
-        elif (
-            folded in COMPARATIVES
-            and (folded not in _BEFORE_NUMBER or _NEXT_NUMBER.match(text, end))
-        ) or (
-            folded in CHANGES
-            and (folded not in _CHANGE_BEFORE_NUMBER or _NEXT_NUMBER.match(text, end))
-        ):
-            tokens.append(Token(word, (start, end), key, "comparative"))
-        elif folded in MONTHS and word[:1].isupper():
-            tokens.append(Token(word, (start, end), key, "date"))
-        elif folded in STOP_WORDS or (
-            folded in ATTRIBUTION_WORDS and (word.islower() or start in sentence_starts)
-        ):
-            tokens.append(Token(word, (start, end), key, "stop"))
-        elif (word.isupper() and len(word) >= 2) or (
-            word[:1].isupper() and start not in sentence_starts and not _after_open(text, start)
-        ):
-            tokens.append(Token(word, (start, end), key, "name"))
-        else:
-            tokens.append(Token(word, (start, end), key, "word"))
+        reading = _reading(word)
+        kind = reading.kind
+        if reading.before_number and _NEXT_NUMBER.match(text, end, last):
+            kind = "comparative"
+        elif reading.stop_at_start and start in sentence_starts:
+            kind = "stop"
+        elif reading.opening_word and (start in sentence_starts or _after_open(text, start, first)):
+            kind = "word"
+        tokens.append(Token(word, (start, end), reading.key, kind, reading.value, reading.unit))
     return _join_durations(
         text, _join_negated_comparatives(text, _join_spelled_numbers(text, tokens))
     )
@@ -503,9 +538,10 @@ def _iso_date(found: re.Match[str]) -> list[Token]:
     ]
 
 
-def _after_open(text: str, start: int) -> bool:
-    """The word opens a bullet, heading or quotation (capitalised by position)."""
-    before = text[max(0, start - 3) : start].rstrip(" ")
+def _after_open(text: str, start: int, first: int = 0) -> bool:
+    """The word opens a bullet, heading or quotation (capitalised by position); ``first``:
+    where the text read begins."""
+    before = text[max(first, start - 3) : start].rstrip(" ")
     return before == "" or before[-1:] in '\n"“‘*-•#:>'
 
 

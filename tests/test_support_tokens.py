@@ -1,0 +1,55 @@
+"""Claim support reads a source one sentence at a time, each with spans into the whole text:
+`tokenize(text, first, last)` must read exactly what `tokenize(text[first:last])` reads, so
+a claim judged against a prepared source gets the verdict it gets against the sentence alone."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from citeproof.verifier.support._text import Token, tokenize
+
+WORDS = [
+    "The", "Supplier", "said", "Said", "over", "under", "80%", "up", "3%", "not", "approved",
+    "May", "may", "ACME", "I", "2025-03-01", "-", "twenty", "five", "three", "months", "(90)",
+    "days", "no", "more", "than", "£1,200", "5th", "\n", "\n\n", ".", '"', "- ", "Fees", "k",
+]  # fmt: skip
+
+
+def shifted(tokens: list[Token], by: int) -> list[Token]:
+    return [t._replace(span=(t.span[0] + by, t.span[1] + by)) for t in tokens]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.sampled_from(WORDS), max_size=30),
+    st.integers(min_value=0, max_value=400),
+    st.integers(min_value=0, max_value=400),
+)
+def test_a_window_reads_as_the_same_text_cut_out(words: list[str], a: int, b: int) -> None:
+    text = " ".join(words)
+    first, last = sorted((min(a, len(text)), min(b, len(text))))
+    assert tokenize(text, first, last) == shifted(tokenize(text[first:last]), first)
+
+
+def test_a_date_right_after_a_hyphen_opens_a_window_as_a_date() -> None:
+    text = "ref-2025-03-01 was signed"
+    first = text.index("2025")
+    read = tokenize(text, first)
+    assert [(t.text, t.kind) for t in read[:3]] == [
+        ("01", "number"),
+        ("03", "date"),
+        ("2025", "date"),
+    ]
+    assert read == shifted(tokenize(text[first:]), first)
+
+
+def test_place_decides_names_attributions_and_comparatives_in_a_window() -> None:
+    text = "Notes. Said the Supplier: fees rise over 80% and the Buyer said over there"
+    first = text.index("Said")
+    kinds = {t.text: t.kind for t in tokenize(text, first)}
+    assert kinds["Said"] == "stop"  # an attribution word opening the sentence
+    assert kinds["Supplier"] == "name"
+    assert kinds["said"] == "stop"
+    over = [t.kind for t in tokenize(text, first) if t.text == "over"]
+    assert over == ["comparative", "stop"]  # "over 80%" compares; "over there" does not
