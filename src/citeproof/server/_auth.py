@@ -54,7 +54,8 @@ class Authenticator:
 
     def principal(self, request: Request, *, cookie: bool = False) -> str:
         """The caller's principal from ``Authorization: Bearer`` (or, for the review pages,
-        the login cookie); ``dev`` without one in dev mode. Counts against the rate limit."""
+        the login cookie); ``dev`` without one in dev mode. A token's principal counts
+        against the rate limit; ``dev`` (loopback only, a developer's own calls) does not."""
         secret = _bearer(request)
         if secret is None and cookie:
             secret = request.cookies.get(REVIEW_COOKIE)
