@@ -16,13 +16,9 @@ import rfc8785
 from citeproof import Source, verify
 from citeproof.errors import EvidenceError
 from citeproof.outcome import build_evidence
-from citeproof.outcome._evidence import (
-    UNCHECKED_CITATION_CONFIDENCE,
-    Evidence,
-    EvidenceBundle,
-    content_hash,
-)
+from citeproof.outcome._evidence import UNCHECKED_CITATION_CONFIDENCE, Evidence, EvidenceBundle
 from citeproof.outcome._live import LiveResponse
+from citeproof.sources import content_hash
 from tests.lending import POLICY, SOURCES
 from tests.test_golden import example_answer
 
@@ -111,6 +107,16 @@ def test_same_answer_gives_a_byte_identical_bundle_adr1() -> None:
     assert build_evidence(example_answer()).canonical_json() == (
         build_evidence(example_answer()).canonical_json()
     )
+
+
+def test_the_content_hash_is_of_each_texts_own_bytes_as_texts_come_and_go() -> None:
+    # Each text is made afresh and dropped on the next turn, so ids are reused: a hash
+    # remembered for an earlier text must never be given for a later one.
+    for n in range(600):
+        text = f"clause {n}: fees are capped. " * (n % 7 + 1)
+        expected = "sha256:" + hashlib.sha256(text.encode()).hexdigest()
+        assert content_hash(text) == expected
+        assert content_hash(text) == expected  # the same object again
 
 
 def test_a_changed_source_version_changes_the_content_hash_and_bundle_hash_adr1() -> None:

@@ -23,7 +23,7 @@ from typing import Any, Literal, TypeVar
 
 from citeproof.errors import InputError
 from citeproof.model import Eligibility, Exclusion, Policy, Source
-from citeproof.outcome._evidence import content_hash as text_hash
+from citeproof.sources import content_hash as text_hash
 
 _T = TypeVar("_T")
 _Conversion = tuple[Callable[[Any], Any], Callable[[Any], Any]]

@@ -46,6 +46,7 @@ from typing import Any
 from citeproof.canonical import canonical_json
 from citeproof.errors import AuditRecordError, EvidenceError
 from citeproof.model import Source, Span, VerifiedAnswer, VerifiedClaim
+from citeproof.sources import content_hash
 
 EVIDENCE_SCHEMA = "citeproof/evidence-bundle/1"
 """The version of the bundle's JSON form (``schema/evidence.schema.json``)."""
@@ -58,12 +59,6 @@ CITATION_EXCERPT_CHARS = 240
 
 FOUND = ("verified", "corrected", "mismatch")
 """Quote statuses that locate the quote in a provided source."""
-
-
-def content_hash(text: str) -> str:
-    """``sha256:`` and the hex SHA-256 of ``text`` in UTF-8: names one version of a source."""
-    data = text.encode("utf-8", "surrogatepass")
-    return "sha256:" + hashlib.sha256(data).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,13 +16,14 @@ from typing import Any
 from citeproof.errors import CiteproofError, InputError
 from citeproof.model import Source
 from citeproof.outcome._codec import source_from_json
-from citeproof.outcome._evidence import EvidenceBundle, build_evidence, content_hash
+from citeproof.outcome._evidence import EvidenceBundle, build_evidence
 from citeproof.outcome._live import LiveResponse
 from citeproof.outcome._payload import AUDIT_SCHEMA
 from citeproof.outcome._rules import decide, parse_rules
 from citeproof.outcome.contract import answer_to_json
 from citeproof.outcome.validate import validate
 from citeproof.outcome.verify_again import verify_again
+from citeproof.sources import content_hash
 from citeproof.values import values_from_json
 
 

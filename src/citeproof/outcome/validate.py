@@ -36,7 +36,8 @@ from typing import Any, Literal
 
 from citeproof.errors import EvidenceError, InputError
 from citeproof.model import Source, VerifiedAnswer, VerifiedClaim, VerifiedQuote
-from citeproof.outcome._evidence import FOUND, Evidence, EvidenceBundle, content_hash
+from citeproof.outcome._evidence import FOUND, Evidence, EvidenceBundle
+from citeproof.sources import content_hash
 
 Mode = Literal["reject", "flag"]
 _Report = Callable[[str, str], None]

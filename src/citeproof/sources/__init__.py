@@ -15,7 +15,7 @@ import typing
 from citeproof.lazy import on_first_use
 
 if typing.TYPE_CHECKING:
-    from citeproof.sources._ids import readable_path
+    from citeproof.sources._ids import content_hash, readable_path
     from citeproof.sources._ingest import (
         FileFailure,
         IngestReport,
@@ -74,6 +74,7 @@ _WHERE = {
     "bounded_lines": "citeproof.sources._limits",
     "check_extent": "citeproof.sources._limits",
     "collect_files": "citeproof.sources._ingest",
+    "content_hash": "citeproof.sources._ids",
     "find_files": "citeproof.sources._ingest",
     "ingest_files": "citeproof.sources._ingest",
     "ingest_paths": "citeproof.sources._ingest",
@@ -113,6 +114,7 @@ __all__ = [
     "bounded_lines",
     "check_extent",
     "collect_files",
+    "content_hash",
     "find_files",
     "ingest_files",
     "ingest_paths",

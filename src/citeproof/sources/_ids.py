@@ -12,6 +12,8 @@ position in a list or the order files were ingested in.
 from __future__ import annotations
 
 import hashlib
+import threading
+from collections import OrderedDict
 from pathlib import Path
 
 from citeproof.model import SourceKind
@@ -21,8 +23,51 @@ ID_HEX = 12
 
 
 def content_hash(text: str) -> str:
-    """SHA-256 of the UTF-8 text, as ``sha256:<64 hex>``."""
-    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+    """SHA-256 of the UTF-8 text, as ``sha256:<64 hex>``: names one version of a source.
+
+    The same text object hashed again soon after is not read again (one answer's evidence,
+    validation and audit record each name every source's hash); a lone surrogate is hashed
+    as ``surrogatepass`` writes it."""
+    known = _RECENT.get(text)
+    if known is not None:
+        return known
+    digest = "sha256:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    _RECENT.put(text, digest)
+    return digest
+
+
+class _RecentTexts:
+    """Digests of the texts hashed last, by the text object: at most ``texts`` of them and
+    ``chars`` characters kept alive; a text over a quarter of that is not kept. An entry
+    holds its text, so no other object has that id meanwhile. Thread-safe."""
+
+    def __init__(self, texts: int, chars: int) -> None:
+        self.texts, self.chars = texts, chars
+        self._entries: OrderedDict[int, tuple[str, str]] = OrderedDict()
+        self._held = 0
+        self._lock = threading.Lock()
+
+    def get(self, text: str) -> str | None:
+        with self._lock:
+            known = self._entries.get(id(text))
+            if known is None:
+                return None
+            self._entries.move_to_end(id(text))
+            return known[1]
+
+    def put(self, text: str, digest: str) -> None:
+        if len(text) > self.chars // 4:
+            return  # a large file's text, hashed once as it is read
+        with self._lock:
+            if id(text) not in self._entries:
+                self._entries[id(text)] = (text, digest)
+                self._held += len(text)
+            while len(self._entries) > self.texts or self._held > self.chars:
+                _, (dropped, _) = self._entries.popitem(last=False)
+                self._held -= len(dropped)
+
+
+_RECENT = _RecentTexts(texts=256, chars=16_000_000)  # the sources of the answers in flight
 
 
 def short_version(digest: str) -> str:
