@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from citeproof import Source, verify
 from citeproof.verifier.support._facts import SourceKeys, check_facts
 from citeproof.verifier.support._text import tokenize
 from tests.facts_table import Case, examined
@@ -1226,3 +1227,66 @@ def test_a_claim_word_without_a_weight_counts_for_nothing_in_the_weighted_figure
     assert figures(unweighted) == pytest.approx((0.75, 1.0, 1.0, 1.0))
     heavy = {**unweighted, "came": 3.0}  # the weights, not the count, make the shares
     assert figures({**heavy, "#420000£": 4.0}) == pytest.approx((0.75, 0.5, 1.0, 0.5))
+
+
+FEES = Source(
+    id="fees",
+    kind="document",
+    title="Fee schedule",
+    text=(
+        "The arrangement fee is £40. The valuation fee is £2,000.\n\n"
+        "The agent will make a referral of the case to a senior underwriter.\n\n"
+        "Rent is due after the fifth of each month.\n\n"
+        "The committee did not approve the loan."
+    ),
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "verdict", "reason", "differences"),
+    [
+        pytest.param(
+            "The arrangement fee is 40%.",
+            "contradicted",
+            "the passage says “£40”, not “40%”",
+            [("number", "40%", "£40")],
+            id="a-figure-in-another-unit",
+        ),
+        pytest.param(
+            "The valuation fee is 2000.",
+            "supported",
+            "the passage says this",
+            [],
+            id="a-bare-figure-and-the-sum-with-its-currency",
+        ),
+        pytest.param(
+            "The agent will refer the case to a senior underwriter.",
+            "supported",
+            "the passage says this",
+            [],
+            id="a-five-letter-word-and-a-longer-one",
+        ),
+        pytest.param(
+            "Rent is due before the fifth of each month.",
+            "contradicted",
+            "the passage says “after”, not “before”",
+            [("word", "before", "after")],
+            id="a-small-word-turned-round",
+        ),
+        pytest.param(
+            "The committee quickly approved the loan.",
+            "contradicted",
+            "the passage says “not”, which the claim leaves out",
+            [("negation", "", "not"), ("word", "quickly", None)],
+            id="a-negation-in-place-of-a-claim-word",
+        ),
+    ],
+)
+def test_the_reader_sees_the_verdict_each_fact_rule_gives_issue10(
+    claim: str, verdict: str, reason: str, differences: list[tuple[str, str, str | None]]
+) -> None:
+    answer = verify(f"{claim} [fees]", [FEES])
+    (judged,) = [c for c in answer.claims if c.support]
+    (support,) = judged.support
+    assert (support.verdict, support.reason) == (verdict, reason)
+    assert [(d.kind, d.text, d.instead) for d in support.differences] == differences
