@@ -13,7 +13,8 @@ import pytest
 
 from tests.facts_table import Case, examined
 
-# A long stretch of the passage where the claim rewords, in the same place, at length.
+# A passage that puts a long review between "came back" and the figure: the claims below put
+# words of their own in its place.
 LONG_REVIEW = (
     "The valuation came back, after a careful review by the panel of three external surveyors "
     "and the bank, £412,000 last week."
@@ -26,7 +27,7 @@ RENT_SCHEDULE = " ".join(
 CASES = [
     # A replaced stretch: read whole up to the limit, a longer one beside the neighbour
     Case(
-        "a long trailing stretch read from the claim's end of it",
+        "a long trailing stretch read where it meets the claim's neighbour",
         "The valuation came back at what experts termed £420,000",
         "The valuation came back at £412,000 according to the second surveyor who visited the "
         "house on Tuesday.",
@@ -493,7 +494,7 @@ CASES = [
         },
     ),
     Case(
-        "a figure read back to the passage's first token",
+        "a figure right before its next neighbour, read back to the passage's first token",
         "£500 was paid up front and a further £200 later",
         "£500 later.",
         [("word", "paid up front", (9, 22), None), ("number", "£200", (37, 41), "£500")],
@@ -517,7 +518,7 @@ CASES = [
         },
     ),
     Case(
-        "a figure read two tokens before its next neighbour",
+        "a figure three tokens before its next neighbour, read from the passage's first token",
         "£500 is due now and a further £200 is due later",
         "£500 is due later.",
         [("word", "now", (12, 15), None), ("number", "£200", (30, 34), "£500")],
