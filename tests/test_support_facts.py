@@ -2,29 +2,17 @@
 tokens the passage backs, what it says instead, where a negation turns the claim round, and the
 figures the judge weighs. Each case is one rule of `citeproof.verifier.support.facts`; the
 differences are what the reader sees under "Where it differs", the figures what decides the
-verdict (tests/test_support.py checks the verdicts they give on the lending sources)."""
+verdict (tests/test_support.py checks the verdicts they give on the lending sources; the rules
+of where the alignment reads a counterpart are in tests/test_support_facts_alignment.py)."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-from typing import Any
-
 import pytest
 
+from citeproof import Source, verify
 from citeproof.verifier.support._facts import SourceKeys, check_facts
 from citeproof.verifier.support._text import tokenize
-
-
-@dataclass(frozen=True)
-class Case:
-    rule: str
-    claim: str
-    passage: str
-    differences: list[tuple[str, str, tuple[int, int], str | None]]
-    figures: dict[str, Any]
-    source: str | None = None  # the whole cited source, when it holds more than the passage
-    judged: tuple[bool, ...] | None = None  # False: backed another way (a verified quote)
-
+from tests.facts_table import Case, examined
 
 CASES = [
     Case(
@@ -978,22 +966,231 @@ CASES = [
             "source_weighted_recall": 0.6667,
         },
     ),
+    Case(
+        "a five-letter word backed by a longer word's first letters",
+        "The agent will refer the case",
+        "The agent made a referral of the case.",
+        [],
+        {
+            "conflicts": 0,
+            "recall": 1.0,
+            "weighted_recall": 1.0,
+            "anchor": 1.0,
+            "pair_recall": 0.4,
+            "number_recall": 1.0,
+            "has_number": 0.0,
+            "name_recall": 1.0,
+            "negation_conflict": 0.0,
+            "longest_run": 0.3333,
+            "content": 3,
+            "unbacked_words": 0,
+            "longest_gap": 0,
+            "unbacked_names": 0,
+            "source_recall": 1.0,
+            "source_weighted_recall": 1.0,
+        },
+    ),
+    Case(
+        "a longer word backed by a five-letter word",
+        "The agent made a referral",
+        "The agent will refer it.",
+        [("word", "made", (10, 14), None)],
+        {
+            "conflicts": 0,
+            "recall": 0.6667,
+            "weighted_recall": 0.6667,
+            "anchor": 0.6667,
+            "pair_recall": 0.25,
+            "number_recall": 1.0,
+            "has_number": 0.0,
+            "name_recall": 1.0,
+            "negation_conflict": 0.0,
+            "longest_run": 0.4,
+            "content": 3,
+            "unbacked_words": 1,
+            "longest_gap": 1,
+            "unbacked_names": 0,
+            "source_recall": 0.6667,
+            "source_weighted_recall": 0.6667,
+        },
+    ),
+    Case(
+        "a five-letter word the source holds the first letters of",
+        "The agent will refer it",
+        "Nothing here.",
+        [("word", "agent will refer", (4, 20), None)],
+        {
+            "conflicts": 0,
+            "recall": 0.0,
+            "weighted_recall": 0.0,
+            "anchor": 0.0,
+            "pair_recall": 0.0,
+            "number_recall": 1.0,
+            "has_number": 0.0,
+            "name_recall": 1.0,
+            "negation_conflict": 0.0,
+            "longest_run": 0.0,
+            "content": 2,
+            "unbacked_words": 2,
+            "longest_gap": 3,
+            "unbacked_names": 0,
+            "source_recall": 1.0,
+            "source_weighted_recall": 1.0,
+        },
+        source="The agent made a referral of the case.",
+    ),
+    Case(
+        "a bare figure read as a year, backed by the sum with its currency",
+        "The fee is 2000",
+        "The fee is £2,000.",
+        [],
+        {
+            "conflicts": 0,
+            "recall": 1.0,
+            "weighted_recall": 1.0,
+            "anchor": 1.0,
+            "pair_recall": 0.6667,
+            "number_recall": 1.0,
+            "has_number": 1.0,
+            "name_recall": 1.0,
+            "negation_conflict": 0.0,
+            "longest_run": 0.75,
+            "content": 2,
+            "unbacked_words": 0,
+            "longest_gap": 0,
+            "unbacked_names": 0,
+            "source_recall": 1.0,
+            "source_weighted_recall": 1.0,
+        },
+    ),
+    Case(
+        "a figure in another unit",
+        "The fee is 40%",
+        "The fee is £40.",
+        [("number", "40%", (11, 14), "£40")],
+        {
+            "conflicts": 1,
+            "recall": 0.5,
+            "weighted_recall": 0.4,
+            "anchor": 1.0,
+            "pair_recall": 0.6667,
+            "number_recall": 0.0,
+            "has_number": 1.0,
+            "name_recall": 1.0,
+            "negation_conflict": 0.0,
+            "longest_run": 0.75,
+            "content": 2,
+            "unbacked_words": 0,
+            "longest_gap": 0,
+            "unbacked_names": 0,
+            "source_recall": 0.5,
+            "source_weighted_recall": 0.4,
+        },
+    ),
+    Case(
+        "a month is not backed by a name it begins",
+        "Rent was paid in August",
+        "Rent was paid to Augustine Lee.",
+        [("date", "August", (17, 23), None)],
+        {
+            "conflicts": 0,
+            "recall": 0.6667,
+            "weighted_recall": 0.5714,
+            "anchor": 0.5714,
+            "pair_recall": 0.5,
+            "number_recall": 0.0,
+            "has_number": 1.0,
+            "name_recall": 1.0,
+            "negation_conflict": 0.0,
+            "longest_run": 0.6,
+            "content": 3,
+            "unbacked_words": 0,
+            "longest_gap": 0,
+            "unbacked_names": 0,
+            "source_recall": 0.6667,
+            "source_weighted_recall": 0.5714,
+        },
+    ),
+    Case(
+        "a claim of one negation backed by the passage's",
+        "No",
+        "No.",
+        [],
+        {
+            "conflicts": 0,
+            "recall": 1.0,
+            "weighted_recall": 1.0,
+            "anchor": 1.0,
+            "pair_recall": 1.0,
+            "number_recall": 1.0,
+            "has_number": 0.0,
+            "name_recall": 1.0,
+            "negation_conflict": 0.0,
+            "longest_run": 1.0,
+            "content": 1,
+            "unbacked_words": 0,
+            "longest_gap": 0,
+            "unbacked_names": 0,
+            "source_recall": 1.0,
+            "source_weighted_recall": 1.0,
+        },
+    ),
+    Case(
+        "a figure stated elsewhere, another one here",
+        "Revenue rose 3% in March",
+        "Costs rose 3%; revenue rose 12% in March.",
+        [("number", "3%", (13, 15), "12%")],
+        {
+            "conflicts": 1,
+            "recall": 0.75,
+            "weighted_recall": 0.7,
+            "anchor": 1.0,
+            "pair_recall": 0.75,
+            "number_recall": 0.5,
+            "has_number": 1.0,
+            "name_recall": 1.0,
+            "negation_conflict": 0.0,
+            "longest_run": 0.4,
+            "content": 4,
+            "unbacked_words": 0,
+            "longest_gap": 0,
+            "unbacked_names": 0,
+            "source_recall": 0.75,
+            "source_weighted_recall": 0.7,
+        },
+    ),
+    Case(
+        "a negation the source states elsewhere still counts against the claim",
+        "The loan was not approved",
+        "The loan was approved.",
+        [("negation", "not", (13, 16), None)],
+        {
+            "conflicts": 1,
+            "recall": 0.6667,
+            "weighted_recall": 0.6667,
+            "anchor": 0.6667,
+            "pair_recall": 0.5,
+            "number_recall": 1.0,
+            "has_number": 0.0,
+            "name_recall": 1.0,
+            "negation_conflict": 1.0,
+            "longest_run": 0.6,
+            "content": 3,
+            "unbacked_words": 0,
+            "longest_gap": 0,
+            "unbacked_names": 0,
+            "source_recall": 0.6667,
+            "source_weighted_recall": 0.6667,
+        },
+        source="The loan was approved. Nobody objected.",
+    ),
 ]
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case.rule for case in CASES])
 def test_the_fact_layer_backs_and_flags_each_claim_token_by_its_rule_issue10(case: Case) -> None:
-    claim, passage = tokenize(case.claim), tokenize(case.passage)
-    # Numbers and dates weigh more, as the source's idf weights make them (locate.py).
-    weights = {t.key: 1.0 + 0.5 * (t.kind in ("number", "date")) for t in claim}
-    source = SourceKeys.of({t.key for t in tokenize(case.source)}) if case.source else None
-    judged = list(case.judged) if case.judged else [True] * len(claim)
-    check = check_facts(case.claim, claim, passage, weights, judged, source)
-    shown = [(d.kind, d.text, d.span, d.instead) for d in check.differences]
+    shown, figures = examined(case)
     assert shown == case.differences
-    for kind, text, (start, end), _ in shown:  # each difference points at its claim words
-        assert case.claim[start:end] == text or (kind == "negation" and text == "")
-    figures = {k: v for k, v in asdict(check).items() if k != "differences"}
     assert figures == pytest.approx(case.figures, abs=1e-4)
 
 
@@ -1013,10 +1210,83 @@ def test_a_source_head_backs_a_word_by_its_first_letters_and_never_a_number() ->
 
 
 def test_a_claim_word_without_a_weight_counts_for_nothing_in_the_weighted_figures() -> None:
-    claim = tokenize("The valuation came back at £420,000")
-    passage = tokenize("The valuation came back at £412,000.")
-    weights = {t.key: 1.0 for t in claim if t.kind == "word"}  # the figure has none
-    check = check_facts("The valuation came back at £420,000", claim, passage, weights,
-                        [True] * len(claim), SourceKeys.of({t.key for t in passage}))  # fmt: skip
-    assert (check.recall, check.weighted_recall, check.anchor) == pytest.approx((0.75, 1.0, 1.0))
-    assert check.source_weighted_recall == pytest.approx(1.0)
+    text = "The valuation came back at £420,000"
+    claim, passage = tokenize(text), tokenize("The valuation came back at £412,000.")
+    keys = SourceKeys.of({t.key for t in passage})
+
+    def figures(weights: dict[str, float]) -> tuple[float, ...]:
+        check = check_facts(text, claim, passage, weights, [True] * len(claim), keys)
+        return check.recall, check.weighted_recall, check.anchor, check.source_weighted_recall
+
+    words = {t.key: 1.0 for t in claim if t.kind == "word"}
+    # The figure the passage states otherwise has no weight: nothing against the claim.
+    assert figures(words) == pytest.approx((0.75, 1.0, 1.0, 1.0))
+    # "valuation", backed, has none either: it adds nothing to what the passage backs (not
+    # 3 of 2), nor to what the anchor is a share of (2 of 2, not of 3).
+    unweighted = {k: w for k, w in words.items() if k != "valuation"}
+    assert figures(unweighted) == pytest.approx((0.75, 1.0, 1.0, 1.0))
+    heavy = {**unweighted, "came": 3.0}  # the weights, not the count, make the shares
+    assert figures({**heavy, "#420000£": 4.0}) == pytest.approx((0.75, 0.5, 1.0, 0.5))
+
+
+FEES = Source(
+    id="fees",
+    kind="document",
+    title="Fee schedule",
+    text=(
+        "The arrangement fee is £40. The valuation fee is £2,000.\n\n"
+        "The agent will make a referral of the case to a senior underwriter.\n\n"
+        "Rent is due after the fifth of each month.\n\n"
+        "The committee did not approve the loan."
+    ),
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "verdict", "reason", "differences"),
+    [
+        pytest.param(
+            "The arrangement fee is 40%.",
+            "contradicted",
+            "the passage says “£40”, not “40%”",
+            [("number", "40%", "£40")],
+            id="a-figure-in-another-unit",
+        ),
+        pytest.param(
+            "The valuation fee is 2000.",
+            "supported",
+            "the passage says this",
+            [],
+            id="a-bare-figure-and-the-sum-with-its-currency",
+        ),
+        pytest.param(
+            "The agent will refer the case to a senior underwriter.",
+            "supported",
+            "the passage says this",
+            [],
+            id="a-five-letter-word-and-a-longer-one",
+        ),
+        pytest.param(
+            "Rent is due before the fifth of each month.",
+            "contradicted",
+            "the passage says “after”, not “before”",
+            [("word", "before", "after")],
+            id="a-small-word-turned-round",
+        ),
+        pytest.param(
+            "The committee quickly approved the loan.",
+            "contradicted",
+            "the passage says “not”, which the claim leaves out",
+            [("negation", "", "not"), ("word", "quickly", None)],
+            id="a-negation-in-place-of-a-claim-word",
+        ),
+    ],
+)
+def test_the_reader_sees_the_verdict_each_fact_rule_gives_issue10(
+    claim: str, verdict: str, reason: str, differences: list[tuple[str, str, str | None]]
+) -> None:
+    answer = verify(f"{claim} [fees]", [FEES])
+    (judged,) = [c for c in answer.claims if c.support]
+    (support,) = judged.support
+    assert (support.verdict, support.reason) == (verdict, reason)
+    assert [(d.kind, d.text, d.instead) for d in support.differences] == differences

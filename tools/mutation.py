@@ -73,6 +73,8 @@ GROUPS: dict[str, Group] = {
             "tests/test_support.py",
             "tests/test_support_negation_scope.py",
             "tests/test_support_facts.py",
+            "tests/test_support_facts_alignment.py",
+            "tests/test_support_opposites.py",
         ),
     ),
     "audit": Group(
@@ -196,18 +198,86 @@ EQUIVALENT: dict[str, str] = {
     "citeproof.verifier.support._facts.x__backs__mutmut_20": (
         "math.isclose without rel_tol: its default is the same 1e-09"
     ),
-    "citeproof.verifier.support._facts.x_check_facts__mutmut_32": (
-        "autojunk=None for False: difflib only asks whether it is true"
-    ),
+    **{
+        f"citeproof.verifier.support._facts.x__backs__mutmut_{n}": (
+            "which keys the head of a word is sought among: a word's or name's key begins with "
+            "a letter (the tokeniser's word pattern), so its head never equals the first "
+            "letters of a number's '#' key, filtered out or not"
+        )
+        for n in (54, 56)
+    },
+    **{
+        f"citeproof.verifier.support._facts.x_check_facts__mutmut_{n}": (
+            "_backs of a negation token is whether its key, the ¬ of every negation, is in the "
+            "passage's keys: has_negation, which the line already reads"
+        )
+        for n in (18, 19)
+    },
     **{
         f"citeproof.verifier.support._facts.x_check_facts__mutmut_{n}": (
             "which opcodes skip the narrowing of a long stretch: an equal one's stretch and a "
             "long insert's are never read afterwards, so narrowing them changes nothing"
         )
-        for n in (55, 57, 58)
+        for n in (51, 53, 54)
     },
-    "citeproof.verifier.support._facts.x_check_facts__mutmut_77": (
+    "citeproof.verifier.support._facts.x_check_facts__mutmut_73": (
         "`i1 <= i2` lets inserts in, whose claim range is empty: the loop does nothing"
+    ),
+    **{
+        f"citeproof.verifier.support._facts.x_check_facts__mutmut_{n}": (
+            "a claim negation in a replaced stretch never faces a passage negation there: "
+            "difflib aligns any key both sides hold and every negation's key is ¬, so whether "
+            "the stretch holds one is False either way"
+        )
+        for n in (88, 89)
+    },
+    **{
+        f"citeproof.verifier.support._facts.x_check_facts__mutmut_{n}": (
+            "whether the claim's side negates: a replaced stretch never holds ¬ on both sides "
+            "(difflib aligns any key both hold) and an inserted one has no claim side, so it "
+            "is False wherever the passage's side negates; None reads as False"
+        )
+        for n in (142, 145, 146)
+    },
+    **{
+        f"citeproof.verifier.support._facts.x_check_facts__mutmut_{n}": (
+            "an opcode between two others never starts at the claim's end (only the last one "
+            "can), so `i1 < len(claim)` always holds there"
+        )
+        for n in (159, 161)
+    },
+    "citeproof.verifier.support._facts.x_check_facts__mutmut_183": (
+        "`lead or` for `lead and`: with no lead, the alignment against nothing has no replaced "
+        "stretch to turn a word in; with the passage as lead, it turns what the passage did"
+    ),
+    "citeproof.verifier.support._facts.x_check_facts__mutmut_250": (
+        "the after-neighbour sought from i - 1: i - 1 aligned would have been the "
+        "before-neighbour, and i aligned would be backed (its key is in the passage), never "
+        "looked up"
+    ),
+    **{
+        f"citeproof.verifier.support._facts.x_check_facts__mutmut_{n}": (
+            "is_content is `kind != 'stop'`, so the condition reads 'a stop word' either way; a "
+            "stop word with no stretch open has nothing to flush"
+        )
+        for n in (331, 332)
+    },
+    "citeproof.verifier.support._facts.x_check_facts__mutmut_353": (
+        "punctuation sought up to the word's end, not its start: a word token holds only "
+        "letters, digits, '_' and apostrophes, none of which _BREAK matches"
+    ),
+    **{
+        f"citeproof.verifier.support._facts.x_check_facts__mutmut_{n}": (
+            "`or 2.0` for `or 1.0`: the weights are idf weights, never negative, so when those "
+            "of a total are 0 so are those of its numerator (a conflict is never backed): 0 "
+            "either way"
+        )
+        for n in (407, 424)
+    },
+    "citeproof.verifier.support._facts.x__leading_negation__mutmut_1": (
+        "`and` for the last `or`: difflib never puts two unequal opcodes side by side, so a "
+        "replace or insert first is always followed by an equal one; a delete first, let "
+        "through, has no passage side and is refused by `j2 == j1` next"
     ),
     **{
         f"citeproof.verifier.support._facts.x__leading_negation__mutmut_{n}": (
@@ -216,6 +286,23 @@ EQUIVALENT: dict[str, str] = {
         )
         for n in (19, 21)
     },
+    **{
+        f"citeproof.verifier.support._facts.x__leading_negation__mutmut_{n}": (
+            "the claim's first stretch never holds a negation where the passage's ends in one: "
+            "difflib aligns any key both sides hold, and every negation's key is ¬"
+        )
+        for n in (36, 37)
+    },
+    "citeproof.verifier.support._facts.x__turned__mutmut_16": (
+        "`turnable or True`: with no word to turn, every stretch is read and none is turned"
+    ),
+    "citeproof.verifier.support._facts.x__aligned__mutmut_3": (
+        "autojunk=None for False: difflib only asks whether it is true"
+    ),
+    "citeproof.verifier.support._facts.x__counterpart__mutmut_22": (
+        "`or True`: direction() is never None for a comparative token (its last word is what "
+        "made the tokeniser read it as one), so the guard never fails"
+    ),
     # render-safety
     "citeproof.render._markdown_safety.x_canonical_url__mutmut_8": (
         r"[\x00-\x1F\x7F] for [\x00-\x1f\x7f]: hex digits ignore case, the same class"
