@@ -11,6 +11,7 @@ character or outside the text, since any index it could return would be wrong.
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import accumulate
 from typing import Literal
@@ -66,9 +67,15 @@ class TextOffsets:
     def __init__(self, text: str, *, where: str = "text") -> None:
         self.text = text
         self.where = where
-        # Offset of each code point boundary, 0..len(text), in each unit.
-        self._utf8 = [0, *accumulate(utf8_length(c) for c in text)]
-        self._utf16 = [0, *accumulate(utf16_length(c) for c in text)]
+        # Offset of each code point boundary, 0..len(text), in each unit; in ASCII text the
+        # three units agree.
+        self._utf8: Sequence[int]
+        self._utf16: Sequence[int]
+        if text.isascii():
+            self._utf8 = self._utf16 = range(len(text) + 1)
+        else:
+            self._utf8 = [0, *accumulate(utf8_length(c) for c in text)]
+            self._utf16 = [0, *accumulate(utf16_length(c) for c in text)]
 
     def length(self, unit: Unit) -> int:
         """The length of the text in ``unit``."""
@@ -121,7 +128,7 @@ class TextOffsets:
             (self._utf8[first], self._utf8[last]),
         )
 
-    def _table(self, unit: Unit) -> list[int]:
+    def _table(self, unit: Unit) -> Sequence[int]:
         return self._utf8 if unit == "utf8" else self._utf16
 
 
