@@ -1,0 +1,188 @@
+"""The per-source index: its word postings, the candidates an approximate search starts from,
+the casefolded text it scans, and the memory it says it holds (the bound of `IndexCache`)."""
+
+from __future__ import annotations
+
+import re
+import sys
+
+import pytest
+
+from citeproof.model import Source
+from citeproof.verifier.match import IndexCache, SourceIndex, find_quote, prepare
+from citeproof.verifier.match import _index as index_module
+
+WORDS = ("alpha", "Beta", "gamma", "delta", "ALPHA", "beta", "epsilon")
+# Sixty words, each of a few kinds many times over, in no sorted order.
+ASCII_TEXT = " ".join(WORDS[(i * 5) % 7] if i % 4 else "beta" for i in range(60))
+UNICODE_TEXT = " ".join(
+    ("Straße", "café", "naïve", "CAFÉ", "Ωmega", "x²", "l'été", "straße")[(i * 3) % 8]
+    for i in range(40)
+)
+
+
+def index_of(text: str, *, postings: bool = True) -> SourceIndex:
+    index = prepare(Source(id="S1", kind="document", text=text), cache=None)
+    if postings:
+        index.build_candidate_index()
+    return index
+
+
+def occurrences(text: str) -> dict[str, list[int]]:
+    """Every word of ``text`` (casefolded) with where each occurrence starts, in order."""
+    found: dict[str, list[int]] = {}
+    for m in re.finditer(r"\w+", text):
+        found.setdefault(m.group().casefold(), []).append(m.start())
+    return found
+
+
+@pytest.mark.parametrize("text", [ASCII_TEXT, UNICODE_TEXT], ids=["ascii", "unicode"])
+def test_the_postings_hold_every_occurrence_of_every_word_in_text_order(text: str) -> None:
+    index = index_of(text)
+    expected = occurrences(index.text)
+    for word, starts in expected.items():
+        assert index.frequency(word) == len(starts), word
+        assert index.positions(word, 0, 0, len(index.text)).tolist() == starts, word
+    assert index.frequency("absent") == 0
+    assert index.positions("absent", 0, 0, len(index.text)).tolist() == []
+
+
+def test_positions_are_quote_starts_within_the_bounds_asked_for() -> None:
+    index = index_of(ASCII_TEXT)
+    gammas = occurrences(ASCII_TEXT)["gamma"]
+    # Where "gamma" sits 6 characters into the quote: the quote starts 6 before it.
+    inside = [p - 6 for p in gammas if 100 <= p - 6 < 200]
+    assert index.positions("gamma", 6, 100, 200).tolist() == inside
+    assert inside  # the bounds cut some occurrences off, not all
+
+
+def test_an_exact_search_through_the_postings_finds_what_a_scan_finds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(index_module, "EXACT_SCAN_LIMIT", 0)
+    index = index_of(ASCII_TEXT)
+    scan = index_of(ASCII_TEXT, postings=False)
+    for quote in ("beta alpha", "gamma beta", "epsilon", "ALPHA beta"):
+        via_postings = index.exact(quote, 0, len(index.text), 100)
+        assert via_postings == scan.exact(quote, 0, len(index.text), 100), quote
+        assert via_postings
+    assert index.exact("beta alpha", 0, len(index.text), 2) == scan.exact(
+        "beta alpha", 0, len(index.text), 2
+    )
+    # Word boundaries hold on the postings path too: "alph" is no word of the text.
+    assert index.exact("alph", 0, len(index.text), 10) == []
+
+
+# -- candidates: where an approximate occurrence likely starts ------------------------------
+
+PASSAGE = "A relief force under the command of William Marshal attacked the castle."
+FILLER = "Filler words stand here. " * 8
+MISQUOTE = "relief force under the command of Wiliam Marshal"
+
+
+def test_candidates_start_at_the_misquoted_passage_scanned_or_from_postings() -> None:
+    text = FILLER + PASSAGE + " " + FILLER
+    for postings in (False, True):
+        index = index_of(text, postings=postings)
+        start = index.text.index("relief force")
+        assert index.candidates(MISQUOTE, 1) == [start], postings
+
+
+def test_candidates_list_each_place_once_densest_first() -> None:
+    text = PASSAGE + " " + FILLER + "the relief force under command of William Marshal."
+    index = index_of(text)
+    first = index.text.index("relief force")
+    second = index.text.index("relief force", first + 1)
+    # There the quote's "the" is missing: the words after it vote four characters before the
+    # passage, and a place is named by its earliest vote.
+    assert index.candidates(MISQUOTE, 2) == [first, second - len("the ")]
+    assert index.candidates(MISQUOTE, 1) == [first]
+
+
+def test_a_misspelt_quote_finds_its_place_through_similar_words() -> None:
+    # Too few of the quote's words occur as written: the index looks for close spellings.
+    text = FILLER + "The command of William Marshal relieved Lincoln." + " " + FILLER
+    index = index_of(text)
+    start = index.text.index("command")
+    assert index.candidates("comand of Wiliam Marshall releived Lincon", 1) == [start]
+
+
+@pytest.mark.parametrize(
+    ("word", "similar"),
+    [("alphq", ["alpha"]), ("gama", ["gamma"]), ("epsilom", ["epsilon"]), ("zzzz", [])],
+)
+def test_a_misspelt_word_finds_the_source_words_a_typo_away(word: str, similar: list[str]) -> None:
+    assert index_of(ASCII_TEXT).core.postings().similar_words(word) == similar
+
+
+# -- the casefolded text ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "folded"),
+    [
+        ("The CASTLE", "the castle"),
+        ("Die Straße", "die straße"),  # casefolding would make it "strasse": lower-cased
+        ("İstanbul", None),  # both folds move offsets: no folded text
+    ],
+)
+def test_the_folded_text_keeps_every_offset_or_is_none(text: str, folded: str | None) -> None:
+    core = index_of(text, postings=False).core
+    assert core.folded() == folded
+    assert core.folded() == folded  # the same when asked again
+
+
+# -- memory: what the cache bound counts ---------------------------------------------------
+
+
+def dict_bytes(mapping: dict[str, object]) -> int:
+    return sys.getsizeof(mapping) + sum(
+        sys.getsizeof(key) + sys.getsizeof(value) for key, value in mapping.items()
+    )
+
+
+def test_the_index_counts_its_candidate_index_and_misspelling_lookup_once_each() -> None:
+    index = index_of(ASCII_TEXT, postings=False)
+    bare = index.core.nbytes()
+    index.build_candidate_index()
+    postings = index.core.postings()
+    arrays = int(postings.pos.nbytes + postings.start.nbytes) + dict_bytes(postings.vocab)
+    assert postings.nbytes() == arrays
+    assert index.core.nbytes() == bare + arrays
+    postings.similar_words("alphq")
+    lookup = dict_bytes(postings._grams) + sys.getsizeof(postings._ids)  # type: ignore[arg-type]
+    assert postings.nbytes() == arrays + lookup
+    assert index.core.nbytes() == bare + arrays + lookup
+
+
+def test_the_cache_measures_an_index_again_when_it_is_used() -> None:
+    cache = IndexCache()
+    source = Source(id="S1", kind="document", text=ASCII_TEXT)
+    index = cache.get(source)
+    assert cache.nbytes == index.core.nbytes() and cache.chars == len(ASCII_TEXT)
+    index.build_candidate_index()
+    cache.get(source)  # its next use counts the candidate index it built
+    assert cache.nbytes == index.core.nbytes()
+    cache.get(source)
+    assert cache.nbytes == index.core.nbytes()
+    other = Source(id="S2", kind="document", text=UNICODE_TEXT)
+    second = cache.get(other)
+    assert cache.nbytes == index.core.nbytes() + second.core.nbytes()
+    assert cache.chars == len(ASCII_TEXT) + len(UNICODE_TEXT)
+
+
+def test_an_empty_cache_holds_nothing() -> None:
+    cache = IndexCache()
+    assert (len(cache), cache.chars, cache.nbytes) == (0, 0, 0)
+    cache.get(Source(id="S1", kind="document", text="Some text."))
+    cache.clear()
+    assert (len(cache), cache.chars, cache.nbytes) == (0, 0, 0)
+
+
+def test_the_same_quote_over_a_renamed_copy_names_the_copy() -> None:
+    index = index_of(PASSAGE, postings=False)
+    copy = index.for_source(Source(id="S2", kind="document", text=PASSAGE))
+    assert copy.core is index.core and copy.source.id == "S2"
+    assert index.for_source(index.source) is index
+    match = find_quote("the command of William Marshal", copy)
+    assert match is not None and match.source_id == "S2"
