@@ -36,3 +36,117 @@ def test_a_typo_is_told_from_another_number_or_name_f_1(
     written: str, source: str, expected: tuple[str, str, str, bool]
 ) -> None:
     assert named(written, source) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("written", "source", "expected"),
+    [
+        # A capitalised word where a sentence starts is not taken for a name...
+        ("Regular activity helps", "Daily activity helps", [("word", "Regular", "Daily", True)]),
+        ("approved. Osei signed", "approved. Mensah signed", [("word", "Osei", "Mensah", True)]),
+        (
+            "sent to the UK. Osei signed",
+            "sent to the UK. Mensah signed",
+            [("word", "Osei", "Mensah", True)],
+        ),
+        # ...but after a comma or an abbreviation's full stop it is one.
+        ("approved, Osei signed", "approved, Mensah signed", [("name", "Osei", "Mensah", True)]),
+        (
+            "signed by Dr. Okafor today",
+            "signed by Dr. Mensah today",
+            [("name", "Okafor", "Mensah", True)],
+        ),
+        (
+            "signed by M. Osei today",
+            "signed by M. Mensah today",
+            [("name", "Osei", "Mensah", True)],
+        ),
+        # Day and month names are dates, where a sentence starts too.
+        ("met on Monday morning", "met on Tuesday morning", [("date", "Monday", "Tuesday", True)]),
+        ("June 17 to February 22", "July 17 to February 22", [("date", "June", "July", True)]),
+        # "may" in lower case is the modal, not the month.
+        (
+            "applications may be referred",
+            "applications must be referred",
+            [("modal", "may", "must", True)],
+        ),
+        # Any word ending in n't negates.
+        ("you oughtn't to refer", "you ought to refer", [("negation", "oughtn't", "ought", True)]),
+        # A small word that carries meaning, added or dropped alone, changes it...
+        (
+            "applications must be referred",
+            "applications must only be referred",
+            [("stance", "", "only", True)],
+        ),
+        (
+            "applications must only be referred",
+            "applications must be referred",
+            [("stance", "only", "", True)],
+        ),
+        # ...one that does not carry it alone does not.
+        ("applications for review", "applications review", [("word", "for", "", False)]),
+        (
+            "heart health better sleep",
+            "heart health and better sleep",
+            [("word", "", "and", False)],
+        ),
+        (
+            "improved lung health",
+            "improved heart and lung health",
+            [("word", "", "heart and", True)],
+        ),
+        # A one-letter content word is a content word.
+        ("see appendix b for details", "see appendix c for details", [("word", "b", "c", True)]),
+    ],
+)
+def test_each_difference_has_the_kind_its_words_make_it_f_1(
+    written: str, source: str, expected: list[tuple[str, str, str, bool]]
+) -> None:
+    assert named(written, source) == expected
+
+
+@pytest.mark.parametrize(
+    ("written", "source", "expected"),
+    [
+        (
+            "according to the re  view",
+            "according to the review",
+            [("whitespace", "re view", "review", False)],
+        ),
+        (
+            "the database was moved",
+            "the data base was moved",
+            [("whitespace", "database", "data base", False)],
+        ),
+        (
+            "the old data base was moved to a new data base today",
+            "the old database was moved to a new database today",
+            [("whitespace", "data base", "database", False)] * 2,
+        ),
+        (
+            "heart health,; and better",
+            "heart health and better",
+            [("punctuation", ", ;", "", False)],
+        ),
+        (
+            "heart health better",
+            "heart health, and; better",
+            [("punctuation", "", ", ;", False), ("word", "", "and", False)],
+        ),
+        # Case differences next to each other read as one.
+        (
+            "the second battle of lincoln",
+            "The Second Battle of Lincoln",
+            [("case", "the second battle lincoln", "The Second Battle Lincoln", False)],
+        ),
+        (
+            "the Second battle, of Lincoln",
+            "The second battle of Lincoln",
+            [("case", "the Second", "The second", False), ("punctuation", ",", "", False)],
+        ),
+    ],
+)
+def test_cosmetic_differences_are_named_with_the_words_they_touch_f_1(
+    written: str, source: str, expected: list[tuple[str, str, str, bool]]
+) -> None:
+    assert named(written, source) == expected

@@ -125,3 +125,144 @@ def test_an_uncited_quote_not_found_names_no_source_003_4() -> None:
     quote = quote_of(f'It says "{ABSENT}".')
     assert quote.note == "not found in any source provided in this turn"
     assert (quote.cited_source, quote.excerpt) == (None, None)
+
+
+# -- found: the note and the corrections say what moved, and why (003.6, 011.1, 011.3) ------
+
+OSEI = "Approval of the single year of accounts was given by M. Osei"
+
+
+def test_a_quote_found_in_another_source_names_both_and_the_new_place_011_3() -> None:
+    quote = quote_of(f'"{OSEI}" [S1 ¶2].')
+    assert quote.note == "found in S3, not in the cited S1; corrected"
+    (correction,) = quote.corrections
+    assert (correction.kind, correction.before, correction.after) == ("source", "S1 ¶2", "S3 ¶3")
+    assert correction.reason == "quote is in S3, not in the cited S1"
+    assert (correction.score, correction.method) == (1.0, "exact-match")
+
+
+def test_a_quote_found_in_another_paragraph_names_both_paragraphs_011_3() -> None:
+    quote = quote_of(f'"{OSEI}" <cite:S3#p2>.')
+    assert quote.note == "found in paragraph 3, not the cited 2; corrected"
+    (correction,) = quote.corrections
+    assert (correction.kind, correction.before, correction.after) == ("location", "S3 ¶2", "S3 ¶3")
+    assert correction.reason == "quote is in paragraph 3 of S3, not paragraph 2"
+
+
+def test_an_uncited_quote_gets_the_citation_it_lacked_011_3() -> None:
+    quote = quote_of(f'"{OSEI}".')
+    assert quote.note == "uncited; found in S3; corrected"
+    (correction,) = quote.corrections
+    assert (correction.kind, correction.before, correction.after) == (
+        "source",
+        "no citation",
+        "S3 ¶3",
+    )
+    assert correction.reason == "quote is in S3; citation added"
+
+
+def test_a_misquote_found_elsewhere_is_corrected_in_words_and_source_003_6() -> None:
+    written = OSEI.replace("accounts", "account")
+    quote = quote_of(f'"{written}" [S1].')
+    assert quote.note == (
+        "wording differs from S3 (similarity 0.98); found in S3, not in the cited S1; corrected"
+    )
+    text, source = quote.corrections
+    assert (text.kind, text.before, text.after) == ("text", written, OSEI)
+    assert text.reason == "quote differs from S3; replaced with the source's exact wording"
+    assert (text.score, text.method) == (0.9833, "fuzzy-match")
+    assert (source.kind, source.before, source.after) == ("source", "S1", "S3")
+    assert (source.score, source.method) == (0.9833, "fuzzy-match")
+
+
+def test_a_misquote_in_its_cited_source_names_only_the_wording_003_6() -> None:
+    written = "Applications with a loan-to-value ratio above 80% must be refered to a senior"
+    quote = quote_of(f'"{written}" [S1].')
+    assert quote.status == "corrected"
+    assert quote.note == "wording differs from S1 (similarity 0.99); corrected"
+
+
+ELIDED = "Applications with a loan-to-value ratio above {n}%{glue}before {word} offer is issued"
+
+
+def test_an_elided_misquote_names_only_the_differences_outside_the_elision_f_1() -> None:
+    changed = quote_of(f'"{ELIDED.format(n=85, glue=" ... ", word="an")}" [S1]')
+    assert changed.note == (
+        "wording differs from S1 (similarity 0.99); the meaning changed: the source says “80”,"
+        " not “85”; corrected"
+    )
+    assert [(d.kind, d.before, d.after) for d in changed.differences] == [("number", "85", "80")]
+    (correction,) = changed.corrections
+    assert correction.reason == (
+        "quote differs from S1; replaced with the source's exact wording; the meaning changed"
+    )
+    word = quote_of(f'"{ELIDED.format(n=80, glue=" ... ", word="any")}" [S1]')
+    assert [(d.kind, d.before, d.after) for d in word.differences] == [("word", "any", "an")]
+
+
+def test_an_email_quote_found_elsewhere_is_kept_and_the_note_says_why_003_7() -> None:
+    quote = quote_of(f'"{ELIDED.format(n=80, glue=" ... ", word="any")}" [S2]')
+    assert quote.status == "mismatch"
+    assert quote.note == (
+        "wording differs from S1 (similarity 0.99); found in S1, not in the cited S2; kept as"
+        " written because S2 is an email body"
+    )
+
+
+@pytest.mark.parametrize(
+    "glue", [" ... ", "…", " … ", " [...] ", "[…]", " . . . ", " (...) ", " ( ... ) ", " (…) "]
+)
+def test_a_corrected_elided_quote_keeps_its_elision_as_written_003_6(glue: str) -> None:
+    quote = quote_of(f'"{ELIDED.format(n=80, glue=glue, word="any")}" [S1]')
+    assert quote.status == "corrected"
+    assert quote.corrected_text == ELIDED.format(n=80, glue=glue, word="an")
+
+
+def test_an_inline_correction_stays_on_one_line_and_a_block_keeps_its_lines_003_6() -> None:
+    text = "The fee is charged when the loan\ncompletes and is never refunded afterwards."
+    sheet = Source(id="D1", kind="document", text=text)
+    written = "the fee is charged when the loan completes and is never refunded"
+    result = verify(f'It says "{written}" [D1].', [sheet], now=NOW)
+    assert result.quotes[0].corrected_text == (
+        "The fee is charged when the loan completes and is never refunded"
+    )
+    block = verify(
+        "> the fee is charged when the loan\n> completes and is never refunded\n[D1]\n",
+        [sheet],
+        now=NOW,
+    )
+    assert block.quotes[0].corrected_text == (
+        "The fee is charged when the loan\ncompletes and is never refunded"
+    )
+    assert (
+        block.text
+        == "> The fee is charged when the loan\n> completes and is never refunded\n[D1]\n"
+    )
+
+
+def test_a_corrected_block_quote_keeps_its_blank_lines_as_bare_markers_003_6() -> None:
+    text = "The fee is charged when the loan completes.\n\nIt is never refunded afterwards by the lender."
+    sheet = Source(id="D2", kind="document", text=text)
+    answer = (
+        "> The fee is charged when the loan completes.\n>\n"
+        "> It is never refunded afterward by the lender.\n[D2]\n"
+    )
+    result = verify(answer, [sheet], now=NOW)
+    (quote,) = result.quotes
+    corrected = (
+        "> The fee is charged when the loan completes.\n>\n"
+        "> It is never refunded afterwards by the lender."
+    )
+    assert result.text == corrected + "\n[D2]\n"
+    assert result.text[slice(*quote.corrected_span)] == corrected
+
+
+def test_a_cite_marker_shared_by_two_quotes_names_both_sources_in_its_family_003_3() -> None:
+    answer = (
+        'The policy says "Applications above 95% are declined." and the memo says '
+        f'"{OSEI}" <cite:S1>.'
+    )
+    result = verify(answer, SOURCES, now=NOW)
+    assert result.text.endswith(f'"{OSEI}" <cite:S1><cite:S3>.')
+    located = answer.replace("<cite:S1>", "<cite:S1#p3>")
+    assert verify(located, SOURCES, now=NOW).text.endswith(f'"{OSEI}" <cite:S1#p3><cite:S3#p3>.')
