@@ -241,7 +241,10 @@ def test_an_inline_correction_stays_on_one_line_and_a_block_keeps_its_lines_003_
 
 
 def test_a_corrected_block_quote_keeps_its_blank_lines_as_bare_markers_003_6() -> None:
-    text = "The fee is charged when the loan completes.\n\nIt is never refunded afterwards by the lender."
+    text = (
+        "The fee is charged when the loan completes.\n\nIt is never refunded afterwards by the"
+        " lender."
+    )
     sheet = Source(id="D2", kind="document", text=text)
     answer = (
         "> The fee is charged when the loan completes.\n>\n"
