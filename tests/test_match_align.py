@@ -7,7 +7,8 @@ import hashlib
 
 import pytest
 
-from citeproof.verifier.match import VerbatimProbe
+from citeproof.model import Source
+from citeproof.verifier.match import VerbatimProbe, _probe, may_hold
 from citeproof.verifier.match import _align as align
 
 LINCOLN = "The second battle of Lincoln occurred at Lincoln Castle."
@@ -93,3 +94,65 @@ def test_a_probe_looks_for_the_longest_runs_and_words_first() -> None:
     expected = hashlib.blake2b(quote.encode("utf-8", "surrogatepass"), digest_size=16)
     assert probe.digest == expected.digest()
     assert VerbatimProbe.of("the fan spins").ascii is True
+
+
+def test_a_probe_rules_out_only_a_text_that_cannot_hold_the_quote() -> None:
+    probe = VerbatimProbe.of("the café opens early")
+    assert probe.may_hold("the café opens early today") is True
+    assert probe.may_hold("the café opens late") is False  # "early" is missing
+    # Text that normalisation may still change (not NFC, or told so) is never ruled out.
+    assert probe.may_hold("the cafe\u0301 opens late") is True
+    assert probe.may_hold("the café opens late", False) is True
+    ascii_probe = VerbatimProbe.of("the fan spins")
+    assert ascii_probe.may_hold("the fan stops") is False
+    assert ascii_probe.may_hold("the fän spins") is False  # an ASCII quote's run is missing
+    # Nothing to look for: nothing is ruled out.
+    assert VerbatimProbe.of('""').may_hold("anything at all") is True
+
+
+def test_a_text_is_plain_when_normalising_keeps_its_ascii_words() -> None:
+    assert _probe.plain("abc") is True
+    assert _probe.plain("café") is True
+    assert _probe.plain("cafe\u0301") is False  # not NFC
+    assert _probe.plain("a\u200bb") is False  # an invisible character joins two words
+
+
+def test_a_source_is_probed_on_its_own_text() -> None:
+    probe = VerbatimProbe.of("the fan spins")
+    assert may_hold(probe, Source(id="S1", kind="document", text="the fan spins")) is True
+    assert may_hold(probe, Source(id="S1", kind="document", text="the fan stops")) is False
+
+
+def test_rulings_remember_each_outcome_and_each_texts_plainness_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    asked: list[str] = []
+    real_plain = _probe.plain
+
+    def counted(text: str) -> bool:
+        asked.append(text)
+        return real_plain(text)
+
+    monkeypatch.setattr(_probe, "plain", counted)
+    rulings = _probe.Rulings()
+    early, late = VerbatimProbe.of("the café opens early"), VerbatimProbe.of("opens late")
+    text = "the café opens late"
+    assert rulings.may_hold(early, text, "k1") is False
+    assert rulings.may_hold(late, text, "k1") is True
+    assert asked == [text]  # the text's plainness was worked out once, for both probes
+    # The outcome is remembered by content key: the text is not read again.
+    assert rulings.may_hold(early, "the café opens early", "k1") is False
+    rulings.may_hold(VerbatimProbe.of("the fan spins"), "the fan spins", "k2")
+    assert asked == [text]  # an ASCII text is plain without asking
+
+
+def test_rulings_keep_at_most_their_bound_least_recently_used_first() -> None:
+    rulings = _probe.Rulings(most=2)
+    probes = [VerbatimProbe.of(f"word{n} here") for n in range(3)]
+    for n, probe in enumerate(probes):
+        assert rulings.may_hold(probe, f"word{n} here", "k") is True
+    # The newest two are remembered (a text that would now rule them out is not read)...
+    assert rulings.may_hold(probes[2], "nothing", "k") is True
+    assert rulings.may_hold(probes[1], "nothing", "k") is True
+    # ...the oldest was forgotten and is probed again.
+    assert rulings.may_hold(probes[0], "nothing", "k") is False
