@@ -1,0 +1,117 @@
+"""Elided quotes (003.2): each segment after the previous one, the gap between them bounded,
+the cited paragraph preferred, and the tightest chain of equal ones chosen."""
+
+from __future__ import annotations
+
+import pytest
+
+from citeproof.model import Match, Source
+from citeproof.verifier.match import MatchSettings, find_quote, prepare
+from citeproof.verifier.match import _index as index_module
+from citeproof.verifier.match import _search as search_module
+
+FILLER = "Filler words stand here. " * 6
+CATS = ["the cat sat."] * 25 + ["the dog ran home quickly."]
+
+
+def source(*paragraphs: str) -> Source:
+    return Source(id="S1", kind="document", text="\n\n".join(paragraphs))
+
+
+def find(quote: str, src: Source, **kwargs: object) -> Match | None:
+    return find_quote(quote, prepare(src, cache=None), **kwargs)  # type: ignore[arg-type]
+
+
+def test_the_cited_paragraph_is_preferred_however_often_the_first_segment_occurs() -> None:
+    match = find("the ... ran home quickly", source(*CATS), paragraph=26)
+    assert match is not None and match.method == "exact"
+    assert (match.paragraph, match.text) == (26, "the dog ran home quickly")
+
+
+def test_among_exact_chains_the_tightest_from_the_first_placements_wins() -> None:
+    # The first twenty placements of "the" are tried: the chain from the last of them is the
+    # tightest that reaches "ran home quickly".
+    match = find("the ... ran home quickly", source(*CATS))
+    assert match is not None and match.paragraph == 20
+    assert match.text == "\n\n".join(CATS[19:25]) + "\n\nthe dog ran home quickly"
+
+
+def test_an_exact_chain_beats_a_closer_approximate_one() -> None:
+    src = source(
+        "Today, many of these are often replaced by Flash memory.",
+        FILLER,
+        "Today, many of these are often replaced with Flash memory.",
+    )
+    quote = "Today, many of these ... are often replaced with Flash memory"
+    match = find(quote, src, settings=MatchSettings(max_ellipsis_gap=60))
+    assert match is not None and (match.paragraph, match.method, match.score) == (3, "exact", 1.0)
+
+
+def test_an_approximate_segment_far_into_the_source_is_found() -> None:
+    src = source(FILLER, "Today, many of these are often replaced by Flash memory.")
+    quote = "Today, many of these ... are often replaced with Flash memory"
+    match = find(quote, src, settings=MatchSettings(max_ellipsis_gap=60))
+    assert match is not None and match.method == "fuzzy" and match.paragraph == 2
+    assert match.text == "Today, many of these are often replaced by Flash memory"
+    start = src.text.index("Today")
+    assert match.segments == ((start, start + 20), (start + 21, start + 55))
+
+
+@pytest.mark.parametrize(
+    ("first", "last", "paragraph", "text"),
+    [
+        # The first placement cannot be continued: a later one is tried.
+        (
+            "Today, many of these apples.",
+            "Today, many of these chips are often replaced.",
+            3,
+            "Today, many of these chips are often replaced",
+        ),
+        # The placement at the very start of the source is one.
+        (
+            "Today, many of these are often replaced.",
+            "Today, many of these chips.",
+            1,
+            "Today, many of these are often replaced",
+        ),
+    ],
+)
+def test_every_placement_of_the_first_segment_is_tried(
+    first: str, last: str, paragraph: int, text: str
+) -> None:
+    match = find("Today, many of these ... are often replaced", source(first, FILLER * 15, last))
+    assert match is not None and (match.paragraph, match.text) == (paragraph, text)
+
+
+def test_the_gap_bound_counts_from_the_end_of_one_segment_to_the_next() -> None:
+    # "are often replaced" starts 15 characters after "Today, many of these" ends.
+    src = source("Today, many of these old ROM chips are often replaced.")
+    quote = "Today, many of these ... are often replaced"
+    found = find(quote, src, settings=MatchSettings(max_ellipsis_gap=15))
+    assert (
+        found is not None and found.text == "Today, many of these old ROM chips are often replaced"
+    )
+    assert find(quote, src, settings=MatchSettings(max_ellipsis_gap=14)) is None
+
+
+def test_a_quote_elided_twice_has_three_segments_in_order() -> None:
+    src = source("Today, many of these old ROM chips are often replaced.")
+    match = find("Today, many ... old ROM chips ... often replaced", src)
+    assert match is not None and match.method == "exact"
+    assert match.segments == ((0, 11), (21, 34), (39, 53))
+    assert match.text == "Today, many of these old ROM chips are often replaced"
+
+
+def test_an_elided_quote_is_found_through_the_postings_and_candidates(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(index_module, "EXACT_SCAN_LIMIT", 0)
+    monkeypatch.setattr(search_module, "_ALIGN_WHOLE", 0)
+    src = source(*CATS[:5], "Today, many of these old ROM chips are often replaced.", FILLER)
+    index = prepare(src, cache=None)
+    index.build_candidate_index()
+    exact = find_quote("Today, many ... often replaced", index, paragraph=6)
+    assert exact is not None and exact.method == "exact" and exact.paragraph == 6
+    fuzzy = find_quote("Today, many of thesse old ROM ... often replaced", index, paragraph=6)
+    assert fuzzy is not None and fuzzy.method == "fuzzy" and fuzzy.paragraph == 6
+    assert fuzzy.text == "Today, many of these old ROM chips are often replaced"
