@@ -186,3 +186,24 @@ def test_the_same_quote_over_a_renamed_copy_names_the_copy() -> None:
     assert index.for_source(index.source) is index
     match = find_quote("the command of William Marshal", copy)
     assert match is not None and match.source_id == "S2"
+
+
+MARSHAL = (
+    "Marshal led the relief force under the command of the warden. The warden of the castle "
+    "fled. William Marshal led the relief."
+)
+
+
+def test_a_short_source_is_scanned_for_candidates_without_building_its_postings() -> None:
+    index = index_of(MARSHAL, postings=False)
+    # Both places the quote's words cluster, from the very start of the source on.
+    assert index.candidates("Marshal led the relief", 2) == [0, 101]
+    assert index.candidates("William Marshal led the relief force", 3) == [-8, 93, 15]
+    assert not index.core.has_postings
+
+
+def test_a_quote_with_too_few_words_in_the_source_builds_the_postings() -> None:
+    # Only "led" occurs as a word ("war" is not "warden"): the scan gives up on it.
+    index = index_of(MARSHAL, postings=False)
+    assert index.candidates("war led to it", 3) == [4, 105]
+    assert index.core.has_postings
