@@ -133,6 +133,16 @@ def test_each_difference_has_the_kind_its_words_make_it_f_1(
             "heart health, and; better",
             [("punctuation", "", ", ;", False), ("word", "", "and", False)],
         ),
+        # A word whose case alone changed, inside a stretch that changed more.
+        (
+            "heart health, Better lung sleep",
+            "heart health better; heart sleep",
+            [
+                ("punctuation", ",", ";", False),
+                ("case", "Better", "better", False),
+                ("word", "lung", "heart", True),
+            ],
+        ),
         # Case differences next to each other read as one.
         (
             "the second battle of lincoln",
