@@ -38,6 +38,9 @@ class Group:
     modules: tuple[str, ...]
     tests: tuple[str, ...]
     deselect: str = ""  # a pytest -k expression of tests to leave out (too slow per mutant)
+    # A mutant's run is stopped after (its tests' time + 1 s) * this * 2 of CPU time (mutmut's
+    # timeout_multiplier, 15 by default); lower it where many mutants loop for ever.
+    timeout_multiplier: float = 15.0
 
 
 GROUPS: dict[str, Group] = {
@@ -72,6 +75,8 @@ GROUPS: dict[str, Group] = {
             "not loads_no_model and not safe_to_share_between_threads"
             " and not changing_any_small_word and not 20000"
         ),
+        # The word-snapping loops a mutant makes endless would run a minute or more each.
+        timeout_multiplier=3.0,
     ),
     "catalog": Group(
         ("src/citeproof/verifier/_catalog.py", "src/citeproof/turn/_eligibility.py"),
@@ -405,6 +410,7 @@ def configure(dest: Path, group: Group) -> None:
         "only_mutate": list(group.modules),
         "pytest_add_cli_args_test_selection": list(group.tests),
         "pytest_add_cli_args": args,
+        "timeout_multiplier": group.timeout_multiplier,
     }
     lines = ["", "[tool.mutmut]"] + [
         f"{key} = {json.dumps(value)}" for key, value in settings.items()
