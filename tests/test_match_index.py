@@ -51,9 +51,10 @@ def test_positions_are_quote_starts_within_the_bounds_asked_for() -> None:
     index = index_of(ASCII_TEXT)
     gammas = occurrences(ASCII_TEXT)["gamma"]
     # Where "gamma" sits 6 characters into the quote: the quote starts 6 before it.
-    inside = [p - 6 for p in gammas if 100 <= p - 6 < 200]
-    assert index.positions("gamma", 6, 100, 200).tolist() == inside
-    assert inside  # the bounds cut some occurrences off, not all
+    for lo in range(0, len(ASCII_TEXT), 5):
+        for hi in (lo + 3, lo + 11, lo + 40):
+            inside = [p - 6 for p in gammas if lo <= p - 6 < hi]
+            assert index.positions("gamma", 6, lo, hi).tolist() == inside, (lo, hi)
 
 
 def test_an_exact_search_through_the_postings_finds_what_a_scan_finds(
@@ -109,10 +110,24 @@ def test_a_misspelt_quote_finds_its_place_through_similar_words() -> None:
 
 @pytest.mark.parametrize(
     ("word", "similar"),
-    [("alphq", ["alpha"]), ("gama", ["gamma"]), ("epsilom", ["epsilon"]), ("zzzz", [])],
+    [
+        ("alphq", ["alpha"]),
+        ("gama", ["gamma"]),
+        ("epsilom", ["epsilon"]),
+        ("apha", ["alpha"]),  # half its letter triples are the word's: enough
+        ("axpha", []),  # fewer than half
+        ("epsilonxx", ["epsilon"]),  # two edits in nine letters are a typo...
+        ("epsilxx", []),  # ...two in seven are not
+        ("zzzz", []),
+    ],
 )
 def test_a_misspelt_word_finds_the_source_words_a_typo_away(word: str, similar: list[str]) -> None:
     assert index_of(ASCII_TEXT).core.postings().similar_words(word) == similar
+
+
+def test_at_most_three_similar_words_are_offered() -> None:
+    index = index_of("marshala marshalb marshalc marshald")
+    assert index.core.postings().similar_words("marshal") == ["marshala", "marshalb", "marshalc"]
 
 
 # -- the casefolded text ------------------------------------------------------------------

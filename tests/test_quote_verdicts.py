@@ -90,6 +90,15 @@ def test_a_citation_to_an_excluded_source_says_why_012_3() -> None:
     )
 
 
+def test_a_turn_whose_sources_are_all_excluded_says_none_was_provided_012_3() -> None:
+    eligibility = Eligibility((), (Exclusion("S1", "acl", "not in the asker's access list"),), "fp")
+    quote = quote_of(f'"{ABSENT}" [S1].', eligibility=eligibility)
+    assert quote.note == (
+        "cites S1, which was not provided in this turn (not in the asker's access list); the"
+        " sources provided are none" + TO_NUMBER
+    )
+
+
 # -- not found: the note, and the cited paragraph shown for comparison (003.4) -------------
 
 
