@@ -64,6 +64,115 @@ def test_a_placement_is_snapped_only_to_whole_words(
         assert e == len(LINCOLN) or not (LINCOLN[e - 1].isalnum() and LINCOLN[e].isalnum())
 
 
+QUOTED = 'He said ("ango"). Then, left.'
+
+
+@pytest.mark.parametrize(
+    ("start", "end", "options"),
+    [
+        # Every cut inside a run of punctuation at either edge is offered, and the edge with
+        # the punctuation that clings to its word.
+        (
+            8,
+            17,
+            [
+                (8, 17),
+                (8, 22),
+                (8, 28),
+                (8, 14),
+                (8, 23),
+                (8, 29),
+                (8, 16),
+                (8, 15),
+                (3, 17),
+                (3, 22),
+                (3, 28),
+                (3, 14),
+                (3, 23),
+                (3, 29),
+                (3, 16),
+                (3, 15),
+                (0, 17),
+                (0, 22),
+                (0, 28),
+                (0, 14),
+                (0, 23),
+                (0, 29),
+                (0, 16),
+                (0, 15),
+                (10, 17),
+                (10, 22),
+                (10, 28),
+                (10, 14),
+                (10, 23),
+                (10, 29),
+                (10, 16),
+                (10, 15),
+                (9, 17),
+                (9, 22),
+                (9, 28),
+                (9, 14),
+                (9, 23),
+                (9, 29),
+                (9, 16),
+                (9, 15),
+            ],
+        ),
+        (
+            10,
+            14,
+            [
+                (10, 14),
+                (10, 22),
+                (10, 28),
+                (10, 17),
+                (10, 23),
+                (10, 29),
+                (10, 16),
+                (10, 15),
+                (3, 14),
+                (3, 22),
+                (3, 28),
+                (3, 17),
+                (3, 23),
+                (3, 29),
+                (3, 16),
+                (3, 15),
+                (0, 14),
+                (0, 22),
+                (0, 28),
+                (0, 17),
+                (0, 23),
+                (0, 29),
+                (0, 16),
+                (0, 15),
+                (8, 14),
+                (8, 22),
+                (8, 28),
+                (8, 17),
+                (8, 23),
+                (8, 29),
+                (8, 16),
+                (8, 15),
+                (9, 14),
+                (9, 22),
+                (9, 28),
+                (9, 17),
+                (9, 23),
+                (9, 29),
+                (9, 16),
+                (9, 15),
+            ],
+        ),
+        (3, 24, [(3, 23), (3, 28), (3, 29), (3, 22), (0, 23), (0, 28), (0, 29), (0, 22)]),
+    ],
+)
+def test_a_placement_is_offered_with_and_without_its_punctuation(
+    start: int, end: int, options: list[tuple[int, int]]
+) -> None:
+    assert align.snap_options(QUOTED, start, end) == options
+
+
 @pytest.mark.parametrize(
     ("quote", "matched", "score"),
     [

@@ -74,6 +74,23 @@ def test_an_exact_search_through_the_postings_finds_what_a_scan_finds(
     assert index.exact("alph", 0, len(index.text), 10) == []
 
 
+@pytest.mark.parametrize(
+    ("text", "quote", "starts"),
+    [
+        ("alpha beta gamma", "alpha beta", [0]),  # at the very start
+        ("alpha beta gamma", "beta gamma", [6]),  # at the very end
+        ("xalpha beta gamma", "alpha beta", []),  # would cut "xalpha"
+        ("xa, b", "a, b", []),
+        ("x a bc", "a b", []),  # would cut "bc"
+    ],
+)
+def test_an_exact_occurrence_never_cuts_a_source_word(
+    text: str, quote: str, starts: list[int]
+) -> None:
+    index = index_of(text, postings=False)
+    assert index.exact(quote, 0, len(index.text), 5) == starts
+
+
 # -- candidates: where an approximate occurrence likely starts ------------------------------
 
 PASSAGE = "A relief force under the command of William Marshal attacked the castle."
