@@ -36,7 +36,16 @@ def occurrences(text: str) -> dict[str, list[int]]:
     return found
 
 
-@pytest.mark.parametrize("text", [ASCII_TEXT, UNICODE_TEXT], ids=["ascii", "unicode"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        ASCII_TEXT,
+        UNICODE_TEXT,
+        '"alpha" beta, alpha.',  # the text starts with no word
+        "Ω naïve Ω naïve beta",  # words all of letters outside ASCII, and words partly so
+    ],
+    ids=["ascii", "unicode", "ascii-punctuation-first", "unicode-letters"],
+)
 def test_the_postings_hold_every_occurrence_of_every_word_in_text_order(text: str) -> None:
     index = index_of(text)
     expected = occurrences(index.text)
