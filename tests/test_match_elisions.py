@@ -115,3 +115,28 @@ def test_an_elided_quote_is_found_through_the_postings_and_candidates(
     fuzzy = find_quote("Today, many of thesse old ROM ... often replaced", index, paragraph=6)
     assert fuzzy is not None and fuzzy.method == "fuzzy" and fuzzy.paragraph == 6
     assert fuzzy.text == "Today, many of these old ROM chips are often replaced"
+
+
+LONG = "the big brown dog then ran home quickly."
+SHORT = "the cat ran home quickly."
+
+
+@pytest.mark.parametrize(
+    ("paragraph", "text"), [(None, SHORT[:-1]), (1, SHORT[:-1]), (2, LONG[:-1])]
+)
+def test_the_cited_paragraphs_chain_wins_over_a_tighter_one_elsewhere(
+    paragraph: int | None, text: str
+) -> None:
+    match = find("the ... ran home quickly", source(SHORT, LONG), paragraph=paragraph)
+    assert match is not None and match.text == text
+    assert match.paragraph == (paragraph or 1)
+
+
+def test_a_chain_starting_where_the_cited_paragraph_ends_is_outside_it() -> None:
+    text = LONG + " " + SHORT
+    end = len(LONG) + 1
+    src = Source(id="S1", kind="document", text=text, paragraphs=((0, end), (end, len(text))))
+    match = find("the ... ran home quickly", src, paragraph=1)
+    assert match is not None and (match.paragraph, match.text) == (1, LONG[:-1])
+    tighter = find("the ... ran home quickly", src, paragraph=2)
+    assert tighter is not None and (tighter.paragraph, tighter.text) == (2, SHORT[:-1])
