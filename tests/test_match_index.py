@@ -91,6 +91,7 @@ def test_an_exact_search_through_the_postings_finds_what_a_scan_finds(
         ("xalpha beta gamma", "alpha beta", []),  # would cut "xalpha"
         ("xa, b", "a, b", []),
         ("x a bc", "a b", []),  # would cut "bc"
+        ("foo_bar baz", "bar baz", []),  # "_" is a word character
     ],
 )
 def test_an_exact_occurrence_never_cuts_a_source_word(

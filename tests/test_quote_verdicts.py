@@ -113,6 +113,15 @@ def test_a_quote_not_found_shows_the_cited_paragraph_cut_after_a_whole_word_003_
     assert (quote.excerpt.source_id, quote.excerpt.paragraph) == ("S1", 3)
     assert quote.excerpt.title == POLICY.title and quote.excerpt.url == POLICY.url
     assert quote.excerpt.highlight == (0, 0)
+    # 32 characters with a context of 8: the word "with" is the last one shown.
+    narrower = quote_of(f'"{ABSENT}" <cite:S1#p3>.', policy=Policy(excerpt_context=8))
+    assert narrower.excerpt is not None
+    assert narrower.excerpt.text == "2. Loan-to-value. Applications with"
+
+
+def test_a_quote_not_found_names_the_source_its_label_resolved_to_003_4() -> None:
+    quote = quote_of(f'"{ABSENT}" [1].')
+    assert (quote.status, quote.cited_source) == ("not_found", "S1")
 
 
 @pytest.mark.parametrize("paragraph", [1, 6])
@@ -225,6 +234,13 @@ def test_a_corrected_elided_quote_keeps_its_elision_as_written_003_6(glue: str) 
     quote = quote_of(f'"{ELIDED.format(n=80, glue=glue, word="any")}" [S1]')
     assert quote.status == "corrected"
     assert quote.corrected_text == ELIDED.format(n=80, glue=glue, word="an")
+
+
+def test_an_elision_the_answer_wrote_unrecognisably_is_corrected_to_a_plain_one_003_6() -> None:
+    # "..\u200b." is an ellipsis once the invisible character is dropped, but not as written.
+    written = ELIDED.format(n=80, glue=" ..\u200b. ", word="any")
+    quote = quote_of(f'"{written}" [S1]')
+    assert quote.corrected_text == ELIDED.format(n=80, glue=" ... ", word="an")
 
 
 def test_an_inline_correction_stays_on_one_line_and_a_block_keeps_its_lines_003_6() -> None:
