@@ -66,6 +66,7 @@ GROUPS: dict[str, Group] = {
             "tests/test_match_index.py",
             "tests/test_match_align.py",
             "tests/test_match_elisions.py",
+            "tests/test_quote_corrections.py",
         ),
         # Left out, a second or more a mutant each: a fresh interpreter (its own subprocess),
         # four threads over 24 answers, every small word swapped in turn, 20,000-character
