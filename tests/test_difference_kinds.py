@@ -64,6 +64,12 @@ def test_a_typo_is_told_from_another_number_or_name_f_1(
         # Day and month names are dates, where a sentence starts too.
         ("met on Monday morning", "met on Tuesday morning", [("date", "Monday", "Tuesday", True)]),
         ("June 17 to February 22", "July 17 to February 22", [("date", "June", "July", True)]),
+        # "march" in lower case is no month.
+        (
+            "the soldiers march forward",
+            "the soldiers marched forward",
+            [("word", "march", "marched", True)],
+        ),
         # "may" in lower case is the modal, not the month.
         (
             "applications may be referred",

@@ -140,3 +140,56 @@ def test_a_chain_starting_where_the_cited_paragraph_ends_is_outside_it() -> None
     assert match is not None and (match.paragraph, match.text) == (1, LONG[:-1])
     tighter = find("the ... ran home quickly", src, paragraph=2)
     assert tighter is not None and (tighter.paragraph, tighter.text) == (2, SHORT[:-1])
+
+
+# -- how far an approximate search looks ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("length", "min_similarity", "edits"),
+    [(30, 0.8, 20), (20, 0.8, 13), (10, 0.5, 10), (10, 0.9, 6)],
+)
+def test_the_edits_searched_for_follow_the_quote_length_and_threshold(
+    length: int, min_similarity: float, edits: int
+) -> None:
+    # 1 - d / len >= s, with word similarity allowed down to 0.6 of the characters.
+    settings = MatchSettings(min_similarity=min_similarity)
+    assert search_module._max_edits("x" * length, settings) == edits
+
+
+def test_the_regions_aligned_are_the_cited_paragraph_and_the_candidates_widened(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(search_module, "_ALIGN_WHOLE", 100)
+    passage = "A relief force under the command of William Marshal attacked the castle."
+    text = passage + " " + FILLER * 4 + passage
+    src = Source(id="S1", kind="document", text=text, paragraphs=((0, 60), (61, len(text))))
+    index = prepare(src, cache=None)
+    quote = "relief force under the command of Wiliam Marshal"
+    slack = len(quote) // 3 + 8
+    widened = [
+        (max(0, start - slack), min(len(text), start + len(quote) + 2 * slack))
+        for start in index.candidates(quote, 6)
+    ]
+    assert widened[0][0] == 0 and widened[-1][1] == len(text)  # clipped at both ends
+    assert search_module._regions(index, quote, (0, 60)) == [(0, 60), *widened]
+    # A cited paragraph longer than a whole alignment is left to the candidates.
+    assert search_module._regions(index, quote, (61, len(text))) == widened
+    assert search_module._regions(index, quote, None) == widened
+    # A source this short is aligned whole.
+    monkeypatch.setattr(search_module, "_ALIGN_WHOLE", len(text))
+    assert search_module._regions(index, quote, (0, 60)) == [(0, len(text))]
+
+
+def test_a_twenty_character_quote_is_long_enough_to_be_misspelt() -> None:
+    text = "Russia signed the Brest-Litovsk Treatty in 1918."
+    match = find("Brest-Litovsk Treaty", source(text))  # two words, twenty characters
+    assert match is not None and match.text == "Brest-Litovsk Treatty"
+    assert find("Brest-Litovsk Treat", source(text.replace("Treatty", "Treaty"))) is None
+
+
+def test_six_shared_words_are_enough_context_for_a_changed_fact_f_1() -> None:
+    src = source("The 5th Oklahoma Legislature met in special session from January 17, 1916.")
+    match = find("The 11th Oklahoma Legislature met in special", src)
+    assert match is not None and match.text == "The 5th Oklahoma Legislature met in special"
+    assert find("The 11th Oklahoma Legislature met in", src) is None
