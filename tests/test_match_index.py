@@ -249,3 +249,28 @@ def test_a_quote_with_too_few_words_in_the_source_builds_the_postings() -> None:
     index = index_of(MARSHAL, postings=False)
     assert index.candidates("war led to it", 3) == [4, 105]
     assert index.core.has_postings
+
+
+def test_two_places_a_cluster_width_apart_are_both_candidates() -> None:
+    # A quote this short clusters votes 16 characters wide: places 16 apart are distinct.
+    index = index_of("abcde fghij klm abcde fghij klm", postings=False)
+    assert index.candidates("abcde fghij klm", 2) == [0, 16]
+    assert not index.core.has_postings  # three words of the quote occur: scanned
+
+
+def test_once_built_the_postings_give_the_candidates() -> None:
+    text = "The fan spins. " * 3 + "A relief force under the command of William Marshal attacked. "
+    text += "Filler words here. " * 5 + "the relief force under command of William Marshal. "
+    start, later = text.index("relief"), text.rindex("relief")
+    # Scanning votes with the quote's longest words, the postings with its rarest: the scan
+    # finds a third, weaker place the postings do not.
+    scanned = index_of(text, postings=False).candidates(MISQUOTE, 3)
+    assert scanned == [start, later - len("the "), -19]
+    assert index_of(text).candidates(MISQUOTE, 3) == [start, later - len("the ")]
+
+
+def test_votes_count_a_word_at_either_end_of_the_source() -> None:
+    index = index_of(MARSHAL.rstrip("."), postings=False)  # ends with a word
+    assert index.candidates("Marshal led the relief", 2) == [0, 101]
+    assert index.candidates("Marshal led relief", 2) == [0, 101]
+    assert not index.core.has_postings
