@@ -193,3 +193,40 @@ def test_six_shared_words_are_enough_context_for_a_changed_fact_f_1() -> None:
     match = find("The 11th Oklahoma Legislature met in special", src)
     assert match is not None and match.text == "The 5th Oklahoma Legislature met in special"
     assert find("The 11th Oklahoma Legislature met in", src) is None
+
+
+# -- word by word, and past edlib's alphabet ---------------------------------------------
+
+LINCOLN = (
+    "The Second Battle of Lincoln occurred at Lincoln Castle on Saturday 20 May 1217, "
+    "during the First Barons' War, between the forces of the future Louis VIII of France."
+)
+
+
+@pytest.mark.parametrize(
+    ("quote", "text"),
+    [
+        # A changed first or last word is one word edit: the passage keeps its length.
+        (
+            "extraordinarily Lincoln occurred at Lincoln Castle on Saturday 20",
+            "of Lincoln occurred at Lincoln Castle on Saturday 20",
+        ),
+        (
+            "of Lincoln occurred at Lincoln Castle on Saturday extraordinarily",
+            "of Lincoln occurred at Lincoln Castle on Saturday 20",
+        ),
+    ],
+)
+def test_a_whole_word_changed_at_an_edge_is_aligned_word_by_word_003_6(
+    quote: str, text: str
+) -> None:
+    match = find(quote, source(LINCOLN, FILLER))
+    assert match is not None and match.method == "fuzzy" and match.text == text
+
+
+def test_a_misquote_is_found_in_a_source_of_more_than_256_distinct_characters() -> None:
+    many = "".join(chr(0x4E00 + i) for i in range(300))  # edlib takes at most 256 symbols
+    text = many[:150] + " The committee approved the annual budget on Monday. " + many[150:]
+    match = find("The comittee approved the anual budget on Monday", source(text))
+    assert match is not None and match.method == "fuzzy"
+    assert match.text == "The committee approved the annual budget on Monday"
