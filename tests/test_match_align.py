@@ -265,3 +265,38 @@ def test_rulings_keep_at_most_their_bound_least_recently_used_first() -> None:
     assert rulings.may_hold(probes[1], "nothing", "k") is True
     # ...the oldest was forgotten and is probed again.
     assert rulings.may_hold(probes[0], "nothing", "k") is False
+
+
+@pytest.mark.parametrize(
+    ("query", "target", "most", "placed"),
+    [
+        ("abc", "xxabcxx", 0, (0, [(2, 5)])),
+        ("abd", "xxabcxx", 0, None),  # one edit away, none allowed
+        ("abd", "xxabcxx", 1, (1, [(2, 4), (2, 5)])),
+        ("", "x", 1, None),
+        ("ab", "ab ab ab ab ab ab", 0, (0, [(0, 2), (3, 5), (6, 8), (9, 11)])),  # four at most
+        ("café", "xx cafe xx", 1, (1, [(3, 6), (3, 7)])),
+    ],
+)
+def test_an_infix_alignment_gives_its_edits_and_best_places(
+    query: str, target: str, most: int, placed: tuple[int, list[tuple[int, int]]] | None
+) -> None:
+    assert align.infix(query, target, most) == placed
+
+
+@pytest.mark.parametrize(
+    ("quote", "target", "most", "placed"),
+    [
+        ("a b c", "x a b c y", 1, (0, [(2, 7)])),
+        ("a b z", "x a b c y", 1, (1, [(2, 5), (2, 7)])),  # one word changed
+        ("a b z w", "x a b c y", 1, None),  # two words: more than allowed
+        ("a, b. c", "x a b c y", 0, (0, [(2, 7)])),  # punctuation aside
+        ("a b c", "a b c a b c", 0, (0, [(0, 5), (6, 11)])),
+        ("", "a b", 1, None),
+        ("a", "", 1, None),
+    ],
+)
+def test_a_word_alignment_counts_whole_words_and_spans_characters(
+    quote: str, target: str, most: int, placed: tuple[int, list[tuple[int, int]]] | None
+) -> None:
+    assert align.word_infix(quote, target, most) == placed
