@@ -173,6 +173,30 @@ def test_a_placement_is_offered_with_and_without_its_punctuation(
     assert align.snap_options(QUOTED, start, end) == options
 
 
+EDGES = '"Lincoln" fell'
+
+
+@pytest.mark.parametrize(
+    ("start", "end", "options"),
+    [
+        # Placements at or next to both ends of a text that starts with punctuation and ends
+        # with a word.
+        (0, 14, [(0, 14), (1, 14)]),
+        (1, 14, [(1, 14), (0, 14)]),
+        (2, 13, [(1, 14), (1, 9), (1, 8), (8, 14), (8, 9), (0, 14), (0, 9), (0, 8), (10, 14)]),
+        (0, 9, [(0, 9), (0, 14), (0, 8), (1, 9), (1, 14), (1, 8)]),
+        (1, 8, [(1, 8), (1, 14), (1, 9), (0, 8), (0, 14), (0, 9)]),
+        (9, 14, [(10, 14), (1, 14), (0, 14)]),
+        (10, 12, [(10, 14), (1, 14), (1, 9), (0, 14), (0, 9)]),
+        (3, 6, [(1, 8), (1, 14), (1, 9), (0, 8), (0, 14), (0, 9)]),
+    ],
+)
+def test_a_placement_at_the_ends_of_the_text_is_snapped_within_it(
+    start: int, end: int, options: list[tuple[int, int]]
+) -> None:
+    assert align.snap_options(EDGES, start, end) == options
+
+
 @pytest.mark.parametrize(
     ("quote", "matched", "score"),
     [
