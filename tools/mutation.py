@@ -311,9 +311,6 @@ EQUIVALENT: dict[str, str] = {
     "citeproof.verifier.match._index.xǁ_Postingsǁnbytes__mutmut_7": (
         "`or` for `and`: _grams and _ids are set together, so both are None or neither"
     ),
-    "citeproof.verifier.match._index.xǁ_Postingsǁnbytes__mutmut_15": (
-        "the size not kept: it is measured again, to the same value, on every call"
-    ),
     **{
         f"citeproof.verifier.match._index.xǁ_Postingsǁsimilar_words__mutmut_{n}": what
         for n, what in (
