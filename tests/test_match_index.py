@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from citeproof.model import Source
-from citeproof.verifier.match import IndexCache, SourceIndex, find_quote, prepare
+from citeproof.verifier.match import IndexCache, SourceIndex, content_key, find_quote, prepare
 from citeproof.verifier.match import _index as index_module
 
 WORDS = ("alpha", "Beta", "gamma", "delta", "ALPHA", "beta", "epsilon")
@@ -274,3 +274,30 @@ def test_votes_count_a_word_at_either_end_of_the_source() -> None:
     assert index.candidates("Marshal led the relief", 2) == [0, 101]
     assert index.candidates("Marshal led relief", 2) == [0, 101]
     assert not index.core.has_postings
+
+
+def test_the_cache_keeps_at_most_its_bytes_least_recently_used_first() -> None:
+    sources = [Source(id=f"S{n}", kind="document", text=f"text {n} " + "x" * 95) for n in range(3)]
+    one = IndexCache().get(sources[0]).core.nbytes()
+    cache = IndexCache(max_bytes=2 * one + one // 2)
+    first, second = (cache.get(s).core for s in sources[:2])
+    assert len(cache) == 2 and cache.nbytes == first.nbytes() + second.nbytes()
+    assert cache.get(sources[0]).core is first  # used again: the most recent now
+    cache.get(sources[2])
+    assert len(cache) == 2 and cache.nbytes <= cache.max_bytes
+    assert cache.get(sources[0]).core is first  # kept
+    assert cache.get(sources[1]).core is not second  # the least recently used went
+
+
+def test_a_key_names_the_text_and_its_paragraphs() -> None:
+    cache = IndexCache()
+    plain = Source(id="S1", kind="document", text=PASSAGE)
+    same = Source(id="S2", kind="document", text=PASSAGE)
+    spans = Source(id="S1", kind="document", text=PASSAGE, paragraphs=((0, len(PASSAGE)),))
+    other = Source(id="S1", kind="document", text=PASSAGE + " More.")
+    assert cache.key(plain) == cache.key(plain) == content_key(plain)
+    assert cache.key(same) == content_key(plain)
+    assert cache.key(spans) == content_key(spans) != content_key(plain)
+    assert content_key(other) != content_key(plain)
+    cache.get(plain)
+    assert cache.key(plain) == content_key(plain)  # from the entry kept, not hashed again

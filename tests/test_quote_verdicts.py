@@ -294,3 +294,51 @@ def test_a_cite_marker_shared_by_two_quotes_names_both_sources_in_its_family_003
     assert result.text.endswith(f'"{OSEI}" <cite:S1><cite:S3>.')
     located = answer.replace("<cite:S1>", "<cite:S1#p3>")
     assert verify(located, SOURCES, now=NOW).text.endswith(f'"{OSEI}" <cite:S1#p3><cite:S3#p3>.')
+
+
+# -- the excerpt shown beside a found quote (003.4) ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("answer", "context", "note", "excerpt", "highlighted"),
+    [
+        (
+            '"Applications with a loan-to-value ratio above 80% must be referred to a senior'
+            ' underwriter" [S1].',
+            10,
+            "found word for word in S1, paragraph 3",
+            "Loan-to-value. Applications with a loan-to-value ratio above 80% must be referred"
+            " to a senior underwriter before an",
+            "Applications with a loan-to-value ratio above 80% must be referred to a senior"
+            " underwriter",
+        ),
+        (
+            '"Applications above 95% are declned" [S1].',
+            5,
+            "wording differs from S1 (similarity 0.97); corrected",
+            "issued. Applications above 95% are declined.\n\n3.",
+            "Applications above 95% are declined",
+        ),
+        (
+            '"This policy applies to every residential mortgage application" [S1].',
+            12,
+            "found word for word in S1, paragraph 2",
+            "7\n\n1. Scope. This policy applies to every residential mortgage application"
+            " received on",
+            "This policy applies to every residential mortgage application",
+        ),
+    ],
+)
+def test_a_found_quote_is_shown_with_whole_words_of_context_around_it_003_4(
+    answer: str, context: int, note: str, excerpt: str, highlighted: str
+) -> None:
+    quote = quote_of(answer, policy=Policy(excerpt_context=context))
+    assert quote.note == note
+    assert quote.excerpt is not None and quote.excerpt.text == excerpt
+    start, end = quote.excerpt.highlight
+    assert quote.excerpt.text[start:end] == highlighted
+    assert (quote.excerpt.source_id, quote.excerpt.title, quote.excerpt.url) == (
+        "S1",
+        POLICY.title,
+        POLICY.url,
+    )
