@@ -251,10 +251,6 @@ EQUIVALENT: dict[str, str] = {
         )
         for n in (33, 36, 37)
     },
-    "citeproof.verifier.match._search.x__find_chain__mutmut_53": (
-        "`<=` for `<` between chain keys: keys end with the first placement's start, which "
-        "differs between chains, so two keys are never equal"
-    ),
     "citeproof.verifier.match._search.x__snap__mutmut_39": (
         "max(len(quote), 2) for max(len(quote), 1): they differ only for a one-character "
         "quote, whose tie is 1.5 or 3, and scores lie in [0, 1]: every option is near either way"
