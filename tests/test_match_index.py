@@ -9,7 +9,14 @@ import sys
 import pytest
 
 from citeproof.model import Source
-from citeproof.verifier.match import IndexCache, SourceIndex, content_key, find_quote, prepare
+from citeproof.verifier.match import (
+    IndexCache,
+    SourceIndex,
+    content_key,
+    find_quote,
+    normalise,
+    prepare,
+)
 from citeproof.verifier.match import _index as index_module
 
 WORDS = ("alpha", "Beta", "gamma", "delta", "ALPHA", "beta", "epsilon")
@@ -301,3 +308,54 @@ def test_a_key_names_the_text_and_its_paragraphs() -> None:
     assert content_key(other) != content_key(plain)
     cache.get(plain)
     assert cache.key(plain) == content_key(plain)  # from the entry kept, not hashed again
+
+
+# -- normalisation of long texts, and paragraphs on the normalised text ---------------------
+
+CHUNK = "He said\u00a0\u00a0“it was fine…” then le\u200bft cafe\u0301 – ok. "
+PLAIN_CHUNK = "“Straße” – café, "
+
+
+@pytest.mark.parametrize("chunk", [CHUNK, PLAIN_CHUNK], ids=["rewritten", "one-to-one"])
+def test_a_long_text_is_normalised_as_its_parts_are(chunk: str) -> None:
+    # Over 4,096 characters the one-to-one replacements run through numpy: the same result.
+    part = normalise(chunk)
+    whole = normalise(chunk * 300)
+    assert len(chunk) * 300 > 4096
+    assert whole.text == part.text * 300
+    for i in range(0, len(whole.text), 7):
+        k, j = divmod(i, len(part.text))
+        assert whole.offsets[i] == k * len(chunk) + part.offsets[j], i
+        assert whole.original_span(i, i + 1) == tuple(
+            k * len(chunk) + x for x in part.original_span(j, j + 1)
+        ), i
+
+
+def test_paragraph_ranges_and_places_follow_normalisation() -> None:
+    raw = ["First  paragraph…  here.", "Se\u200bcond\u00a0\u00a0one.", "Third one."]
+    text = "\n\n".join(raw)
+    index = index_of(text, postings=False)
+    for number, paragraph in enumerate(raw, start=1):
+        span = index.paragraph_range(number)
+        assert span is not None
+        assert index.text[span[0] : span[1]] == normalise(paragraph).text
+    assert index.paragraph_range(0) is None and index.paragraph_range(4) is None
+
+
+def test_a_place_between_given_paragraphs_belongs_to_the_nearest() -> None:
+    text = "aaaa bbbb cccc dddd eeee"
+    src = Source(id="S", kind="document", text=text, paragraphs=((5, 9), (15, 19)))
+    index = prepare(src, cache=None)
+    assert [index.paragraph_of(p) for p in (0, 5, 8, 9, 11, 12, 13, 15, 18, 19, 23)] == [
+        1,
+        1,
+        1,
+        1,  # just past the first
+        1,
+        1,  # as near to both: the first
+        2,
+        2,
+        2,
+        2,
+        2,  # after the last
+    ]
