@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import sys
 import uuid
 from collections.abc import Iterator
 from typing import NoReturn
@@ -19,6 +20,26 @@ def pytest_configure(config: pytest.Config) -> None:
     # No test may call a real, remote model: only loopback servers (the embedded model's,
     # the tests' own fakes) are reachable from the providers.
     os.environ["CITEPROOF_ALLOW_MODEL_REQUESTS"] = "0"
+
+
+@pytest.fixture(autouse=True)
+def _fresh_quote_caches() -> None:
+    """Each test finds quotes as a fresh process would: the process-wide caches of the quote
+    matcher (indexes and their remembered results, probe rulings, comparisons, prepared
+    support sources) start empty. A result an earlier test left there would otherwise answer
+    for the code under test: mutation testing forks each mutant's run from a process that ran
+    the tests once, and a cached result never calls the mutated code."""
+    loaded = sys.modules.get
+    if (cache := loaded("citeproof.verifier.match._cache")) is not None:
+        cache.SHARED.clear()
+    if (probe := loaded("citeproof.verifier.match._probe")) is not None:
+        probe.RULINGS.__init__(probe.RULINGS.most)  # type: ignore[misc]
+    if (normalise := loaded("citeproof.verifier.match._normalise")) is not None:
+        normalise._changes_with_nfc.cache_clear()
+    if (differences := loaded("citeproof.verifier._differences")) is not None:
+        differences._compare.cache_clear()
+    if (locate := loaded("citeproof.verifier.support._locate")) is not None:
+        locate.SHARED.clear()
 
 
 def skip_unless_required(switch: str, missing: str, *, module: bool = False) -> NoReturn:

@@ -282,10 +282,21 @@ def test_case_change_is_not_exact() -> None:
         ("cafe\u0301", "caf\u00e9"),
         ("Case Stays", "Case Stays"),
         ("a \u200b b", "a b"),
+        # Vowel signs that compose with the letter before them, though stable alone.
+        ("\u0b15\u0b47\u0b3e", "\u0b15\u0b4b"),  # Oriya
+        ("\u09a8\u09c7\u09be", "\u09a8\u09cb"),  # Bengali
+        ("\u0b95\u0bc6\u0bbe", "\u0b95\u0bca"),  # Tamil
     ],
 )
 def test_normalisation(raw: str, normal: str) -> None:
     assert normalise(raw).text == normal
+
+
+def test_a_quote_in_composed_letters_is_exact_in_a_decomposed_source() -> None:
+    src = source("\u0b15\u0b47\u0b3e\u0b33 \u0b2a\u0b41\u0b30")  # decomposed o sign
+    match = find("\u0b15\u0b4b\u0b33", src)  # the same word, its sign precomposed
+    assert match is not None and match.method == "exact"
+    assert match.text == "\u0b15\u0b47\u0b3e\u0b33"
 
 
 def test_offsets_map_back_exactly() -> None:
@@ -303,6 +314,10 @@ def test_offsets_map_back_exactly() -> None:
     for i, char in enumerate(n.text):
         if char.isascii() and char.isalpha():
             assert raw[n.offsets[i]] == char
+    assert list(n.offsets) == [n.offsets[i] for i in range(len(n.text) + 1)]
+    for outside in (-1, len(n.text) + 1):
+        with pytest.raises(IndexError, match=str(outside)):
+            n.offsets[outside]
 
 
 def test_match_span_covers_original_characters() -> None:

@@ -38,6 +38,9 @@ class Group:
     modules: tuple[str, ...]
     tests: tuple[str, ...]
     deselect: str = ""  # a pytest -k expression of tests to leave out (too slow per mutant)
+    # A mutant's run is stopped after (its tests' time + 1 s) * this * 2 of CPU time (mutmut's
+    # timeout_multiplier, 15 by default); lower it where many mutants loop for ever.
+    timeout_multiplier: float = 15.0
 
 
 GROUPS: dict[str, Group] = {
@@ -55,7 +58,26 @@ GROUPS: dict[str, Group] = {
             "tests/test_cited_markers.py",
             "tests/test_marker_normalise.py",
             "tests/test_meaning.py",
+            "tests/test_quote_small_words.py",
+            "tests/test_quote_cost.py",
+            "tests/test_index_cache.py",
+            "tests/test_quote_verdicts.py",
+            "tests/test_difference_kinds.py",
+            "tests/test_match_index.py",
+            "tests/test_match_align.py",
+            "tests/test_match_elisions.py",
+            "tests/test_quote_corrections.py",
         ),
+        # Left out, a second or more a mutant each: a fresh interpreter (its own subprocess),
+        # four threads over 24 answers, every small word swapped in turn, 20,000-character
+        # sources; the same rules are pinned here by the in-process, per-kind and 2,000-
+        # character cases.
+        deselect=(
+            "not loads_no_model and not safe_to_share_between_threads"
+            " and not changing_any_small_word and not 20000"
+        ),
+        # The word-snapping loops a mutant makes endless would run a minute or more each.
+        timeout_multiplier=3.0,
     ),
     "catalog": Group(
         ("src/citeproof/verifier/_catalog.py", "src/citeproof/turn/_eligibility.py"),
@@ -194,6 +216,154 @@ EQUIVALENT: dict[str, str] = {
         )
         for n in ("6", "7")
     },
+    # quotes
+    "citeproof.verifier._differences.x__vocabulary__mutmut_1": (
+        "_vocabulary is only called when the module is imported, before any test runs: every "
+        "mutant's run is forked from a process that imported the original"
+    ),
+    "citeproof.verifier._differences.x__tokens__mutmut_25": (
+        "starts = None for False after a word: sentence_start is only read as true or false"
+    ),
+    **{
+        f"citeproof.verifier._differences.x__block__mutmut_{n}": (
+            "zip's strict=None/False/left out: the lengths were just found equal"
+        )
+        for n in (51, 54, 55)
+    },
+    "citeproof.verifier._judgement.x__source_wording__mutmut_11": (
+        "the glue of a quote without elision joins a single piece: it is never written"
+    ),
+    "citeproof.verifier._judgement.x__quote_differences__mutmut_3": (
+        "`or` for `and`: a quote's parse has at least one segment, so without match segments "
+        "the lengths never agree and the whole-quote comparison is made either way"
+    ),
+    **{
+        f"citeproof.verifier._judgement.x__quote_differences__mutmut_{n}": (
+            "zip's strict=None/False/left out: the segment counts were just found equal"
+        )
+        for n in (8, 11, 12)
+    },
+    "citeproof.verifier.match._search.x__find_chain__mutmut_28": (
+        "a chain's score times rather than over the total length: the total is the same for "
+        "every chain, so the order of the chains, the only use of the score, is the same"
+    ),
+    **{
+        f"citeproof.verifier.match._search.x__find_chain__mutmut_{n}": (
+            "zip's strict=None/False/left out: a chain has one hit per segment"
+        )
+        for n in (33, 36, 37)
+    },
+    "citeproof.verifier.match._search.x__snap__mutmut_39": (
+        "max(len(quote), 2) for max(len(quote), 1): they differ only for a one-character "
+        "quote, whose tie is 1.5 or 3, and scores lie in [0, 1]: every option is near either way"
+    ),
+    "citeproof.verifier.match._search.x__extend__mutmut_21": (
+        "asking for two exact placements instead of one: only the first is used"
+    ),
+    **{
+        f"citeproof.verifier.match._index.x__tokenize__mutmut_{n}": (
+            "the word ids' dtype (int64 for int32): they are only sorted and counted"
+        )
+        for n in (22, 24, 77, 79)
+    },
+    **{
+        f"citeproof.verifier.match._index.x__tokenize__mutmut_{n}": what
+        for n, what in (
+            (10, '"ASCII" for "ascii": codec names ignore case'),
+            (35, '"UTF-32-LE" for "utf-32-le": codec names ignore case'),
+            (58, "the dtype of a list of bools: numpy makes it bool either way"),
+            (60, "the dtype of a list of bools: numpy makes it bool either way"),
+            (
+                64,
+                "`or True` where the code points outside ASCII are never none (the text is not "
+                "ASCII)",
+            ),
+            (65, "the mask when no code point lies outside ASCII: the text is not ASCII here"),
+            (39, "code point 128 counted with ASCII: it is no word character either way"),
+            (40, "code point 128 counted with ASCII: it is no word character either way"),
+        )
+    },
+    **{
+        f"citeproof.verifier.match._index.x__tokenize__mutmut_{n}": (
+            "a Source refuses a lone surrogate (SourceError), so the text encoded never holds "
+            "one and the error handler is never called"
+        )
+        for n in (33, 36, 37)
+    },
+    **{
+        f"citeproof.verifier.match._index.x__tokenize__mutmut_{n}": (
+            "the word-by-word fallback runs only when the mask finds another number of words "
+            "than `re`, and the mask agrees with `\\w` on every code point (checked over all "
+            "of Unicode): the fallback never runs, and when it does it finds the same words"
+        )
+        for n in (70, *range(80, 97))
+    },
+    **{
+        f"citeproof.verifier.match._index.xǁ_Postingsǁ__init____mutmut_{n}": what
+        for n, what in (
+            (9, 'numpy reads the sort kind "STABLE" as "stable"'),
+            (
+                15,
+                "bincount without minlength: every vocabulary word occurs, so the counts have "
+                "the vocabulary's length anyway",
+            ),
+            (22, "_ids starts as '' for None: it is set with _grams, and read only once _grams is"),
+        )
+    },
+    "citeproof.verifier.match._index.xǁ_Postingsǁnbytes__mutmut_7": (
+        "`or` for `and`: _grams and _ids are set together, so both are None or neither"
+    ),
+    **{
+        f"citeproof.verifier.match._index.xǁ_Postingsǁsimilar_words__mutmut_{n}": what
+        for n, what in (
+            (21, "Counter.update(None) adds nothing, as the empty tuple does"),
+            (23, "Counter.update(None) adds nothing, as the empty tuple does"),
+            (
+                30,
+                "len / 4 for len // 4: an edit distance is whole, so d <= x and d <= floor(x) "
+                "agree",
+            ),
+        )
+    },
+    "citeproof.verifier.match._index.xǁTextIndexǁpostings__mutmut_1": (
+        "the lock-free read skipped: under the lock the built postings are read the same"
+    ),
+    **{
+        f"citeproof.verifier.match._index.xǁSourceIndexǁpositions__mutmut_{n}": (
+            'searchsorted\'s side left out: its default is "left"'
+        )
+        for n in (10, 21)
+    },
+    **{
+        f"citeproof.verifier.match._cache.xǁIndexCacheǁ_measure__mutmut_{n}": (
+            "the default of a size not known: _measure is only called for a kept entry, whose "
+            "size is always known"
+        )
+        for n in (6, 8, 9)
+    },
+    **{
+        f"citeproof.verifier.match._probe.xǁVerbatimProbeǁof__mutmut_{n}": what
+        for n, what in (
+            (
+                10,
+                "split() for split(' '): the normalised quote's only whitespace is single "
+                "spaces, and empty runs are dropped",
+            ),
+            (
+                12,
+                "the empty run kept: it occurs only for an empty quote, which no text is ruled "
+                "out for either way",
+            ),
+            (34, '"UTF-8" for "utf-8": codec names ignore case'),
+        )
+    },
+    "citeproof.verifier.match._probe.xǁRulingsǁ_remember__mutmut_4": (
+        "popitem(last=None) for last=False: only read as true or false"
+    ),
+    "citeproof.verifier.match._normalise.x__code_ranges__mutmut_7": (
+        "`code + 1` never follows an ascending code: every code its own range, the same "
+        "character class"
+    ),
     # support-facts
     "citeproof.verifier.support._facts.x__backs__mutmut_20": (
         "math.isclose without rel_tol: its default is the same 1e-09"
@@ -476,6 +646,7 @@ def configure(dest: Path, group: Group) -> None:
         "only_mutate": list(group.modules),
         "pytest_add_cli_args_test_selection": list(group.tests),
         "pytest_add_cli_args": args,
+        "timeout_multiplier": group.timeout_multiplier,
     }
     lines = ["", "[tool.mutmut]"] + [
         f"{key} = {json.dumps(value)}" for key, value in settings.items()

@@ -33,7 +33,10 @@ from citeproof.verifier.match import (
     parse_quote,
 )
 
-_ELLIPSIS = re.compile(r"\s*(?:\[\s*(?:\.\s*){3}\]|\[…\]|…|(?:\.\s?){2}\.)\s*")
+# Every elision mark `parse_quote` splits a quote at, with the spaces around it.
+_ELLIPSIS = re.compile(
+    r"\s*(?:\[\s*(?:\.\s*){3}\]|\(\s*(?:\.\s*){3}\)|\[…\]|\(…\)|…|(?:\.\s?){2}\.)\s*"
+)
 _WHITESPACE = re.compile(r"\s+")
 
 

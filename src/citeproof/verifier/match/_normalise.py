@@ -101,6 +101,11 @@ def _changes_with_nfc() -> re.Pattern[str]:
         char = chr(code)
         if unicodedata.combining(char) or unicodedata.normalize("NFC", char) != char:
             unstable.append(code)
+        # The second of a canonical pair composes with the character before it, though it is
+        # stable alone (Bengali, Oriya, Tamil, Kannada, Malayalam, Sinhala vowel signs).
+        pair = unicodedata.decomposition(char).split()
+        if len(pair) == 2 and not pair[0].startswith("<"):
+            unstable.append(int(pair[1], 16))
     unstable.extend(range(0x1160, 0x1200))  # Hangul medial/final jamo compose with a lead
     ranges = _code_ranges(sorted(set(unstable)))
     cls = "".join(f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in ranges)
