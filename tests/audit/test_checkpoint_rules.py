@@ -8,6 +8,7 @@ import hashlib
 import json
 import os
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,6 @@ from cryptography.hazmat.primitives.asymmetric.ec import SECP256R1, generate_pri
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from citeproof.audit import Checkpoint, CheckpointDirectory, MerkleFrontier, leaf_hash
-from citeproof.audit import _checkpoint as checkpoint_module
 from citeproof.audit._checkpoint import key_id, load_public_key, sign_checkpoint
 from citeproof.canonical import canonical_json
 from citeproof.errors import CheckpointError
@@ -263,7 +263,7 @@ def test_an_unreadable_signing_key_is_waited_for_half_a_second_then_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     waits: list[float] = []
-    monkeypatch.setattr(checkpoint_module.time, "sleep", waits.append)
+    monkeypatch.setattr(time, "sleep", waits.append)
     directory = CheckpointDirectory(tmp_path)
     directory.key_path.write_bytes(b"-----BEGIN PRIVATE KEY-----\nhalf written")
     with pytest.raises(
@@ -285,7 +285,7 @@ def test_a_key_written_while_waiting_is_used(
     def writer_finishes(seconds: float) -> None:
         directory.key_path.write_bytes(pem)
 
-    monkeypatch.setattr(checkpoint_module.time, "sleep", writer_finishes)
+    monkeypatch.setattr(time, "sleep", writer_finishes)
     assert key_id(directory.signing_key().public_key()) == key_id(real.public_key())
 
 
@@ -334,7 +334,7 @@ def test_a_checkpoint_is_written_beside_its_file_under_a_hidden_name_then_rename
         renamed.append((Path(source), Path(target)))
         real_replace(source, target)
 
-    monkeypatch.setattr(checkpoint_module.os, "replace", replace)
+    monkeypatch.setattr(os, "replace", replace)
     directory = CheckpointDirectory(tmp_path)
     directory.save(signed(key, 5))
     ((source, target),) = renamed
@@ -349,7 +349,7 @@ def test_a_write_that_fails_leaves_no_file_behind(
     def refuse(source: str, target: Path) -> None:
         raise OSError("disk full")
 
-    monkeypatch.setattr(checkpoint_module.os, "replace", refuse)
+    monkeypatch.setattr(os, "replace", refuse)
     with pytest.raises(OSError, match="disk full"):
         CheckpointDirectory(tmp_path).save(signed(key, 5))
     assert os.listdir(tmp_path) == []
@@ -377,3 +377,24 @@ def test_loading_names_a_missing_unreadable_or_misnamed_checkpoint(
     directory.file_for(7).write_text(json.dumps({"format": "other"}))
     with pytest.raises(CheckpointError, match=r"^not a citeproof-audit-checkpoint/1 checkpoint$"):
         directory.load(7)
+
+
+def test_a_signature_is_read_as_strict_base64(key: Ed25519PrivateKey) -> None:
+    checkpoint = signed(key, 5)
+    for padded in (checkpoint.signature + "!", "*" + checkpoint.signature):
+        data = {**checkpoint.to_json(), "signature": padded}
+        with pytest.raises(CheckpointError, match=r"^checkpoint at tree size 5: bad signature$"):
+            Checkpoint.from_json(data).verify(key.public_key())
+
+
+def test_a_failed_write_whose_temporary_file_is_gone_reports_its_own_error(
+    key: Ed25519PrivateKey, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def lose_it(source: str, target: Path) -> None:
+        os.unlink(source)
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", lose_it)
+    with pytest.raises(OSError, match="disk full"):
+        CheckpointDirectory(tmp_path).save(signed(key, 5))
+    assert os.listdir(tmp_path) == []

@@ -403,6 +403,8 @@ def test_a_frontier_needs_one_node_per_set_bit_of_its_size() -> None:
         MerkleFrontier(4, [LEAVES[0], LEAVES[1]])
     with pytest.raises(ProofError, match=r"^a frontier of size -1 needs"):
         MerkleFrontier(-1, [])
+    with pytest.raises(ProofError, match=r"^a frontier of size -1 needs"):
+        MerkleFrontier(-1, [LEAVES[0]])  # -1 has one set bit: refused for its sign alone
     with pytest.raises(ProofError, match=r"^proof node 0 is not a 32-byte hash$"):
         MerkleFrontier(1, [b"short"])
     empty = MerkleFrontier()
@@ -415,8 +417,9 @@ def test_a_frontier_holds_the_perfect_subtree_roots_largest_first() -> None:
         frontier.append(leaf)
     assert frontier.size == 7
     assert frontier.nodes == (root_hash(LEAVES[:4]), root_hash(LEAVES[4:6]), LEAVES[6])
-    frontier.append(LEAVES[7])
-    assert frontier.nodes == (root_hash(LEAVES[:8]),)
+    eighth = frontier.copy()
+    eighth.append(LEAVES[7])
+    assert eighth.nodes == (root_hash(LEAVES[:8]),)
 
 
 def test_a_frontier_copy_grows_on_its_own() -> None:

@@ -271,7 +271,7 @@ def test_a_signed_checkpoint_that_differs_from_the_log_names_the_records_since_t
 ) -> None:
     target, _ = make_log(tmp_path, 35)
     other = "ab" * 32
-    sign_over(target, 30, **{signed: other})  # type: ignore[arg-type]
+    sign_over(target, 30, **{signed: other})
     report = report_of(target)
     assert report.problem == Problem(
         "checkpoint_mismatch",
