@@ -252,7 +252,14 @@ def test_an_inclusion_proof_uses_the_latest_checkpoint_that_covers_the_record(
         early = inclusion_proof(store, "req-3")
         last_covered = inclusion_proof(store, "req-19")
         assert store.checkpoints.sizes() == [10, 20]
+        store.append({"n": 25}, "req-25")
+        store.write_checkpoint()
+        latest = inclusion_proof(store, "req-3")
+        store.append({"n": 26}, "req-26")
+        past_the_middle = inclusion_proof(store, "req-22")  # covered by 26, not by 20
+        assert store.checkpoints.sizes() == [10, 20, 26]
     assert (early.checkpoint.tree_size, last_covered.checkpoint.tree_size) == (20, 20)
+    assert (latest.checkpoint.tree_size, past_the_middle.checkpoint.tree_size) == (26, 26)
 
 
 def test_an_inclusion_proof_past_the_latest_checkpoint_signs_a_new_one(log: Path) -> None:
@@ -330,8 +337,20 @@ def test_an_inclusion_proof_for_a_request_logged_twice_needs_its_sequence(
 def test_a_consistency_proof_defaults_to_the_latest_checkpoint(log: Path) -> None:
     with open_store(log) as store:
         proof = consistency_proof(store, 10)
+        store.write_checkpoint()
+        latest = consistency_proof(store, 10)
     assert (proof.old.tree_size, proof.new.tree_size) == (10, 20)
     assert list(proof.path) == [n.hex() for n in merkle_consistency(leaves(log, 20), 10)]
+    assert (latest.old.tree_size, latest.new.tree_size) == (10, 25)
+
+
+def test_a_consistency_proof_made_by_hand_with_a_path_that_is_not_hex_is_refused(
+    log: Path,
+) -> None:
+    with open_store(log) as store:
+        proof = consistency_proof(store, 10, 20)
+    with pytest.raises(ProofError, match=r"^path holds a value that is not hex$"):
+        replace(proof, path=("zz",)).verify(public_key(log))
 
 
 def test_a_consistency_proof_between_one_checkpoint_and_itself_is_empty(log: Path) -> None:
