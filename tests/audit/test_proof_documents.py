@@ -175,7 +175,7 @@ def test_an_inclusion_proof_checks_the_signature_before_anything_else(log: Path)
         verify_proof(data, stranger)
 
 
-def test_an_inclusion_proof_against_a_checkpoint_root_that_is_not_hex_is_refused(
+def test_an_inclusion_proof_made_by_hand_with_a_path_that_is_not_hex_is_refused(
     log: Path,
 ) -> None:
     with open_store(log) as store:
