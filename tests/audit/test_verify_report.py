@@ -238,6 +238,19 @@ def test_records_beyond_the_largest_checkpoint_dropped_are_reported_truncated(
     assert (report.records, report.checkpoints) == (14, 1)
 
 
+def test_a_log_with_every_record_deleted_is_reported_truncated(tmp_path: Path) -> None:
+    target, _ = make_log(tmp_path)
+    replace_rows(target, [])
+    report = report_of(target)
+    assert report.problem == Problem(
+        "truncated",
+        0,
+        "the log ends after 0 records but checkpoint 20 signed 20: records 0..19 are missing",
+        20,
+    )
+    assert (report.records, report.checkpoints) == (0, 0)
+
+
 def test_a_log_ending_at_its_last_checkpoint_is_not_truncated(tmp_path: Path) -> None:
     target, rows = make_log(tmp_path)
     replace_rows(target, rows[:20])
