@@ -16,8 +16,14 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ec import SECP256R1, generate_private_key
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from citeproof.audit import Checkpoint, CheckpointDirectory, MerkleFrontier, leaf_hash
-from citeproof.audit._checkpoint import key_id, load_public_key, sign_checkpoint
+from citeproof.audit import (
+    Checkpoint,
+    CheckpointDirectory,
+    MerkleFrontier,
+    leaf_hash,
+    load_public_key,
+)
+from citeproof.audit._checkpoint import key_id, sign_checkpoint
 from citeproof.canonical import canonical_json
 from citeproof.errors import CheckpointError
 
