@@ -473,6 +473,25 @@ EQUIVALENT: dict[str, str] = {
         "`or True`: direction() is never None for a comparative token (its last word is what "
         "made the tokeniser read it as one), so the guard never fails"
     ),
+    # audit
+    **{
+        f"citeproof.audit._merkle.x_{function}__mutmut_{n}": (
+            "`fn != 1` for `fn != 0` in the climb after a left sibling: the climb starts at an "
+            "odd fn (no step) or at fn == sn != 0 (sn == 0 was refused just before), and an "
+            "even fn above 0 turns odd before it reaches 0 or 1, so fn is never 0 or 1 there"
+        )
+        for function, n in (("verify_inclusion", 58), ("verify_consistency", 96))
+    },
+    "citeproof.audit._merkle.x__subproof__mutmut_18": (
+        "whole=None for False: it is only read as true or false"
+    ),
+    "citeproof.audit._checkpoint.xǁCheckpointDirectoryǁsizes__mutmut_6": (
+        "rpartition for partition: either way a name passes only as 12 digits, '.', 'json' "
+        "(another dot puts a dot into the stem, which is then not all digits, or into ext)"
+    ),
+    "citeproof.audit._verify.x__misplaced__mutmut_35": (
+        "`claimed >= position` for `>`: _misplaced is only called when claimed != position"
+    ),
     # render-safety
     "citeproof.render._markdown_safety.x_canonical_url__mutmut_8": (
         r"[\x00-\x1F\x7F] for [\x00-\x1f\x7f]: hex digits ignore case, the same class"

@@ -215,7 +215,7 @@ def test_malformed_consistency_proofs_are_rejected(
 
 def test_equal_sizes_need_equal_roots() -> None:
     verify_consistency(5, 5, root_hash(LEAVES[:5]), root_hash(LEAVES[:5]), [])
-    with pytest.raises(ProofError, match="different roots"):
+    with pytest.raises(ProofError, match=r"^trees of equal size have different roots$"):
         verify_consistency(5, 5, root_hash(LEAVES[:5]), root_hash(LEAVES[:4]), [])
 
 
@@ -226,3 +226,214 @@ def test_proof_generation_refuses_impossible_requests() -> None:
         consistency_proof(LEAVES[:4], 0)
     with pytest.raises(ProofError):
         consistency_proof(LEAVES[:4], 5)
+
+
+# RFC 6962 §2.1 written out as the RFC states it (recursive, split at the largest power of two
+# below n): the proofs generated must be exactly these, node for node.
+def rfc_root(leaves: list[bytes]) -> bytes:
+    if not leaves:
+        return hashlib.sha256(b"").digest()
+    if len(leaves) == 1:
+        return leaves[0]
+    k = 1 << ((len(leaves) - 1).bit_length() - 1)
+    return hashlib.sha256(b"\x01" + rfc_root(leaves[:k]) + rfc_root(leaves[k:])).digest()
+
+
+def rfc_path(m: int, leaves: list[bytes]) -> list[bytes]:
+    if len(leaves) == 1:
+        return []
+    k = 1 << ((len(leaves) - 1).bit_length() - 1)
+    if m < k:
+        return [*rfc_path(m, leaves[:k]), rfc_root(leaves[k:])]
+    return [*rfc_path(m - k, leaves[k:]), rfc_root(leaves[:k])]
+
+
+def rfc_subproof(m: int, leaves: list[bytes], whole: bool) -> list[bytes]:
+    if m == len(leaves):
+        return [] if whole else [rfc_root(leaves)]
+    k = 1 << ((len(leaves) - 1).bit_length() - 1)
+    if m <= k:
+        return [*rfc_subproof(m, leaves[:k], whole), rfc_root(leaves[k:])]
+    return [*rfc_subproof(m - k, leaves[k:], False), rfc_root(leaves[:k])]
+
+
+def test_proofs_are_the_rfc_6962_path_and_proof_node_for_node() -> None:
+    for size in range(1, 34):
+        leaves = LEAVES[:size]
+        assert root_hash(leaves) == rfc_root(leaves)
+        for index in range(size):
+            assert inclusion_proof(leaves, index) == rfc_path(index, leaves)
+        for old in range(1, size + 1):
+            assert consistency_proof(leaves, old) == rfc_subproof(old, leaves, True)
+
+
+# The examples of RFC 6962 §2.1.3, a tree of 7 leaves, and smaller trees.
+@pytest.mark.parametrize(
+    ("size", "index", "length"),
+    [(1, 0, 0), (2, 1, 1), (3, 2, 1), (7, 0, 3), (7, 3, 3), (7, 4, 3), (7, 6, 2), (8, 0, 3)],
+)
+def test_an_audit_path_has_one_node_per_level_the_leaf_climbs(
+    size: int, index: int, length: int
+) -> None:
+    assert len(inclusion_proof(LEAVES[:size], index)) == length
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "length"),
+    [(1, 1, 0), (1, 2, 1), (2, 3, 1), (3, 4, 3), (4, 8, 1), (3, 7, 4), (4, 7, 1), (6, 7, 3)],
+)
+def test_a_consistency_proof_has_the_rfc_6962_number_of_nodes(
+    old: int, new: int, length: int
+) -> None:
+    assert len(consistency_proof(LEAVES[:new], old)) == length
+
+
+def test_a_tree_of_one_leaf_has_that_leaf_as_its_root_and_an_empty_path() -> None:
+    assert root_hash([LEAVES[5]]) == LEAVES[5]
+    assert inclusion_proof([LEAVES[5]], 0) == []
+    verify_inclusion(LEAVES[5], 0, 1, [], LEAVES[5])
+    with pytest.raises(ProofError, match=r"^inclusion proof has more nodes than the tree allows$"):
+        verify_inclusion(LEAVES[5], 0, 1, [LEAVES[6]], LEAVES[5])
+
+
+def test_generation_refusals_name_the_index_or_size_and_the_tree() -> None:
+    with pytest.raises(ProofError, match=r"^leaf index 4 is outside a tree of size 4$"):
+        inclusion_proof(LEAVES[:4], 4)
+    with pytest.raises(ProofError, match=r"^leaf index -1 is outside a tree of size 4$"):
+        inclusion_proof(LEAVES[:4], -1)
+    assert inclusion_proof(LEAVES[:4], 3) == rfc_path(3, LEAVES[:4])
+    for old in (0, 5):
+        with pytest.raises(
+            ProofError, match=rf"^old size {old} must be between 1 and the tree size 4$"
+        ):
+            consistency_proof(LEAVES[:4], old)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ((LEAVES[0], 0, 0, [], LEAVES[0]), "tree size must be at least 1"),
+        ((LEAVES[0], 0, -3, [], LEAVES[0]), "tree size must be at least 1"),
+        ((LEAVES[0], 2, 2, [LEAVES[1]], LEAVES[0]), "leaf index 2 is outside a tree of size 2"),
+        ((LEAVES[0], -1, 2, [LEAVES[1]], LEAVES[0]), "leaf index -1 is outside a tree of size 2"),
+        ((LEAVES[0], 0.0, 2, [LEAVES[1]], LEAVES[0]), "leaf index must be an integer"),
+        ((LEAVES[0], False, 2, [LEAVES[1]], LEAVES[0]), "leaf index must be an integer"),
+        ((LEAVES[0], 0, "2", [LEAVES[1]], LEAVES[0]), "tree size must be an integer"),
+        ((LEAVES[0], 0, True, [], LEAVES[0]), "tree size must be an integer"),
+        ((LEAVES[0][:31], 0, 2, [LEAVES[1]], LEAVES[0]), "leaf hash is not a 32-byte hash"),
+        ((LEAVES[0].hex(), 0, 2, [LEAVES[1]], LEAVES[0]), "leaf hash is not a 32-byte hash"),
+        ((LEAVES[0], 0, 2, [LEAVES[1]], LEAVES[0] + b"!"), "root hash is not a 32-byte hash"),
+        ((LEAVES[0], 0, 2, [LEAVES[1]], None), "root hash is not a 32-byte hash"),
+        ((LEAVES[0], 0, 4, [LEAVES[1], b"x"], LEAVES[0]), "proof node 1 is not a 32-byte hash"),
+        ((LEAVES[0], 0, 4, [LEAVES[1].hex()], LEAVES[0]), "proof node 0 is not a 32-byte hash"),
+    ],
+)
+def test_inclusion_refusals_say_exactly_what_is_wrong(
+    arguments: tuple[object, ...], message: str
+) -> None:
+    with pytest.raises(ProofError, match=f"^{message}$"):
+        verify_inclusion(*arguments)  # type: ignore[arg-type]
+
+
+def test_an_inclusion_proof_must_lead_to_the_root() -> None:
+    leaves = LEAVES[:6]
+    for index in range(6):
+        proof = inclusion_proof(leaves, index)
+        with pytest.raises(ProofError, match=r"^inclusion proof does not lead to the root hash$"):
+            verify_inclusion(LEAVES[index], index, 6, proof, root_hash(LEAVES[:5]))
+        with pytest.raises(ProofError, match=r"^inclusion proof has fewer nodes than the tree "):
+            verify_inclusion(LEAVES[index], index, 6, proof[:-1], root_hash(leaves))
+        with pytest.raises(ProofError, match=r"^inclusion proof has more nodes than the tree "):
+            verify_inclusion(LEAVES[index], index, 6, [*proof, LEAVES[0]], root_hash(leaves))
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "proof", "message"),
+    [
+        (0, 5, [], "old size must be at least 1"),
+        (-1, 5, [], "old size must be at least 1"),
+        (6, 5, [], "old size 6 is larger than new size 5"),
+        (5, 5, [LEAVES[0]], "trees of equal size need an empty consistency proof"),
+        (3, 5, [], "consistency proof is empty"),
+        (3, 5, [LEAVES[0], b"\x00" * 31], "proof node 1 is not a 32-byte hash"),
+        (3.0, 5, [], "old size must be an integer"),
+        (True, 5, [], "old size must be an integer"),
+        (3, "5", [], "new size must be an integer"),
+        (3, False, [], "new size must be an integer"),
+    ],
+)
+def test_consistency_refusals_say_exactly_what_is_wrong(
+    old: int, new: int, proof: list[bytes], message: str
+) -> None:
+    with pytest.raises(ProofError, match=f"^{message}$"):
+        verify_consistency(old, new, root_hash(LEAVES[:3]), root_hash(LEAVES[:5]), proof)
+
+
+def test_consistency_roots_must_be_32_byte_hashes() -> None:
+    proof = consistency_proof(LEAVES[:5], 3)
+    old_root, new_root = root_hash(LEAVES[:3]), root_hash(LEAVES[:5])
+    with pytest.raises(ProofError, match=r"^old root is not a 32-byte hash$"):
+        verify_consistency(3, 5, old_root[:31], new_root, proof)
+    with pytest.raises(ProofError, match=r"^new root is not a 32-byte hash$"):
+        verify_consistency(3, 5, old_root, new_root + b"\x00", proof)
+
+
+# An old size that is a power of two has its root as the proof's first node: only the new
+# root can fail for it (tested apart below).
+@pytest.mark.parametrize(("old", "new"), [(3, 4), (3, 5), (5, 8), (6, 7), (7, 8), (5, 6)])
+def test_a_consistency_proof_names_which_root_it_fails_to_reach(old: int, new: int) -> None:
+    proof = consistency_proof(LEAVES[:new], old)
+    old_root, new_root = root_hash(LEAVES[:old]), root_hash(LEAVES[:new])
+    verify_consistency(old, new, old_root, new_root, proof)
+    other = leaf_hash(b"other")
+    with pytest.raises(ProofError, match=r"^consistency proof does not lead to the old root$"):
+        verify_consistency(old, new, other, new_root, proof)
+    with pytest.raises(ProofError, match=r"^consistency proof does not lead to the new root$"):
+        verify_consistency(old, new, old_root, other, proof)
+    with pytest.raises(ProofError, match=r"^consistency proof has fewer nodes than the trees "):
+        verify_consistency(old, new, old_root, new_root, proof[:-1] or [other])
+    with pytest.raises(ProofError, match=r"^consistency proof has more nodes than the trees "):
+        verify_consistency(old, new, old_root, new_root, [*proof, other])
+
+
+def test_a_frontier_needs_one_node_per_set_bit_of_its_size() -> None:
+    with pytest.raises(ProofError, match=r"^a frontier of size 3 needs 2 nodes$"):
+        MerkleFrontier(3, [LEAVES[0]])
+    with pytest.raises(ProofError, match=r"^a frontier of size 4 needs 1 nodes$"):
+        MerkleFrontier(4, [LEAVES[0], LEAVES[1]])
+    with pytest.raises(ProofError, match=r"^a frontier of size -1 needs"):
+        MerkleFrontier(-1, [])
+    with pytest.raises(ProofError, match=r"^a frontier of size -1 needs"):
+        MerkleFrontier(-1, [LEAVES[0]])  # -1 has one set bit: refused for its sign alone
+    with pytest.raises(ProofError, match=r"^proof node 0 is not a 32-byte hash$"):
+        MerkleFrontier(1, [b"short"])
+    empty = MerkleFrontier()
+    assert (empty.size, empty.nodes, empty.root()) == (0, (), EMPTY_ROOT)
+
+
+def test_a_frontier_holds_the_perfect_subtree_roots_largest_first() -> None:
+    frontier = MerkleFrontier()
+    for leaf in LEAVES[:7]:
+        frontier.append(leaf)
+    assert frontier.size == 7
+    assert frontier.nodes == (root_hash(LEAVES[:4]), root_hash(LEAVES[4:6]), LEAVES[6])
+    eighth = frontier.copy()
+    eighth.append(LEAVES[7])
+    assert eighth.nodes == (root_hash(LEAVES[:8]),)
+
+
+def test_a_frontier_copy_grows_on_its_own() -> None:
+    frontier = MerkleFrontier()
+    for leaf in LEAVES[:5]:
+        frontier.append(leaf)
+    copy = frontier.copy()
+    copy.append(LEAVES[5])
+    assert (frontier.size, frontier.root()) == (5, root_hash(LEAVES[:5]))
+    assert (copy.size, copy.root()) == (6, root_hash(LEAVES[:6]))
+
+
+@pytest.mark.parametrize(("old", "new"), [(1, 2), (2, 3), (4, 8), (4, 6), (8, 13)])
+def test_from_a_power_of_two_a_wrong_old_root_shows_at_the_new_root(old: int, new: int) -> None:
+    proof = consistency_proof(LEAVES[:new], old)
+    with pytest.raises(ProofError, match=r"^consistency proof does not lead to the new root$"):
+        verify_consistency(old, new, leaf_hash(b"other"), root_hash(LEAVES[:new]), proof)
