@@ -25,7 +25,7 @@ def canonical_json(value: object) -> bytes:
             return orjson.dumps(plain, option=orjson.OPT_SORT_KEYS)
         except orjson.JSONEncodeError:
             pass  # a lone surrogate: rfc8785 names the error
-    import rfc8785  # only for values the standard library cannot write canonically
+    import rfc8785  # only for values orjson cannot write canonically
 
     try:
         return rfc8785.dumps(value)  # type: ignore[arg-type]  # checked at run time
