@@ -38,17 +38,8 @@ from citeproof.server import (
     ServiceState,
     create_app,
 )
+from tests.server.csp import DOCS_CSP, STRICT_CSP
 
-STRICT_CSP = re.compile(
-    r"default-src 'none'; script-src 'self' 'nonce-(?P<nonce>[A-Za-z0-9+/]{22}==)'; "
-    r"style-src 'self'; img-src 'self'; connect-src 'self'; font-src 'self'; "
-    r"form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
-)
-DOCS_CSP = re.compile(
-    r"default-src 'none'; script-src 'self' 'nonce-(?P<nonce>[A-Za-z0-9+/]{22}==)'; "
-    r"style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; "
-    r"font-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
-)
 FIXED_HEADERS = {
     "x-content-type-options": "nosniff",
     "x-frame-options": "DENY",
