@@ -128,3 +128,28 @@ def test_access_list_limits_what_a_principal_retrieves(tmp_path: Path) -> None:
         assert StoreRetriever(store, principals=["priya"]).retrieve("early repayment")
         assert not StoreRetriever(store, principals=["dan"]).retrieve("early repayment")
         assert StoreRetriever(store, principals=["dan"]).retrieve("loan-to-value")
+
+
+def test_passages_tied_in_score_rank_the_same_wherever_the_files_live(tmp_path: Path) -> None:
+    """An id hashes the file's absolute path, so ties broken by id would give the model its
+    passages in another order when the same folder is ingested somewhere else; ties go by
+    content instead."""
+    texts = {
+        "a.txt": "Refunds are paid within fourteen days of the return arriving.",
+        "b.txt": "Refunds are paid within fourteen days of the claim being accepted.",
+        "c.txt": "Refunds are paid within fourteen days of the order being cancelled.",
+    }
+    orders = set()
+    for folder in ("north", "south", "east", "west", "inbox", "archive"):
+        root = tmp_path / folder
+        (root / "docs").mkdir(parents=True)
+        for name, text in texts.items():
+            (root / "docs" / name).write_text(text, encoding="utf-8")
+        store = SourceStore(root / "sources.db")
+        ingest_paths(store, [root / "docs"])
+        passages = StoreRetriever(store).retrieve("refunds paid within fourteen days", limit=3)
+        assert len(passages) == 3
+        assert len({p.confidence for p in passages}) == 1  # a tie, which content breaks
+        orders.add(tuple(p.text for p in passages))
+        store.close()
+    assert len(orders) == 1, orders

@@ -513,7 +513,9 @@ class SourceStore:
             ).fetchall()
             scores = {int(rowid): float(score) for rowid, score in ranked}
             allowed = self._allowed(list(scores), include_superseded, readers)
-            allowed.sort(key=lambda row: (-scores[row[0]], row[1], row[2]))
+            # Ties by content (the version's hash), not by id: an id hashes the file's path,
+            # and the same files ingested in another folder must rank the same.
+            allowed.sort(key=lambda row: (-scores[row[0]], row[3], row[1], row[2]))
             if len(ranked) < fetch:
                 break  # every match was seen
             lowest = float(ranked[-1][1])
@@ -524,10 +526,10 @@ class SourceStore:
 
     def _allowed(
         self, passage_ids: list[int], include_superseded: bool, readers: str | None
-    ) -> list[tuple[int, str, int]]:
+    ) -> list[tuple[int, str, int, str]]:
         rows = self._db.execute(
             """
-            SELECT p.id, p.source_id, p.first
+            SELECT p.id, p.source_id, p.first, s.version
             FROM passages AS p JOIN sources AS s ON s.id = p.source_id
             WHERE p.id IN (SELECT value FROM json_each(:ids))
               AND (:all OR s.superseded = 0)
@@ -537,7 +539,7 @@ class SourceStore:
             """,
             {"ids": json.dumps(passage_ids), "all": include_superseded, "readers": readers},
         ).fetchall()
-        return [(int(pid), str(sid), int(first)) for pid, sid, first in rows]
+        return [(int(pid), str(sid), int(first), str(v)) for pid, sid, first, v in rows]
 
     def _hit(self, passage_id: int, score: float) -> PassageHit:
         source_id, doc_id, version, first, last, start, end, text = self._db.execute(

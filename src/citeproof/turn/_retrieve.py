@@ -95,7 +95,16 @@ class StoreRetriever:
             principals=self.principals,
         )
         scored = [(confidence(hit, terms), hit) for hit in hits]
-        scored.sort(key=lambda pair: (-pair[0], -pair[1].score, pair[1].source_id, pair[1].first))
+        # Ties by content (the version's hash) before id: an id hashes the file's path.
+        scored.sort(
+            key=lambda pair: (
+                -pair[0],
+                -pair[1].score,
+                pair[1].version,
+                pair[1].source_id,
+                pair[1].first,
+            )
+        )
         return [_passage(hit, score) for score, hit in scored[:limit]]
 
     def _weighted(self, terms: list[str]) -> list[str]:

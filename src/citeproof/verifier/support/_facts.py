@@ -10,6 +10,12 @@ token (difflib): a claim number, date, name or comparative replaced in the passa
 another of its kind is a conflict, as is a word replaced by one that excludes it
 (`_opposites`: "last" for "first", "tenant" for "landlord") and a negation on one side only
 of an aligned stretch.
+
+Two readings do not depend on the alignment, so they hold whatever order the claim puts the
+source's words in: a denial the claim drops (`_denied`: "approved by the Head of Credit, not
+by branch managers" / "Branch managers can approve"), and a point of time the passage puts
+"after" and the claim "in" (`_time_turned`: "only after the first anniversary" / "in the
+first year").
 """
 
 from __future__ import annotations
@@ -183,6 +189,13 @@ def check_facts(
     leading = _leading_negation(claim, passage, opcodes)
     if leading is not None:
         negation_diffs.append(leading)
+    elif not negation_diffs:
+        denied = _denied(claim, passage, judged)
+        if denied is not None:
+            negation_diffs.append(denied)
+    times = [
+        d for i, d in _time_turned(claim_text, claim, passage, judged).items() if i not in instead
+    ]
     # A fact the alignment left without a counterpart ("game 4–3" / "game 3–3" aligns the 3s):
     # look beside its nearest aligned neighbour, within `NEIGHBOURS` tokens.
     aligned = {b.a + k: b.b + k for b in blocks for k in range(b.size)}
@@ -202,8 +215,8 @@ def check_facts(
         other = _counterpart(token, window)
         if other is not None:
             instead[i] = other.text
-    differences: list[ClaimDifference] = []
-    conflicts = len(negation_diffs)
+    differences: list[ClaimDifference] = list(times)
+    conflicts = len(negation_diffs) + len(times)
     negation_conflict = 1.0 if negation_diffs else 0.0
     run: list[Token] = []
 
@@ -313,6 +326,115 @@ def _leading_negation(
         return None
     at = claim[i2].span[0]
     return ClaimDifference("negation", "", (at, at), negation.text)
+
+
+# A denial negates what follows it ("not by branch managers", "Neither party excludes");
+# these negate a noun ("no fee"), or come before words that lift the denial ("not only ...
+# but ...", "not due until March", "cannot be raised without notice"): none is read as one.
+_NOUN_NEGATIONS = frozenset({"no", "none", "nobody", "nothing", "without"})
+_NOT_A_DENIAL = frozenset({"only", "just", "merely", "simply", "least", "necessarily", "yet"})
+_LIFTED_BY = frozenset({"until", "unless", "without", "except", "before", "prior"})
+_DENIAL_REACH = 8  # tokens after a denial where a word that lifts it is looked for
+_DENIAL_SCOPE = 6  # tokens after a denial where the claim's words must be, two at least
+
+
+def _denied(
+    claim: Sequence[Token], passage: Sequence[Token], judged: Sequence[bool]
+) -> ClaimDifference | None:
+    """A word the claim states plainly that the passage states only under a denial, in any
+    order: "Branch managers can approve exceptions" against "approved by the Head of Credit,
+    not by branch managers"; "Liability for fraud is excluded" against "Neither party
+    excludes ... liability for fraud". Only for a claim with no negation of its own, where
+    the passage never uses the word without one, and where another word of the claim is
+    under the same denial."""
+    if any(t.kind == "negation" for t in claim):
+        return None
+    plain: set[str] = set()
+    denied: dict[str, tuple[int, int]] = {}  # key: (the denial's index, the word's)
+    for j, token in enumerate(passage):
+        if token.kind not in ("word", "name"):
+            continue
+        negation = _denial_before(passage, j)
+        if negation is None:
+            plain.add(token.key)
+        else:
+            denied.setdefault(token.key, (negation, j))
+    keys = {t.key for i, t in enumerate(claim) if judged[i] and is_content(t)}
+    for i, token in enumerate(claim):
+        if not judged[i] or token.kind not in ("word", "name") or not is_content(token):
+            continue
+        if token.key in plain or token.key not in denied:
+            continue
+        start, end = denied[token.key]
+        scope = {t.key for t in passage[start + 1 : start + 1 + _DENIAL_SCOPE]}
+        if len(scope & keys) < 2:
+            continue  # one shared word is no shared statement ("do not change the sequence")
+        # "not by branch managers", "not approve the loan": the claim's words it covers.
+        k = end + 1
+        while k < len(passage) and (passage[k].key in keys or not is_content(passage[k])):
+            end = k if passage[k].key in keys else end
+            k += 1
+        said = " ".join(t.text for t in passage[start : end + 1])
+        return ClaimDifference("negation", "", (token.span[0], token.span[0]), said)
+    return None
+
+
+def _denial_before(tokens: Sequence[Token], at: int) -> int | None:
+    """The index of a denial in the two tokens before ``tokens[at]`` (see `_NOUN_NEGATIONS`),
+    if one stands there and no word after it lifts it."""
+    for k in range(at - 1, max(0, at - 2) - 1, -1):
+        negation = tokens[k]
+        if negation.kind != "negation" or negation.text.casefold() in _NOUN_NEGATIONS:
+            continue
+        after = tokens[k + 1 : k + 1 + _DENIAL_REACH]
+        if after and after[0].text.casefold() in _NOT_A_DENIAL:
+            return None
+        if any(t.text.casefold() in _LIFTED_BY for t in after):
+            return None
+        return k
+    return None
+
+
+# "only after the first anniversary" is no time "in the first year": what the passage puts
+# after a point, the claim puts before or within it.
+_AFTER = frozenset({"after", "following"})
+_WITHIN = frozenset({"in", "during", "within", "before", "until", "by"})
+_TIME_REACH = 3  # tokens after a preposition read as its point of time
+
+
+def _time_turned(
+    claim_text: str, claim: Sequence[Token], passage: Sequence[Token], judged: Sequence[bool]
+) -> dict[int, ClaimDifference]:
+    """By claim token index: where the passage says "after" a point of time and the claim
+    "in", "within" or "before" it: "Fees can rise in the first year" against "only after
+    the first anniversary". The point is the same when the first word after each
+    preposition (past "the") is the same number, ordinal or date."""
+    marks = {
+        point.key: j
+        for j, t in enumerate(passage)
+        if t.text.casefold() in _AFTER
+        and not _negated(passage, j)
+        and (point := _point(passage, j)) is not None
+    }
+    out: dict[int, ClaimDifference] = {}
+    for i, token in enumerate(claim):
+        if not marks or not judged[i] or token.text.casefold() not in _WITHIN:
+            continue
+        point = _point(claim, i)
+        if point is None or point.key not in marks:
+            continue
+        j = marks[point.key]
+        said = " ".join(t.text for t in passage[j : j + 1 + _TIME_REACH])
+        span = (token.span[0], claim[min(i + _TIME_REACH, len(claim) - 1)].span[1])
+        out[i] = ClaimDifference("word", claim_text[span[0] : span[1]], span, said)
+    return out
+
+
+def _point(tokens: Sequence[Token], at: int) -> Token | None:
+    """The number, ordinal or date right after the preposition ``tokens[at]`` (past stop
+    words), if one stands there."""
+    after = next((t for t in tokens[at + 1 : at + 1 + _TIME_REACH] if t.kind != "stop"), None)
+    return after if after is not None and after.kind in ("number", "date") else None
 
 
 def _turned(

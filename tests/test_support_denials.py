@@ -1,0 +1,175 @@
+"""A denial the claim drops, wherever the claim puts the words it covers, and a point of time
+the claim moves from "after" to "in": the default judge contradicts both, names the source's
+words, and leaves alone the constructions that only look like them.
+
+Each claim is verified alone against real-looking sources (``CLAIM [id]``), as a team's
+answer would carry it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from citeproof import Source, verify
+from citeproof.model import ClaimSupport
+
+
+def _source(text: str) -> Source:
+    return Source(id="S1", kind="document", title="Policy extract", text=text)
+
+
+def judged(claim: str, text: str) -> ClaimSupport:
+    answer = verify(f"{claim} [S1].", [_source(text)], answer_id="denials")
+    (verified,) = [c for c in answer.claims if c.support]
+    (support,) = verified.support
+    return support
+
+
+CREDIT = (
+    "From Monday, applications above 95% LTV are declined outright. Exceptions to the policy "
+    "may be approved by the Head of Credit, not by branch managers."
+)
+LIABILITY = (
+    "The Supplier's total liability in any contract year is capped at the fees paid in that "
+    "year. Neither party excludes or limits liability for fraud."
+)
+MINUTES = (
+    "The credit committee did not approve the loan for the Hartley purchase at its meeting on "
+    "Friday. The applicant will be told in writing by the case underwriter."
+)
+FEES = (
+    "The Supplier may increase the fees by up to 3% a year, but only after the first "
+    "anniversary of the start date."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "text", "said"),
+    [
+        pytest.param(
+            "Branch managers can approve exceptions", CREDIT, "not by branch managers", id="not-by"
+        ),
+        pytest.param(
+            "Liability for fraud is excluded for both parties",
+            LIABILITY,
+            "Neither party excludes",
+            id="neither",
+        ),
+        pytest.param(
+            "At its meeting on Friday the credit committee approved the loan",
+            MINUTES,
+            "not approve the loan",
+            id="clauses-reordered",
+        ),
+    ],
+)
+def test_a_claim_that_drops_the_sources_denial_is_contradicted(
+    claim: str, text: str, said: str
+) -> None:
+    support = judged(claim, text)
+    assert support.verdict == "contradicted", support
+    assert support.reason == f"the passage says “{said}”, which the claim leaves out"
+    (negation,) = [d for d in support.differences if d.kind == "negation"]
+    assert negation.instead == said
+    assert support.passage is not None and said.split()[0] in support.passage.text
+
+
+OLDER_CHECK = (
+    "the aligned-stretch negation check reads the source's bare “not” (or the claim's own "
+    "“cannot”) as one-sided, though the denial is lifted or kept"
+)
+NOT_DROPPED = [
+    pytest.param(
+        "The Head of Credit may approve exceptions to the policy", CREDIT, id="the-other-party"
+    ),
+    pytest.param(
+        "The bank approved the loan",
+        "Not only the bank approved the loan, but also the guarantor signed the deed.",
+        id="not-only",
+    ),
+    pytest.param(
+        "The committee approved the loan in April",
+        "The committee did not approve the loan in March. The committee approved the loan "
+        "in April after a second valuation.",
+        id="said-plainly-elsewhere",
+    ),
+    pytest.param(
+        "Branch managers cannot approve exceptions",
+        CREDIT,
+        id="the-claim-keeps-the-denial",
+        marks=pytest.mark.xfail(strict=True, reason=OLDER_CHECK),
+    ),
+    pytest.param(
+        "The invoice is due in March",
+        "The invoice is not due until March, when the goods are delivered.",
+        id="not-until",
+        marks=pytest.mark.xfail(strict=True, reason=OLDER_CHECK),
+    ),
+    pytest.param(
+        "Fees can be raised with 30 days' notice",
+        "Fees cannot be raised without 30 days' notice to the Customer.",
+        id="not-without",
+        marks=pytest.mark.xfail(strict=True, reason=OLDER_CHECK),
+    ),
+]
+
+
+@pytest.mark.parametrize(("claim", "text"), NOT_DROPPED)
+def test_a_denial_the_claim_does_not_drop_is_no_conflict(claim: str, text: str) -> None:
+    support = judged(claim, text)
+    assert support.verdict == "supported", support
+    assert not [d for d in support.differences if d.kind == "negation"]
+
+
+@pytest.mark.parametrize(("claim", "text"), [pytest.param(*p.values, id=p.id) for p in NOT_DROPPED])
+def test_a_lifted_or_kept_denial_is_never_read_as_dropped(claim: str, text: str) -> None:
+    """Whatever the verdict, the denial rule names no words of the source under a denial
+    the claim drops (it names more than the bare negation when it does)."""
+    support = judged(claim, text)
+    assert not [d for d in support.differences if d.instead and " " in d.instead], support
+
+
+def test_one_shared_word_under_a_denial_is_no_shared_statement() -> None:
+    """ "do not change the genetic sequence" denies a change of the sequence, not the
+    "changes" the claim says can be inherited (a held-out Factcheck-GPT pair)."""
+    support = judged(
+        "Epigenetic changes can be passed down to future generations",
+        "Epigenetic modifications can alter the activity of genes, but they do not change the "
+        "genetic sequence. A growing body of research has demonstrated that some epigenetic "
+        "tags can be passed down to the next generation, though we are still learning how "
+        "that happens.",
+    )
+    assert support.verdict != "contradicted", support
+    assert not [d for d in support.differences if d.kind == "negation"]
+
+
+def test_a_claim_that_moves_after_a_point_of_time_into_it_is_contradicted() -> None:
+    support = judged("Fees can rise by up to 3% in the first year", FEES)
+    assert support.verdict == "contradicted", support
+    assert support.reason == (
+        "the passage says “after the first anniversary”, not “in the first year”"
+    )
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        pytest.param("Fees can rise by up to 3% a year after the first anniversary", id="same"),
+        pytest.param(
+            "Fees can rise by up to 3% a year once the first anniversary has passed",
+            id="no-preposition",
+        ),
+    ],
+)
+def test_a_claim_that_keeps_the_point_of_time_is_no_time_conflict(claim: str) -> None:
+    support = judged(claim, FEES)
+    assert not [d for d in support.differences if d.instead == "after the first anniversary"]
+    assert support.verdict != "contradicted", support
+
+
+def test_a_claim_within_a_period_the_passage_also_puts_before_is_no_time_conflict() -> None:
+    support = judged(
+        "Refunds are paid in the first week",
+        "Refunds are paid before the end of the first week after the return arrives.",
+    )
+    assert support.verdict == "supported", support
