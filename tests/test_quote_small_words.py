@@ -150,3 +150,79 @@ def test_changing_any_small_word_of_a_verbatim_quote_changes_its_meaning_f_1(
     quote = located(" ".join(words))
     assume(quote.status != "not_found")  # a swap can make a short quote another statement
     assert quote.meaning_changed, (written, new, quote.differences)
+
+
+PLAIN = ("the", "a", "an", "this", "that", "these", "its", "their")
+ALONE = sorted(
+    {"only", "all", "every", "no", "none", "must", "may", "more", "less", "before", "after"}
+)
+
+
+@st.composite
+def quote_with_a_plain_word(draw: st.DrawFn) -> tuple[str, int]:
+    """A verbatim run of 8+ words of one sentence holding a plain function word ("the"), and
+    that word's position in the run."""
+    words = draw(st.sampled_from(SENTENCES)).rstrip(".").split(" ")
+    positions = [i for i, w in enumerate(words) if w.lower() in PLAIN]
+    assume(positions)
+    at = draw(st.sampled_from(positions))
+    start = draw(st.integers(min_value=max(0, at - 10), max_value=at))
+    assume(start + 8 <= len(words))
+    end = draw(st.integers(min_value=max(at + 1, start + 8), max_value=len(words)))
+    return " ".join(words[start:end]), at - start
+
+
+@settings(max_examples=60, deadline=None)
+@given(quote_with_a_plain_word(), st.sampled_from(ALONE))
+def test_a_small_word_put_where_a_plain_one_stood_changes_the_meaning_f_1(
+    drawn: tuple[str, int], new: str
+) -> None:
+    """ "terminate only agreement" for "terminate this Agreement": the swap is the word's
+    own kind of change, never a cosmetic one."""
+    written, at = drawn
+    words = written.split(" ")
+    words[at] = new
+    quote = located(" ".join(words))
+    assume(quote.status != "not_found")
+    assert quote.meaning_changed, (written, new, quote.differences)
+    kinds = {k for k, ws in MEANING_WORDS.items() if new in ws}
+    if new in ("no", "none"):
+        kinds.add("negation")  # "no India Bill": read as the negation it is
+    assert kinds & {d.kind for d in quote.differences}, quote.differences
+
+
+@pytest.mark.parametrize(
+    ("written", "kind"),
+    [
+        ("All accounts opened in only first quarter are reviewed by the Head of Credit", "stance"),
+        ("Churchill voted against all India Bill in the House of Commons in 1935", "quantifier"),
+    ],
+)
+def test_only_or_all_for_the_is_a_change_of_meaning_f_1(written: str, kind: str) -> None:
+    quote = located(written)
+    assert quote.status == "corrected" and quote.meaning_changed
+    assert [d.kind for d in quote.differences] == [kind]
+
+
+def test_a_misspelt_small_word_is_a_spelling_difference_f_1() -> None:
+    quote = located(
+        "The Customer may terminate this Agreement for convenience afetr the first anniversary"
+    )
+    assert quote.status == "corrected" and not quote.meaning_changed
+    assert [d.kind for d in quote.differences] == ["spelling"]
+
+
+def test_a_name_put_where_a_small_word_stood_is_a_changed_name_f_1() -> None:
+    """ "Dunmore-Ireland" for "All-Ireland" (a QuoteSum quote) is another name, not a
+    quantifier dropped."""
+    source = Source(
+        id="S1",
+        kind="document",
+        text="He won All-Ireland Senior Hurling Championships in 1934, 1936 and 1940 with Limerick.",
+    )
+    (quote,) = verify(
+        "He “won Dunmore-Ireland Senior Hurling Championships in 1934, 1936 and 1940” [S1].",
+        [source],
+    ).quotes
+    assert quote.status == "corrected" and quote.meaning_changed
+    assert [d.kind for d in quote.differences] == ["name"]

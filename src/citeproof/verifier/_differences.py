@@ -253,17 +253,24 @@ def _kind(a: list[_Token], b: list[_Token]) -> DifferenceKind:
 
 def _small_word_kind(a: list[_Token], b: list[_Token], changed: set[str]) -> DifferenceKind | None:
     """The kind of a meaning-bearing small word swapped for another of its kind ("before" /
-    "after"), or one of `_ALONE_CHANGES_MEANING` added or dropped with nothing in its place
-    ("only", "must"); None otherwise, and for words used as a date ("May 2024"). "by" /
-    "with" is no such swap: "by" carries no stance."""
+    "after"), or one of `_ALONE_CHANGES_MEANING` added, dropped or put in the place of a plain
+    word ("only", "must"; "all" for "the"); None otherwise, and for words used as a date ("May
+    2024"). "by" / "with" is no such swap: "by" carries no stance."""
     ours = [t.text.casefold() for t in a if t.text.casefold() in changed and not _is_date_word(t)]
     theirs = [t.text.casefold() for t in b if t.text.casefold() in changed and not _is_date_word(t)]
+    # A name or figure in the swap is that fact changed ("Dunmore-Ireland" for "All-Ireland"),
+    # and a word one typo from a small word is that word misspelt ("afetr").
+    fact_or_typo = (len(ours) == len(theirs) == 1 and _misspelt(ours[0], theirs[0])) or any(
+        _is_name(t) or _DIGIT.search(t.text) for t in (*a, *b) if t.text.casefold() in changed
+    )
     for kind, words in MEANING_WORDS.items():
         mine = [w for w in ours if w in words]
         other = [w for w in theirs if w in words]
         if mine and other:
             return kind  # type: ignore[return-value]
-        alone = mine if not theirs else other if not ours else []
+        alone = mine if not theirs else other if not ours else []  # added or dropped
+        if not alone and ours and theirs and not fact_or_typo:  # put where a plain word stood
+            alone = mine if not other else other if not mine else []
         if any(w in _ALONE_CHANGES_MEANING for w in alone):
             return kind  # type: ignore[return-value]
     return None
