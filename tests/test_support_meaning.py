@@ -148,21 +148,7 @@ def test_a_claim_with_two_facts_one_unbacked_is_partial() -> None:
     assert support.verdict != "supported"
 
 
-@pytest.mark.parametrize(
-    "judge",
-    [
-        "model",
-        pytest.param(
-            "lexical",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="the lexical head reads which words the passage holds, not which way "
-                "'before' points: 'an offer may be issued before the referral' reverses the "
-                "policy's condition with the policy's own words",
-            ),
-        ),
-    ],
-)
+@pytest.mark.parametrize("judge", ["model", "lexical"])
 def test_the_lending_policy_read_for_meaning(judge: str) -> None:
     policy = read_source_file(LENDING / "credit-policy.md", source_id="policy")
     memo = read_source_file(LENDING / "hartley-memo.txt", source_id="memo")

@@ -11,11 +11,13 @@ another of its kind is a conflict, as is a word replaced by one that excludes it
 (`_opposites`: "last" for "first", "tenant" for "landlord") and a negation on one side only
 of an aligned stretch.
 
-Two readings do not depend on the alignment, so they hold whatever order the claim puts the
+Three readings do not depend on the alignment, so they hold whatever order the claim puts the
 source's words in: a denial the claim drops (`_denied`: "approved by the Head of Credit, not
-by branch managers" / "Branch managers can approve"), and a point of time the passage puts
+by branch managers" / "Branch managers can approve"), a point of time the passage puts
 "after" and the claim "in" (`_time_turned`: "only after the first anniversary" / "in the
-first year").
+first year"), and two things put the other way round around "before" or "after"
+(`_order_turned`: "referred ... before an offer is issued" / "an offer ... before the
+referral").
 """
 
 from __future__ import annotations
@@ -196,6 +198,11 @@ def check_facts(
     times = [
         d for i, d in _time_turned(claim_text, claim, passage, judged).items() if i not in instead
     ]
+    order = _order_turned(
+        claim_text, claim, passage, [j and i not in instead for i, j in enumerate(judged)]
+    )
+    if order is not None:
+        times.append(order)
     # A fact the alignment left without a counterpart ("game 4–3" / "game 3–3" aligns the 3s):
     # look beside its nearest aligned neighbour, within `NEIGHBOURS` tokens.
     aligned = {b.a + k: b.b + k for b in blocks for k in range(b.size)}
@@ -435,6 +442,51 @@ def _point(tokens: Sequence[Token], at: int) -> Token | None:
     words), if one stands there."""
     after = next((t for t in tokens[at + 1 : at + 1 + _TIME_REACH] if t.kind != "stop"), None)
     return after if after is not None and after.kind in ("number", "date") else None
+
+
+# "X before Y": which of two things comes first. +1 reads left to right, -1 the other way.
+_ORDER = {"before": 1, "after": -1}
+_ORDER_REACH = 6  # tokens each side of "before" / "after" read as the two things
+
+
+def _order_turned(
+    claim_text: str, claim: Sequence[Token], passage: Sequence[Token], judged: Sequence[bool]
+) -> ClaimDifference | None:
+    """The claim puts two things the other way round from the passage: "An offer may be
+    issued before the referral to a senior underwriter" against "must be referred to a
+    senior underwriter before an offer is issued". "Y after X" says what "X before Y" says;
+    each side must share a word with the passage's opposite side. Only for ``judged`` claim
+    tokens (not one already read as turned round: "before" where the passage says "after")."""
+    for i, token in enumerate(claim):
+        way = _ORDER.get(token.text.casefold())
+        if way is None or not judged[i] or _negated(claim, i):
+            continue
+        first, then = _sides(claim, i, way)
+        for j, other in enumerate(passage):
+            other_way = _ORDER.get(other.text.casefold())
+            if other_way is None or _negated(passage, j):
+                continue
+            p_first, p_then = _sides(passage, j, other_way)
+            if _shares(first, p_then) and _shares(then, p_first):
+                said = passage[max(0, j - _ORDER_REACH) : j + 1 + _ORDER_REACH]
+                start = claim[max(0, i - _ORDER_REACH)].span[0]
+                end = claim[min(len(claim) - 1, i + _ORDER_REACH)].span[1]
+                instead = " ".join(t.text for t in said)
+                return ClaimDifference("word", claim_text[start:end], (start, end), instead)
+    return None
+
+
+def _sides(tokens: Sequence[Token], at: int, way: int) -> tuple[list[Token], list[Token]]:
+    """The content tokens before and after ``tokens[at]``, as (what comes first, what comes
+    then)."""
+    left = [t for t in tokens[max(0, at - _ORDER_REACH) : at] if is_content(t)]
+    right = [t for t in tokens[at + 1 : at + 1 + _ORDER_REACH] if is_content(t)]
+    return (left, right) if way > 0 else (right, left)
+
+
+def _shares(ours: Sequence[Token], theirs: Sequence[Token]) -> bool:
+    keys = frozenset(t.key for t in theirs)
+    return any(t.kind in ("word", "name") and _backs(t, theirs, keys) for t in ours)
 
 
 def _turned(

@@ -1,6 +1,7 @@
-"""A denial the claim drops, wherever the claim puts the words it covers, and a point of time
-the claim moves from "after" to "in": the default judge contradicts both, names the source's
-words, and leaves alone the constructions that only look like them.
+"""A claim that turns its source round with the source's own words: a denial the claim drops
+(wherever it puts the words the denial covers), a point of time moved from "after" to "in",
+and two things put the other way round around "before". The default judge contradicts each,
+names the source's words, and leaves alone the constructions that only look like them.
 
 Each claim is verified alone against real-looking sources (``CLAIM [id]``), as a team's
 answer would carry it.
@@ -173,3 +174,38 @@ def test_a_claim_within_a_period_the_passage_also_puts_before_is_no_time_conflic
         "Refunds are paid before the end of the first week after the return arrives.",
     )
     assert support.verdict == "supported", support
+
+
+POLICY = (
+    "Applications with a loan-to-value ratio above 80% must be referred to a senior "
+    "underwriter before an offer is issued. Applications above 95% are declined."
+)
+
+
+def test_a_claim_that_puts_two_things_the_other_way_round_is_contradicted() -> None:
+    support = judged("An offer may be issued before the referral to a senior underwriter", POLICY)
+    assert support.verdict == "contradicted", support
+    assert support.reason == (
+        "the passage says “be referred to a senior underwriter before an offer is issued”, "
+        "not “An offer may be issued before the referral to a senior underwriter”"
+    )
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        pytest.param(
+            "Above 80% an application must be referred to a senior underwriter before an "
+            "offer is issued",
+            id="the-same-order",
+        ),
+        pytest.param(
+            "An offer is issued only after the referral to a senior underwriter",
+            id="after-the-other-way-round",
+        ),
+    ],
+)
+def test_a_claim_that_keeps_the_order_is_no_order_conflict(claim: str) -> None:
+    support = judged(claim, POLICY)
+    assert not [d for d in support.differences if d.instead and "before" in d.instead]
+    assert support.verdict != "contradicted", support
