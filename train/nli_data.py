@@ -221,6 +221,7 @@ def training_pairs(
     clauses: int = 3000,
     noncommercial: bool = True,
     balanced: bool = False,
+    natural_repeats: int = 1,
 ) -> list[Pair]:
     """All training pairs, shuffled with ``seed``; without the non-commercial sets (ANLI,
     SICK, and ANLI's contexts as sentences to edit) when ``noncommercial`` is False.
@@ -229,8 +230,11 @@ def training_pairs(
     every word (the generated edits, the clauses, SummEdits), contradictions sampled down and
     verbatim sentences of their premises added as entailments. A model trained on the
     unbalanced mix alone learns "nearly the same words, some difference: contradicts" and
-    calls true restatements contradicted; the second stage of `make train-support-model`
-    trains on this mix to undo that."""
+    calls true restatements contradicted; `make train-support-model` trains on this mix.
+
+    ``natural_repeats``: each pair of the sets whose claims are people's own sentences about
+    real text (Factcheck-GPT, AttributionBench, WiCE, SummEdits: their tune halves) that many
+    times, so the ~14,000 generated pairs do not outweigh them."""
     rng = random.Random(seed)
     pairs: list[Pair] = []
     pairs += factcheck("tune")
@@ -247,8 +251,14 @@ def training_pairs(
     pairs += clause_pairs(rng, clauses)
     if balanced:
         pairs = _balanced(pairs, rng)
+    natural = [p for p in pairs if p.origin.split(":")[0] in NATURAL]
+    pairs += natural * (natural_repeats - 1)
     rng.shuffle(pairs)
     return pairs
+
+
+NATURAL = frozenset({"factcheckgpt", "attributionbench", "wice", "summedits"})
+"""The origins whose claims people wrote about real text (see ``natural_repeats``)."""
 
 
 def _balanced(pairs: list[Pair], rng: random.Random) -> list[Pair]:

@@ -94,6 +94,12 @@ def main() -> None:
         help="as many entailments as contradictions among near-copy pairs (nli_data)",
     )
     parser.add_argument(
+        "--natural-repeats",
+        type=int,
+        default=1,
+        help="each pair of the people-written sets this many times (nli_data.training_pairs)",
+    )
+    parser.add_argument(
         "--no-noncommercial",
         dest="noncommercial",
         action="store_false",
@@ -118,7 +124,12 @@ def main() -> None:
     if args.smoke:
         pairs = smoke_pairs(args.seed, args.pairs or 48)
     else:
-        pairs = training_pairs(args.seed, noncommercial=args.noncommercial, balanced=args.balanced)
+        pairs = training_pairs(
+            args.seed,
+            noncommercial=args.noncommercial,
+            balanced=args.balanced,
+            natural_repeats=args.natural_repeats,
+        )
     if args.pairs:
         pairs = pairs[: args.pairs]
     base = base_model_dir()
@@ -206,6 +217,7 @@ def main() -> None:
             "max_tokens": MAX_TOKENS,
             "noncommercial_sets": args.noncommercial,
             "balanced": args.balanced,
+            "natural_repeats": args.natural_repeats,
             "init": str(args.init) if args.init else "all-MiniLM-L6-v2",
         },
     )
