@@ -12,7 +12,6 @@ upstream's own errors pass through as it sent them.
 from __future__ import annotations
 
 import functools
-import json
 import logging
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
@@ -23,13 +22,13 @@ from typing import Any, TypeVar
 import anyio
 import anyio.to_thread
 import httpx
-import orjson
 from starlette.applications import Starlette
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 from starlette.types import ASGIApp
 
+from citeproof import compact_json
 from citeproof.adapters import citation_report, from_anthropic
 from citeproof.errors import CiteproofError, InputError
 from citeproof.model import Policy, VerifiedAnswer
@@ -130,7 +129,7 @@ class _Proxy:
     async def handle(self, api: VendorApi, request: Request) -> Response:
         raw = await request.body()
         try:
-            body = _loads(raw)
+            body = compact_json.loads(raw)
         except (ValueError, RecursionError):
             raise InputError("not valid JSON", where="request body") from None
         proxied = await self._in_thread(read_request, api, body, self.config.policy, self.store)
@@ -142,7 +141,7 @@ class _Proxy:
             )
         headers = forwarded_headers(request.headers.items())
         headers["content-type"] = "application/json"
-        content = _dumps(proxied.forward)
+        content = compact_json.dumps(proxied.forward)
         try:
             answer = await self.upstream.send(api.path, content, headers)
         except httpx.TimeoutException:
@@ -175,7 +174,7 @@ class _Proxy:
         except httpx.HTTPError:
             return _vendor_error(api, 502, "the upstream's answer was cut off")
         try:
-            response = _loads(raw)
+            response = compact_json.loads(raw)
         except (ValueError, RecursionError):
             return _vendor_error(api, 502, "the upstream's answer is not JSON")
         if not isinstance(response, dict):
@@ -196,10 +195,12 @@ class _Proxy:
                 field="citeproof.failures",
             )
             payload = {**problem.to_json(), "failures": list(checked.failures), "citeproof": record}
-            return Response(_dumps(payload), 422, headers=headers, media_type=PROBLEM_TYPE)
+            return Response(
+                compact_json.dumps(payload), 422, headers=headers, media_type=PROBLEM_TYPE
+            )
         if self.config.on_fail == "correct":
             response = corrected(api, response, checked)
-        body = _dumps({**response, "citeproof": record})
+        body = compact_json.dumps({**response, "citeproof": record})
         return Response(body, headers=headers, media_type="application/json")
 
     def _check(
@@ -361,24 +362,6 @@ class _Proxy:
                 f"verifying took over {seconds:g} s",
                 headers={"Retry-After": "1"},
             ) from None
-
-
-def _loads(raw: bytes) -> Any:
-    """The JSON value of ``raw`` (orjson; the standard library for what orjson refuses but
-    Python reads, such as an integer beyond 64 bits). Raises ``ValueError`` when it is not
-    JSON, or ``RecursionError`` when it nests too deeply to read."""
-    try:
-        return orjson.loads(raw)
-    except orjson.JSONDecodeError:
-        return json.loads(raw)
-
-
-def _dumps(value: Any) -> bytes:
-    """``value`` as compact UTF-8 JSON (orjson; the standard library as `_loads` has it)."""
-    try:
-        return orjson.dumps(value)
-    except orjson.JSONEncodeError:
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 async def _read_bounded(answer: httpx.Response, limit: int) -> bytes:

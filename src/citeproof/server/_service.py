@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 import re
 import threading
 import time
@@ -18,9 +17,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import orjson
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from citeproof import compact_json
 from citeproof.asking import ask_store, turn_request, turn_to_json
 from citeproof.audit import AppendsRecords, GroupCommit, inclusion_proof, open_store, verify_log
 from citeproof.errors import InputError, RecordNotFoundError, UnknownSourceError
@@ -378,12 +377,8 @@ def body_digest(raw: bytes) -> str:
 
 
 def dumps(record: Mapping[str, Any]) -> str:
-    """``record`` as compact JSON text (orjson; the standard library for what orjson cannot
-    write, such as an integer beyond 64 bits)."""
-    try:
-        return orjson.dumps(record).decode("utf-8")
-    except orjson.JSONEncodeError:
-        return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+    """``record`` as compact JSON text (`citeproof.compact_json`)."""
+    return compact_json.dumps(record).decode("utf-8")
 
 
 def _utf8(raw: bytes, where: str) -> str:
