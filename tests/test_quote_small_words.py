@@ -218,7 +218,7 @@ def test_a_name_put_where_a_small_word_stood_is_a_changed_name_f_1() -> None:
     source = Source(
         id="S1",
         kind="document",
-        text="He won All-Ireland Senior Hurling Championships in 1934, 1936 and 1940 with Limerick.",
+        text="He won All-Ireland Senior Hurling Championships in 1934, 1936 and 1940 with Cork.",
     )
     (quote,) = verify(
         "He “won Dunmore-Ireland Senior Hurling Championships in 1934, 1936 and 1940” [S1].",
