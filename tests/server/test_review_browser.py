@@ -142,9 +142,11 @@ def test_the_list_shows_recent_answers_newest_first_and_searches_F_3(
         page.goto(f"{dev.url}/review")
         assert page.locator(".answer-id").all_text_contents()[:2] == ["other-2", "hartley-1"]
         page.fill("#q", "hartley-1")
-        page.click("form.search button")
+        with page.expect_navigation():  # the search is a new page: read it once it is in
+            page.click("form.search button")
         assert page.locator(".answer-id").all_text_contents() == ["hartley-1"]
-        page.click("a.answer-link")
+        with page.expect_navigation():
+            page.click("a.answer-link")
         assert page.url.endswith("/review/hartley-1")
     finally:
         context.close()
@@ -163,10 +165,12 @@ def test_a_reviewer_signs_in_with_a_token_and_sees_only_their_answers_F_3(
         response = page.goto(f"{server.url}/review")
         assert response is not None and response.status == 401
         page.fill("#token", "cpt_wrong")
-        page.click("form.login button")
+        with page.expect_navigation():  # each sign-in is a form post and a new page
+            page.click("form.login button")
         assert "not known" in page.locator(".error").text_content()
         page.fill("#token", server.token("rita"))
-        page.click("form.login button")
+        with page.expect_navigation():
+            page.click("form.login button")
         assert page.locator(".answer-id").all_text_contents() == ["ritas"]
         cookie = next(c for c in context.cookies() if c["name"] == "citeproof_token")
         assert cookie["httpOnly"] and cookie["sameSite"] == "Strict"
