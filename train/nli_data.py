@@ -230,7 +230,8 @@ def training_pairs(
     every word (the generated edits, the clauses, SummEdits), contradictions sampled down and
     verbatim sentences of their premises added as entailments. A model trained on the
     unbalanced mix alone learns "nearly the same words, some difference: contradicts" and
-    calls true restatements contradicted; `make train-support-model` trains on this mix.
+    calls true restatements contradicted; the second stage of `make train-support-model`
+    trains on this mix to undo that.
 
     ``natural_repeats``: each pair of the sets whose claims are people's own sentences about
     real text (Factcheck-GPT, AttributionBench, WiCE, SummEdits: their tune halves) that many
