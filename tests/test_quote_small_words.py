@@ -10,6 +10,7 @@ excerpt (Wikipedia, CC BY-SA).
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 
 import pytest
 from hypothesis import assume, given, settings
@@ -123,11 +124,11 @@ SWAPPABLE = sorted({w for words in MEANING_WORDS.values() for w in words})
 
 
 @st.composite
-def quote_with_a_small_word(draw: st.DrawFn) -> tuple[str, int]:
-    """A verbatim run of 8+ words of one sentence holding a small word, and that word's
-    position in the run."""
+def quote_holding(draw: st.DrawFn, vocabulary: Collection[str]) -> tuple[str, int]:
+    """A verbatim run of 8+ words of one sentence holding a word of ``vocabulary``, and that
+    word's position in the run."""
     words = draw(st.sampled_from(SENTENCES)).rstrip(".").split(" ")
-    positions = [i for i, w in enumerate(words) if w.lower() in SWAPPABLE]
+    positions = [i for i, w in enumerate(words) if w.lower() in vocabulary]
     assume(positions)
     at = draw(st.sampled_from(positions))
     start = draw(st.integers(min_value=max(0, at - 10), max_value=at))
@@ -137,7 +138,7 @@ def quote_with_a_small_word(draw: st.DrawFn) -> tuple[str, int]:
 
 
 @settings(max_examples=60, deadline=None)
-@given(quote_with_a_small_word(), st.data())
+@given(quote_holding(SWAPPABLE), st.data())
 def test_changing_any_small_word_of_a_verbatim_quote_changes_its_meaning_f_1(
     drawn: tuple[str, int], data: st.DataObject
 ) -> None:
@@ -158,22 +159,8 @@ ALONE = sorted(
 )
 
 
-@st.composite
-def quote_with_a_plain_word(draw: st.DrawFn) -> tuple[str, int]:
-    """A verbatim run of 8+ words of one sentence holding a plain function word ("the"), and
-    that word's position in the run."""
-    words = draw(st.sampled_from(SENTENCES)).rstrip(".").split(" ")
-    positions = [i for i, w in enumerate(words) if w.lower() in PLAIN]
-    assume(positions)
-    at = draw(st.sampled_from(positions))
-    start = draw(st.integers(min_value=max(0, at - 10), max_value=at))
-    assume(start + 8 <= len(words))
-    end = draw(st.integers(min_value=max(at + 1, start + 8), max_value=len(words)))
-    return " ".join(words[start:end]), at - start
-
-
 @settings(max_examples=60, deadline=None)
-@given(quote_with_a_plain_word(), st.sampled_from(ALONE))
+@given(quote_holding(PLAIN), st.sampled_from(ALONE))
 def test_a_small_word_put_where_a_plain_one_stood_changes_the_meaning_f_1(
     drawn: tuple[str, int], new: str
 ) -> None:
