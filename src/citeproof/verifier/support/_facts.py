@@ -199,7 +199,7 @@ def check_facts(
         d for i, d in _time_turned(claim_text, claim, passage, judged).items() if i not in instead
     ]
     order = _order_turned(
-        claim_text, claim, passage, [j and i not in instead for i, j in enumerate(judged)]
+        claim_text, claim, passage, [ok and i not in instead for i, ok in enumerate(judged)]
     )
     if order is not None:
         times.append(order)
