@@ -104,13 +104,11 @@ NOT_DROPPED = [
         "The invoice is due in March",
         "The invoice is not due until March, when the goods are delivered.",
         id="not-until",
-        marks=pytest.mark.xfail(strict=True, reason=OLDER_CHECK),
     ),
     pytest.param(
         "Fees can be raised with 30 days' notice",
         "Fees cannot be raised without 30 days' notice to the Customer.",
         id="not-without",
-        marks=pytest.mark.xfail(strict=True, reason=OLDER_CHECK),
     ),
 ]
 
@@ -209,3 +207,60 @@ def test_a_claim_that_keeps_the_order_is_no_order_conflict(claim: str) -> None:
     support = judged(claim, POLICY)
     assert not [d for d in support.differences if d.instead and "before" in d.instead]
     assert support.verdict != "contradicted", support
+
+
+@pytest.mark.parametrize(
+    ("claim", "text", "said"),
+    [
+        pytest.param(
+            "The invoice is due in March",
+            "The invoice is not due in March, when the goods are delivered.",
+            "not",
+            id="not-in",
+        ),
+        pytest.param(
+            "Fees can be raised with 30 days' notice",
+            "Fees can be raised without 30 days' notice to the Customer.",
+            "without",
+            id="without-alone",
+        ),
+        pytest.param(
+            "The invoice is due after delivery",
+            "The invoice is not due after delivery, but on the first of the month.",
+            "not",
+            id="not-after-is-no-lift",
+        ),
+    ],
+)
+def test_a_denial_nothing_lifts_still_contradicts_the_claim(
+    claim: str, text: str, said: str
+) -> None:
+    """The lifted readings of "not ... until" and "cannot ... without" leave the plain ones
+    alone: the source's "not" (or "without" with no denial before it) still turns the claim."""
+    support = judged(claim, text)
+    assert support.verdict == "contradicted", support
+    assert [d.instead for d in support.differences if d.kind == "negation"] == [said]
+
+
+@pytest.mark.parametrize(
+    ("claim", "text"),
+    [
+        pytest.param(
+            "The loan can be approved without a valuation",
+            "The loan cannot be approved without a valuation by a panel surveyor.",
+            id="the-claim-keeps-without",
+        ),
+        pytest.param(
+            "The fee is payable before delivery",
+            "The fee is not payable before delivery of the goods.",
+            id="the-claim-keeps-before",
+        ),
+    ],
+)
+def test_a_denial_is_lifted_only_by_a_word_the_claim_does_not_share(claim: str, text: str) -> None:
+    """ "not ... before" and "cannot ... without" are lifted against a claim that says "in"
+    or "with"; a claim that keeps "before" or "without" and drops the denial turns the
+    source round."""
+    support = judged(claim, text)
+    assert support.verdict == "contradicted", support
+    assert [d for d in support.differences if d.kind == "negation"], support

@@ -129,6 +129,7 @@ def check_facts(
     ]
     instead: dict[int, str] = {}
     negation_diffs: list[ClaimDifference] = []
+    words = frozenset(t.text.casefold() for t in claim)
     matcher = _aligned(claim, passage)
     opcodes = matcher.get_opcodes()
     blocks = [b for b in matcher.get_matching_blocks() if b.size]
@@ -173,7 +174,10 @@ def check_facts(
                     backed[i] = False
         if op in ("replace", "insert") and inner and j2 - j1 <= MAX_REPLACED:
             claim_negated = any(t.kind == "negation" for t in claim[i1:i2])
-            negation = next((t for t in said if t.kind == "negation"), None)
+            negation = next(
+                (t for k, t in enumerate(passage[j1:j2], start=j1) if _stands(passage, k, words)),
+                None,
+            )
             if negation is not None and not claim_negated:
                 at = claim[i1].span[0] if i1 < len(claim) else len(claim_text)
                 negation_diffs.append(ClaimDifference("negation", "", (at, at), negation.text))
@@ -356,12 +360,13 @@ def _denied(
     under the same denial."""
     if any(t.kind == "negation" for t in claim):
         return None
+    words = frozenset(t.text.casefold() for t in claim)
     plain: set[str] = set()
     denied: dict[str, tuple[int, int]] = {}  # key: (the denial's index, the word's)
     for j, token in enumerate(passage):
         if token.kind not in ("word", "name"):
             continue
-        negation = _denial_before(passage, j)
+        negation = _denial_before(passage, j, words)
         if negation is None:
             plain.add(token.key)
         else:
@@ -386,19 +391,39 @@ def _denied(
     return None
 
 
-def _denial_before(tokens: Sequence[Token], at: int) -> int | None:
+def _stands(tokens: Sequence[Token], k: int, claim_words: frozenset[str]) -> bool:
+    """Whether ``tokens[k]`` is a negation that denies what follows: not lifted by a word
+    after it that the claim does not use ("not due until March" / "due in March"; "cannot
+    be raised without notice" / "raised with notice"), nor the lifting word of such a
+    denial (that "without"), nor the start of "not only". The claim's own "without" or
+    "before" keeps the denial: "cannot be approved without a valuation" turns "can be
+    approved without a valuation" round."""
+    token = tokens[k]
+    if token.kind != "negation":
+        return False
+    folded = token.text.casefold()
+    after = tokens[k + 1 : k + 1 + _DENIAL_REACH]
+    if folded not in _NOUN_NEGATIONS:
+        if after and after[0].text.casefold() in _NOT_A_DENIAL:
+            return False
+        lifts = {t.text.casefold() for t in after} & _LIFTED_BY
+        return not lifts - claim_words
+    if folded in _LIFTED_BY and folded not in claim_words:
+        before = tokens[max(0, k - _DENIAL_REACH) : k]
+        return not any(
+            t.kind == "negation" and t.text.casefold() not in _NOUN_NEGATIONS for t in before
+        )
+    return True
+
+
+def _denial_before(tokens: Sequence[Token], at: int, claim_words: frozenset[str]) -> int | None:
     """The index of a denial in the two tokens before ``tokens[at]`` (see `_NOUN_NEGATIONS`),
-    if one stands there and no word after it lifts it."""
+    if one stands there (`_stands`)."""
     for k in range(at - 1, max(0, at - 2) - 1, -1):
         negation = tokens[k]
         if negation.kind != "negation" or negation.text.casefold() in _NOUN_NEGATIONS:
             continue
-        after = tokens[k + 1 : k + 1 + _DENIAL_REACH]
-        if after and after[0].text.casefold() in _NOT_A_DENIAL:
-            return None
-        if any(t.text.casefold() in _LIFTED_BY for t in after):
-            return None
-        return k
+        return k if _stands(tokens, k, claim_words) else None
     return None
 
 
