@@ -46,6 +46,14 @@ def split(identifier: str) -> str:
     return "tune" if hashlib.sha256(identifier.encode()).digest()[0] % 2 == 0 else "held_out"
 
 
+def calibration(claim: str) -> bool:
+    """A third of every tune half, by the claim (a SummEdits row by its summary): the
+    entailment model trained with ``--leave-out-calibration`` never saw these claims, so its
+    probabilities on them are what it gives on new text, and a head that reads them is
+    fitted here (eval/train_support.py --calibration)."""
+    return hashlib.sha256(("calibration\0" + claim).encode()).digest()[0] % 3 == 0
+
+
 def attributionbench() -> Iterator[Pair]:
     path = DATA / "attributionbench" / "dev_all_subset_balanced.jsonl"
     for line in path.open(encoding="utf-8"):

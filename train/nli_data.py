@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from clauses import clause_pairs
 from minimal_edits import CONTRADICTS, ENTAILS, NEITHER, Pair, pairs_from_documents
-from support_data import DATA, split
+from support_data import DATA, calibration, split
 
 NLI = DATA / "nli"
 HELD_OUT_DOMAIN = "sales_call"
@@ -105,10 +105,11 @@ def summedits_half(row: dict[str, object]) -> str:
     return split(f"se-{row['id']}")
 
 
-def summedits_train(rng: random.Random) -> Iterator[Pair]:
+def summedits_train(rng: random.Random, *, calibrated: bool = False) -> Iterator[Pair]:
     """Sentence-level pairs from the tune halves of the trained domains: the edited sentence
     of an inconsistent summary against its best window of the document (contradicts, or
-    neither for an inserted fact), one sentence of a consistent one (entails)."""
+    neither for an inserted fact), one sentence of a consistent one (entails). ``calibrated``:
+    without the rows of the calibration slice (support_data.calibration)."""
     for domain in SUMMEDITS_DOMAINS:
         if domain == HELD_OUT_DOMAIN:
             continue
@@ -116,6 +117,8 @@ def summedits_train(rng: random.Random) -> Iterator[Pair]:
             if summedits_half(row) != "tune":
                 continue
             doc, summary = str(row["doc"]), str(row["summary"])
+            if calibrated and calibration(summary):
+                continue
             sents = [s for s in _SENT.split(" ".join(summary.split())) if len(s.split()) > 3]
             if not sents:
                 continue
@@ -188,10 +191,11 @@ def sick() -> Iterator[Pair]:
 # --- real sentences for the generated minimal edits --------------------------------------------
 
 
-def real_documents(*, noncommercial: bool = True) -> Iterator[str]:
+def real_documents(*, noncommercial: bool = True, calibrated: bool = False) -> Iterator[str]:
     """Real text nobody here wrote, none of it from a held-out half: QuoteSum's sources, the
     Enron sample, ANLI's contexts, Climate-FEVER's tune-half evidence, AttributionBench's
-    tune-half references, and the project's own example documents."""
+    tune-half references (``calibrated``: but the calibration slice's), and the project's own
+    example documents."""
     for line in (DATA / "quotesum" / "dev_half.jsonl").open(encoding="utf-8"):
         row = json.loads(line)
         for k in range(1, 9):
@@ -207,7 +211,8 @@ def real_documents(*, noncommercial: bool = True) -> Iterator[str]:
         for p in anli():
             yield p.premise
     for p in attributionbench_train():
-        yield p.premise
+        if not (calibrated and calibration(p.hypothesis)):
+            yield p.premise
     for line in (NLI / "climate_fever" / "climate-fever.jsonl").open(encoding="utf-8"):
         row = json.loads(line)
         if split(claim_id("cf", row["claim"])) == "tune":
@@ -222,6 +227,7 @@ def training_pairs(
     noncommercial: bool = True,
     balanced: bool = False,
     natural_repeats: int = 1,
+    calibrated: bool = False,
 ) -> list[Pair]:
     """All training pairs, shuffled with ``seed``; without the non-commercial sets (ANLI,
     SICK, and ANLI's contexts as sentences to edit) when ``noncommercial`` is False.
@@ -235,18 +241,24 @@ def training_pairs(
 
     ``natural_repeats``: each pair of the sets whose claims are people's own sentences about
     real text (Factcheck-GPT, AttributionBench, WiCE, SummEdits: their tune halves) that many
-    times, so the ~14,000 generated pairs do not outweigh them."""
+    times, so the ~14,000 generated pairs do not outweigh them.
+
+    ``calibrated``: the claims of the calibration slice (support_data.calibration: a third of
+    each of those sets' tune halves) left out, so a head reading the model's probabilities can
+    be fitted on them (eval/train_support.py --calibration)."""
     rng = random.Random(seed)
     pairs: list[Pair] = []
     pairs += factcheck("tune")
-    pairs += summedits_train(rng)
+    pairs += summedits_train(rng, calibrated=calibrated)
     pairs += [p for p in climate_fever("tune") if p.label != NEITHER or rng.random() < 0.35]
     pairs += attributionbench_train()
     pairs += wice_train()
     if noncommercial:
         pairs += anli()
         pairs += rng.sample(list(sick()), 1500)
-    docs = list(real_documents(noncommercial=noncommercial))
+    if calibrated:
+        pairs = [p for p in pairs if p.origin not in NATURAL or not calibration(p.hypothesis)]
+    docs = list(real_documents(noncommercial=noncommercial, calibrated=calibrated))
     rng.shuffle(docs)
     pairs += pairs_from_documents(docs, seed, "real", generated)
     pairs += clause_pairs(rng, clauses)

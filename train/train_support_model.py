@@ -100,6 +100,12 @@ def main() -> None:
         help="each pair of the people-written sets this many times (nli_data.training_pairs)",
     )
     parser.add_argument(
+        "--leave-out-calibration",
+        dest="calibrated",
+        action="store_true",
+        help="never train on the calibration slice of the tune halves (support_data.calibration)",
+    )
+    parser.add_argument(
         "--no-noncommercial",
         dest="noncommercial",
         action="store_false",
@@ -129,6 +135,7 @@ def main() -> None:
             noncommercial=args.noncommercial,
             balanced=args.balanced,
             natural_repeats=args.natural_repeats,
+            calibrated=args.calibrated,
         )
     if args.pairs:
         pairs = pairs[: args.pairs]
