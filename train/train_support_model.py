@@ -225,6 +225,7 @@ def main() -> None:
             "noncommercial_sets": args.noncommercial,
             "balanced": args.balanced,
             "natural_repeats": args.natural_repeats,
+            "leave_out_calibration": args.calibrated,
             "init": str(args.init) if args.init else "all-MiniLM-L6-v2",
         },
     )
