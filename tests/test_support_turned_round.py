@@ -265,6 +265,12 @@ def test_a_denial_is_lifted_only_by_a_word_the_claim_does_not_share(claim: str, 
     ("claim", "text"),
     [
         pytest.param(
+            "A pork chop does not have any chromosomes",
+            "Every cell of a pig has chromosomes, forty of them in all. The butcher's sideburns "
+            "were so thick that they weren't pork chop, they were prime rib.",
+            id="the-rest-in-another-sentence",
+        ),
+        pytest.param(
             "Branch managers cannot approve exceptions",
             "Branch managers approve exceptions to the policy every week. Exceptions above "
             "£1m may be approved by the Head of Credit, not by branch managers.",
@@ -275,6 +281,7 @@ def test_a_denial_is_lifted_only_by_a_word_the_claim_does_not_share(claim: str, 
 def test_a_denial_keeps_the_claims_negation_only_for_the_same_statement(
     claim: str, text: str
 ) -> None:
-    """The source's "not by branch managers" backs the claim's "cannot" only where the passage
-    never says the words it covers plainly."""
+    """The source's "not by branch managers" backs the claim's "cannot" only where the claim's
+    other words stand in the same sentence and the passage never says the words it covers
+    plainly: a passing "weren't pork chop" is no denial that a pork chop has chromosomes."""
     assert judged(claim, text).verdict != "supported"

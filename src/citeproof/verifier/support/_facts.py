@@ -192,7 +192,7 @@ def check_facts(
     for i, other in turned.items():
         backed[i] = False
         instead[i] = other.text
-    for i in _kept_denials(claim, passage, judged, words):
+    for i in _kept_denials(claim, passage, lead, judged, words):
         backed[i] = True
     leading = _leading_negation(claim, passage, opcodes)
     if leading is not None:
@@ -349,7 +349,6 @@ _NOT_A_DENIAL = frozenset({"only", "just", "merely", "simply", "least", "necessa
 _LIFTED_BY = frozenset({"until", "unless", "without", "except", "before", "prior"})
 _DENIAL_REACH = 8  # tokens after a denial where a word that lifts it is looked for
 _DENIAL_SCOPE = 6  # tokens after a denial where the claim's words must be, two at least
-_KEPT_REACH = 16  # tokens before a denial the claim's other words must be in (`_kept_denials`)
 
 
 def _denied(
@@ -422,34 +421,35 @@ def _stands(tokens: Sequence[Token], k: int, claim_words: frozenset[str]) -> boo
 def _kept_denials(
     claim: Sequence[Token],
     passage: Sequence[Token],
+    lead: Sequence[Token],
     judged: Sequence[bool],
     claim_words: frozenset[str],
 ) -> list[int]:
     """The claim's negations the passage keeps, in any order: "Branch managers cannot approve
     exceptions" against "approved by the Head of Credit, not by branch managers". Kept: the
-    claim has one negation, the passage a standing denial (`_stands`) with at least two of the
-    claim's content words right after it, and none of those words stated plainly elsewhere in
-    the passage, and every other content word of the claim within `_KEPT_REACH` tokens before
-    the denial (the same statement: "they weren't pork chop" keeps no denial of "A pork chop
-    does not have any chromosomes" whose chromosomes are sentences away); the alignment reads
-    such a claim's negation as unmatched."""
+    claim has one negation; the passage's best sentence (``lead``) holds every content word of
+    the claim and a standing denial (`_stands`) with at least two of them right after it; and
+    the passage never states those two plainly elsewhere. The same sentence, so that "they
+    weren't pork chop" keeps no denial of "A pork chop does not have any chromosomes" when the
+    chromosomes are in the sentence before; the alignment reads such a claim's negation as
+    unmatched."""
     negations = [i for i, t in enumerate(claim) if t.kind == "negation" and judged[i]]
     if len(negations) != 1:
         return []
     keys = {
         t.key for i, t in enumerate(claim) if judged[i] and is_content(t) and t.kind != "negation"
     }
-    for k, token in enumerate(passage):
-        if token.kind != "negation" or not _stands(passage, k, claim_words):
+    if not keys <= {t.key for t in lead}:
+        return []
+    for k, token in enumerate(lead):
+        if token.kind != "negation" or not _stands(lead, k, claim_words):
             continue
-        covered = {t.key for t in passage[k + 1 : k + 1 + _DENIAL_SCOPE]} & keys
+        scope = lead[k + 1 : k + 1 + _DENIAL_SCOPE]
+        covered = {t.key for t in scope} & keys
         if len(covered) < 2:
             continue
-        elsewhere = [
-            t for j, t in enumerate(passage) if t.key in covered and not k < j <= k + _DENIAL_SCOPE
-        ]
-        near = {t.key for t in passage[max(0, k - _KEPT_REACH) : k + 1 + _DENIAL_SCOPE]}
-        if not elsewhere and keys <= near:
+        under = {t.span for t in scope}
+        if not any(t.key in covered and t.span not in under for t in passage):
             return negations
     return []
 
