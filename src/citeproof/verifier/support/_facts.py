@@ -198,7 +198,7 @@ def check_facts(
     if leading is not None:
         negation_diffs.append(leading)
     elif not negation_diffs:
-        denied = _denied(claim, passage, judged)
+        denied = _denied(claim, passage, judged, words)
         if denied is not None:
             negation_diffs.append(denied)
     times = [
@@ -352,7 +352,10 @@ _DENIAL_SCOPE = 6  # tokens after a denial where the claim's words must be, two 
 
 
 def _denied(
-    claim: Sequence[Token], passage: Sequence[Token], judged: Sequence[bool]
+    claim: Sequence[Token],
+    passage: Sequence[Token],
+    judged: Sequence[bool],
+    claim_words: frozenset[str],
 ) -> ClaimDifference | None:
     """A word the claim states plainly that the passage states only under a denial, in any
     order: "Branch managers can approve exceptions" against "approved by the Head of Credit,
@@ -362,13 +365,12 @@ def _denied(
     under the same denial."""
     if any(t.kind == "negation" for t in claim):
         return None
-    words = frozenset(t.text.casefold() for t in claim)
     plain: set[str] = set()
     denied: dict[str, tuple[int, int]] = {}  # key: (the denial's index, the word's)
     for j, token in enumerate(passage):
         if token.kind not in ("word", "name"):
             continue
-        negation = _denial_before(passage, j, words)
+        negation = _denial_before(passage, j, claim_words)
         if negation is None:
             plain.add(token.key)
         else:
