@@ -221,7 +221,9 @@ def _greedy(
         for position in ranked:
             if position in chosen:
                 continue
-            gain = sum(
+            # fsum: exact, so the order a set yields its keys in (which follows str hashes,
+            # randomised per process) cannot decide a tie; ties go to the higher ranked.
+            gain = math.fsum(
                 weights[k] for k in prepared.sentences[position].keys - covered if k in weights
             )
             if gain > best_gain:
@@ -230,6 +232,6 @@ def _greedy(
             break
         chosen.append(best)
         covered |= set(weights) & prepared.sentences[best].keys
-    share = sum(weights[k] for k in covered) / total
+    share = math.fsum(weights[k] for k in covered) / total  # exact: any set order
     # The best sentence first (it is the one shown), then the others in source order.
     return tuple(prepared.sentences[p] for p in [chosen[0], *sorted(chosen[1:])]), share
