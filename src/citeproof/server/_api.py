@@ -3,6 +3,14 @@
 Handlers read the body themselves (through the edge's counted, time-limited receive) and run
 the library's synchronous work in a thread, under the request deadline: past it the client
 gets a 503 problem at once and the worker is free for others.
+
+A worker verifies one answer at a time, in arrival order (the ``verify`` lane of
+`VERIFY_THREADS` threads); other work has `WORK_THREADS`. Verification is CPU under one
+interpreter lock: answers verified side by side only take the lock from each other, so every
+request takes as long as the slowest, and the thread appending to the audit log, holding the
+log's write lock for every worker, waits for the interpreter lock behind them while the other
+worker's appends queue (32 clients on two workers, 16 threads verifying: appends waited 44 ms
+at p50; docs/measurements.md).
 """
 
 from __future__ import annotations
@@ -29,6 +37,8 @@ T = TypeVar("T")
 UPLOAD_PATHS = ("/v1/sources", "/v1/batches")
 WORK_THREADS = 16
 """Threads per worker process running requests' work; as many abandoned ones at most."""
+VERIFY_THREADS = 1
+"""Threads per worker process verifying answers (see above); abandoned ones do not count."""
 MAX_UPLOAD_FILES = 100
 
 
@@ -69,15 +79,23 @@ _PROBLEMS: dict[int | str, dict[str, Any]] = {
 def build_router(service: Service, auth: Authenticator) -> APIRouter:
     router = APIRouter()
     limits = service.limits
-    limiter_box: list[anyio.CapacityLimiter] = []
+    lanes: dict[str, anyio.CapacityLimiter] = {}
     abandoned = AbandonedWork(WORK_THREADS, service.metrics.count_abandoned)
 
-    async def in_thread(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """``function`` in a worker thread under the request deadline. Past it the caller is
-        answered 503 and the work is abandoned: it stops at its next check and writes no
-        audit record (unless it was writing it already: then its result is the answer)."""
-        if not limiter_box:
-            limiter_box.append(anyio.CapacityLimiter(WORK_THREADS))
+    def lane(name: str) -> anyio.CapacityLimiter:
+        """The threads of one kind of work (``work``, ``verify``), made in the event loop."""
+        if not lanes:
+            lanes["work"] = anyio.CapacityLimiter(WORK_THREADS)
+            lanes["verify"] = anyio.CapacityLimiter(VERIFY_THREADS)
+        return lanes[name]
+
+    async def in_thread(
+        function: Callable[..., T], *args: Any, lane_name: str = "work", **kwargs: Any
+    ) -> T:
+        """``function`` in a thread of its lane under the request deadline, which counts the
+        wait for the lane's thread (in arrival order). Past it the caller is answered 503 and
+        the work is abandoned: it stops at its next check and writes no audit record (unless
+        it was writing it already: then its result is the answer)."""
         if abandoned.full:
             raise Problem(
                 503,
@@ -90,7 +108,7 @@ def build_router(service: Service, auth: Authenticator) -> APIRouter:
         try:
             with anyio.move_on_after(limits.deadline_seconds):
                 return await anyio.to_thread.run_sync(
-                    call, abandon_on_cancel=True, limiter=limiter_box[0]
+                    call, abandon_on_cancel=True, limiter=lane(lane_name)
                 )
         except anyio.get_cancelled_exc_class():  # the client went away: nobody gets an answer
             attempt.abandon()
@@ -125,7 +143,12 @@ def build_router(service: Service, auth: Authenticator) -> APIRouter:
         key = request.headers.get("idempotency-key")
         if key is None:
             record = await in_thread(
-                service.verify_body, raw, principal, where="request body", kind="verify"
+                service.verify_body,
+                raw,
+                principal,
+                where="request body",
+                kind="verify",
+                lane_name="verify",
             )
             return _json(dumps(record))
         if not key or len(key) > 200:
@@ -150,7 +173,12 @@ def build_router(service: Service, auth: Authenticator) -> APIRouter:
             )
         try:
             record = await in_thread(
-                service.verify_body, raw, principal, where="request body", kind="verify"
+                service.verify_body,
+                raw,
+                principal,
+                where="request body",
+                kind="verify",
+                lane_name="verify",
             )
         except BaseException:
             await in_thread(service.state.release_key, principal, key)

@@ -13,6 +13,7 @@ import threading
 from collections import OrderedDict
 
 from citeproof.model import Source
+from citeproof.sources import content_hash
 from citeproof.verifier.match._index import SourceIndex, TextIndex
 
 DEFAULT_MAX_CHARS = 64_000_000
@@ -25,9 +26,11 @@ remembered, least recently used go: the texts are held, so this bounds what they
 
 
 def content_key(source: Source) -> str:
-    """A hash of what an index depends on: the text and the paragraph spans."""
+    """A hash of what an index depends on: the text and the paragraph spans. The text is
+    read through its `content_hash`, which the answer's evidence and audit record name too:
+    one pass over each source's text per answer, not two."""
     digest = hashlib.blake2b(digest_size=20)
-    digest.update(source.text.encode("utf-8", "surrogatepass"))
+    digest.update(content_hash(source.text).encode("ascii"))
     digest.update(repr(source.paragraph_spans() if source.paragraphs else None).encode())
     return digest.hexdigest()
 

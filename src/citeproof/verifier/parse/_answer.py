@@ -29,6 +29,16 @@ class _QuoteFound:
     outer: Span  # an inline quote's marks included; a block quote's span
 
 
+class _LastParse:
+    """The answer parsed last and its parse (immutable): a caller that checks an answer's
+    quotes before verifying it (the service's limits) does not parse it twice."""
+
+    entry: tuple[str, ParsedAnswer] | None = None
+
+
+_LAST = _LastParse()
+
+
 def parse_answer(text: str) -> ParsedAnswer:
     """See the package docstring: claims, quotes and citations of ``text``, offsets into it.
 
@@ -36,15 +46,20 @@ def parse_answer(text: str) -> ParsedAnswer:
     `MAX_MARKERS`) or with more than `MAX_QUOTES` quotes in a paragraph, so the work done stays
     linear in the answer's length.
     """
+    last = _LAST.entry
+    if last is not None and last[0] == text:
+        return last[1]
     # The parse makes many small objects and no reference cycles: without pausing the cyclic
     # collector, its repeated full passes over them make a long answer cost more than linear.
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return _parse(text)
+        parsed = _parse(text)
     finally:
         if was_enabled:
             gc.enable()
+    _LAST.entry = (text, parsed)
+    return parsed
 
 
 def _parse(text: str) -> ParsedAnswer:
