@@ -7,6 +7,7 @@ Field names match the JSON contract (``schema/verified-answer.schema.json``).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, fields
@@ -65,7 +66,20 @@ def _is_number(value: object) -> bool:
 
 
 def blank_line_paragraphs(text: str) -> tuple[Span, ...]:
-    """Blank-line-separated blocks of ``text``, each trimmed of surrounding whitespace."""
+    """Blank-line-separated blocks of ``text``, each trimmed of surrounding whitespace.
+
+    The spans of the texts read last are remembered (one answer's quotes, evidence and
+    validation each ask for every source's paragraphs); a text over `_REMEMBERED_CHARS` is
+    not kept alive for that."""
+    if len(text) > _REMEMBERED_CHARS:
+        return _blank_line_paragraphs(text)
+    return _remembered_paragraphs(text)
+
+
+_REMEMBERED_CHARS = 1_000_000
+
+
+def _blank_line_paragraphs(text: str) -> tuple[Span, ...]:
     spans: list[Span] = []
     start = 0
     for gap in _BLANK_LINES.finditer(text):
@@ -80,6 +94,9 @@ def blank_line_paragraphs(text: str) -> tuple[Span, ...]:
         if e - trail > s + lead:
             trimmed.append((s + lead, e - trail))
     return tuple(trimmed) or ((0, len(text)),)
+
+
+_remembered_paragraphs = functools.lru_cache(maxsize=64)(_blank_line_paragraphs)
 
 
 @dataclass(frozen=True, slots=True)

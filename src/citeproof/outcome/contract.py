@@ -8,7 +8,7 @@ Offsets in the output are Python ``str`` indices (code points); every span also 
 from __future__ import annotations
 
 import json
-from dataclasses import asdict
+from dataclasses import asdict, fields
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -253,6 +253,7 @@ def support_to_json(support: ClaimSupport) -> dict[str, Any]:
 def _excerpt(excerpt: Any) -> dict[str, Any] | None:
     if excerpt is None:
         return None
-    data = asdict(excerpt)
+    # Field by field: `asdict` deep-copies every value, and here they are strings and ints.
+    data = {field.name: getattr(excerpt, field.name) for field in fields(excerpt)}
     data["highlight"] = list(excerpt.highlight)
     return data
