@@ -125,6 +125,7 @@ class _Proxy:
         self.recorder = recorder
         self.limits = config.limits
         self.store = StoreAccess(config.store, config.principal) if config.store else None
+        self._lane: anyio.CapacityLimiter | None = None
 
     async def handle(self, api: VendorApi, request: Request) -> Response:
         raw = await request.body()
@@ -350,11 +351,19 @@ class _Proxy:
         }
 
     async def _in_thread(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """``function`` in the proxy's one work thread, in arrival order, under the request
+        deadline. Its work is CPU under one interpreter lock, as the service's verification
+        is (`citeproof.server`): threads side by side would only take the lock from each
+        other, and the one appending to the audit log would hold its write lock meanwhile."""
+        if self._lane is None:
+            self._lane = anyio.CapacityLimiter(1)
         seconds = self.limits.deadline_seconds
         call = functools.partial(function, *args, **kwargs)
         try:
             with anyio.fail_after(seconds):
-                return await anyio.to_thread.run_sync(call, abandon_on_cancel=True)
+                return await anyio.to_thread.run_sync(
+                    call, abandon_on_cancel=True, limiter=self._lane
+                )
         except TimeoutError:
             raise Problem(
                 503,
