@@ -61,6 +61,37 @@ def test_the_model_scores_entailment_and_contradiction_apart() -> None:
         assert abs(e.entails + e.contradicts + e.neither - 1.0) < 1e-3
 
 
+def test_a_pairs_score_does_not_depend_on_what_is_scored_with_it() -> None:
+    """The int8 model quantises activations over the whole input tensor: batched, a pair's
+    probabilities would move with its batch-mates and their padding. A fresh model each
+    time, so nothing comes from the cache."""
+    model, tokenizer_json = nli.read_shipped()
+    passage = POLICY.text
+    claim = "Loans above 80% go to a senior underwriter."
+    mates = [
+        # the same number of tokens, one number changed
+        (passage, "Loans above 95% go to a senior underwriter."),
+        # longer pairs: the claim alone would be padded to their length in a batch
+        (
+            passage + " Every referral is logged in the case file within two working days.",
+            "An application with a loan-to-value ratio of 90% is referred to a senior "
+            "underwriter, who decides before any offer is issued.",
+        ),
+        (passage, "Applications above 95% are declined and never reach an underwriter."),
+    ]
+    from tokenizers import Tokenizer
+
+    tokens = Tokenizer.from_str(tokenizer_json)
+    length = len(tokens.encode(passage, claim).ids)
+    assert len(tokens.encode(*mates[0]).ids) == length
+    assert all(len(tokens.encode(*m).ids) > length for m in mates[1:])
+    (alone,) = nli.NliModel(model, tokenizer_json).score([(passage, claim)])
+    together = nli.NliModel(model, tokenizer_json).score([*mates, (passage, claim)])
+    assert together[-1] == alone
+    for mate, scored in zip(mates, together, strict=False):
+        assert nli.NliModel(model, tokenizer_json).score([mate]) == [scored]
+
+
 @pytest.mark.parametrize(
     ("claim", "parts"),
     [

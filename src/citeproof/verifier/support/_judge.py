@@ -24,9 +24,10 @@ With ``support_judge="model"`` the shipped entailment model (`nli`) judges meani
 - ``unsupported``: otherwise.
 
 ``support_judge="provider"`` asks the team's LLM the same question per part
-(`provider_judge`), one call per answer. The model's calls are batched per answer
-(`SupportJudge.judge_many`). Without onnxruntime, ``"model"`` falls back to the lexical
-head. Every judgement carries a ``reason`` a reader understands.
+(`provider_judge`), one call per answer. The model is asked once per answer
+(`SupportJudge.judge_many`) and scores each pair on its own (`_nli`), so a verdict does not
+depend on what else is judged with it. Without onnxruntime, ``"model"`` falls back to the
+lexical head. Every judgement carries a ``reason`` a reader understands.
 
 Tokens inside the claim's verified quotes are backed by the quote's own verification; the
 rest of the sentence is still judged. A claim whose rest only attributes its quotes

@@ -7,6 +7,12 @@ SHA-256 are checked against `MODEL_SHA256` and `TOKENIZER_SHA256` before the fir
 verdicts are reproducible only with the exact weights the figures in docs/measurements.md
 were measured with. Nothing is downloaded.
 
+Every pair runs on its own: one pair per call, no padding. The int8 model quantises its
+activations dynamically (26 DynamicQuantizeLinear nodes, each one scale and zero point over its
+whole input tensor), so in a batch a pair's probabilities would move with its batch-mates and
+their padding, even mates of exactly its length, and the cache would keep whatever its first
+batch gave it. Alone, a pair's score depends only on its passage and claim.
+
 It runs with onnxruntime and tokenizers (the ``rerank`` extra); without them `NliModel.get`
 returns None and claim support falls back to the lexical head.
 """
@@ -29,7 +35,6 @@ MODEL_FOLDER = "entailment"
 MODEL_SHA256 = "95f84a4d2a7cd58a4ff82c9106531cd467b7592bcc467c6861c73b6e5b2f92b5"
 TOKENIZER_SHA256 = "1b19820b21bee2ab9a5d3f2ac461f9517c4589536c7d751d60d38877993c5e8b"
 MAX_TOKENS = 160
-BATCH = 16
 CACHE_PAIRS = 50_000
 """Scored (passage, claim) pairs kept for the next verification of the same text."""
 
@@ -89,8 +94,9 @@ class NliModel:
             return cls._shared
 
     def score(self, pairs: Sequence[tuple[str, str]]) -> list[Entailment]:
-        """The probabilities for each (passage, claim) pair, in order; pairs seen before
-        come from a bounded cache, the rest run in batches of similar length."""
+        """The probabilities for each (passage, claim) pair, in order, each the same whatever
+        else is scored with it; pairs seen before come from a bounded cache, the rest run one
+        at a time."""
         out: list[Entailment | None] = []
         todo: list[int] = []
         with self._cache_lock:
@@ -114,31 +120,20 @@ class NliModel:
         return [e for e in out if e is not None]
 
     def _run(self, pairs: list[tuple[str, str]]) -> list[Entailment]:
+        """Each pair alone, as a batch of one without padding (see the module docstring)."""
         import numpy as np
 
-        encodings = self._tokenizer.encode_batch([(p, c) for p, c in pairs])
-        order = sorted(range(len(pairs)), key=lambda i: len(encodings[i].ids))
-        results: list[Entailment | None] = [None] * len(pairs)
-        for start in range(0, len(order), BATCH):
-            chunk = order[start : start + BATCH]
-            width = max(len(encodings[i].ids) for i in chunk)
-            ids = np.zeros((len(chunk), width), dtype=np.int64)
-            mask = np.zeros((len(chunk), width), dtype=np.int64)
-            types = np.zeros((len(chunk), width), dtype=np.int64)
-            for row, i in enumerate(chunk):
-                e = encodings[i]
-                n = len(e.ids)
-                ids[row, :n], mask[row, :n], types[row, :n] = e.ids, e.attention_mask, e.type_ids
+        results = []
+        for encoding in self._tokenizer.encode_batch(pairs):
             feeds: dict[str, Any] = {
-                "input_ids": ids,
-                "attention_mask": mask,
-                "token_type_ids": types,
+                "input_ids": np.array([encoding.ids], dtype=np.int64),
+                "attention_mask": np.array([encoding.attention_mask], dtype=np.int64),
+                "token_type_ids": np.array([encoding.type_ids], dtype=np.int64),
             }
             with self._run_lock:
                 (logits,) = self._session.run(["logits"], feeds)
-            for row, i in enumerate(chunk):
-                results[i] = _probabilities(logits[row].tolist())
-        return [r for r in results if r is not None]
+            results.append(_probabilities(logits[0].tolist()))
+        return results
 
 
 def _probabilities(logits: list[float]) -> Entailment:
