@@ -76,7 +76,7 @@ def blank_line_paragraphs(text: str) -> tuple[Span, ...]:
     return _remembered_paragraphs(text)
 
 
-_REMEMBERED_CHARS = 1_000_000
+_REMEMBERED_CHARS = 200_000
 
 
 def _blank_line_paragraphs(text: str) -> tuple[Span, ...]:
@@ -96,7 +96,8 @@ def _blank_line_paragraphs(text: str) -> tuple[Span, ...]:
     return tuple(trimmed) or ((0, len(text)),)
 
 
-_remembered_paragraphs = functools.lru_cache(maxsize=64)(_blank_line_paragraphs)
+_remembered_paragraphs = functools.lru_cache(maxsize=32)(_blank_line_paragraphs)
+"""At most 32 texts of at most `_REMEMBERED_CHARS` each are kept alive: 6.4M characters."""
 
 
 @dataclass(frozen=True, slots=True)

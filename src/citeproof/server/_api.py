@@ -147,7 +147,7 @@ def build_router(service: Service, auth: Authenticator) -> APIRouter:
         if key is None:
             # The caller is known in the same turn of the verify lane as the verification: a
             # second thread asking for the principal meanwhile would wait for the interpreter
-            # lock behind the one verifying (about 15% fewer requests a second at 32 clients).
+            # lock behind the one verifying (a fifth fewer requests a second at 32 clients).
             # So the body is read first, within the edge's limits on its size and time.
             raw = await request.body()
             record = await in_thread(verify_as_caller, raw, request, lane_name="verify")
