@@ -13,7 +13,6 @@ import threading
 from collections import OrderedDict
 
 from citeproof.model import Source
-from citeproof.sources import content_hash
 from citeproof.verifier.match._index import SourceIndex, TextIndex
 
 DEFAULT_MAX_CHARS = 64_000_000
@@ -26,11 +25,11 @@ remembered, least recently used go: the texts are held, so this bounds what they
 
 
 def content_key(source: Source) -> str:
-    """A hash of what an index depends on: the text and the paragraph spans. The text is
-    read through its `content_hash`, which the answer's evidence and audit record name too:
-    one pass over each source's text per answer, not two."""
+    """A hash of what an index depends on: the text and the paragraph spans. Default answer
+    ids, and so the request ids of logged answers, are made from it: a change here changes the
+    id of every answer verified again from an old audit log."""
     digest = hashlib.blake2b(digest_size=20)
-    digest.update(content_hash(source.text).encode("ascii"))
+    digest.update(source.text.encode("utf-8", "surrogatepass"))
     digest.update(repr(source.paragraph_spans() if source.paragraphs else None).encode())
     return digest.hexdigest()
 
