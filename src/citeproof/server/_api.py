@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import anyio
 import anyio.to_thread
@@ -33,6 +33,7 @@ from citeproof.server._problems import PROBLEM_TYPE, Problem
 from citeproof.server._service import AskIn, ReadersIn, Service, body_digest, dumps
 
 T = TypeVar("T")
+Lane = Literal["work", "verify"]
 
 UPLOAD_PATHS = ("/v1/sources", "/v1/batches")
 WORK_THREADS = 16
@@ -79,10 +80,10 @@ _PROBLEMS: dict[int | str, dict[str, Any]] = {
 def build_router(service: Service, auth: Authenticator) -> APIRouter:
     router = APIRouter()
     limits = service.limits
-    lanes: dict[str, anyio.CapacityLimiter] = {}
+    lanes: dict[Lane, anyio.CapacityLimiter] = {}
     abandoned = AbandonedWork(WORK_THREADS, service.metrics.count_abandoned)
 
-    def lane(name: str) -> anyio.CapacityLimiter:
+    def lane(name: Lane) -> anyio.CapacityLimiter:
         """The threads of one kind of work (``work``, ``verify``), made in the event loop."""
         if not lanes:
             lanes["work"] = anyio.CapacityLimiter(WORK_THREADS)
@@ -90,7 +91,7 @@ def build_router(service: Service, auth: Authenticator) -> APIRouter:
         return lanes[name]
 
     async def in_thread(
-        function: Callable[..., T], *args: Any, lane_name: str = "work", **kwargs: Any
+        function: Callable[..., T], *args: Any, lane_name: Lane = "work", **kwargs: Any
     ) -> T:
         """``function`` in a thread of its lane under the request deadline, which counts the
         wait for the lane's thread (in arrival order). Past it the caller is answered 503 and
