@@ -386,7 +386,7 @@ def listening(port: int) -> int:
         except OSError:
             continue
         for row in rows:
-            local, state = row.split()[1], row.split()[3]
+            _, local, _, state = row.split()[:4]
             if state == "0A" and int(local.rsplit(":", 1)[1], 16) == port:
                 count += 1
     return count
