@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from bench_service import drive, free_port, request_line
+from bench_service import drive, free_port, listening, request_line
 
 CITEPROOF = str(Path(sys.executable).parent / "citeproof")
 POLICY = "Credit policy, section 4.\n\n" + "\n\n".join(
@@ -53,6 +53,8 @@ POLICY = "Credit policy, section 4.\n\n" + "\n\n".join(
     f"underwriter team {n} within {n + 1} working days."
     for n in range(1, 11)
 )
+
+POLICY_SOURCE = {"id": "policy", "kind": "document", "text": POLICY}
 
 
 def streamed_sentences() -> list[str]:
@@ -153,7 +155,7 @@ def stream_latencies(proxy: str) -> list[tuple[float, float]]:
         "model": "bench",
         "stream": True,
         "messages": [{"role": "user", "content": "What do the rules say?"}],
-        "citeproof": {"sources": [{"id": "policy", "kind": "document", "text": POLICY}]},
+        "citeproof": {"sources": [POLICY_SOURCE]},
     }
     sentences = streamed_sentences()
     ends: list[float] = []  # when each sentence's last chunk arrived
@@ -209,6 +211,7 @@ def main() -> None:
         "--think", type=float, default=2.0, help="seconds the paced upstream takes to answer"
     )
     parser.add_argument("--audit", action="store_true", help="append every answer to a log")
+    parser.add_argument("--workers", type=int, default=1, help="the proxy's worker processes")
     parser.add_argument("--upstream", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.upstream:
@@ -240,11 +243,20 @@ def main() -> None:
                 upstream,
             ),
             start(
-                [CITEPROOF, "proxy", "--upstream", upstream, "--port", str(proxy_port), *audit],
+                [CITEPROOF, "proxy", "--upstream", upstream, "--port", str(proxy_port),
+                 "--workers", str(args.workers), *audit],
                 proxy + "/healthz",
             ),
-        ]
+        ]  # fmt: skip
         try:
+            # Every worker listens before the load starts (else the first takes every
+            # connection), and builds what it builds on first use (the sources' indexes, the
+            # policy's among them) before anything is timed: 32 connections reach them all.
+            while sys.platform.startswith("linux") and listening(proxy_port) < args.workers:
+                time.sleep(0.1)
+            warm = {**body, "citeproof": {"sources": [*line["sources"], POLICY_SOURCE]}}
+            asyncio.run(drive(proxy, "POST", "/v1/chat/completions", json.dumps(warm).encode(),
+                              headers, args.clients, 2.0))  # fmt: skip
             check = httpx.post(
                 proxy + "/v1/chat/completions", content=content, headers=headers, timeout=120
             )
@@ -264,7 +276,8 @@ def main() -> None:
             size = sum(len(s["text"].encode()) for s in line["sources"])
             print(
                 f"\nnon-streamed: {len(content):,}-byte requests, 5 quotes ({counts}) over "
-                f"{size:,} bytes of sources, {args.clients} clients, {args.seconds:g} s each"
+                f"{size:,} bytes of sources, {args.clients} clients, {args.seconds:g} s each, "
+                f"the proxy with {args.workers} worker{'s' if args.workers > 1 else ''}"
                 f"{', audit log on' if args.audit else ''}"
             )
             path = "/v1/chat/completions"

@@ -118,6 +118,13 @@ SERVE_CONFIG = _variable(
     "set by citeproof serve",
     "citeproof serve's workers",
 )
+PROXY_CONFIG = _variable(
+    "CITEPROOF_PROXY_CONFIG",
+    "The proxy's configuration, as JSON, handed by `citeproof proxy --workers N` to its worker "
+    "processes; set by citeproof, not by hand.",
+    "set by citeproof proxy",
+    "citeproof proxy's workers",
+)
 PROMETHEUS_MULTIPROC_DIR = _variable(
     "PROMETHEUS_MULTIPROC_DIR",
     "The folder where each worker of `citeproof serve` writes its metrics, so /metrics adds "

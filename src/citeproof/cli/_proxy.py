@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from citeproof.cli._common import Command, check_address, exit_codes
+from citeproof.cli._workers import run_workers
 
 
 @click.command(
@@ -81,6 +82,13 @@ from citeproof.cli._common import Command, check_address, exit_codes
     show_default=True,
     help="Seconds to wait for the upstream's next bytes before answering 504.",
 )
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Worker processes: each verifies on a core of its own; they share the audit log.",
+)
 def proxy_command(
     upstream: str,
     host: str,
@@ -92,6 +100,7 @@ def proxy_command(
     on_fail: str,
     limits_path: Path | None,
     upstream_timeout: float,
+    workers: int,
 ) -> None:
     """Serve the OpenAI (/v1/chat/completions, /v1/responses) and Anthropic (/v1/messages)
     APIs, forwarding each request to --upstream with the caller's own credentials and
@@ -101,7 +110,13 @@ def proxy_command(
     try:
         import uvicorn
 
-        from citeproof.proxy import PROXY_LIMITS, ProxyConfig, UpstreamTimeouts, create_proxy_app
+        from citeproof.proxy import (
+            PROXY_LIMITS,
+            ProxyConfig,
+            UpstreamTimeouts,
+            config_to_env,
+            create_proxy_app,
+        )
         from citeproof.server import GuardedH11Protocol, Limits
     except ImportError as error:
         raise click.ClickException(
@@ -122,12 +137,13 @@ def proxy_command(
         principal=principal,
         store=store.resolve() if store else None,
     )
+    # Built here in every case: a bad --audit or --store fails before anything listens (each
+    # worker of --workers N builds its own from the same configuration).
     app = create_proxy_app(config)
     check_address(host, port)
     click.echo(f"citeproof proxy on http://{host}:{port}/ forwarding to {upstream}")
     # The service's connection guards: a header deadline, a per-client connection cap and a
     # bounded accept queue (citeproof.server._connections), with the proxy's own limits.
-    GuardedH11Protocol.use_limits(limits)
     options: dict[str, Any] = dict(
         host=host,
         port=port,
@@ -139,4 +155,12 @@ def proxy_command(
         server_header=False,
         log_level="warning",
     )
-    uvicorn.run(app, **options)
+    if workers == 1:
+        GuardedH11Protocol.use_limits(limits)
+        uvicorn.run(app, **options)
+        return
+    # Each worker builds the app from the configuration in its environment, and guards its
+    # connections with the limits in it.
+    config_to_env(config)
+    options.update(factory=True, workers=workers, timeout_worker_healthcheck=120)
+    run_workers(uvicorn.Config("citeproof.proxy._process:app_from_env", **options), host, port)

@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from citeproof.cli._common import Command, Group, check_address, exit_codes
+from citeproof.cli._workers import run_workers
 
 DEFAULT_DATA = Path("citeproof-data")
 
@@ -136,34 +137,10 @@ def serve_command(
         metrics_dir = tempfile.mkdtemp(prefix="citeproof-metrics-")
         os.environ[MULTIPROCESS_DIR] = metrics_dir
     try:
-        _run_workers(uvicorn.Config(app, **options), host, port)
+        run_workers(uvicorn.Config(app, **options), host, port)
     finally:
         if metrics_dir is not None:
             shutil.rmtree(metrics_dir, ignore_errors=True)
-
-
-def _run_workers(config: Any, host: str, port: int) -> None:
-    """uvicorn's supervisor over ``config.workers`` workers, each listening on its own socket
-    where the kernel balances them (see citeproof.server._listen), else on uvicorn's shared one."""
-    from uvicorn.supervisors import Multiprocess
-
-    from citeproof.server import BALANCED, reserve
-
-    held = None
-    sockets: list[Any]  # a WorkerListener stands in for a socket (it becomes one in the worker)
-    try:
-        if BALANCED:
-            held, listener = reserve(host, port)
-            sockets = [listener]
-        else:
-            sockets = [config.bind_socket()]
-    except OSError as error:
-        raise click.ClickException(f"cannot listen on {host}:{port}: {error}") from None
-    try:
-        Multiprocess(config, sockets=sockets).run()
-    finally:
-        if held is not None:
-            held.close()
 
 
 @click.group(

@@ -14,7 +14,12 @@ import typing
 from citeproof.lazy import on_first_use
 
 if typing.TYPE_CHECKING:
-    from citeproof.outcome._codec import source_from_json, source_to_json
+    from citeproof.outcome._codec import (
+        policy_from_json,
+        policy_to_json,
+        source_from_json,
+        source_to_json,
+    )
     from citeproof.outcome._evidence import FOUND, build_evidence
     from citeproof.outcome._live import FileLiveValues, HttpLiveValues, LiveValues
     from citeproof.outcome._payload import AUDIT_SCHEMA
@@ -43,6 +48,8 @@ _WHERE = {
     "build_evidence": "citeproof.outcome._evidence",
     "conclude": "citeproof.outcome._recording",
     "load_rules": "citeproof.outcome._rules",
+    "policy_from_json": "citeproof.outcome._codec",
+    "policy_to_json": "citeproof.outcome._codec",
     "read_batch_line": "citeproof.outcome.contract",
     "read_policy": "citeproof.outcome.contract",
     "read_sources": "citeproof.outcome.contract",
@@ -67,6 +74,8 @@ __all__ = [
     "build_evidence",
     "conclude",
     "load_rules",
+    "policy_from_json",
+    "policy_to_json",
     "read_batch_line",
     "read_policy",
     "read_sources",

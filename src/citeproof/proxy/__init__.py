@@ -17,6 +17,7 @@ from citeproof.lazy import on_first_use
 if typing.TYPE_CHECKING:
     from citeproof.proxy._answers import ON_FAIL, OnFail
     from citeproof.proxy._app import PROXY_LIMITS, ProxyConfig, create_proxy_app
+    from citeproof.proxy._process import config_to_env
     from citeproof.proxy._stream import (
         RECORD_EVENT,
         VERDICT_EVENT,
@@ -40,6 +41,7 @@ _WHERE = {
     "UpstreamTimeouts": "citeproof.proxy._upstream",
     "VERDICT_EVENT": "citeproof.proxy._stream",
     "VerdictEvent": "citeproof.proxy._stream",
+    "config_to_env": "citeproof.proxy._process",
     "create_proxy_app": "citeproof.proxy._app",
 }
 
@@ -58,5 +60,6 @@ __all__ = [
     "StreamVerifier",
     "UpstreamTimeouts",
     "VerdictEvent",
+    "config_to_env",
     "create_proxy_app",
 ]
