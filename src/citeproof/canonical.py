@@ -48,6 +48,11 @@ def _plain(value: object) -> object:
     alike when none holds a character beyond U+FFFF (UTF-16, UTF-8 and code point order agree
     there).
     """
+    kind = type(value)
+    if kind is dict:
+        return _plain_dict(value)  # type: ignore[arg-type]
+    if kind is list or kind is tuple:
+        return _plain_items(value)  # type: ignore[arg-type]
     if value is None or isinstance(value, str | bool):
         return value
     if isinstance(value, int):
@@ -57,27 +62,58 @@ def _plain(value: object) -> object:
             return int(value) if abs(value) <= _SAFE_INTEGER else _NOT_PLAIN
         return value if 1e-4 <= abs(value) < 1e16 else _NOT_PLAIN
     if isinstance(value, dict):
-        out: dict[str, object] | None = None  # a copy, made once an item must change
-        for key, item in value.items():
-            if not isinstance(key, str) or (not key.isascii() and max(key) > "\uffff"):
-                return _NOT_PLAIN
-            plain = _plain(item)
+        return _plain_dict(value)
+    if isinstance(value, list | tuple):
+        return _plain_items(value)
+    return _NOT_PLAIN
+
+
+# The two walks pass over an item that is plain as it stands by its exact type (a string,
+# None, a boolean, a safe integer: most of an audit record) without a call of `_plain`.
+
+
+def _plain_dict(value: dict[object, object]) -> object:
+    out: dict[str, object] | None = None  # a copy, made once an item must change
+    for key, item in value.items():
+        if type(key) is not str and not isinstance(key, str):
+            return _NOT_PLAIN
+        if not key.isascii() and max(key) > "\uffff":
+            return _NOT_PLAIN
+        kind = type(item)
+        if (
+            kind is str
+            or item is None
+            or kind is bool
+            or (kind is int and -_SAFE_INTEGER <= item <= _SAFE_INTEGER)  # type: ignore[operator]
+        ):
+            plain = item
+        else:
+            plain = _plain_dict(item) if kind is dict else _plain(item)  # type: ignore[arg-type]
             if plain is _NOT_PLAIN:
                 return _NOT_PLAIN
             if plain is not item and out is None:
-                out = dict(value)
-            if out is not None:
-                out[key] = plain
-        return out if out is not None else value
-    if isinstance(value, list | tuple):
-        items: list[object] | None = None
-        for position, item in enumerate(value):
-            plain = _plain(item)
-            if plain is _NOT_PLAIN:
-                return _NOT_PLAIN
-            if plain is not item and items is None:
-                items = list(value)
-            if items is not None:
-                items[position] = plain
-        return items if items is not None else value
-    return _NOT_PLAIN
+                out = dict(value)  # type: ignore[arg-type]
+        if out is not None:
+            out[key] = plain
+    return out if out is not None else value
+
+
+def _plain_items(value: list[object] | tuple[object, ...]) -> object:
+    items: list[object] | None = None
+    for position, item in enumerate(value):
+        kind = type(item)
+        if (
+            kind is str
+            or item is None
+            or kind is bool
+            or (kind is int and -_SAFE_INTEGER <= item <= _SAFE_INTEGER)  # type: ignore[operator]
+        ):
+            continue  # a copy made later holds it already
+        plain = _plain(item)
+        if plain is _NOT_PLAIN:
+            return _NOT_PLAIN
+        if plain is not item and items is None:
+            items = list(value)
+        if items is not None:
+            items[position] = plain
+    return items if items is not None else value

@@ -31,7 +31,7 @@ from starlette.types import ASGIApp
 from citeproof import compact_json
 from citeproof.adapters import citation_report, from_anthropic
 from citeproof.errors import CiteproofError, InputError
-from citeproof.model import Policy, VerifiedAnswer
+from citeproof.model import Policy
 from citeproof.proxy._answers import (
     CheckedAnswer,
     OnFail,
@@ -180,13 +180,13 @@ class _Proxy:
             return _vendor_error(api, 502, "the upstream's answer is not JSON")
         if not isinstance(response, dict):
             return _vendor_error(api, 502, "the upstream's answer is not a JSON object")
-        checked = await self._in_thread(self._check, api, response, proxied, verifier)
-        request_id = await self._record(checked.verified, checked, meta)
+        # Verified, recorded and its record made in one turn of the verify lane.
+        checked, request_id, record = await self._in_thread(
+            self._check_and_record, api, response, proxied, verifier, meta
+        )
         headers = {**passed, **summary_headers(checked)}
-        record = checked.record(proxied)
         if request_id is not None:
             headers["X-Citeproof-Request-Id"] = request_id
-            record["request_id"] = request_id
         headers.pop("content-type", None)
         if self.config.on_fail == "block" and checked.failures:
             problem = Problem(
@@ -204,12 +204,23 @@ class _Proxy:
         body = compact_json.dumps({**response, "citeproof": record})
         return Response(body, headers=headers, media_type="application/json")
 
-    def _check(
-        self, api: VendorApi, response: dict[str, Any], proxied: ProxiedRequest, verifier: Verifier
-    ) -> CheckedAnswer:
+    def _check_and_record(
+        self,
+        api: VendorApi,
+        response: dict[str, Any],
+        proxied: ProxiedRequest,
+        verifier: Verifier,
+        meta: Mapping[str, Any],
+    ) -> tuple[CheckedAnswer, str | None, dict[str, Any]]:
+        """The answer verified, recorded (its request id) and its ``citeproof`` member."""
         converted = convert(api, response, proxied)
         check_sizes(self.limits, converted.answer, ())
-        return check(converted, response, verifier)
+        checked = check(converted, response, verifier)
+        request_id = self._record_now(checked, meta)
+        record = checked.record(proxied)
+        if request_id is not None:
+            record["request_id"] = request_id
+        return checked, request_id, record
 
     async def _relay(
         self,
@@ -319,7 +330,7 @@ class _Proxy:
         ours = [relay.ours(e.to_json()) for e in events if isinstance(e, SentenceVerdict)]
         verified = next(e.verified for e in events if isinstance(e, AnswerVerdict))
         checked = CheckedAnswer(converted, verified, failures(verified))
-        request_id = await self._record(verified, checked, meta)
+        request_id = await self._in_thread(self._record_now, checked, meta)
         record = checked.record(proxied)
         if request_id is not None:
             record["request_id"] = request_id
@@ -329,11 +340,10 @@ class _Proxy:
             return ours, True
         return ours, False
 
-    async def _record(
-        self, verified: VerifiedAnswer, checked: CheckedAnswer, meta: Mapping[str, Any]
-    ) -> str | None:
+    def _record_now(self, checked: CheckedAnswer, meta: Mapping[str, Any]) -> str | None:
+        """Record ``checked`` (in the verify lane); its request id, None when not kept."""
         request = {**meta, "vendor_citations": citation_report(checked.converted)}
-        return await self._in_thread(self.recorder.record, verified, request)
+        return self.recorder.record(checked.verified, request)
 
     def _metadata(
         self, api: VendorApi, proxied: ProxiedRequest, answer: httpx.Response, *, streamed: bool

@@ -190,12 +190,14 @@ def _eligible_sources(sources: Sequence[Source], eligibility: Eligibility) -> li
 
 
 def default_answer_id(
-    answer: str, sources: Sequence[Source], *, text_key: Callable[[Source], str] = content_key
+    answer: str, sources: Sequence[Source], *, text_key: Callable[[Source], str] | None = None
 ) -> str:
     """A stable id: the same answer over the same sources always gets the same id.
 
-    ``text_key`` gives a hash of a source's text (`content_key`; a cache's ``key`` reuses it
-    for text seen before, so a long source is not hashed on every call)."""
+    ``text_key`` gives a hash of a source's text (`content_key`). By default the shared
+    cache's ``key`` gives it: the same text object verified a moment ago (the sources of a
+    verified answer being recorded) is not hashed again."""
+    text_key = SHARED.key if text_key is None else text_key
     digest = hashlib.sha256()
     digest.update(answer.encode("utf-8", "surrogatepass"))
     for source in sources:
