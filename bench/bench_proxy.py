@@ -192,14 +192,14 @@ def load_average() -> str:
 def start(command: list[str], url: str) -> subprocess.Popen[bytes]:
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
     deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
+    while time.monotonic() < deadline and process.poll() is None:
         try:
             httpx.get(url, timeout=1)
             return process
         except httpx.TransportError:
             time.sleep(0.2)
     process.kill()
-    raise SystemExit(f"{command[0]} did not start")
+    raise SystemExit(f"{' '.join(command)} did not start")
 
 
 def main() -> None:
@@ -232,23 +232,19 @@ def main() -> None:
         audit = ["--audit", str(Path(folder) / "audit.db")] if args.audit else []
         processes = [
             start(
-                [
-                    sys.executable,
-                    __file__,
-                    "--upstream",
-                    str(up_port),
-                    "--interval",
-                    str(args.interval),
-                ],
+                [sys.executable, __file__, "--upstream", str(up_port),
+                 "--interval", str(args.interval)],
                 upstream,
-            ),
-            start(
-                [CITEPROOF, "proxy", "--upstream", upstream, "--port", str(proxy_port),
-                 "--workers", str(args.workers), *audit],
-                proxy + "/healthz",
-            ),
+            )
         ]  # fmt: skip
         try:
+            processes.append(
+                start(
+                    [CITEPROOF, "proxy", "--upstream", upstream, "--port", str(proxy_port),
+                     "--workers", str(args.workers), *audit],
+                    proxy + "/healthz",
+                )
+            )  # fmt: skip
             # Every worker listens before the load starts (else the first takes every
             # connection), and builds what it builds on first use (the sources' indexes, the
             # policy's among them) before anything is timed: 32 connections reach them all.
