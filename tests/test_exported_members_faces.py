@@ -39,9 +39,9 @@ FACES = {
     ],
     "citeproof.outcome": [
         "AUDIT_SCHEMA", "BatchLine", "FOUND", "FileLiveValues", "HttpLiveValues", "LiveValues",
-        "Outcome", "answer_to_json", "build_evidence", "conclude", "load_rules", "read_batch_line",
-        "read_policy", "read_sources", "source_from_json", "source_to_json", "sources_from_json",
-        "verification_inputs",
+        "Outcome", "answer_to_json", "build_evidence", "conclude", "load_rules", "policy_from_json",
+        "policy_to_json", "read_batch_line", "read_policy", "read_sources", "source_from_json",
+        "source_to_json", "sources_from_json", "verification_inputs",
     ],
     "citeproof.providers": [
         "ChatMessage", "EmbeddedModel", "EmbeddedProvider", "ExtractiveProvider",
@@ -54,7 +54,7 @@ FACES = {
     "citeproof.proxy": [
         "AnswerVerdict", "ON_FAIL", "OnFail", "PROXY_LIMITS", "ProxyConfig", "RECORD_EVENT",
         "SentenceVerdict", "StreamVerifier", "UpstreamTimeouts", "VERDICT_EVENT", "VerdictEvent",
-        "create_proxy_app",
+        "config_to_env", "create_proxy_app",
     ],
     "citeproof.render": [
         "FORMATS", "Format", "STATUS_LABELS", "SUPPORT_LABELS", "json_text", "judged_by_its_quote",
