@@ -1,9 +1,9 @@
 """The verifying proxy: per-sentence verdict latency in a stream, and what it adds to a call.
 
 Run: ``.venv/bin/python bench/bench_proxy.py`` (options: ``--clients`` 32, ``--seconds`` 30,
-``--interval`` 0.02, ``--audit``). Starts an OpenAI-compatible upstream (this script with
-``--upstream PORT``, a process of its own) and ``citeproof proxy`` in front of it, both on
-loopback ports, then:
+``--interval`` 0.02, ``--audit``, ``--workers`` 1). Starts an OpenAI-compatible upstream (this
+script with ``--upstream PORT``, a process of its own) and ``citeproof proxy`` in front of it,
+both on loopback ports, then:
 
 1. Streaming: a 10-sentence answer, each sentence with a quote and its marker, streamed as
    Chat Completions chunks of a few words every ``--interval`` seconds (50 chunks a second,
