@@ -70,25 +70,19 @@ def _plain(value: object) -> object:
 
 # The two walks pass over an item that is plain as it stands by its exact type (a string,
 # None, a boolean, a safe integer: most of an audit record) without a call of `_plain`.
+_AS_IS = frozenset({str, bool, type(None)})
 
 
 def _plain_dict(value: dict[object, object]) -> object:
     out: dict[str, object] | None = None  # a copy, made once an item must change
     for key, item in value.items():
-        if type(key) is not str and not isinstance(key, str):
-            return _NOT_PLAIN
-        if not key.isascii() and max(key) > "\uffff":
+        if not isinstance(key, str) or (not key.isascii() and max(key) > "\uffff"):
             return _NOT_PLAIN
         kind = type(item)
-        if (
-            kind is str
-            or item is None
-            or kind is bool
-            or (kind is int and -_SAFE_INTEGER <= item <= _SAFE_INTEGER)  # type: ignore[operator]
-        ):
+        if kind in _AS_IS or (kind is int and -_SAFE_INTEGER <= item <= _SAFE_INTEGER):  # type: ignore[operator]
             plain = item
         else:
-            plain = _plain_dict(item) if kind is dict else _plain(item)  # type: ignore[arg-type]
+            plain = _plain(item)
             if plain is _NOT_PLAIN:
                 return _NOT_PLAIN
             if plain is not item and out is None:
@@ -102,12 +96,7 @@ def _plain_items(value: list[object] | tuple[object, ...]) -> object:
     items: list[object] | None = None
     for position, item in enumerate(value):
         kind = type(item)
-        if (
-            kind is str
-            or item is None
-            or kind is bool
-            or (kind is int and -_SAFE_INTEGER <= item <= _SAFE_INTEGER)  # type: ignore[operator]
-        ):
+        if kind in _AS_IS or (kind is int and -_SAFE_INTEGER <= item <= _SAFE_INTEGER):  # type: ignore[operator]
             continue  # a copy made later holds it already
         plain = _plain(item)
         if plain is _NOT_PLAIN:
