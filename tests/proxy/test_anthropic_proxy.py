@@ -25,7 +25,7 @@ from tests.proxy.conftest import (
     fixture_json,
     start_proxy,
 )
-from tests.proxy.verdicts import citeproof_verify, sse_events, verdicts
+from tests.proxy.verdicts import anthropic_expected, sse_events, verdicts
 
 REQUEST: dict[str, Any] = fixture_json("anthropic-request.json")
 RECORDED: dict[str, Any] = fixture_json("anthropic-messages.json")
@@ -48,14 +48,7 @@ def proxy(replay: Replay, folder: Path) -> Iterator[Proxy]:
 @pytest.fixture(scope="module")
 def expected(folder: Path) -> dict[str, Any]:
     """`citeproof verify --from anthropic` on the recorded response and its request."""
-    return citeproof_verify(
-        folder,
-        "--from",
-        "anthropic",
-        str(FIXTURES / "anthropic-messages.json"),
-        "--request",
-        str(FIXTURES / "anthropic-request.json"),
-    )
+    return anthropic_expected(folder)
 
 
 def client(proxy: Proxy) -> anthropic.Anthropic:

@@ -19,8 +19,8 @@ from citeproof import Policy
 from citeproof.audit import open_store, verify_log
 from citeproof.proxy import PROXY_LIMITS, ProxyConfig, UpstreamTimeouts
 from citeproof.proxy._process import config_from_json, config_to_json
-from tests.proxy.conftest import FIXTURES, Proxy, Replay, fixture_json, start_proxy
-from tests.proxy.verdicts import citeproof_verify, verdicts
+from tests.proxy.conftest import Proxy, Replay, fixture_json, start_proxy
+from tests.proxy.verdicts import anthropic_expected, verdicts
 from tests.security.test_connection_flood import closed_by_server
 
 pytestmark = pytest.mark.slow
@@ -56,14 +56,7 @@ def _create(proxy: Proxy) -> tuple[dict[str, Any], str]:
 def test_every_answer_gets_the_verdicts_of_verify_and_one_intact_audit_log_holds_them_all(
     proxy: Proxy, folder: Path
 ) -> None:
-    expected = citeproof_verify(
-        folder,
-        "--from",
-        "anthropic",
-        str(FIXTURES / "anthropic-messages.json"),
-        "--request",
-        str(FIXTURES / "anthropic-request.json"),
-    )
+    expected = anthropic_expected(folder)
     with ThreadPoolExecutor(max_workers=8) as pool:
         answers = list(pool.map(lambda _: _create(proxy), range(ANSWERS)))
     assert all(verdicts(record) == verdicts(expected) for record, _ in answers)

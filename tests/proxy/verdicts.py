@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.cli_runs import invoke
+from tests.proxy.conftest import FIXTURES
 
 
 def verdicts(record: dict[str, Any]) -> dict[str, Any]:
@@ -30,6 +31,19 @@ def citeproof_verify(folder: Path, *args: str) -> dict[str, Any]:
     code, _, err = invoke("verify", *args, "--format", "json", "--out", str(folder / "v.json"))
     assert code == 0, err
     return json.loads((folder / "v.json").read_text(encoding="utf-8"))
+
+
+def anthropic_expected(folder: Path) -> dict[str, Any]:
+    """`citeproof verify --from anthropic` on the recorded Messages response and its request:
+    the record every proxied copy of that answer must match."""
+    return citeproof_verify(
+        folder,
+        "--from",
+        "anthropic",
+        str(FIXTURES / "anthropic-messages.json"),
+        "--request",
+        str(FIXTURES / "anthropic-request.json"),
+    )
 
 
 def sse_events(raw: bytes) -> list[tuple[str | None, str, bytes]]:
