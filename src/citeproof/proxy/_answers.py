@@ -37,16 +37,20 @@ class CheckedAnswer:
     verified: VerifiedAnswer
     failures: tuple[str, ...]
 
-    def record(self, request: ProxiedRequest) -> dict[str, Any]:
+    def record(self, request: ProxiedRequest, request_id: str | None = None) -> dict[str, Any]:
         """The ``citeproof`` member: the contract's record, the vendor's citations, notes
-        (what could not be read as a source or converted) and the failures."""
-        return {
+        (what could not be read as a source or converted) and the failures, with the audit
+        log's ``request_id`` when the answer was recorded."""
+        member = {
             **answer_to_json(self.verified),
             "vendor_citations": citation_report(self.converted),
             "notes": list(request.notes) + list(self.converted.notes),
             "outcome": "fail" if self.failures else "pass",
             "failures": list(self.failures),
         }
+        if request_id is not None:
+            member["request_id"] = request_id
+        return member
 
 
 def convert(api: VendorApi, response: object, request: ProxiedRequest) -> Converted:

@@ -217,10 +217,7 @@ class _Proxy:
         check_sizes(self.limits, converted.answer, ())
         checked = check(converted, response, verifier)
         request_id = self._record_now(checked, meta)
-        record = checked.record(proxied)
-        if request_id is not None:
-            record["request_id"] = request_id
-        return checked, request_id, record
+        return checked, request_id, checked.record(proxied, request_id)
 
     async def _relay(
         self,
@@ -331,9 +328,7 @@ class _Proxy:
         verified = next(e.verified for e in events if isinstance(e, AnswerVerdict))
         checked = CheckedAnswer(converted, verified, failures(verified))
         request_id = await self._in_thread(self._record_now, checked, meta)
-        record = checked.record(proxied)
-        if request_id is not None:
-            record["request_id"] = request_id
+        record = checked.record(proxied, request_id)
         ours.append(relay.ours({"type": RECORD_EVENT, "record": record}))
         if self.config.on_fail == "block" and checked.failures:
             ours.append(relay.error("citeproof blocked the answer: " + "; ".join(checked.failures)))
