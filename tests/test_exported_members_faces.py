@@ -65,7 +65,7 @@ FACES = {
     "citeproof.server": [
         "BALANCED", "EdgeMiddleware", "GuardedH11Protocol", "Limits", "MULTIPROCESS_DIR", "Metrics",
         "PROBLEM_TYPE", "Problem", "Service", "ServiceConfig", "ServiceState", "check_sizes",
-        "config_to_env", "create_app", "is_loopback", "reserve",
+        "config_to_env", "create_app", "create_table", "is_loopback", "reserve",
     ],
     "citeproof.sources": [
         "CLOSING", "DEFAULT_LIMITS", "FULL_WIDTH_STOPS", "FileFailure", "IngestReport",

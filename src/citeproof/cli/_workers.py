@@ -1,6 +1,7 @@
 """uvicorn's supervisor over several worker processes, for ``citeproof serve`` and
 ``citeproof proxy``: each worker listens on a socket of its own where the kernel balances
-connections over them (`citeproof.server.BALANCED`), else on one socket they share."""
+connections over them (`citeproof.server.BALANCED`), and the workers keep their keep-alive
+connections even over a shared table; else they listen on one socket they share."""
 
 from __future__ import annotations
 
@@ -14,20 +15,26 @@ def run_workers(config: Any, host: str, port: int) -> None:
     where the kernel balances them (see citeproof.server._listen), else on uvicorn's shared one."""
     from uvicorn.supervisors import Multiprocess
 
-    from citeproof.server import BALANCED, reserve
+    from citeproof.server import BALANCED, create_table, reserve
 
     held = None
+    table = None
     sockets: list[Any]  # a WorkerListener stands in for a socket (it becomes one in the worker)
     try:
         if BALANCED:
-            held, listener = reserve(host, port)
+            table = create_table()
+            held, listener = reserve(host, port, str(table))
             sockets = [listener]
         else:
             sockets = [config.bind_socket()]
     except OSError as error:
+        if table is not None:
+            table.unlink(missing_ok=True)
         raise click.ClickException(f"cannot listen on {host}:{port}: {error}") from None
     try:
         Multiprocess(config, sockets=sockets).run()
     finally:
         if held is not None:
             held.close()
+        if table is not None:
+            table.unlink(missing_ok=True)

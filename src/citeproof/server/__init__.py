@@ -12,6 +12,7 @@ from citeproof.lazy import on_first_use
 
 if typing.TYPE_CHECKING:
     from citeproof.server._app import create_app
+    from citeproof.server._balance import create_table
     from citeproof.server._config import Limits, ServiceConfig, is_loopback
     from citeproof.server._connections import GuardedH11Protocol
     from citeproof.server._guards import EdgeMiddleware
@@ -38,6 +39,7 @@ _WHERE = {
     "check_sizes": "citeproof.server._service",
     "config_to_env": "citeproof.server._process",
     "create_app": "citeproof.server._app",
+    "create_table": "citeproof.server._balance",
     "is_loopback": "citeproof.server._config",
     "reserve": "citeproof.server._listen",
 }
@@ -60,6 +62,7 @@ __all__ = [
     "check_sizes",
     "config_to_env",
     "create_app",
+    "create_table",
     "is_loopback",
     "reserve",
 ]

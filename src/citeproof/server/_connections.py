@@ -14,6 +14,10 @@ connections, so a thousand idle sockets from one host turn every other client's 
   connections has a new one answered ``503`` with ``Connection: close`` at once, before anything
   is read, so a flood from one host is paid for by that host and never reaches the concurrency
   limit that every client shares.
+- **even workers**: under ``--workers N``, a request that reaches a worker holding more than its
+  share of the connections in use (those that have sent a request) is answered with
+  ``Connection: close``, so the client's next connection lands afresh
+  (citeproof.server._balance).
 
 The listen backlog (the kernel's queue of connections not yet accepted) is bounded by
 `Limits.accept_backlog`; see `citeproof.cli._serve`. A reverse proxy in front sees client
@@ -30,8 +34,10 @@ from collections import Counter
 from typing import Any, ClassVar
 
 import h11
+from uvicorn.protocols.http.flow_control import CLOSE_HEADER
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from citeproof.server._balance import this_worker
 from citeproof.server._config import SETTINGS_ENV, Limits
 
 REFUSED = (
@@ -69,6 +75,9 @@ class GuardedH11Protocol(H11Protocol):
         self._per_client = limits.connections_per_client
         self._header_timer: asyncio.TimerHandle | None = None
         self._counted: str | None = None
+        self._shares = this_worker()
+        self._in_share = False
+        self._leaving = False
 
     @classmethod
     def use_limits(cls, limits: Limits) -> None:
@@ -94,6 +103,9 @@ class GuardedH11Protocol(H11Protocol):
             if self.open_per_client[self._counted] <= 0:
                 del self.open_per_client[self._counted]
             self._counted = None
+        if self._shares is not None and self._in_share:
+            self._shares.closed(leaving=self._leaving)
+            self._in_share = False
         super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
@@ -102,6 +114,20 @@ class GuardedH11Protocol(H11Protocol):
         super().data_received(data)
         if self.conn.their_state is not h11.IDLE:
             self._headers_in()
+
+    def handle_events(self) -> None:
+        cycle = self.cycle
+        super().handle_events()
+        if self.cycle is cycle or self._shares is None or self._leaving:
+            return
+        # A connection counts in the worker's share from its first request: one that never
+        # sends a whole request (idle, or headers a byte at a time) costs no work to balance.
+        if not self._in_share:
+            self._in_share = True
+            self._shares.opened()
+        if self._shares.should_leave():  # a request arrived at a worker over its share
+            self._leaving = True
+            self.cycle.default_headers = [*self.cycle.default_headers, CLOSE_HEADER]
 
     def on_response_complete(self) -> None:
         self._await_headers()  # before: a pipelined request is handled inside

@@ -14,7 +14,8 @@ connections get ``TCP_NODELAY``. The parent binds first (resolving port 0, faili
 the address is taken) and keeps that socket, bound but not listening, so the address stays
 reserved while workers restart. The socket a worker listens on is made in the worker, when
 uvicorn's supervisor hands the worker its sockets: `WorkerListener` is what the parent hands over,
-and unpickling it in the worker binds the worker's own socket.
+and unpickling it in the worker binds the worker's own socket and joins the table that keeps
+the workers' keep-alive connections even (citeproof.server._balance).
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from __future__ import annotations
 import socket
 import sys
 from dataclasses import dataclass
+
+from citeproof.server._balance import join
 
 BALANCED = sys.platform.startswith("linux") and hasattr(socket, "SO_REUSEPORT")
 """Whether the kernel balances connections over ``SO_REUSEPORT`` sockets (Linux only: macOS and
@@ -43,20 +46,30 @@ def bind_reuse_port(host: str, port: int) -> socket.socket:
     return sock  # not inheritable: a process a worker starts must not hold its listener
 
 
+def _worker_socket(host: str, port: int, table: str | None) -> socket.socket:
+    sock = bind_reuse_port(host, port)
+    if table is not None:
+        join(table)
+    return sock
+
+
 @dataclass(frozen=True)
 class WorkerListener:
     """What the supervisor hands each worker in place of a socket: unpickled in the worker, it
-    becomes that worker's own socket on ``(host, port)``."""
+    becomes that worker's own socket on ``(host, port)``, its connections balanced with the
+    other workers' over ``table`` (`citeproof.server.create_table`) when there is one."""
 
     host: str
     port: int
+    table: str | None = None
 
-    def __reduce__(self) -> tuple[object, tuple[str, int]]:
-        return bind_reuse_port, (self.host, self.port)
+    def __reduce__(self) -> tuple[object, tuple[str, int, str | None]]:
+        return _worker_socket, (self.host, self.port, self.table)
 
 
-def reserve(host: str, port: int) -> tuple[socket.socket, WorkerListener]:
+def reserve(host: str, port: int, table: str | None = None) -> tuple[socket.socket, WorkerListener]:
     """Bind the parent's socket (resolving port 0 to a free port) and say where the workers
-    listen. The caller keeps the socket open for as long as the workers run."""
+    listen, and over which table they balance their connections. The caller keeps the socket
+    open for as long as the workers run."""
     held = bind_reuse_port(host, port)
-    return held, WorkerListener(host, int(held.getsockname()[1]))
+    return held, WorkerListener(host, int(held.getsockname()[1]), table)
