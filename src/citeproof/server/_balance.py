@@ -38,7 +38,7 @@ from pathlib import Path
 SLOTS = 64
 """Slots in a table: workers (with their restarts' overlap) of one server."""
 
-SETTLE_SECONDS = 0.25
+SETTLE_SECONDS = 0.1
 """After a connection it sent away closes, how long a worker waits before sending another: a
 client reconnects within milliseconds, and until it has, the open connections look fewer
 than they are (the worker would send away more than its excess)."""
