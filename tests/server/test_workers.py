@@ -5,7 +5,6 @@ from __future__ import annotations
 import http.client
 import os
 import socket
-import sys
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -13,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from citeproof.server import BALANCED
+from tests.conftest import skip_unless_required
 from tests.server.conftest import Server, start_server
 from tests.server.lines import body, lending_line
 
@@ -97,11 +98,12 @@ def _healthz(connection: http.client.HTTPConnection) -> tuple[int, bool]:
     return response.status, response.getheader("connection", "").lower() == "close"
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc; Linux balances")
 def test_keep_alive_connections_even_out_over_the_workers(two_workers: Server) -> None:
     """32 keep-alive clients held 24 on one worker and 8 on the other, which also held 20 idle
     connections: the busier worker asks its excess to reconnect (idle connections are no work),
     and the split of the clients settles within one of even, every request answered."""
+    if not BALANCED:  # the workers share one socket; and /proc is Linux's
+        skip_unless_required("REUSEPORT", "SO_REUSEPORT balancing is Linux-only")
     workers = _workers(two_workers)
     assert len(workers) == 2
     connections = [http.client.HTTPConnection("127.0.0.1", two_workers.port) for _ in range(64)]
