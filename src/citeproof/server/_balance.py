@@ -70,7 +70,7 @@ class ConnectionShares:
         self, table: str | os.PathLike[str], *, settle_seconds: float = SETTLE_SECONDS
     ) -> None:
         self._settle_seconds = settle_seconds
-        self._settled_at = 0.0
+        self._settle_until = 0.0
         self._fd = os.open(table, os.O_RDWR)
         try:
             self._map = mmap.mmap(self._fd, struct.calcsize(_FORMAT))
@@ -102,14 +102,14 @@ class ConnectionShares:
         self.open -= 1
         if leaving:
             self.leaving -= 1
-            self._settled_at = time.monotonic() + self._settle_seconds
+            self._settle_until = time.monotonic() + self._settle_seconds
         self._counts[self.slot] = self.open
 
     def should_leave(self) -> bool:
         """Whether the connection whose request just arrived should close after its response:
-        True while this worker holds more than its fair share of the open connections (it is
+        True while this worker holds more than its fair share of the connections in use (it is
         then counted as leaving)."""
-        if self._settled_at and time.monotonic() < self._settled_at:
+        if self._settle_until and time.monotonic() < self._settle_until:
             return False
         staying = self.open - self.leaving
         counts = self._counts.tolist()
