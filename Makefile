@@ -68,10 +68,16 @@ docs: $(STAMP)
 	$(BIN)/python tools/cli_reference.py
 	$(BIN)/python tools/environment_reference.py
 
+# Every evaluation runs and prints its table even when one before it misses a target (an
+# evaluation exits 1 then); `make eval` exits 1 at the end if any did.
 eval: $(STAMP)
-	$(BIN)/python eval/quotesum_eval.py
-	$(BIN)/python eval/support_eval.py
-	$(BIN)/python eval/generation_eval.py $(GENERATION_ARGS)
+	@missed=""; \
+	for run in "eval/quotesum_eval.py" "eval/support_eval.py" \
+	           "eval/generation_eval.py $(GENERATION_ARGS)"; do \
+	    echo "$(BIN)/python $$run"; \
+	    $(BIN)/python $$run || missed="$$missed $${run%% *}"; \
+	done; \
+	if [ -n "$$missed" ]; then echo "make eval: targets missed or failed in:$$missed"; exit 1; fi
 
 # Answers of the embedded models (default and small, quote-first and plain) to the mailbox
 # questions and 50 QuoteSum questions: 1-2 hours on two cores, also a target of its own.
