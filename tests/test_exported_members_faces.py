@@ -54,7 +54,7 @@ FACES = {
     "citeproof.proxy": [
         "AnswerVerdict", "ON_FAIL", "OnFail", "PROXY_LIMITS", "ProxyConfig", "RECORD_EVENT",
         "SentenceVerdict", "StreamVerifier", "UpstreamTimeouts", "VERDICT_EVENT", "VerdictEvent",
-        "config_to_env", "create_proxy_app",
+        "check_proxy_config", "config_to_env", "create_proxy_app",
     ],
     "citeproof.render": [
         "FORMATS", "Format", "STATUS_LABELS", "SUPPORT_LABELS", "json_text", "judged_by_its_quote",

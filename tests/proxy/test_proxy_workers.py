@@ -5,6 +5,7 @@ in one intact audit log, and each worker holds the proxy's limits and connection
 from __future__ import annotations
 
 import json
+import os
 import socket
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -19,6 +20,8 @@ from citeproof import Policy
 from citeproof.audit import open_store, verify_log
 from citeproof.proxy import PROXY_LIMITS, ProxyConfig, UpstreamTimeouts
 from citeproof.proxy._process import config_from_json, config_to_json
+from tests.cli_runs import invoke
+from tests.conftest import skip_unless_required
 from tests.proxy.conftest import Proxy, Replay, fixture_json, start_proxy
 from tests.proxy.verdicts import anthropic_expected, verdicts
 from tests.security.test_connection_flood import closed_by_server
@@ -98,3 +101,41 @@ def test_the_configuration_reaches_the_workers_whole() -> None:
         store=Path("/srv/store.db"),
     )
     assert config_from_json(json.loads(json.dumps(config_to_json(config)))) == config
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_bad_audit_log_fails_before_any_worker_starts(tmp_path: Path, workers: str) -> None:
+    (tmp_path / "a-file").write_text("not a folder", encoding="utf-8")
+    bad = tmp_path / "a-file" / "audit.db"
+    code, out, err = invoke(
+        "proxy", "--upstream", "http://127.0.0.1:9", "--port", "0", "--workers", workers,
+        "--audit", str(bad),
+    )  # fmt: skip
+    assert code == 1 and f"{bad}: cannot open audit log" in err
+    assert "citeproof proxy on" not in out
+
+
+def _open_on(pid: int, path: Path) -> int:
+    """How many descriptors process ``pid`` holds open on ``path`` (Linux's /proc)."""
+    held = 0
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            held += os.readlink(fd) == str(path)
+        except OSError:
+            continue  # closed since the listing
+    return held
+
+
+def test_only_the_workers_hold_the_audit_log_open(proxy: Proxy, folder: Path) -> None:
+    """The parent checks the configuration (a bad log fails before anything listens) and then
+    only supervises: it keeps no app, and so no connection to the log, open beside the
+    workers' own."""
+    if not Path("/proc/self/fd").is_dir():
+        skip_unless_required("REUSEPORT", "the open descriptors are read from Linux's /proc")
+    assert proxy.process is not None
+    _create(proxy)  # each worker that answered holds the log open
+    parent = proxy.process.pid
+    workers = Path(f"/proc/{parent}/task/{parent}/children").read_text().split()
+    log = (folder / "audit.db").resolve()
+    assert sum(_open_on(int(pid), log) for pid in workers) >= 1
+    assert _open_on(parent, log) == 0

@@ -114,6 +114,7 @@ def proxy_command(
             PROXY_LIMITS,
             ProxyConfig,
             UpstreamTimeouts,
+            check_proxy_config,
             config_to_env,
             create_proxy_app,
         )
@@ -137,9 +138,12 @@ def proxy_command(
         principal=principal,
         store=store.resolve() if store else None,
     )
-    # Built here in every case: a bad --audit or --store fails before anything listens (each
-    # worker of --workers N builds its own from the same configuration).
-    app = create_proxy_app(config)
+    # A bad --upstream, --audit or --data fails here, before anything listens. With --workers N
+    # each worker builds its own app, so the parent only checks, keeping nothing open.
+    if workers == 1:
+        app = create_proxy_app(config)
+    else:
+        check_proxy_config(config)
     check_address(host, port)
     click.echo(f"citeproof proxy on http://{host}:{port}/ forwarding to {upstream}")
     # The service's connection guards: a header deadline, a per-client connection cap and a

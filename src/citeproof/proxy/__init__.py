@@ -16,7 +16,7 @@ from citeproof.lazy import on_first_use
 
 if typing.TYPE_CHECKING:
     from citeproof.proxy._answers import ON_FAIL, OnFail
-    from citeproof.proxy._app import PROXY_LIMITS, ProxyConfig, create_proxy_app
+    from citeproof.proxy._app import PROXY_LIMITS, ProxyConfig, check_proxy_config, create_proxy_app
     from citeproof.proxy._process import config_to_env
     from citeproof.proxy._stream import (
         RECORD_EVENT,
@@ -41,6 +41,7 @@ _WHERE = {
     "UpstreamTimeouts": "citeproof.proxy._upstream",
     "VERDICT_EVENT": "citeproof.proxy._stream",
     "VerdictEvent": "citeproof.proxy._stream",
+    "check_proxy_config": "citeproof.proxy._app",
     "config_to_env": "citeproof.proxy._process",
     "create_proxy_app": "citeproof.proxy._app",
 }
@@ -60,6 +61,7 @@ __all__ = [
     "StreamVerifier",
     "UpstreamTimeouts",
     "VerdictEvent",
+    "check_proxy_config",
     "config_to_env",
     "create_proxy_app",
 ]

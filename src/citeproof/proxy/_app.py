@@ -49,7 +49,12 @@ from citeproof.proxy._request_sources import ProxiedRequest, read_request
 from citeproof.proxy._sse import EventSplitter, EventTooLarge
 from citeproof.proxy._store_sources import StoreAccess
 from citeproof.proxy._stream import RECORD_EVENT, AnswerVerdict, SentenceVerdict, StreamVerifier
-from citeproof.proxy._upstream import Upstream, UpstreamTimeouts, forwarded_headers
+from citeproof.proxy._upstream import (
+    Upstream,
+    UpstreamTimeouts,
+    forwarded_headers,
+    upstream_base,
+)
 from citeproof.server import PROBLEM_TYPE, EdgeMiddleware, Limits, Metrics, Problem, check_sizes
 from citeproof.verifier import Verifier
 
@@ -80,6 +85,14 @@ class ProxyConfig:
     data: Path | None = None
     principal: str = "proxy"
     store: Path | None = None
+
+
+def check_proxy_config(config: ProxyConfig) -> None:
+    """Refuse what `create_proxy_app` would refuse, without keeping anything open: the
+    upstream's URL, and the audit log or data folder (opened, then closed). ``citeproof proxy
+    --workers N`` checks here before anything listens; each worker builds its own app."""
+    upstream_base(config.upstream)
+    recorder_for(config.audit, config.data, config.principal).close()
 
 
 def create_proxy_app(
