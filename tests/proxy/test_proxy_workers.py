@@ -5,7 +5,6 @@ in one intact audit log, and each worker holds the proxy's limits and connection
 from __future__ import annotations
 
 import json
-import os
 import socket
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -22,6 +21,7 @@ from citeproof.proxy import PROXY_LIMITS, ProxyConfig, UpstreamTimeouts
 from citeproof.proxy._process import config_from_json, config_to_json
 from tests.cli_runs import invoke
 from tests.conftest import skip_unless_required
+from tests.processes import open_on, workers
 from tests.proxy.conftest import Proxy, Replay, fixture_json, start_proxy
 from tests.proxy.verdicts import anthropic_expected, verdicts
 from tests.security.test_connection_flood import closed_by_server
@@ -115,17 +115,6 @@ def test_a_bad_audit_log_fails_before_any_worker_starts(tmp_path: Path, workers:
     assert "citeproof proxy on" not in out
 
 
-def _open_on(pid: int, path: Path) -> int:
-    """How many descriptors process ``pid`` holds open on ``path`` (Linux's /proc)."""
-    held = 0
-    for fd in Path(f"/proc/{pid}/fd").iterdir():
-        try:
-            held += os.readlink(fd) == str(path)
-        except OSError:
-            continue  # closed since the listing
-    return held
-
-
 def test_only_the_workers_hold_the_audit_log_open(proxy: Proxy, folder: Path) -> None:
     """The parent checks the configuration (a bad log fails before anything listens) and then
     only supervises: it keeps no app, and so no connection to the log, open beside the
@@ -135,7 +124,6 @@ def test_only_the_workers_hold_the_audit_log_open(proxy: Proxy, folder: Path) ->
     assert proxy.process is not None
     _create(proxy)  # each worker that answered holds the log open
     parent = proxy.process.pid
-    workers = Path(f"/proc/{parent}/task/{parent}/children").read_text().split()
-    log = (folder / "audit.db").resolve()
-    assert sum(_open_on(int(pid), log) for pid in workers) >= 1
-    assert _open_on(parent, log) == 0
+    log = str((folder / "audit.db").resolve())
+    assert any(log in open_on(pid) for pid in workers(parent))
+    assert log not in open_on(parent)

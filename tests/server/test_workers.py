@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import http.client
-import os
 import socket
 import time
 from collections.abc import Iterator
@@ -14,6 +13,8 @@ import pytest
 
 from citeproof.server import BALANCED
 from tests.conftest import skip_unless_required
+from tests.processes import open_on
+from tests.processes import workers as worker_processes
 from tests.server.conftest import Server, start_server
 from tests.server.lines import body, lending_line
 
@@ -60,28 +61,15 @@ def test_metrics_from_any_worker_count_every_workers_requests_F_3(two_workers: S
             assert wanted in http.get("/metrics").text.splitlines()
 
 
-def _workers(server: Server) -> list[int]:
-    """The worker processes of ``server`` (uvicorn's children, not its resource tracker)."""
-    assert server.process is not None
-    parent = server.process.pid
-    children = Path(f"/proc/{parent}/task/{parent}/children").read_text().split()
-    return [
-        int(pid) for pid in children if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()
-    ]
-
-
 def _client_ports(workers: list[int], port: int) -> dict[int, set[int]]:
     """For each worker, the client ports of the established connections it holds on ``port``
     (its sockets' inodes matched to the kernel's TCP table)."""
-    held: dict[str, int] = {}
-    for pid in workers:
-        for fd in Path(f"/proc/{pid}/fd").iterdir():
-            try:
-                target = os.readlink(fd)
-            except OSError:
-                continue  # closed since the listing
-            if target.startswith("socket:["):
-                held[target[8:-1]] = pid
+    held = {
+        target[8:-1]: pid
+        for pid in workers
+        for target in open_on(pid)
+        if target.startswith("socket:[")
+    }
     ports: dict[int, set[int]] = {pid: set() for pid in workers}
     for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
         fields = line.split()
@@ -104,7 +92,8 @@ def test_keep_alive_connections_even_out_over_the_workers(two_workers: Server) -
     and the split of the clients settles within one of even, every request answered."""
     if not BALANCED:  # the workers share one socket; and /proc is Linux's
         skip_unless_required("REUSEPORT", "SO_REUSEPORT balancing is Linux-only")
-    workers = _workers(two_workers)
+    assert two_workers.process is not None
+    workers = worker_processes(two_workers.process.pid)
     assert len(workers) == 2
     connections = [http.client.HTTPConnection("127.0.0.1", two_workers.port) for _ in range(64)]
     assert all(_healthz(c)[0] == 200 for c in connections)
