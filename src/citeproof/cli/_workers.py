@@ -21,17 +21,15 @@ def run_workers(config: Any, host: str, port: int) -> None:
     table = None
     sockets: list[Any]  # a WorkerListener stands in for a socket (it becomes one in the worker)
     try:
-        if BALANCED:
-            table = create_table()
-            held, listener = reserve(host, port, str(table))
-            sockets = [listener]
-        else:
-            sockets = [config.bind_socket()]
-    except OSError as error:
-        if table is not None:
-            table.unlink(missing_ok=True)
-        raise click.ClickException(f"cannot listen on {host}:{port}: {error}") from None
-    try:
+        try:
+            if BALANCED:
+                table = create_table()
+                held, listener = reserve(host, port, str(table))
+                sockets = [listener]
+            else:
+                sockets = [config.bind_socket()]
+        except OSError as error:
+            raise click.ClickException(f"cannot listen on {host}:{port}: {error}") from None
         Multiprocess(config, sockets=sockets).run()
     finally:
         if held is not None:

@@ -109,18 +109,18 @@ class ConnectionShares:
         """Whether the connection whose request just arrived should close after its response:
         True while this worker holds more than its fair share of the connections in use (it is
         then counted as leaving)."""
-        if self._settle_until and time.monotonic() < self._settle_until:
+        if time.monotonic() < self._settle_until:
             return False
         staying = self.open - self.leaving
         counts = self._counts.tolist()
         while True:
-            others = [(count, slot) for slot, count in enumerate(counts) if count >= 0]
-            total = sum(count for count, _ in others)  # this worker's own slot included
-            fair = math.ceil(total / len(others))
+            live = [(count, slot) for slot, count in enumerate(counts) if count >= 0]
+            total = sum(count for count, _ in live)  # this worker's own slot included
+            fair = math.ceil(total / len(live))
             if staying <= fair:
                 return False
             # The least loaded other worker must be alive: a dead one's count is stale.
-            fewest = min((c, s) for c, s in others if s != self.slot)[1]
+            fewest = min((c, s) for c, s in live if s != self.slot)[1]
             if self._alive(fewest):
                 self.leaving += 1
                 return True
