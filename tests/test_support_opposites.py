@@ -24,6 +24,15 @@ LEASE = Source(
         "one year's rent."
     ),
 )
+TENANCY = Source(
+    id="tenancy",
+    kind="document",
+    title="Tenancy terms",
+    text=(
+        "Rent is paid monthly in advance.\n\nThe deposit is returned within 14 days of the end "
+        "of the tenancy.\n\nThe landlord's mortgage on the building carries a fixed rate."
+    ),
+)
 CREDIT = Source(
     id="credit",
     kind="email_body",
@@ -33,7 +42,7 @@ CREDIT = Source(
 
 
 def judged(claim: str, source: Source) -> ClaimSupport:
-    answer = verify(f"{claim} [{source.id}]", [LEASE, CREDIT, WRAPPED])
+    answer = verify(f"{claim} [{source.id}]", [LEASE, CREDIT, WRAPPED, TENANCY])
     (verified,) = [c for c in answer.claims if c.support]
     (support,) = verified.support
     return support
@@ -76,6 +85,23 @@ def judged(claim: str, source: Source) -> ClaimSupport:
             "declined",
             "approved",
             id="approved-declined",
+        ),
+        pytest.param(
+            "Rent is paid monthly in arrears.", TENANCY, "advance", "arrears", id="in-advance"
+        ),
+        pytest.param(
+            "The deposit is returned within 14 days of the start of the tenancy.",
+            TENANCY,
+            "end",
+            "start",
+            id="start-end",
+        ),
+        pytest.param(
+            "The landlord's mortgage on the building carries a variable rate.",
+            TENANCY,
+            "fixed",
+            "variable",
+            id="fixed-variable",
         ),
     ],
 )
@@ -125,6 +151,8 @@ def test_a_negated_word_agrees_with_its_opposite() -> None:
 
 def test_a_restatement_in_the_passages_own_words_stays_supported() -> None:
     support = judged("The tenant pays rent of £4,200 each month.", LEASE)
+    assert support.verdict == "supported", support
+    support = judged("The deposit is returned within two weeks of the end of the tenancy.", TENANCY)
     assert support.verdict == "supported", support
 
 

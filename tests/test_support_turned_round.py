@@ -285,3 +285,15 @@ def test_a_denial_keeps_the_claims_negation_only_for_the_same_statement(
     other words stand in the same sentence and the passage never says the words it covers
     plainly: a passing "weren't pork chop" is no denial that a pork chop has chromosomes."""
     assert judged(claim, text).verdict != "supported"
+
+
+def test_a_denial_the_source_also_states_plainly_shows_where() -> None:
+    """The located sentence says "not by branch managers", and a later one, which shares fewer
+    of the claim's words, that branch managers approve exceptions: the claim's "cannot" is
+    not backed, and the reader is shown the sentence that says the other."""
+    text = CREDIT + " Since March, branch managers approve exceptions for existing customers."
+    support = judged("Branch managers cannot approve exceptions to the policy", text)
+    assert support.verdict == "contradicted", support
+    assert support.passage is not None
+    assert "branch managers approve exceptions for existing customers" in support.passage.text
+    assert "not by branch managers" in support.passage.text

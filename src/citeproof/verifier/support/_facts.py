@@ -438,22 +438,49 @@ def _kept_denials(
     negations = [i for i, t in enumerate(claim) if t.kind == "negation" and judged[i]]
     if len(negations) != 1:
         return []
+    for covered, under in lead_denials(claim, lead, judged, claim_words):
+        if not any(t.key in covered and t.span not in under for t in passage):
+            return negations
+    return []
+
+
+def lead_denials(
+    claim: Sequence[Token],
+    lead: Sequence[Token],
+    judged: Sequence[bool],
+    claim_words: frozenset[str],
+) -> list[tuple[frozenset[str], frozenset[tuple[int, int]]]]:
+    """The standing denials of ``lead`` that may keep the claim's negation (`_kept_denials`):
+    for each, the claim's keys right after it (two or more) and the spans it covers. None
+    unless ``lead`` holds every judged content word of the claim."""
     keys = {
         t.key for i, t in enumerate(claim) if judged[i] and is_content(t) and t.kind != "negation"
     }
     if not keys <= {t.key for t in lead}:
         return []
+    found = []
     for k, token in enumerate(lead):
         if token.kind != "negation" or not _stands(lead, k, claim_words):
             continue
         scope = lead[k + 1 : k + 1 + _DENIAL_SCOPE]
-        covered = {t.key for t in scope} & keys
-        if len(covered) < 2:
-            continue
-        under = {t.span for t in scope}
-        if not any(t.key in covered and t.span not in under for t in passage):
-            return negations
-    return []
+        covered = frozenset({t.key for t in scope} & keys)
+        if len(covered) >= 2:
+            found.append((covered, frozenset(t.span for t in scope)))
+    return found
+
+
+def states_plainly(
+    tokens: Sequence[Token], keys: Collection[str], claim_words: frozenset[str]
+) -> bool:
+    """Whether ``tokens`` (one sentence) hold every one of ``keys`` outside the reach of a
+    standing denial: "Since March, branch managers approve exceptions" states "branch
+    managers approve" plainly; "not by branch managers" does not."""
+    denied: set[int] = set()
+    for k, token in enumerate(tokens):
+        if token.kind == "negation" and _stands(tokens, k, claim_words):
+            denied.update(range(k + 1, k + 1 + _DENIAL_SCOPE))
+    plain = {t.key for j, t in enumerate(tokens) if j not in denied}
+    return all(key in plain for key in keys)
 
 
 def _denial_before(tokens: Sequence[Token], at: int, claim_words: frozenset[str]) -> int | None:

@@ -47,7 +47,12 @@ from citeproof.embedding import TextEncoder
 from citeproof.errors import PolicyError
 from citeproof.model import ClaimSupport, Policy, Source, Span, SupportPassage, SupportVerdict
 from citeproof.providers import Provider
-from citeproof.verifier.support._facts import FactCheck, check_facts
+from citeproof.verifier.support._facts import (
+    FactCheck,
+    check_facts,
+    lead_denials,
+    states_plainly,
+)
 from citeproof.verifier.support._learned import (
     EMBEDDING,
     LEXICAL,
@@ -229,10 +234,11 @@ class SupportJudge:
         # Located with the whole claim: a verified quote anchors the passage it came from.
         chosen, share = locate(claim, prepared, paragraph)
         chosen = _with_numbers(claim, judged, chosen, prepared)
+        lead = _lead(chosen[0], claim, source.text) if chosen else ()
+        chosen = _with_plain_statement(claim, judged, chosen, prepared, lead)
         ordered = sorted(chosen, key=lambda s: s.span)
         passage_tokens: list[Token] = [t for s in ordered for t in s.tokens]
         weights = claim_weights(claim, prepared)
-        lead = _lead(chosen[0], claim, source.text) if chosen else ()
         check = check_facts(
             claim_text, claim, passage_tokens, weights, judged, prepared.keys, lead=lead
         )
@@ -596,6 +602,35 @@ def _with_numbers(
         return chosen
     # The best sentence stays first (it is the one shown), the others in source order.
     return (chosen[0], *sorted({*chosen[1:], *added} - {chosen[0]}, key=lambda s: s.span))
+
+
+def _with_plain_statement(
+    claim: Sequence[Token],
+    judged: Sequence[bool],
+    chosen: tuple[Sentence, ...],
+    prepared: PreparedSource,
+    lead: Sequence[Token],
+) -> tuple[Sentence, ...]:
+    """``chosen`` and, where the claim's one negation could be kept by a denial in the best
+    sentence (`lead_denials`: "Branch managers cannot approve exceptions" against "..., not by
+    branch managers"), the first other sentence of the source that states the denied words
+    plainly ("Since March, branch managers approve exceptions for existing customers"): the
+    source says both, so the denial alone does not back the claim, and the reader is shown
+    where it says the other."""
+    if (
+        not chosen
+        or sum(1 for t, j in zip(claim, judged, strict=True) if j and t.kind == "negation") != 1
+    ):
+        return chosen
+    words = frozenset(t.text.casefold() for t in claim)
+    held = set(chosen)
+    for covered, _ in lead_denials(claim, lead, judged, words):
+        rows = [set(prepared.postings.get(key, ())) for key in covered]
+        for position in sorted(set.intersection(*rows)):
+            sentence = prepared.sentences[position]
+            if sentence not in held and states_plainly(sentence.tokens, covered, words):
+                return (chosen[0], *sorted({*chosen[1:], sentence}, key=lambda s: s.span))
+    return chosen
 
 
 def _only_frames(rest: Sequence[Token]) -> bool:

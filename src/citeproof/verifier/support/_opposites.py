@@ -20,6 +20,10 @@ GROUPS: tuple[tuple[tuple[str, ...], ...], ...] = (
     # Ordinals and ends
     (("first", "earliest"), ("last", "latest", "final")),
     (("before", "prior", "earlier"), ("after", "later")),
+    (("start", "beginning", "commencement"), ("end", "expiry")),
+    (("advance",), ("arrears",)),
+    (("minimum",), ("maximum",)),
+    (("upper",), ("lower",)),
     # Verdicts on a request
     (
         ("approve", "approved", "accept", "accepted", "grant", "granted"),
@@ -44,6 +48,14 @@ GROUPS: tuple[tuple[tuple[str, ...], ...], ...] = (
     (("internal",), ("external",)),
     (("inside",), ("outside",)),
     (("for",), ("against",)),
+    (("present",), ("absent",)),
+    (("true",), ("false",)),
+    # Terms of a loan, a price, a result
+    (("secured",), ("unsecured",)),
+    (("fixed",), ("variable", "floating")),
+    (("gross",), ("net",)),
+    (("profit", "profits"), ("loss", "losses")),
+    (("public",), ("private",)),
     # A party and its counterparty
     (("landlord", "lessor"), ("tenant", "lessee")),
     (("buyer", "purchaser"), ("seller", "vendor")),
@@ -54,6 +66,9 @@ GROUPS: tuple[tuple[tuple[str, ...], ...], ...] = (
     (("plaintiff", "claimant"), ("defendant", "respondent")),
     (("sender",), ("recipient",)),
     (("payer",), ("payee",)),
+    # What one party does and the other
+    (("buy", "buys", "bought"), ("sell", "sells", "sold")),
+    (("lend", "lends", "lent"), ("borrow", "borrows", "borrowed")),
     # How often
     (("daily",), ("weekly",), ("monthly",), ("quarterly",), ("annually", "annual", "yearly")),
 )
