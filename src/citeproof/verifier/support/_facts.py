@@ -209,6 +209,9 @@ def check_facts(
     )
     if order is not None:
         times.append(order)
+    swapped = _parties_swapped(claim_text, claim, lead or passage, judged)
+    if swapped is not None:
+        times.append(swapped)
     # A fact the alignment left without a counterpart ("game 4–3" / "game 3–3" aligns the 3s):
     # look beside its nearest aligned neighbour, within `NEIGHBOURS` tokens.
     aligned = {b.a + k: b.b + k for b in blocks for k in range(b.size)}
@@ -568,6 +571,41 @@ def _order_turned(
     return None
 
 
+_PASSIVE = frozenset({"by"})
+
+
+def _parties_swapped(
+    claim_text: str, claim: Sequence[Token], lead: Sequence[Token], judged: Sequence[bool]
+) -> ClaimDifference | None:
+    """The claim names both sides of a pair that exclude each other (`_opposites`: a party
+    and its counterparty) the other way round from the passage's best sentence, around the
+    same words: "The Licensee may audit the Licensor's use" against "The Licensor may audit
+    the Licensee's use"; "If the Licensor fails to pay ..., the Licensee may suspend" against
+    the reverse. Not where "by" stands between them on either side (the passive says the same
+    the other way round: "the Licensee's use may be audited by the Licensor")."""
+    for i, token in enumerate(claim):
+        if not judged[i] or token.kind not in ("word", "name"):
+            continue
+        excluded = opposites(token.key)
+        k = next((k for k in range(i + 1, len(claim)) if claim[k].key in excluded), None)
+        if k is None or not judged[k]:
+            continue
+        p_first = next((j for j, t in enumerate(lead) if t.key == claim[k].key), None)
+        p_then = next((j for j, t in enumerate(lead) if t.key == token.key), None)
+        if p_first is None or p_then is None or p_first > p_then:
+            continue
+        between = claim[i + 1 : k]
+        said = lead[p_first + 1 : p_then]
+        if any(t.text.casefold() in _PASSIVE for t in (*between, *said)):
+            continue
+        if not _shares([t for t in between if is_content(t)], said):
+            continue
+        start, end = token.span[0], claim[k].span[1]
+        instead = " ".join(t.text for t in lead[p_first : p_then + 1])
+        return ClaimDifference("word", claim_text[start:end], (start, end), instead)
+    return None
+
+
 def _sides(tokens: Sequence[Token], at: int, way: int) -> tuple[list[Token], list[Token]]:
     """The content tokens before and after ``tokens[at]``, as (what comes first, what comes
     then)."""
@@ -597,7 +635,7 @@ def _turned(
         i: excluded
         for i, t in enumerate(claim)
         if judged[i]
-        and (excluded := opposites(t.key))
+        and (excluded := opposites(t.key) or _weaker_modals(claim, i))
         and excluded.isdisjoint(keys)
         and not _negated(claim, i)
     }
@@ -610,13 +648,31 @@ def _turned(
                 (
                     passage[j]
                     for j in range(j1, j2)
-                    if passage[j].key in turnable[i] and not _negated(passage, j)
+                    if passage[j].key in turnable[i]
+                    and not _negated(passage, j)
+                    and not (j + 1 < len(passage) and passage[j + 1].kind == "negation")
                 ),
                 None,
             )
             if other is not None:
                 out[i] = other
     return out
+
+
+_OBLIGES = frozenset({"must", "shall"})
+_ALLOWS = frozenset({"may", "can", "could", "might"})
+
+
+def _weaker_modals(tokens: Sequence[Token], at: int) -> frozenset[str]:
+    """For a "must" or "shall" not followed by a negation, the modals that only allow: a
+    claim that something must be done where the passage says it may be says more than the
+    passage ("The Licensor must audit" against "may audit"). "must not" and "may not" both
+    forbid, and "may" where the passage says "must" is no conflict: not listed."""
+    if tokens[at].text.casefold() not in _OBLIGES:
+        return frozenset()
+    if at + 1 < len(tokens) and tokens[at + 1].kind == "negation":
+        return frozenset()
+    return _ALLOWS
 
 
 def _aligned(claim: Sequence[Token], passage: Sequence[Token]) -> difflib.SequenceMatcher[str]:

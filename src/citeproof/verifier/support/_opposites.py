@@ -51,6 +51,11 @@ GROUPS: tuple[tuple[tuple[str, ...], ...], ...] = (
     (("present",), ("absent",)),
     (("true",), ("false",)),
     # Terms of a loan, a price, a result
+    (
+        ("unchanged", "steady", "stable"),
+        ("rose", "rise", "risen", "grew", "grow", "grown", "increased", "increase"),
+        ("fell", "fall", "fallen", "declined", "decreased", "decrease", "dropped"),
+    ),
     (("secured",), ("unsecured",)),
     (("fixed",), ("variable", "floating")),
     (("gross",), ("net",)),

@@ -1,0 +1,115 @@
+"""A claim that names both parties of a clause the other way round, says "must" where the
+source says "may", or says a figure grew where the source says it was unchanged keeps the
+source's words and turns its meaning: the default judge contradicts each, naming the
+source's words. The passive, a "may" for the source's "must", and two prohibitions ("must
+not", "may not") say what the source says and stay supported.
+
+Each claim is verified alone (``CLAIM [id]``) against a licence clause or a results note, as a
+team's answer would carry it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from citeproof import Source, verify
+from citeproof.model import ClaimSupport
+
+LICENCE = Source(
+    id="licence",
+    kind="document",
+    title="Software licence",
+    text=(
+        "4. Audit. The Licensor may audit the Licensee's use once a year on 10 days' notice.\n\n"
+        "5. Payment. If the Licensee fails to pay any invoice within 30 days, the Licensor may "
+        "suspend the licence.\n\n"
+        "6. Confidentiality. The Licensee must not disclose the Software to any third party. "
+        "The Licensee must keep a record of every installation."
+    ),
+)
+RESULTS = Source(
+    id="results",
+    kind="document",
+    title="Q3 results note",
+    text=(
+        "Revenue for the third quarter rose 8% to $412 million. Operating margin fell to 14% "
+        "from 17% a year earlier. Headcount was unchanged at 2,300."
+    ),
+)
+
+
+def judged(claim: str, source: Source) -> ClaimSupport:
+    answer = verify(f"{claim} [{source.id}]", [LICENCE, RESULTS], answer_id="roles")
+    (verified,) = [c for c in answer.claims if c.support]
+    (support,) = verified.support
+    return support
+
+
+@pytest.mark.parametrize(
+    ("claim", "source", "says"),
+    [
+        pytest.param(
+            "The Licensee may audit the Licensor's use once a year.",
+            LICENCE,
+            "Licensor may audit the Licensee's",
+            id="parties-swapped",
+        ),
+        pytest.param(
+            "If the Licensor fails to pay an invoice within 30 days, the Licensee may suspend "
+            "the licence.",
+            LICENCE,
+            "Licensee fails to pay any invoice within 30 days the Licensor",
+            id="condition-parties-swapped",
+        ),
+        pytest.param(
+            "The Licensor must audit the Licensee's use once a year.",
+            LICENCE,
+            "may",
+            id="must-for-may",
+        ),
+        pytest.param("Headcount grew to 2,300.", RESULTS, "unchanged", id="grew-for-unchanged"),
+        pytest.param("Headcount was stable at 2,300.", RESULTS, None, id="restated-unchanged"),
+    ],
+)
+def test_a_claim_turned_round_in_the_sources_words_is_contradicted(
+    claim: str, source: Source, says: str | None
+) -> None:
+    support = judged(claim, source)
+    if says is None:  # a restatement, for contrast
+        assert support.verdict == "supported", support
+        return
+    assert support.verdict == "contradicted", support
+    assert f"the passage says “{says}”" in support.reason
+    assert support.passage is not None
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        pytest.param(
+            "The Licensee's use may be audited by the Licensor once a year.",
+            LICENCE,
+            id="passive",
+        ),
+        pytest.param(
+            "The Licensor may suspend the licence if the Licensee fails to pay an invoice "
+            "within 30 days.",
+            LICENCE,
+            id="clauses-reordered",
+        ),
+        pytest.param(
+            "The Licensee may not disclose the Software to any third party.",
+            LICENCE,
+            id="may-not-for-must-not",
+        ),
+        pytest.param(
+            "The Licensee may keep a record of every installation.", LICENCE, id="may-for-must"
+        ),
+        pytest.param(
+            "Operating margin declined from 17% to 14%.", RESULTS, id="fell-restated-declined"
+        ),
+    ],
+)
+def test_a_restatement_in_the_sources_words_stays_supported(claim: str, source: Source) -> None:
+    support = judged(claim, source)
+    assert support.verdict == "supported", support
