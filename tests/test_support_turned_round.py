@@ -297,3 +297,27 @@ def test_a_denial_the_source_also_states_plainly_shows_where() -> None:
     assert support.passage is not None
     assert "branch managers approve exceptions for existing customers" in support.passage.text
     assert "not by branch managers" in support.passage.text
+
+
+DEAL = (
+    "The board did not approve the merger on Tuesday. Until then, no one should discuss the "
+    "deal with Northwind's staff."
+)
+
+
+def test_a_claim_that_drops_no_one_before_a_modal_is_contradicted() -> None:
+    support = judged("Staff may discuss the deal with Northwind's staff", DEAL)
+    assert support.verdict == "contradicted", support
+    assert support.reason == "the passage says “no”, which the claim leaves out"
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "Staff should not discuss the deal with Northwind's staff",
+        "Until then, nobody should discuss the deal with Northwind's staff",
+    ],
+)
+def test_a_claim_that_keeps_the_no_one_in_its_own_words_is_supported(claim: str) -> None:
+    support = judged(claim, DEAL)
+    assert support.verdict == "supported", support

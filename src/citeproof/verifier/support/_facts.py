@@ -327,22 +327,32 @@ def _leading_negation(
     opcodes: Sequence[tuple[str, int, int, int, int]],
 ) -> ClaimDifference | None:
     """A negation the passage puts right before the stretch it shares with the claim, where
-    the claim has none: "we cannot accept the 7% uplift" / "Priya accepted the 7% uplift".
-    Right before: the next word, one blank apart, so the negation of a sentence that ends
-    there ("was not built. The bridge opened") is not read into the claim."""
+    the claim has none: "we cannot accept the 7% uplift" / "Priya accepted the 7% uplift";
+    past a modal and the "one" of "no one": "no one should discuss the deal" / "Staff may
+    discuss the deal". Right before: each word one blank from the next, so the negation of a
+    sentence that ends there ("was not built. The bridge opened") is not read into the
+    claim."""
     if len(opcodes) < 2 or opcodes[0][0] not in ("replace", "insert") or opcodes[1][0] != "equal":
         return None
     _, i1, i2, j1, j2 = opcodes[0]
     if j2 == j1 or i2 >= len(claim):
         return None
-    negation, first = passage[j2 - 1], passage[j2]
+    at = j2 - 1
+    while at > j1 and passage[at].text.casefold() in _BEFORE_A_VERB:
+        if passage[at + 1].span[0] - passage[at].span[1] > 1:
+            return None
+        at -= 1
+    negation, first = passage[at], passage[at + 1]
     if negation.kind != "negation" or first.span[0] - negation.span[1] > 1:
         return None
-    if any(t.kind == "negation" for t in claim[i1:i2]):
-        return None
+    if any(t.kind == "negation" for t in (claim[i1:i2] if at == j2 - 1 else claim)):
+        return None  # past a modal, the claim's own negation may stand after it
     at = claim[i2].span[0]
     return ClaimDifference("negation", "", (at, at), negation.text)
 
+
+# Between "no one" and its verb: "no one should discuss", "nobody may enter".
+_BEFORE_A_VERB = frozenset({"one", "should", "shall", "must", "may", "can", "will", "would"})
 
 # A denial negates what follows it ("not by branch managers", "Neither party excludes");
 # these negate a noun ("no fee"), or come before words that lift the denial ("not only ...
