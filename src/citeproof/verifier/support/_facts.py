@@ -29,8 +29,15 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from citeproof.model import ClaimDifference
-from citeproof.verifier.support._opposites import opposites
-from citeproof.verifier.support._text import DURATION, ORDINAL, Token, direction, is_content
+from citeproof.verifier.support._opposites import opposites, verdict_opposites
+from citeproof.verifier.support._text import (
+    DURATION,
+    ORDINAL,
+    Token,
+    direction,
+    is_content,
+    word_set,
+)
 
 PREFIX = 5
 _BREAK = re.compile(r"[^\w\s'’-]")  # punctuation between two words ends a stretch
@@ -173,11 +180,17 @@ def check_facts(
                 if claim[i].kind == "negation" and judged[i]:
                     backed[i] = False
         if op in ("replace", "insert") and inner and j2 - j1 <= MAX_REPLACED:
-            claim_negated = any(t.kind == "negation" for t in claim[i1:i2])
+            denying = _denies(claim[i1:i2], passage[j1:j2])
+            claim_negated = denying or any(t.kind == "negation" for t in claim[i1:i2])
             negation = next(
                 (t for k, t in enumerate(passage[j1:j2], start=j1) if _stands(passage, k, words)),
                 None,
             )
+            if denying and any(t.kind == "negation" for t in passage[j1:j2]):
+                # "excludes" in the place of "does not cover": the verb restates the denial.
+                for i in range(i1, i2):
+                    if claim[i].text.casefold() in _DENYING:
+                        backed[i] = True
             if negation is not None and not claim_negated:
                 at = claim[i1].span[0] if i1 < len(claim) else len(claim_text)
                 negation_diffs.append(ClaimDifference("negation", "", (at, at), negation.text))
@@ -189,9 +202,15 @@ def check_facts(
     turned = _turned(claim, passage, opcodes, judged)
     if lead and tuple(lead) != tuple(passage):
         turned = {**_turned(claim, lead, _aligned(claim, lead).get_opcodes(), judged), **turned}
+    turned = {**_verdict_turned(claim, passage, lead or passage, judged), **turned}
     for i, other in turned.items():
         backed[i] = False
         instead[i] = other.text
+    if lead and tuple(lead) != tuple(passage):
+        for i, other in _competing_figures(claim, lead, judged).items():
+            if i not in instead:
+                backed[i] = False
+                instead[i] = other.text
     for i in _kept_denials(claim, passage, lead, judged, words):
         backed[i] = True
     leading = _leading_negation(claim, passage, opcodes)
@@ -345,7 +364,8 @@ def _leading_negation(
     negation, first = passage[at], passage[at + 1]
     if negation.kind != "negation" or first.span[0] - negation.span[1] > 1:
         return None
-    if any(t.kind == "negation" for t in (claim[i1:i2] if at == j2 - 1 else claim)):
+    own = claim[i1:i2] if at == j2 - 1 else claim
+    if any(t.kind == "negation" for t in own) or _denies(own, passage):
         return None  # past a modal, the claim's own negation may stand after it
     at = claim[i2].span[0]
     return ClaimDifference("negation", "", (at, at), negation.text)
@@ -376,7 +396,7 @@ def _denied(
     excludes ... liability for fraud". Only for a claim with no negation of its own, where
     the passage never uses the word without one, and where another word of the claim is
     under the same denial."""
-    if any(t.kind == "negation" for t in claim):
+    if any(t.kind == "negation" for t in claim) or _denies(claim, passage):
         return None
     plain: set[str] = set()
     denied: dict[str, tuple[int, int]] = {}  # key: (the denial's index, the word's)
@@ -512,6 +532,59 @@ def _denial_before(tokens: Sequence[Token], at: int, claim_words: frozenset[str]
 _AFTER = frozenset({"after", "following"})
 _WITHIN = frozenset({"in", "during", "within", "before", "until", "by"})
 _TIME_REACH = 3  # tokens after a preposition read as its point of time
+
+
+# Verbs that say "not" in one word: "The policy excludes flood damage" restates "does not
+# cover flood damage". Only where the passage's stretch in their place does not hold them too.
+_DENYING = word_set(
+    """exclude excludes excluded excluding lack lacks lacked omit omits omitted prohibit
+    prohibits prohibited forbid forbids forbidden refuse refuses refused deny denies denied
+    fail fails failed decline declines declined reject rejects rejected prevent prevents
+    prevented unable"""
+)
+
+
+def _denies(ours: Sequence[Token], theirs: Sequence[Token]) -> bool:
+    """Whether the claim's stretch ``ours`` says "not" with a denying verb (`_DENYING`) the
+    passage's stretch ``theirs`` in its place does not use."""
+    said = {t.key for t in theirs}
+    return any(t.text.casefold() in _DENYING and t.key not in said for t in ours)
+
+
+def _competing_figures(
+    claim: Sequence[Token], lead: Sequence[Token], judged: Sequence[bool]
+) -> dict[int, Token]:
+    """Claim figures the best sentence (``lead``) does not state, where it states another
+    figure of the same unit after the same word ("reported within 30 days" against
+    "reports it within 14 days"). The claim's figure stated elsewhere ("more than 30 days
+    overdue" in another sentence) does not back it: the sentence the claim is about says
+    otherwise. Not for bare numbers and ordinals (too common to stand in one place), nor
+    after an article ("the 30 days")."""
+    held = frozenset(t.key for t in lead)
+    out: dict[int, Token] = {}
+    for i, figure in enumerate(claim):
+        if not judged[i] or figure.kind != "number" or figure.unit in ("", ORDINAL):
+            continue
+        if i == 0 or figure.key in held or claim[i - 1].text.casefold() in _ARTICLES:
+            continue
+        before = claim[i - 1].key
+        other = next(
+            (
+                t
+                for k, t in enumerate(lead)
+                if k > 0
+                and t.kind == "number"
+                and t.unit == figure.unit
+                and lead[k - 1].key == before
+            ),
+            None,
+        )
+        if other is not None:
+            out[i] = other
+    return out
+
+
+_ARTICLES = word_set("the a an this that these those its their our your his her my")
 
 
 def _time_turned(
@@ -666,6 +739,41 @@ def _turned(
             )
             if other is not None:
                 out[i] = other
+    return out
+
+
+def _verdict_turned(
+    claim: Sequence[Token],
+    passage: Sequence[Token],
+    lead: Sequence[Token],
+    judged: Sequence[bool],
+) -> dict[int, Token]:
+    """By claim token index: a verdict word of the best sentence (``lead``) that excludes
+    the claim's (`verdict_opposites`), wherever either stands: "The policy excludes water
+    damage from burst pipes" against "Water damage from burst pipes is covered". Only where
+    the passage never says the claim's word, the claim never says the passage's, and
+    neither is negated ("is not covered" says what "excluded" says)."""
+    said = {t.key for t in passage}
+    keys = {t.key for t in claim}
+    out: dict[int, Token] = {}
+    for i, token in enumerate(claim):
+        excluded = verdict_opposites(token.key)
+        if not judged[i] or not excluded or token.key in said or _negated(claim, i):
+            continue
+        if not excluded.isdisjoint(keys):
+            continue
+        other = next(
+            (
+                t
+                for j, t in enumerate(lead)
+                if t.key in excluded
+                and not _negated(lead, j)
+                and not (j + 1 < len(lead) and lead[j + 1].kind == "negation")
+            ),
+            None,
+        )
+        if other is not None:
+            out[i] = other
     return out
 
 

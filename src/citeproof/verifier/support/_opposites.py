@@ -16,15 +16,9 @@ from functools import cache
 
 from citeproof.verifier.support._text import tokenize
 
-GROUPS: tuple[tuple[tuple[str, ...], ...], ...] = (
-    # Ordinals and ends
-    (("first", "earliest"), ("last", "latest", "final")),
-    (("before", "prior", "earlier"), ("after", "later")),
-    (("start", "beginning", "commencement"), ("end", "expiry")),
-    (("advance",), ("arrears",)),
-    (("minimum",), ("maximum",)),
-    (("upper",), ("lower",)),
-    # Verdicts on a request
+# What is decided of one thing (a request, a cover, a plan): wherever a sentence puts it, a
+# sentence that says one of these of the claim's subject says the other is not so.
+VERDICTS: tuple[tuple[tuple[str, ...], ...], ...] = (
     (
         ("approve", "approved", "accept", "accepted", "grant", "granted"),
         ("decline", "declined", "reject", "rejected", "refuse", "refused", "deny", "denied"),
@@ -34,11 +28,27 @@ GROUPS: tuple[tuple[tuple[str, ...], ...], ...] = (
         ("prohibit", "prohibited", "forbid", "forbidden", "ban", "banned"),
     ),
     (
-        ("include", "includes", "included", "inclusive"),
+        ("include", "includes", "included", "inclusive", "cover", "covers", "covered"),
         ("exclude", "excludes", "excluded", "exclusive"),
+    ),
+    (
+        ("proceed", "proceeds", "proceeded", "ahead"),
+        ("cancel", "cancels", "cancelled", "canceled", "scrapped", "abandoned"),
+        ("postpone", "postponed", "deferred"),
     ),
     (("mandatory", "compulsory", "required"), ("optional", "voluntary")),
     (("limited", "capped"), ("unlimited", "uncapped")),
+)
+
+GROUPS: tuple[tuple[tuple[str, ...], ...], ...] = (
+    # Ordinals and ends
+    (("first", "earliest"), ("last", "latest", "final")),
+    (("before", "prior", "earlier"), ("after", "later")),
+    (("start", "beginning", "commencement"), ("end", "expiry")),
+    (("advance",), ("arrears",)),
+    (("minimum",), ("maximum",)),
+    (("upper",), ("lower",)),
+    *VERDICTS,
     (("open", "opened"), ("closed", "shut")),
     (("win", "won"), ("lose", "lost")),
     (("pass", "passed"), ("fail", "failed")),
@@ -80,10 +90,10 @@ GROUPS: tuple[tuple[tuple[str, ...], ...], ...] = (
 
 
 @cache
-def _table() -> dict[str, frozenset[str]]:
-    """For each word's key, the keys of the words that exclude it."""
+def _table(groups: tuple[tuple[tuple[str, ...], ...], ...] = GROUPS) -> dict[str, frozenset[str]]:
+    """For each word's key, the keys of the words that exclude it in ``groups``."""
     out: dict[str, set[str]] = {}
-    for group in GROUPS:
+    for group in groups:
         keys = [{_key(word) for word in side} for side in group]
         for index, side in enumerate(keys):
             others = set().union(*(k for j, k in enumerate(keys) if j != index))
@@ -100,3 +110,9 @@ def _key(word: str) -> str:
 def opposites(key: str) -> frozenset[str]:
     """The keys of the words that cannot hold where the word with ``key`` holds."""
     return _table().get(key, frozenset())
+
+
+def verdict_opposites(key: str) -> frozenset[str]:
+    """As `opposites`, for a verdict word only (`VERDICTS`: "approved", "covered",
+    "cancelled"); empty for any other word."""
+    return _table(VERDICTS).get(key, frozenset())

@@ -15,13 +15,14 @@ from typing import Literal, NamedTuple
 from citeproof.sources import sentence_spans
 
 
-def _words(text: str) -> frozenset[str]:
+def word_set(text: str) -> frozenset[str]:
+    """The words of ``text``, split at white space: the word lists below."""
     return frozenset(text.split())
 
 
 Kind = Literal["number", "date", "name", "negation", "comparative", "word", "stop"]
 
-STOP_WORDS = _words(
+STOP_WORDS = word_set(
     """a an the and or but if then than that this these those there here it its it's is are
     was were be been being am do does did doing have has had having of in on at to from by for
     with about as into onto over under through during before after above below up down out off
@@ -35,11 +36,11 @@ STOP_WORDS = _words(
 # How answers attribute what they report to the source ("the email notes that", "Dan wrote
 # that"): framing, not a fact the source must back. Only written in lower case (or opening a
 # sentence), so "United States" keeps its name.
-ATTRIBUTION_WORDS = _words(
+ATTRIBUTION_WORDS = word_set(
     """wrote writes write written states stated mentions mentioned explains explained noted
     email emails e-mail memo message"""
 )
-NEGATIONS = _words(
+NEGATIONS = word_set(
     """not no never none nor neither without cannot can't cant don't dont doesn't doesnt
     didn't didnt isn't isnt wasn't wasnt aren't arent weren't werent won't wont wouldn't
     couldn't shouldn't hasn't hasnt haven't havent hadn't hadnt mustn't nobody nothing
@@ -73,14 +74,14 @@ COMPARATIVES: dict[str, int] = {
 # count only before a number ("up 12%"; not "up to", "set up").
 CHANGES: dict[str, int] = {
     **dict.fromkeys(
-        _words(
+        word_set(
             """rose rise rises risen rising increased increase increases increasing grew grow
             grows growing grown climbed climb climbs gained jumped surged soared up"""
         ),
         1,
     ),
     **dict.fromkeys(
-        _words(
+        word_set(
             """fell fall falls fallen falling decreased decrease decreases decreasing declined
             decline declines declining dropped drop drops dropping shrank shrink shrinks shrunk
             slipped slumped plunged down"""
@@ -157,7 +158,7 @@ NUMBER_WORDS = {
     "double": 2,
 }
 ORDINAL = "th"  # the unit of an ordinal ("fifth", "5th"): it backs only ordinals
-ORDINAL_WORDS = _words("first second third fourth fifth sixth seventh eighth ninth tenth")
+ORDINAL_WORDS = word_set("first second third fourth fifth sixth seventh eighth ninth tenth")
 MAGNITUDES = {
     "thousand": 1e3,
     "k": 1e3,
@@ -170,7 +171,7 @@ MAGNITUDES = {
     "trillion": 1e12,
     "tn": 1e12,
 }
-MONTHS = _words(
+MONTHS = word_set(
     """january february march april may june july august september october november
     december jan feb mar apr jun jul aug sep sept oct nov dec"""
 )
@@ -445,13 +446,13 @@ def _join_negated_comparatives(text: str, tokens: list[Token]) -> list[Token]:
 
 _SMALL = {
     w: NUMBER_WORDS[w]
-    for w in _words(
+    for w in word_set(
         """zero one two three four five six seven eight nine ten eleven twelve thirteen
         fourteen fifteen sixteen seventeen eighteen nineteen"""
     )
 }
 _TENS = {
-    w: NUMBER_WORDS[w] for w in _words("twenty thirty forty fifty sixty seventy eighty ninety")
+    w: NUMBER_WORDS[w] for w in word_set("twenty thirty forty fifty sixty seventy eighty ninety")
 }
 _SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
 _JOIN = re.compile(r"[ \t]+|[ \t]*-[ \t]*")
