@@ -98,7 +98,7 @@ def test_a_claim_that_turns_the_source_round_is_contradicted(
 
 
 def test_a_denying_verb_the_source_also_uses_is_no_restatement() -> None:
-    """"The bank refused the loan" against "did not refuse the loan": the claim keeps the
+    """The claim "The bank refused the loan" against "did not refuse the loan": it keeps the
     source's verb and drops its "not"."""
     bank = Source(
         id="bank",
