@@ -11,7 +11,7 @@ import pytest
 from citeproof import Source, verify
 from citeproof.model import ClaimSupport
 from citeproof.verifier.support._opposites import opposites
-from citeproof.verifier.support._text import tokenize
+from citeproof.verifier.support._text import Token, tokenize
 
 LEASE = Source(
     id="lease",
@@ -157,12 +157,17 @@ def test_a_restatement_in_the_passages_own_words_stays_supported() -> None:
 
 
 def test_each_word_excludes_the_other_side_of_its_group_only() -> None:
-    def key(word: str) -> str:
-        (token,) = tokenize(word)
-        return token.key
+    def word(text: str) -> Token:
+        (token,) = tokenize(text)
+        return token
 
-    assert key("declined") in opposites(key("approved"))
-    assert key("approved") in opposites(key("declined"))
-    assert key("rejected") not in opposites(key("declined"))  # the same side: a restatement
-    assert {key("weekly"), key("monthly"), key("annually")} <= opposites(key("daily"))
-    assert opposites(key("terminate")) == frozenset()
+    def key(text: str) -> str:
+        return word(text).key
+
+    assert key("declined") in opposites(word("approved"))
+    assert key("approved") in opposites(word("declined"))
+    assert key("rejected") not in opposites(word("declined"))  # the same side: a restatement
+    assert {key("weekly"), key("monthly"), key("annually")} <= opposites(word("daily"))
+    assert opposites(word("terminate")) == frozenset()
+    assert key("first") in opposites(word("last"))
+    assert opposites(word("lasts")) == frozenset()  # "the probation lasts six months"

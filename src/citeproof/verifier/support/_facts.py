@@ -23,6 +23,7 @@ referral").
 from __future__ import annotations
 
 import difflib
+import itertools
 import math
 import re
 from collections.abc import Collection, Sequence
@@ -137,6 +138,7 @@ def check_facts(
     instead: dict[int, str] = {}
     negation_diffs: list[ClaimDifference] = []
     words = frozenset(t.text.casefold() for t in claim)
+    together = _figures_together(claim, passage)
     matcher = _aligned(claim, passage)
     opcodes = matcher.get_opcodes()
     blocks = [b for b in matcher.get_matching_blocks() if b.size]
@@ -168,8 +170,10 @@ def check_facts(
                     continue
                 if not backed[i]:
                     instead[i] = other.text
-                elif token.kind in ("number", "date", "comparative") and not _backs(
-                    token, [other], frozenset()
+                elif (
+                    token.kind in ("number", "date", "comparative")
+                    and not _backs(token, [other], frozenset())
+                    and i not in together
                 ):
                     # The value (or direction) is elsewhere in the passage, but another one
                     # stands here: "costs fell 3%; revenue rose 12%" against "revenue fell".
@@ -208,7 +212,7 @@ def check_facts(
         instead[i] = other.text
     if lead and tuple(lead) != tuple(passage):
         for i, other in _competing_figures(claim, lead, judged).items():
-            if i not in instead:
+            if i not in instead and i not in together:
                 backed[i] = False
                 instead[i] = other.text
     for i in _kept_denials(claim, passage, lead, judged, words):
@@ -399,11 +403,15 @@ def _denied(
     if any(t.kind == "negation" for t in claim) or _denies(claim, passage):
         return None
     plain: set[str] = set()
+    verbs: set[str] = set()  # words denied by "nobody" or "no one" before them
     denied: dict[str, tuple[int, int]] = {}  # key: (the denial's index, the word's)
     for j, token in enumerate(passage):
         if token.kind not in ("word", "name"):
             continue
         negation = _denial_before(passage, j, claim_words)
+        if negation is None and (subject := _no_one_before(passage, j)) is not None:
+            negation = subject
+            verbs.add(token.key)
         if negation is None:
             plain.add(token.key)
         else:
@@ -416,7 +424,7 @@ def _denied(
             continue
         start, end = denied[token.key]
         scope = {t.key for t in passage[start + 1 : start + 1 + _DENIAL_SCOPE]}
-        if len(scope & keys) < 2:
+        if len(scope & keys) < 2 and token.key not in verbs:
             continue  # one shared word is no shared statement ("do not change the sequence")
         # "not by branch managers", "not approve the loan": the claim's words it covers.
         k = end + 1
@@ -425,6 +433,26 @@ def _denied(
             k += 1
         said = " ".join(t.text for t in passage[start : end + 1])
         return ClaimDifference("negation", "", (token.span[0], token.span[0]), said)
+    return None
+
+
+_NO_ONE = frozenset({"nobody", "noone", "nothing"})
+
+
+def _no_one_before(tokens: Sequence[Token], at: int) -> int | None:
+    """The index of "nobody", "nothing" or the "no" of "no one" right before ``tokens[at]``,
+    past a modal ("nobody replied", "no one should discuss"): a denial of the verb at
+    ``at``, which a claim that gives it a subject ("Support replied") leaves out."""
+    k = at - 1
+    while k >= 0 and tokens[k].text.casefold() in _BEFORE_A_VERB - {"one"}:
+        k -= 1
+    if k < 0:
+        return None
+    word = tokens[k].text.casefold()
+    if word in _NO_ONE:
+        return k
+    if word == "one" and k > 0 and tokens[k - 1].text.casefold() == "no":
+        return k - 1
     return None
 
 
@@ -518,13 +546,23 @@ def states_plainly(
 
 def _denial_before(tokens: Sequence[Token], at: int, claim_words: frozenset[str]) -> int | None:
     """The index of a denial in the two tokens before ``tokens[at]`` (see `_NOUN_NEGATIONS`),
-    if one stands there (`_stands`)."""
+    past "able to" and "going to" ("was not able to waive the fee"), if one stands there
+    (`_stands`)."""
+    while (
+        at >= 2
+        and tokens[at - 1].text.casefold() == "to"
+        and (tokens[at - 2].text.casefold() in _CARRY_A_DENIAL)
+    ):
+        at -= 2
     for k in range(at - 1, max(0, at - 2) - 1, -1):
         negation = tokens[k]
         if negation.kind != "negation" or negation.text.casefold() in _NOUN_NEGATIONS:
             continue
         return k if _stands(tokens, k, claim_words) else None
     return None
+
+
+_CARRY_A_DENIAL = frozenset({"able", "going", "allowed", "permitted"})
 
 
 # "only after the first anniversary" is no time "in the first year": what the passage puts
@@ -549,6 +587,33 @@ def _denies(ours: Sequence[Token], theirs: Sequence[Token]) -> bool:
     passage's stretch ``theirs`` in its place does not use."""
     said = {t.key for t in theirs}
     return any(t.text.casefold() in _DENYING and t.key not in said for t in ours)
+
+
+_TOGETHER = 8  # tokens within which two of the claim's figures stand together
+
+
+def _figures_together(claim: Sequence[Token], passage: Sequence[Token]) -> frozenset[int]:
+    """Claim figures the passage states in the claim's order beside another of the claim's
+    figures, the next figure within `_TOGETHER` tokens: "below 99% the credit rises to 25%"
+    backs "Below 99% the Customer gets a 25% credit" though "below 99.9%" stands where the
+    claim's words align. "Below 99% the credit is 10%" is not backed so (the passage's 10%
+    comes first), nor "Revenue rose 3% in March" by "Costs rose 3%; revenue rose 12% in
+    March" (12% stands between)."""
+    figures = [i for i, t in enumerate(claim) if t.kind in ("number", "date")]
+    out: set[int] = set()
+    for a, b in itertools.pairwise(figures):
+        first, second = claim[a].key, claim[b].key
+        if first == second:
+            continue
+        for j, token in enumerate(passage):
+            if token.key != first:
+                continue
+            between = passage[j + 1 : j + 1 + _TOGETHER]
+            at = next((k for k, t in enumerate(between) if t.kind in ("number", "date")), None)
+            if at is not None and between[at].key == second:
+                out.update((a, b))
+                break
+    return frozenset(out)
 
 
 def _competing_figures(
@@ -669,7 +734,7 @@ def _parties_swapped(
     for i, token in enumerate(claim):
         if not judged[i] or token.kind not in ("word", "name"):
             continue
-        excluded = opposites(token.key)
+        excluded = opposites(token)
         k = next((k for k in range(i + 1, len(claim)) if claim[k].key in excluded), None)
         if k is None or not judged[k]:
             continue
@@ -718,7 +783,7 @@ def _turned(
         i: excluded
         for i, t in enumerate(claim)
         if judged[i]
-        and (excluded := opposites(t.key) or _weaker_modals(claim, i))
+        and (excluded := opposites(t) or _weaker_modals(claim, i))
         and excluded.isdisjoint(keys)
         and not _negated(claim, i)
     }
@@ -757,7 +822,7 @@ def _verdict_turned(
     keys = {t.key for t in claim}
     out: dict[int, Token] = {}
     for i, token in enumerate(claim):
-        excluded = verdict_opposites(token.key)
+        excluded = verdict_opposites(token)
         if not judged[i] or not excluded or token.key in said or _negated(claim, i):
             continue
         if not excluded.isdisjoint(keys):

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from citeproof.verifier.support._text import tokenize
+from citeproof.verifier.support._text import Token, tokenize
 
 # What is decided of one thing (a request, a cover, a plan): wherever a sentence puts it, a
 # sentence that says one of these of the claim's subject says the other is not so.
@@ -69,6 +69,7 @@ GROUPS: tuple[tuple[tuple[str, ...], ...], ...] = (
     (("secured",), ("unsecured",)),
     (("fixed",), ("variable", "floating")),
     (("gross",), ("net",)),
+    (("plus",), ("including", "inclusive")),  # "25 days plus public holidays"
     (("profit", "profits"), ("loss", "losses")),
     (("public",), ("private",)),
     # A party and its counterparty
@@ -107,12 +108,19 @@ def _key(word: str) -> str:
     return token.key
 
 
-def opposites(key: str) -> frozenset[str]:
-    """The keys of the words that cannot hold where the word with ``key`` holds."""
-    return _table().get(key, frozenset())
+# Words whose stem is a word above but which mean something else: "The probation lasts half
+# a year" says nothing of a first or last thing.
+_HOMOGRAPHS = frozenset({"lasts", "lasted", "lasting"})
 
 
-def verdict_opposites(key: str) -> frozenset[str]:
+def opposites(word: Token) -> frozenset[str]:
+    """The keys of the words that cannot hold where ``word`` holds."""
+    if word.text.casefold() in _HOMOGRAPHS:
+        return frozenset()
+    return _table().get(word.key, frozenset())
+
+
+def verdict_opposites(word: Token) -> frozenset[str]:
     """As `opposites`, for a verdict word only (`VERDICTS`: "approved", "covered",
     "cancelled"); empty for any other word."""
-    return _table(VERDICTS).get(key, frozenset())
+    return _table(VERDICTS).get(word.key, frozenset())

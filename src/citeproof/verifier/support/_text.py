@@ -392,9 +392,18 @@ def _join_durations(text: str, tokens: list[Token]) -> list[Token]:
             and "(" in text[token.span[1] : tokens[j].span[0]]
         ):
             j += 1
+        gap_end = j
+        # "half a year": the article is part of the figure.
+        if (
+            token.value == 0.5
+            and j + 1 < len(tokens)
+            and tokens[j].key in ("a", "an")
+            and text[tokens[j].span[1] : tokens[j + 1].span[0]] == " "
+        ):
+            j += 1
         unit = tokens[j] if j < len(tokens) else None
         days = _DAYS.get(unit.key) if unit is not None else None
-        gap = text[token.span[1] : unit.span[0]] if unit is not None else ""
+        gap = text[token.span[1] : tokens[gap_end].span[0]] if unit is not None else ""
         if (
             token.kind == "number"
             and token.value is not None

@@ -1,0 +1,137 @@
+"""A service agreement, an offer letter and a support ticket: verdicts a reader would give.
+
+- "nobody replied" and "was not able to waive the late fee" deny what a claim that drops the
+  denial ("Support replied", "The agent waived the late fee") states: contradicted, naming
+  the source's words; the claim that keeps the denial stays supported.
+- Two of a claim's figures that stand together in the source ("below 99% the credit rises to
+  25%") back each other, though another figure ("below 99.9%") stands where the claim's
+  words align; the same figure with the wrong partner is still contradicted.
+- "half a year" is six months; "lasts" is not "last", the opposite of "first".
+- "including public holidays" where the letter says "plus public holidays": contradicted.
+
+Each claim is verified alone (``CLAIM [id]``), as a team's answer would carry it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from citeproof import Source, verify
+from citeproof.model import ClaimSupport
+from citeproof.verifier.support._text import tokenize
+
+SLA = Source(
+    id="sla",
+    kind="document",
+    title="Service Level Agreement",
+    text=(
+        "Service Level Agreement. The Provider guarantees 99.9% monthly uptime for the "
+        "production environment. Scheduled maintenance is excluded from the uptime "
+        "calculation, provided the Customer is notified at least 48 hours in advance. If "
+        "uptime falls below 99.9%, the Customer is entitled to a service credit of 10% of the "
+        "monthly fee; below 99% the credit rises to 25%. Service credits are the Customer's "
+        "sole remedy for downtime. Credits must be requested within 30 days of the end of "
+        "the affected month. The Provider is not responsible for outages caused by the "
+        "Customer's own network."
+    ),
+)
+OFFER = Source(
+    id="offer-letter",
+    kind="email_body",
+    title="Your offer",
+    text=(
+        "Dear Priya, we are pleased to offer you the position of Senior Analyst. The probation "
+        "period is six months. You are entitled to 25 days of paid holiday a year, plus public "
+        "holidays. Kind regards, Tom Hale"
+    ),
+)
+TICKET = Source(
+    id="ticket-8841",
+    kind="email_body",
+    title="Re: charged twice",
+    text=(
+        "Customer: My invoice for October was charged twice to my card. I contacted support "
+        "on 3 November but nobody replied.\n\nAgent: I can confirm the duplicate charge of "
+        "$129. I was not able to waive the late fee, because that needs a supervisor, but I "
+        "have escalated it."
+    ),
+)
+
+
+def judged(claim: str, source: Source) -> ClaimSupport:
+    answer = verify(f"{claim} [{source.id}]", [SLA, OFFER, TICKET], answer_id="denials")
+    (verified,) = [c for c in answer.claims if c.support]
+    (support,) = verified.support
+    return support
+
+
+@pytest.mark.parametrize(
+    ("claim", "source", "said"),
+    [
+        pytest.param(
+            "Support replied to the customer on 3 November.", TICKET, "nobody", id="nobody"
+        ),
+        pytest.param(
+            "The agent waived the late fee.", TICKET, "not able to waive", id="not-able-to"
+        ),
+    ],
+)
+def test_a_claim_that_drops_the_sources_denial_is_contradicted(
+    claim: str, source: Source, said: str
+) -> None:
+    support = judged(claim, source)
+    assert support.verdict == "contradicted", support
+    assert any(d.kind == "negation" and said in (d.instead or "") for d in support.differences)
+    assert said in support.reason
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        pytest.param(
+            "The agent could not waive the late fee and escalated it.", TICKET, id="keeps-not"
+        ),
+        pytest.param(
+            "Below 99% uptime the Customer gets a 25% service credit.", SLA, id="together"
+        ),
+        pytest.param("The probation period is half a year.", OFFER, id="half-a-year"),
+        pytest.param("The probation lasts six months.", OFFER, id="lasts"),
+    ],
+)
+def test_a_true_restatement_is_supported(claim: str, source: Source) -> None:
+    support = judged(claim, source)
+    assert support.verdict == "supported", support
+
+
+@pytest.mark.parametrize(
+    ("claim", "source", "claimed", "instead"),
+    [
+        pytest.param(
+            "Below 99% uptime the credit is 10% of the monthly fee.",
+            SLA,
+            "99%",
+            "99.9%",
+            id="wrong-partner",
+        ),
+        pytest.param(
+            "Priya gets 25 days of paid holiday including public holidays.",
+            OFFER,
+            "including",
+            "plus",
+            id="including-for-plus",
+        ),
+    ],
+)
+def test_a_claim_that_turns_the_source_round_is_contradicted(
+    claim: str, source: Source, claimed: str, instead: str
+) -> None:
+    support = judged(claim, source)
+    assert support.verdict == "contradicted", support
+    assert any(d.text == claimed and d.instead == instead for d in support.differences), support
+
+
+def test_half_a_year_is_a_length_of_time() -> None:
+    (half,) = [t for t in tokenize("lasts half a year") if t.kind == "number"]
+    (six,) = [t for t in tokenize("six months") if t.kind == "number"]
+    assert half.text == "half a year"
+    assert half.key == six.key
