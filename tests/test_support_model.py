@@ -41,10 +41,6 @@ def test_the_shipped_model_is_checked_against_its_sha256() -> None:
         nli.read_shipped(tokenizer_sha256="0" * 64)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the shipped model calls a true restatement contradicted (docs/measurements.md)",
-)
 def test_the_model_scores_entailment_and_contradiction_apart() -> None:
     model = nli.NliModel.get()
     assert model is not None

@@ -126,6 +126,13 @@ class _Part:
     span: Span  # into the claim's text
     text: str
     windows: tuple[_Window, ...]  # empty: settled by its verified quotes
+    read: str = ""  # `text` with its figures in the windows' words; "" when the same
+
+    @property
+    def readings(self) -> tuple[str, ...]:
+        """How the model reads the part: as written and, where they differ, with its figures
+        in the source's words; each window keeps its better reading (`_best_reading`)."""
+        return (self.text, self.read) if self.read else (self.text,)
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,7 +282,13 @@ class SupportJudge:
         parts = [
             self._parts(r) if f is not None else () for r, f in zip(requests, found, strict=True)
         ]
-        pairs = [(w.text, p.text) for ps in parts for p in ps for w in p.windows]
+        pairs = [
+            (w.text, reading)
+            for ps in parts
+            for p in ps
+            for w in p.windows
+            for reading in p.readings
+        ]
         notes: dict[tuple[str, str], str] = {}
         if self.asker is not None:
             verdicts = self.asker.judge(pairs)
@@ -289,7 +302,10 @@ class SupportJudge:
             if examined is None:
                 out.append(_by_quotes(request.source))
                 continue
-            reads = [_read(p, [next(scores) for _ in p.windows]) for p in claim_parts_]
+            reads = [
+                _read(p, [_best_reading([next(scores) for _ in p.readings]) for _ in p.windows])
+                for p in claim_parts_
+            ]
             out.append(self._by_model(request, examined, reads, notes))
         return out
 
@@ -307,8 +323,9 @@ class SupportJudge:
                 continue
             chosen, _ = locate(tokens, prepared, request.paragraph)
             windows = _windows(prepared, chosen)
+            read = _in_source_figures(text, tokens, judged, windows)
             # The provider reads one window per part: its prompt stays short.
-            out.append(_Part((start, end), text, windows[:1] if self.asker else windows))
+            out.append(_Part((start, end), text, windows[:1] if self.asker else windows, read))
         return tuple(out)
 
     def _by_head(self, request: Request, found: Examined | None) -> ClaimSupport:
@@ -393,7 +410,12 @@ class SupportJudge:
                 else _unbacked_reason(found) or "the passage does not say this"
             )
         if notes and shown is not None and verdict != "supported":
-            noted = [notes.get((shown.text, r.part.text)) for r in reads if shown in r.part.windows]
+            noted = [
+                notes.get((shown.text, reading))
+                for r in reads
+                if shown in r.part.windows
+                for reading in r.part.readings
+            ]
             reason = next((n for n in noted if n), reason)
         passage = (
             _passage(source, (shown.best, *shown.sentences))
@@ -482,6 +504,30 @@ def _windows(prepared: PreparedSource, chosen: Sequence[Sentence]) -> tuple[_Win
         if key not in seen:
             out.append(_Window(_join(text, together), together, chosen[0]))
     return tuple(out)
+
+
+def _best_reading(scores: Sequence[Entailment]) -> Entailment:
+    return max(scores, key=lambda e: e.entails)
+
+
+def _in_source_figures(
+    text: str, tokens: Sequence[Token], judged: Sequence[bool], windows: Sequence[_Window]
+) -> str:
+    """``text`` with each figure the windows state in other words written as they write it
+    ("24 months" as "two years", "3" as "three"): the fact layer has settled that they are
+    the same value, and the model, which reads words, need not. ``""`` when none is."""
+    written: dict[str, str] = {}
+    for window in windows:
+        for sentence in window.sentences:
+            for token in sentence.tokens:
+                if token.kind in ("number", "date"):
+                    written.setdefault(token.key, token.text)
+    out = text
+    for token, ours in sorted(zip(tokens, judged, strict=True), key=lambda t: -t[0].span[0]):
+        theirs = written.get(token.key) if ours and token.kind in ("number", "date") else None
+        if theirs is not None and theirs.casefold() != token.text.casefold():
+            out = out[: token.span[0]] + theirs + out[token.span[1] :]
+    return out if out != text else ""
 
 
 def _join(text: str, run: Sequence[Sentence]) -> str:
