@@ -135,3 +135,32 @@ def test_half_a_year_is_a_length_of_time() -> None:
     (six,) = [t for t in tokenize("six months") if t.kind == "number"]
     assert half.text == "half a year"
     assert half.key == six.key
+
+
+POLICY = Source(
+    id="credit-policy",
+    kind="document",
+    title="Residential Credit Policy",
+    text=(
+        "2. Loan-to-value. Applications with a loan-to-value ratio above 80% must be referred "
+        "to a senior underwriter before an offer is issued.\n\n3. Affordability. The "
+        "applicant's total monthly debt payments must not exceed 45% of verified gross "
+        "monthly income."
+    ),
+)
+
+
+def test_up_to_a_figure_is_at_most_that_figure() -> None:
+    """ "up to 45%" restates "must not exceed 45%"; "up to 80%" turns "above 80%" round."""
+    restated = verify(
+        "Debt payments can be up to 45% of verified gross monthly income [credit-policy].",
+        [POLICY],
+    )
+    assert restated.claims[0].support[0].verdict == "supported"
+    turned = verify(
+        "Applications up to 80% must be referred to a senior underwriter [credit-policy].",
+        [POLICY],
+    )
+    (support,) = turned.claims[0].support
+    assert support.verdict == "contradicted", support
+    assert any(d.text == "up to" and d.instead == "above" for d in support.differences)

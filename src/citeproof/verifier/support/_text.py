@@ -101,6 +101,8 @@ def direction(token_text: str) -> tuple[str, int] | None:
         return None
     turn = -1 if len(words) > 1 and _is_negation(words[0]) else 1
     folded = words[-1]
+    if words[-2:] == ["up", "to"]:
+        return "comparative", turn * -1  # "up to 80%" is at most 80%
     if folded in COMPARATIVES:
         return "comparative", turn * COMPARATIVES[folded]
     if folded in CHANGES:
@@ -358,9 +360,8 @@ def tokenize(text: str, first: int = 0, last: int | None = None) -> list[Token]:
         elif reading.opening_word and (start in sentence_starts or _after_open(text, start, first)):
             kind = "word"
         tokens.append(Token(word, (start, end), reading.key, kind, reading.value, reading.unit))
-    return _join_durations(
-        text, _join_negated_comparatives(text, _join_spelled_numbers(text, tokens))
-    )
+    joined = _join_negated_comparatives(text, _join_spelled_numbers(text, tokens))
+    return _join_durations(text, _join_up_to(text, joined))
 
 
 DURATION = "d"  # the unit of a length of time, in days: "three months" backs "90 days"
@@ -450,6 +451,29 @@ def _join_negated_comparatives(text: str, tokens: list[Token]) -> list[Token]:
                     joined.append(Token(written, span, key, "comparative"))
                     continue
         joined.append(token)
+    return joined
+
+
+def _join_up_to(text: str, tokens: list[Token]) -> list[Token]:
+    """ "up to" right before a number as one comparative token, at most: "Applications up to
+    80%" against "above 80%" says the other way round."""
+    joined: list[Token] = []
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        if (
+            token.text.casefold() == "up"
+            and i + 2 < len(tokens)
+            and tokens[i + 1].text.casefold() == "to"
+            and tokens[i + 2].kind == "number"
+            and text[token.span[1] : tokens[i + 1].span[0]] == " "
+        ):
+            span = (token.span[0], tokens[i + 1].span[1])
+            joined.append(Token(text[span[0] : span[1]], span, "comparative-1", "comparative"))
+            i += 2
+            continue
+        joined.append(token)
+        i += 1
     return joined
 
 
