@@ -90,6 +90,15 @@ def test_range_marker_expands_to_every_id_in_it_003_1() -> None:
     assert [c.label for c in parse_answer("See [S2–4].").citations] == ["S2", "S3", "S4"]
 
 
+def test_an_id_that_only_looks_like_a_range_names_one_source_003_1() -> None:
+    """ "q3-results" is no range from "q3" to "results": it was no citation at all."""
+    parsed = parse_answer("Revenue rose 8% [q3-results]. Costs were flat [fy24-report ¶2].")
+    assert [(c.label, c.paragraph) for c in parsed.citations] == [
+        ("q3-results", None),
+        ("fy24-report", 2),
+    ]
+
+
 def test_range_marker_expansion_is_capped_at_fifty_ids_003_1() -> None:
     labels = [c.label for c in parse_answer("See [1-100000].").citations]
     assert labels == [str(n) for n in range(1, 51)]

@@ -56,6 +56,9 @@ _ITEM = re.compile(
     rf"(?P<first>{_ID})(?:[ \t]*[-–][ \t]*(?P<last>{_ID}))?(?:[ \t]*[:\#]?[ \t]*{_PARAGRAPH})?",
     re.IGNORECASE,
 )
+_NAMED_ITEM = re.compile(
+    rf"(?P<first>{_NAMED_ID})(?:[ \t]*[:\#]?[ \t]*{_PARAGRAPH})?", re.IGNORECASE
+)
 _NUMBERED_ONLY = re.compile(_NUMBERED_ID, re.IGNORECASE)
 # Words that editors and templates put in brackets: never a source's name.
 _EDITORIAL_WRITTEN = (
@@ -156,7 +159,11 @@ def parse_ids(body: str) -> tuple[Reference, ...] | None:
             return None
         expanded = _expand(_label(item.group("first")), item.group("last"))
         if expanded is None:
-            return None
+            # Not a range: "q3-results" and "fy24-report" are one source's name.
+            item = _NAMED_ITEM.fullmatch(token)
+            if item is None:
+                return None
+            expanded = [item.group("first")]
         para = int(item.group("para")) if item.group("para") else None
         latest = list(range(len(labels), len(labels) + len(expanded)))
         labels.extend(expanded)
