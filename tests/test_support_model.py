@@ -20,6 +20,7 @@ from citeproof.providers import FunctionProvider, Request
 from citeproof.verifier.support import _nli as nli
 from citeproof.verifier.support._parts import claim_parts
 from citeproof.verifier.support._provider_judge import read_verdicts
+from tests.cli_runs import invoke
 
 ROOT = Path(__file__).resolve().parent.parent
 POLICY = Source(
@@ -210,3 +211,62 @@ def test_training_still_runs_end_to_end_on_a_few_pairs(tmp_path: Path) -> None:
     assert manifest["labels"] == ["entails", "contradicts", "neither"]
     assert manifest["training"]["pairs"] == 48
     assert (ship / "model.onnx").stat().st_size > 1_000_000
+
+
+RESULTS = Source(
+    id="q3-results",
+    kind="document",
+    title="Third-quarter results",
+    text=(
+        "Revenue rose 8% to $4.2 billion in the third quarter, driven by cloud sales. Operating "
+        "costs were flat. The company lowered its full-year forecast because of weak demand in "
+        "Europe. The board approved a dividend of 40 cents per share."
+    ),
+)
+
+
+def _judged(claim: str, judge: str) -> tuple[str, str]:
+    answer = verify(f"{claim} [q3-results]", [RESULTS], policy=Policy(support_judge=judge))  # type: ignore[arg-type]
+    (support,) = answer.claims[0].support
+    return support.verdict, support.method
+
+
+def test_lexical_and_model_overrules_a_supported_claim_the_model_reads_as_contradicted() -> None:
+    """The words of "kept its full-year forecast unchanged" are the source's but one; the
+    model reads "lowered" against it. With ``lexical+model`` the model's verdict stands."""
+    claim = "The company kept its full-year forecast unchanged."
+    assert _judged(claim, "lexical")[0] == "supported"
+    assert _judged(claim, "lexical+model") == ("contradicted", "entailment")
+
+
+def test_lexical_and_model_keeps_the_heads_verdict_otherwise() -> None:
+    true_claim = "The board approved a dividend of 40 cents per share."
+    verdict, method = _judged(true_claim, "lexical+model")
+    assert verdict == "supported" and method == _judged(true_claim, "lexical")[1]
+    assert method != "entailment"
+    turned = "The company raised its full-year forecast."  # the fact layer's own contradiction
+    assert _judged(turned, "lexical+model")[0] == "contradicted"
+
+
+def test_lexical_and_model_is_a_judge_the_cli_and_policy_name(tmp_path: Path) -> None:
+    with pytest.raises(PolicyError, match="'lexical', 'model', 'lexical\\+model', 'provider'"):
+        Policy(support_judge="both")  # type: ignore[arg-type]
+    results = tmp_path / "results.txt"
+    results.write_text(RESULTS.text, encoding="utf-8")
+    answer = tmp_path / "answer.md"
+    answer.write_text(
+        "The company kept its full-year forecast unchanged [q3-results].", encoding="utf-8"
+    )
+    code, out, err = invoke(
+        "verify",
+        str(answer),
+        "--source",
+        f"q3-results={results}",
+        "--support-judge",
+        "lexical+model",
+        "--format",
+        "json",
+    )
+    assert code == 0, err
+    (claim,) = json.loads(out)["claims"]
+    assert claim["support"][0]["verdict"] == "contradicted"

@@ -27,7 +27,7 @@ from citeproof.cli._common import (
     outcome_options,
 )
 from citeproof.errors import InputError
-from citeproof.model import Policy, Source
+from citeproof.model import SUPPORT_JUDGES, Policy, Source, SupportJudgeName
 from citeproof.operations import Engine
 from citeproof.providers import get_provider
 from citeproof.render import plural, safe_console, visible
@@ -191,11 +191,12 @@ DEFAULTS = Policy()
 @click.option(
     "--support-judge",
     "support_judge",
-    type=click.Choice(["model", "lexical", "provider"]),
+    type=click.Choice(SUPPORT_JUDGES),
     default=None,
     help="How claim support is judged: lexical (default: the word-level head), model (the "
     "shipped entailment model: fewer false 'supported', but it reads reworded true claims as "
-    "contradicted), or provider (the LLM of --judge-provider, one call per answer, cached).",
+    "contradicted), lexical+model (the head, overruled where the model reads a "
+    "contradiction), or provider (the LLM of --judge-provider, one call per answer, cached).",
 )
 @click.option(
     "--judge-provider",
@@ -247,7 +248,7 @@ def verify_command(
     min_similarity: float | None,
     number_sources: bool,
     fail_on: FailOn | None,
-    support_judge: Literal["model", "lexical", "provider"] | None,
+    support_judge: SupportJudgeName | None,
     judge_provider: str | None,
     vendor: str | None,
     encoding: str,

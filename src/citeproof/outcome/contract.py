@@ -14,7 +14,15 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from citeproof.errors import InputError
-from citeproof.model import ClaimSupport, Policy, Source, Span, VerifiedAnswer, expect_instance
+from citeproof.model import (
+    ClaimSupport,
+    Policy,
+    Source,
+    Span,
+    SupportJudgeName,
+    VerifiedAnswer,
+    expect_instance,
+)
 from citeproof.outcome._codec import eligibility_to_json, policy_to_json
 from citeproof.sources import DEFAULT_LIMITS, ReadLimits
 
@@ -47,7 +55,7 @@ class PolicyIn(_Strict):
     support_threshold: float | None = None
     partial_threshold: float | None = None
     support_embeddings: Literal["auto", "off"] | None = None
-    support_judge: Literal["model", "lexical", "provider"] | None = None
+    support_judge: SupportJudgeName | None = None
 
     def to_policy(self, base: Policy) -> Policy:
         changes = {k: v for k, v in self.model_dump().items() if v is not None}

@@ -23,6 +23,10 @@ With ``support_judge="model"`` the shipped entailment model (`nli`) judges meani
 - ``partial``: some parts entailed, or the weakest part at least `MODEL_PARTIAL`;
 - ``unsupported``: otherwise.
 
+``support_judge="lexical+model"``: the lexical head's verdicts, but each claim it supports
+(and its verified quotes alone do not settle) is read by the model as above, and the model's
+``contradicted`` stands (`SupportJudge._overruled`).
+
 ``support_judge="provider"`` asks the team's LLM the same question per part
 (`provider_judge`), one call per answer. The model is asked once per answer
 (`SupportJudge.judge_many`) and scores each pair on its own (`_nli`), so a verdict does not
@@ -38,6 +42,7 @@ search.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import re
 from collections.abc import Sequence
@@ -183,9 +188,11 @@ class SupportJudge:
         """The encoder, the model and the method's name, the shared ones loaded now."""
         if self._resolved is None:
             encoder, model = self._given
-            if model is None and self.policy.support_judge == "model":
+            judge = self.policy.support_judge
+            if model is None and judge in ("model", "lexical+model"):
                 model = NliModel.get()
-            if encoder is None and model is None and self.policy.support_embeddings == "auto":
+            reads_head = model is None or judge == "lexical+model"
+            if encoder is None and reads_head and self.policy.support_embeddings == "auto":
                 encoder = Encoder.get()
             if self.asker is not None:
                 model = None
@@ -193,7 +200,7 @@ class SupportJudge:
                 PROVIDER
                 if self.asker is not None
                 else MODEL
-                if model is not None
+                if model is not None and judge != "lexical+model"
                 else EMBEDDING
                 if encoder is not None
                 else LEXICAL
@@ -279,6 +286,8 @@ class SupportJudge:
             return [_by_quotes(r.source) for r in requests]
         if self.model is None and self.asker is None:
             return [self._by_head(r, f) for r, f in zip(requests, found, strict=True)]
+        if self.method != MODEL and self.asker is None:
+            return self._overruled(requests, found)
         parts = [
             self._parts(r) if f is not None else () for r, f in zip(requests, found, strict=True)
         ]
@@ -307,6 +316,39 @@ class SupportJudge:
                 for p in claim_parts_
             ]
             out.append(self._by_model(request, examined, reads, notes))
+        return out
+
+    def _overruled(
+        self, requests: Sequence[Request], found: Sequence[Examined | None]
+    ) -> list[ClaimSupport]:
+        """``support_judge="lexical+model"``: the head's verdicts, but a claim the head
+        supports is read by the model too, and the model's verdict stands where it is
+        ``contradicted`` (method `MODEL`)."""
+        assert self.model is not None
+        head = [self._by_head(r, f) for r, f in zip(requests, found, strict=True)]
+        asked = [
+            i
+            for i, (support, examined) in enumerate(zip(head, found, strict=True))
+            if examined is not None
+            and support.verdict == "supported"
+            and support.method == self.method  # not settled by its verified quotes
+        ]
+        parts = {i: self._parts(requests[i]) for i in asked}
+        pairs = [
+            (w.text, t) for i in asked for p in parts[i] for w in p.windows for t in p.readings
+        ]
+        scores = iter(self.model.score(pairs))
+        out = list(head)
+        for i in asked:
+            reads = [
+                _read(p, [_best_reading([next(scores) for _ in p.readings]) for _ in p.windows])
+                for p in parts[i]
+            ]
+            examined = found[i]
+            assert examined is not None
+            by_model = self._by_model(requests[i], examined, reads, {})
+            if by_model.verdict == "contradicted":
+                out[i] = dataclasses.replace(by_model, method=MODEL)
         return out
 
     def _parts(self, request: Request) -> tuple[_Part, ...]:

@@ -66,6 +66,8 @@ GROUPS: tuple[tuple[tuple[str, ...], ...], ...] = (
         ("rose", "rise", "risen", "grew", "grow", "grown", "increased", "increase"),
         ("fell", "fall", "fallen", "declined", "decreased", "decrease", "dropped"),
     ),
+    (("raise", "raised", "raises"), ("lowered", "lowers", "cut", "cuts", "reduce", "reduced")),
+    (("strong", "stronger", "robust"), ("weak", "weaker")),
     (("secured",), ("unsecured",)),
     (("fixed",), ("variable", "floating")),
     (("gross",), ("net",)),
