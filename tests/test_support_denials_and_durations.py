@@ -59,7 +59,7 @@ TICKET = Source(
 
 
 def judged(claim: str, source: Source) -> ClaimSupport:
-    answer = verify(f"{claim} [{source.id}]", [SLA, OFFER, TICKET], answer_id="denials")
+    answer = verify(f"{claim} [{source.id}]", [source], answer_id="denials")
     (verified,) = [c for c in answer.claims if c.support]
     (support,) = verified.support
     return support
@@ -164,3 +164,33 @@ def test_up_to_a_figure_is_at_most_that_figure() -> None:
     (support,) = turned.claims[0].support
     assert support.verdict == "contradicted", support
     assert any(d.text == "up to" and d.instead == "above" for d in support.differences)
+
+
+MAIL = Source(
+    id="install-update",
+    kind="email_body",
+    title="Installation",
+    text=(
+        "Hi team, the installation has been moved from March to April because the data centre "
+        "is not ready. Prices rose from 3% to 5% between 2020 and 2023. Regards, Ana"
+    ),
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "verdict"),
+    [
+        pytest.param(
+            "The installation was moved from April to March.", "contradicted", id="turned"
+        ),
+        pytest.param("The installation was moved from March to April.", "supported", id="same"),
+        pytest.param("Prices rose from 5% to 3%.", "contradicted", id="figures-turned"),
+        pytest.param("Prices rose from 3% to 5% between 2023 and 2020.", "supported", id="between"),
+    ],
+)
+def test_from_one_thing_to_another_has_an_order(claim: str, verdict: str) -> None:
+    """ "from April to March" turns "from March to April" round; "between" has no order."""
+    support = judged(claim, MAIL)
+    assert support.verdict == verdict, support
+    if verdict == "contradicted":
+        assert "from" in support.reason and "not" in support.reason

@@ -232,6 +232,9 @@ def check_facts(
     )
     if order is not None:
         times.append(order)
+    ranged = _range_turned(claim_text, claim, passage, judged)
+    if ranged is not None:
+        times.append(ranged)
     swapped = _parties_swapped(claim_text, claim, lead or passage, judged)
     if swapped is not None:
         times.append(swapped)
@@ -717,6 +720,52 @@ def _order_turned(
                 instead = " ".join(t.text for t in said)
                 return ClaimDifference("word", claim_text[start:end], (start, end), instead)
     return None
+
+
+def _range_turned(
+    claim_text: str, claim: Sequence[Token], passage: Sequence[Token], judged: Sequence[bool]
+) -> ClaimDifference | None:
+    """The claim's "from A to B" where the passage says "from B to A": "The installation was
+    moved from April to March" against "moved from March to April"."""
+    theirs = {(a.key, b.key): (j, k) for a, b, j, k in _ranges(passage)}
+    for a, b, i, k in _ranges(claim):
+        if a.key == b.key or not all(judged[i : k + 1]) or (a.key, b.key) in theirs:
+            continue
+        turned = theirs.get((b.key, a.key))
+        if turned is not None:
+            start, end = claim[i].span[0], claim[k].span[1]
+            said = " ".join(t.text for t in passage[turned[0] : turned[1] + 1])
+            return ClaimDifference("word", claim_text[start:end], (start, end), said)
+    return None
+
+
+_TO = frozenset({"to", "until", "till", "through"})  # "between A and B" has no order
+
+
+def _ranges(tokens: Sequence[Token]) -> list[tuple[Token, Token, int, int]]:
+    """Each "from A to B" of ``tokens``, A and B the first content token after each word
+    (past "the"): (A, B, the index of "from", the index of B)."""
+    out = []
+    for i, token in enumerate(tokens):
+        if token.text.casefold() != "from":
+            continue
+        a = _next_content(tokens, i + 1)
+        if a is None:
+            continue
+        to = next(
+            (k for k in range(a + 1, min(a + 3, len(tokens))) if tokens[k].text.casefold() in _TO),
+            None,
+        )
+        b = _next_content(tokens, to + 1) if to is not None else None
+        if b is not None:
+            out.append((tokens[a], tokens[b], i, b))
+    return out
+
+
+def _next_content(tokens: Sequence[Token], at: int) -> int | None:
+    while at < len(tokens) and tokens[at].text.casefold() in ("the", "a", "an"):
+        at += 1
+    return at if at < len(tokens) and is_content(tokens[at]) else None
 
 
 _PASSIVE = frozenset({"by"})
