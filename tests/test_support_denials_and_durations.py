@@ -194,3 +194,30 @@ def test_from_one_thing_to_another_has_an_order(claim: str, verdict: str) -> Non
     assert support.verdict == verdict, support
     if verdict == "contradicted":
         assert "from" in support.reason and "not" in support.reason
+
+
+ROLES = Source(
+    id="roles",
+    kind="email_body",
+    title="Who does what",
+    text=(
+        "Hi all, the vendor confirmed the servers ship on Monday. Sarah will lead the "
+        "migration; Tom will handle testing. Regards, Ana"
+    ),
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "verdict"),
+    [
+        pytest.param("Tom will lead the migration.", "contradicted", id="tom-leads"),
+        pytest.param("Sarah will handle testing.", "contradicted", id="sarah-tests"),
+        pytest.param("Sarah will lead the migration.", "supported", id="sarah-leads"),
+        pytest.param("Tom will handle testing.", "supported", id="tom-tests"),
+    ],
+)
+def test_one_persons_task_given_to_another_is_contradicted(claim: str, verdict: str) -> None:
+    support = judged(claim, ROLES)
+    assert support.verdict == verdict, support
+    if verdict == "contradicted":
+        assert "will" in support.reason and "not" in support.reason, support.reason

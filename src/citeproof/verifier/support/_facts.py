@@ -236,6 +236,8 @@ def check_facts(
     if ranged is not None:
         times.append(ranged)
     swapped = _parties_swapped(claim_text, claim, lead or passage, judged)
+    if swapped is None:
+        swapped = _doer_swapped(claim_text, claim, passage, judged)
     if swapped is not None:
         times.append(swapped)
     # A fact the alignment left without a counterpart ("game 4–3" / "game 3–3" aligns the 3s):
@@ -801,6 +803,68 @@ def _parties_swapped(
         instead = " ".join(t.text for t in lead[p_first : p_then + 1])
         return ClaimDifference("word", claim_text[start:end], (start, end), instead)
     return None
+
+
+def _doer_swapped(
+    claim_text: str, claim: Sequence[Token], passage: Sequence[Token], judged: Sequence[bool]
+) -> ClaimDifference | None:
+    """The claim gives a named person's act to another the passage names: "Tom will lead the
+    migration" against "Sarah will lead the migration; Tom will handle testing". Only where
+    the passage names someone else right before the same verb and the same next word, never
+    the claim's name there, and names the claim's person elsewhere."""
+    said = frozenset(t.key for t in passage)
+    for v, verb in enumerate(claim):
+        if not judged[v] or verb.kind != "word":
+            continue
+        ours = _doer(claim, v)
+        if not ours or not all(judged[k] for k in ours):
+            continue
+        names = frozenset(claim[k].key for k in ours)
+        if not names <= said:
+            continue  # a name the source never gives is the fact layer's own difference
+        after = _next_content(claim, v + 1)
+        other: list[int] = []
+        for j, token in enumerate(passage):
+            if token.key != verb.key:
+                continue
+            if after is not None:
+                there = _next_content(passage, j + 1)
+                if there is None or passage[there].key != claim[after].key:
+                    continue
+            theirs = _doer(passage, j)
+            if names & {passage[k].key for k in theirs}:
+                return None  # the passage says the claim's person does it
+            if theirs and not other:
+                other = [*theirs, j]
+        if other:
+            start, end = claim[ours[0]].span[0], verb.span[1]
+            instead = " ".join(t.text for t in passage[other[0] : other[-1] + 1])
+            return ClaimDifference("word", claim_text[start:end], (start, end), instead)
+    return None
+
+
+# Words between a doer and the verb: "Sarah will lead", "Tom has approved".
+_BETWEEN_DOER = frozenset(
+    {"will", "would", "shall", "should", "must", "may", "can", "could", "has", "have", "had"}
+)
+
+
+def _doer(tokens: Sequence[Token], verb: int) -> list[int]:
+    """The indices of the capitalised words right before ``tokens[verb]``, past at least one
+    word of `_BETWEEN_DOER` (without one, "Dutch amateur" or "Japan reported" would read as a
+    doer and a verb): the person who does what the verb says. None in capitals: "EC" may be
+    the "European Commission"."""
+    k = verb - 1
+    while k >= 0 and tokens[k].text.casefold() in _BETWEEN_DOER:
+        k -= 1
+    if k == verb - 1:
+        return []
+    out: list[int] = []
+    # A name opening a sentence is read as a word: capitalised is what it has.
+    while k >= 0 and tokens[k].kind in ("name", "word") and tokens[k].text[:1].isupper():
+        out.insert(0, k)
+        k -= 1
+    return [] if any(tokens[k].text.isupper() for k in out) else out
 
 
 def _sides(tokens: Sequence[Token], at: int, way: int) -> tuple[list[Token], list[Token]]:
