@@ -221,3 +221,28 @@ def test_one_persons_task_given_to_another_is_contradicted(claim: str, verdict: 
     assert support.verdict == verdict, support
     if verdict == "contradicted":
         assert "will" in support.reason and "not" in support.reason, support.reason
+
+
+NOTE = Source(
+    id="results-note",
+    kind="document",
+    title="Results note",
+    text=(
+        "Revenue rose 8% to $4.2 billion in the third quarter. The company lowered its "
+        "full-year forecast because of weak demand in Europe."
+    ),
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "instead"),
+    [
+        pytest.param("Demand in Europe was strong.", "weak", id="strong-for-weak"),
+        pytest.param("The company raised its full-year forecast.", "lowered", id="raised"),
+    ],
+)
+def test_a_word_the_sentence_says_the_opposite_of_is_contradicted(claim: str, instead: str) -> None:
+    """Wherever the sentence puts it: "weak demand in Europe" against "Demand ... was strong"."""
+    support = judged(claim, NOTE)
+    assert support.verdict == "contradicted", support
+    assert any(d.instead == instead for d in support.differences), support

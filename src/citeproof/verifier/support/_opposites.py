@@ -16,8 +16,9 @@ from functools import cache
 
 from citeproof.verifier.support._text import Token, tokenize
 
-# What is decided of one thing (a request, a cover, a plan): wherever a sentence puts it, a
-# sentence that says one of these of the claim's subject says the other is not so.
+# What is decided of one thing (a request, a cover, a plan) or said of it (a forecast raised,
+# demand weak): wherever a sentence puts it, a sentence that says one of these of the claim's
+# subject says the other is not so.
 VERDICTS: tuple[tuple[tuple[str, ...], ...], ...] = (
     (
         ("approve", "approved", "accept", "accepted", "grant", "granted"),
@@ -38,6 +39,9 @@ VERDICTS: tuple[tuple[tuple[str, ...], ...], ...] = (
     ),
     (("mandatory", "compulsory", "required"), ("optional", "voluntary")),
     (("limited", "capped"), ("unlimited", "uncapped")),
+    # and what is said of a forecast, a price, demand
+    (("raise", "raised", "raises"), ("lowered", "lowers", "cut", "cuts", "reduce", "reduced")),
+    (("strong", "stronger", "robust"), ("weak", "weaker")),
 )
 
 GROUPS: tuple[tuple[tuple[str, ...], ...], ...] = (
@@ -66,8 +70,6 @@ GROUPS: tuple[tuple[tuple[str, ...], ...], ...] = (
         ("rose", "rise", "risen", "grew", "grow", "grown", "increased", "increase"),
         ("fell", "fall", "fallen", "declined", "decreased", "decrease", "dropped"),
     ),
-    (("raise", "raised", "raises"), ("lowered", "lowers", "cut", "cuts", "reduce", "reduced")),
-    (("strong", "stronger", "robust"), ("weak", "weaker")),
     (("secured",), ("unsecured",)),
     (("fixed",), ("variable", "floating")),
     (("gross",), ("net",)),
