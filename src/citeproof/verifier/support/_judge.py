@@ -45,7 +45,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from citeproof.embedding import TextEncoder
@@ -136,7 +136,7 @@ class _Part:
     @property
     def readings(self) -> tuple[str, ...]:
         """How the model reads the part: as written and, where they differ, with its figures
-        in the source's words; each window keeps its better reading (`_best_reading`)."""
+        in the source's words; each window keeps its better reading (`_reads`)."""
         return (self.text, self.read) if self.read else (self.text,)
 
 
@@ -291,13 +291,7 @@ class SupportJudge:
         parts = [
             self._parts(r) if f is not None else () for r, f in zip(requests, found, strict=True)
         ]
-        pairs = [
-            (w.text, reading)
-            for ps in parts
-            for p in ps
-            for w in p.windows
-            for reading in p.readings
-        ]
+        pairs = [pair for ps in parts for pair in _pairs(ps)]
         notes: dict[tuple[str, str], str] = {}
         if self.asker is not None:
             verdicts = self.asker.judge(pairs)
@@ -311,11 +305,7 @@ class SupportJudge:
             if examined is None:
                 out.append(_by_quotes(request.source))
                 continue
-            reads = [
-                _read(p, [_best_reading([next(scores) for _ in p.readings]) for _ in p.windows])
-                for p in claim_parts_
-            ]
-            out.append(self._by_model(request, examined, reads, notes))
+            out.append(self._by_model(request, examined, _reads(claim_parts_, scores), notes))
         return out
 
     def _overruled(
@@ -334,19 +324,12 @@ class SupportJudge:
             and support.method == self.method  # not settled by its verified quotes
         ]
         parts = {i: self._parts(requests[i]) for i in asked}
-        pairs = [
-            (w.text, t) for i in asked for p in parts[i] for w in p.windows for t in p.readings
-        ]
-        scores = iter(self.model.score(pairs))
+        scores = iter(self.model.score([pair for i in asked for pair in _pairs(parts[i])]))
         out = list(head)
         for i in asked:
-            reads = [
-                _read(p, [_best_reading([next(scores) for _ in p.readings]) for _ in p.windows])
-                for p in parts[i]
-            ]
             examined = found[i]
             assert examined is not None
-            by_model = self._by_model(requests[i], examined, reads, {})
+            by_model = self._by_model(requests[i], examined, _reads(parts[i], scores), {})
             if by_model.verdict == "contradicted":
                 out[i] = dataclasses.replace(by_model, method=MODEL)
         return out
@@ -548,8 +531,22 @@ def _windows(prepared: PreparedSource, chosen: Sequence[Sentence]) -> tuple[_Win
     return tuple(out)
 
 
-def _best_reading(scores: Sequence[Entailment]) -> Entailment:
-    return max(scores, key=lambda e: e.entails)
+def _pairs(parts: Sequence[_Part]) -> list[tuple[str, str]]:
+    """The (window, reading) pairs the model scores for ``parts``, in `_reads`' order."""
+    return [(w.text, reading) for p in parts for w in p.windows for reading in p.readings]
+
+
+def _reads(parts: Sequence[_Part], scores: Iterator[Entailment]) -> list[_Read]:
+    """What the model said of each part, from the next of ``scores`` (`_pairs`' order): per
+    window, the better of its readings."""
+    return [
+        _read(p, [max((next(scores) for _ in p.readings), key=_entails) for _ in p.windows])
+        for p in parts
+    ]
+
+
+def _entails(score: Entailment) -> float:
+    return score.entails
 
 
 def _in_source_figures(
@@ -563,7 +560,7 @@ def _in_source_figures(
         for sentence in window.sentences:
             for token in sentence.tokens:
                 if token.kind in ("number", "date"):
-                    written.setdefault(token.key, token.text)
+                    written.setdefault(token.key, " ".join(token.text.split()))
     out = text
     for token, ours in sorted(zip(tokens, judged, strict=True), key=lambda t: -t[0].span[0]):
         theirs = written.get(token.key) if ours and token.kind in ("number", "date") else None
