@@ -246,3 +246,15 @@ def test_a_word_the_sentence_says_the_opposite_of_is_contradicted(claim: str, in
     support = judged(claim, NOTE)
     assert support.verdict == "contradicted", support
     assert any(d.instead == instead for d in support.differences), support
+
+
+def test_a_reason_never_says_the_source_lacks_what_another_part_of_it_gives() -> None:
+    """The located passage ("Credits must be requested within 30 days ...") does not name
+    the Customer, but the agreement does: the reason says "the passage", not "the source"."""
+    support = judged(
+        "The Customer must request credits within 30 days after the affected month ends.", SLA
+    )
+    assert "the source does not give “Customer”" not in support.reason, support.reason
+    missing = judged("The Customer gets a $500 credit if uptime falls below 99.9%.", SLA)
+    assert missing.verdict != "supported"
+    assert missing.reason == "the source does not give “$500”", missing.reason

@@ -375,7 +375,7 @@ class SupportJudge:
             passage=_passage(request.source, found.chosen) if found.share > 0 else None,
             differences=found.check.differences,
             method=method,
-            reason=_fact_reason(verdict, found),
+            reason=_fact_reason(verdict, found, request.source),
         )
 
     def _by_model(
@@ -399,7 +399,7 @@ class SupportJudge:
         if facts_conflict:
             verdict: SupportVerdict = "contradicted"
             shown = None
-            reason = _fact_reason(verdict, found)
+            reason = _fact_reason(verdict, found, source)
         elif against:
             verdict = "contradicted"
             worst = max(against, key=lambda r: r.contradicts)
@@ -423,16 +423,16 @@ class SupportJudge:
             reason = f"the passage backs “{backed}” but not “{_clip(missing[0])}”"
         elif len(entailed) == len(judged) and not whole:
             verdict, shown = "partial", _first(entailed)
-            reason = _unbacked_reason(found) or "the passage backs only part of this"
+            reason = _unbacked_reason(found, source) or "the passage backs only part of this"
         elif score >= MODEL_PARTIAL:
             verdict, shown = "partial", _best_shown(judged)
-            reason = _unbacked_reason(found) or "the passage backs only part of this"
+            reason = _unbacked_reason(found, source) or "the passage backs only part of this"
         else:
             verdict, shown = "unsupported", _best_shown(judged)
             reason = (
                 "the cited source has nothing on this"
                 if found.share == 0
-                else _unbacked_reason(found) or "the passage does not say this"
+                else _unbacked_reason(found, source) or "the passage does not say this"
             )
         if notes and shown is not None and verdict != "supported":
             noted = [
@@ -603,7 +603,7 @@ def _clip(text: str, limit: int = 160) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1].rsplit(" ", 1)[0] + "…"
 
 
-def _fact_reason(verdict: SupportVerdict, found: Examined) -> str:
+def _fact_reason(verdict: SupportVerdict, found: Examined, source: Source) -> str:
     """Why, in the fact layer's words: the first conflict, or what is not backed."""
     for d in found.check.differences:
         if d.instead is not None and d.text:
@@ -616,21 +616,27 @@ def _fact_reason(verdict: SupportVerdict, found: Examined) -> str:
         return "the passage says this"
     if found.share == 0:
         return "the cited source has nothing on this"
-    return _unbacked_reason(found) or (
+    return _unbacked_reason(found, source) or (
         "the passage backs only part of this"
         if verdict == "partial"
         else "the passage does not say this"
     )
 
 
-def _unbacked_reason(found: Examined) -> str | None:
-    """The first number or date of the claim the source never gives, else the first name
-    (not an acronym such as "LTV", which may stand for words the source spells out)."""
+def _unbacked_reason(found: Examined, source: Source) -> str | None:
+    """The first number or date of the claim the passage does not give, else the first name
+    (not an acronym such as "LTV", which may stand for words the source spells out); "the
+    source" when the whole source never writes it, "the passage" when another part does."""
     unbacked = [d for d in found.check.differences if d.instead is None and d.text]
     figures = [d for d in unbacked if d.kind in ("number", "date")]
     names = [d for d in unbacked if d.kind == "name" and not _acronym(d.text)]
     candidates = figures or names
-    return f"the source does not give “{candidates[0].text}”" if candidates else None
+    if not candidates:
+        return None
+    text = candidates[0].text
+    written = re.search(rf"(?<!\w){re.escape(text)}(?!\w)", source.text, re.IGNORECASE)
+    where = "passage" if written else "source"
+    return f"the {where} does not give “{text}”"
 
 
 def _acronym(text: str) -> bool:
