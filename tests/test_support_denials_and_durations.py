@@ -258,3 +258,12 @@ def test_a_reason_never_says_the_source_lacks_what_another_part_of_it_gives() ->
     missing = judged("The Customer gets a $500 credit if uptime falls below 99.9%.", SLA)
     assert missing.verdict != "supported"
     assert missing.reason == "the source does not give “$500”", missing.reason
+
+
+def test_a_name_the_source_never_writes_is_never_supported() -> None:
+    """Every other word is the source's; "Dell" is nowhere in it."""
+    support = judged("The vendor Dell confirmed the servers ship on Monday.", ROLES)
+    assert support.verdict == "partial", support
+    assert support.reason == "the source does not give “Dell”"
+    named = judged("The vendor confirmed the servers ship on Monday, Ana wrote.", ROLES)
+    assert named.verdict == "supported", named  # Ana signs the mail

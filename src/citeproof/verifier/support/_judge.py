@@ -360,6 +360,8 @@ class SupportJudge:
         score = head.score(found.values)
         policy = self.policy
         verdict = decide(found.check, score, policy, load_rules())
+        if verdict == "supported" and _names_never_given(found, request.source):
+            verdict = "partial"  # "The vendor Dell confirmed": the source never names Dell
         method = self.method
         if (
             request.quoted
@@ -479,6 +481,21 @@ def _unbacked_names(found: Examined) -> bool:
         d.kind == "name" and d.instead is None and not _acronym(d.text)
         for d in found.check.differences
     )
+
+
+def _names_never_given(found: Examined, source: Source) -> bool:
+    """Whether the claim gives a name (not an acronym) the whole source never writes."""
+    return any(
+        d.kind == "name"
+        and d.instead is None
+        and not _acronym(d.text)
+        and not _written_in(d.text, source)
+        for d in found.check.differences
+    )
+
+
+def _written_in(text: str, source: Source) -> bool:
+    return re.search(rf"(?<!\w){re.escape(text)}(?!\w)", source.text, re.IGNORECASE) is not None
 
 
 def _judged(claim: Sequence[Token], quoted: Sequence[Span]) -> list[bool]:
@@ -634,8 +651,7 @@ def _unbacked_reason(found: Examined, source: Source) -> str | None:
     if not candidates:
         return None
     text = candidates[0].text
-    written = re.search(rf"(?<!\w){re.escape(text)}(?!\w)", source.text, re.IGNORECASE)
-    where = "passage" if written else "source"
+    where = "passage" if _written_in(text, source) else "source"
     return f"the {where} does not give “{text}”"
 
 
