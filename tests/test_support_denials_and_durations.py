@@ -267,3 +267,23 @@ def test_a_name_the_source_never_writes_is_never_supported() -> None:
     assert support.reason == "the source does not give “Dell”"
     named = judged("The vendor confirmed the servers ship on Monday, Ana wrote.", ROLES)
     assert named.verdict == "supported", named  # Ana signs the mail
+
+
+@pytest.mark.parametrize(
+    ("claim", "verdict", "said"),
+    [
+        pytest.param("Credits can be requested at any time.", "contradicted", "within 30 days"),
+        pytest.param(
+            "Credits must be requested within 30 days of the end of the affected month.",
+            "supported",
+            None,
+        ),
+    ],
+)
+def test_at_any_time_where_the_source_sets_a_deadline(
+    claim: str, verdict: str, said: str | None
+) -> None:
+    support = judged(claim, SLA)
+    assert support.verdict == verdict, support
+    if said is not None:
+        assert support.reason == f"the passage says “{said}”, not “at any time”"

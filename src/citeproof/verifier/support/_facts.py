@@ -235,6 +235,9 @@ def check_facts(
     ranged = _range_turned(claim_text, claim, passage, judged)
     if ranged is not None:
         times.append(ranged)
+    limited = _time_limited(claim_text, claim, lead or passage, judged)
+    if limited is not None:
+        times.append(limited)
     swapped = _parties_swapped(claim_text, claim, lead or passage, judged)
     if swapped is None:
         swapped = _doer_swapped(claim_text, claim, passage, judged)
@@ -741,6 +744,43 @@ def _range_turned(
     return None
 
 
+def _time_limited(
+    claim_text: str, claim: Sequence[Token], lead: Sequence[Token], judged: Sequence[bool]
+) -> ClaimDifference | None:
+    """The claim's "at any time" (or "anytime") where the best sentence sets a limit of time
+    ("within 30 days", "by 14 February", "no later than 5 p.m."): "Credits can be requested at
+    any time" against "Credits must be requested within 30 days of the end of the month"."""
+    words = [t.text.casefold() for t in claim]
+    at = next(
+        (
+            (i, i + 2)
+            for i in range(len(words) - 2)
+            if words[i : i + 3] == ["at", "any", "time"] and all(judged[i : i + 3])
+        ),
+        None,
+    )
+    if at is None:
+        at = next(((i, i) for i, w in enumerate(words) if w == "anytime" and judged[i]), None)
+    if at is None:
+        return None
+    for j, token in enumerate(lead):
+        if token.text.casefold() not in _LIMITS:
+            continue
+        figure = next(
+            (k for k in range(j + 1, min(j + 3, len(lead))) if lead[k].kind in ("number", "date")),
+            None,
+        )
+        if figure is not None:
+            first = j - 1 if j > 0 and lead[j - 1].text.casefold() == "no" else j
+            while figure + 1 < len(lead) and lead[figure + 1].kind in ("number", "date"):
+                figure += 1  # "5 May"
+            start, end = claim[at[0]].span[0], claim[at[1]].span[1]
+            said = " ".join(t.text for t in lead[first : figure + 1])
+            return ClaimDifference("word", claim_text[start:end], (start, end), said)
+    return None
+
+
+_LIMITS = frozenset({"within", "by", "before", "until", "later"})  # "no later than 5 May"
 _TO = frozenset({"to", "until", "till", "through"})  # "between A and B" has no order
 
 
