@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 from citeproof.model import ClaimDifference
 from citeproof.verifier.support._opposites import opposites, verdict_opposites
+from citeproof.verifier.support._swaps import doer_swapped, range_turned, time_limited
 from citeproof.verifier.support._text import (
     DURATION,
     ORDINAL,
@@ -232,15 +233,15 @@ def check_facts(
     )
     if order is not None:
         times.append(order)
-    ranged = _range_turned(claim_text, claim, passage, judged)
+    ranged = range_turned(claim_text, claim, passage, judged)
     if ranged is not None:
         times.append(ranged)
-    limited = _time_limited(claim_text, claim, lead or passage, judged)
+    limited = time_limited(claim_text, claim, lead or passage, judged)
     if limited is not None:
         times.append(limited)
     swapped = _parties_swapped(claim_text, claim, lead or passage, judged)
     if swapped is None:
-        swapped = _doer_swapped(claim_text, claim, passage, judged)
+        swapped = doer_swapped(claim_text, claim, passage, judged)
     if swapped is not None:
         times.append(swapped)
     # A fact the alignment left without a counterpart ("game 4–3" / "game 3–3" aligns the 3s):
@@ -554,12 +555,12 @@ def states_plainly(
 
 def _denial_before(tokens: Sequence[Token], at: int, claim_words: frozenset[str]) -> int | None:
     """The index of a denial in the two tokens before ``tokens[at]`` (see `_NOUN_NEGATIONS`),
-    past "able to" and "going to" ("was not able to waive the fee"), if one stands there
-    (`_stands`)."""
+    past "able to", "allowed to" and the like (`_CARRY_A_DENIAL`: "was not able to waive the
+    fee"), if one stands there (`_stands`)."""
     while (
         at >= 2
         and tokens[at - 1].text.casefold() == "to"
-        and (tokens[at - 2].text.casefold() in _CARRY_A_DENIAL)
+        and tokens[at - 2].text.casefold() in _CARRY_A_DENIAL
     ):
         at -= 2
     for k in range(at - 1, max(0, at - 2) - 1, -1):
@@ -727,89 +728,6 @@ def _order_turned(
     return None
 
 
-def _range_turned(
-    claim_text: str, claim: Sequence[Token], passage: Sequence[Token], judged: Sequence[bool]
-) -> ClaimDifference | None:
-    """The claim's "from A to B" where the passage says "from B to A": "The installation was
-    moved from April to March" against "moved from March to April"."""
-    theirs = {(a.key, b.key): (j, k) for a, b, j, k in _ranges(passage)}
-    for a, b, i, k in _ranges(claim):
-        if a.key == b.key or not all(judged[i : k + 1]) or (a.key, b.key) in theirs:
-            continue
-        turned = theirs.get((b.key, a.key))
-        if turned is not None:
-            start, end = claim[i].span[0], claim[k].span[1]
-            said = " ".join(t.text for t in passage[turned[0] : turned[1] + 1])
-            return ClaimDifference("word", claim_text[start:end], (start, end), said)
-    return None
-
-
-def _time_limited(
-    claim_text: str, claim: Sequence[Token], lead: Sequence[Token], judged: Sequence[bool]
-) -> ClaimDifference | None:
-    """The claim's "at any time" (or "anytime") where the best sentence sets a limit of time
-    ("within 30 days", "by 14 February", "no later than 5 p.m."): "Credits can be requested at
-    any time" against "Credits must be requested within 30 days of the end of the month"."""
-    words = [t.text.casefold() for t in claim]
-    at = next(
-        (
-            (i, i + 2)
-            for i in range(len(words) - 2)
-            if words[i : i + 3] == ["at", "any", "time"] and all(judged[i : i + 3])
-        ),
-        None,
-    )
-    if at is None:
-        at = next(((i, i) for i, w in enumerate(words) if w == "anytime" and judged[i]), None)
-    if at is None:
-        return None
-    for j, token in enumerate(lead):
-        if token.text.casefold() not in _LIMITS:
-            continue
-        figure = next(
-            (k for k in range(j + 1, min(j + 3, len(lead))) if lead[k].kind in ("number", "date")),
-            None,
-        )
-        if figure is not None:
-            first = j - 1 if j > 0 and lead[j - 1].text.casefold() == "no" else j
-            while figure + 1 < len(lead) and lead[figure + 1].kind in ("number", "date"):
-                figure += 1  # "5 May"
-            start, end = claim[at[0]].span[0], claim[at[1]].span[1]
-            said = " ".join(t.text for t in lead[first : figure + 1])
-            return ClaimDifference("word", claim_text[start:end], (start, end), said)
-    return None
-
-
-_LIMITS = frozenset({"within", "by", "before", "until", "later"})  # "no later than 5 May"
-_TO = frozenset({"to", "until", "till", "through"})  # "between A and B" has no order
-
-
-def _ranges(tokens: Sequence[Token]) -> list[tuple[Token, Token, int, int]]:
-    """Each "from A to B" of ``tokens``, A and B the first content token after each word
-    (past "the"): (A, B, the index of "from", the index of B)."""
-    out = []
-    for i, token in enumerate(tokens):
-        if token.text.casefold() != "from":
-            continue
-        a = _next_content(tokens, i + 1)
-        if a is None:
-            continue
-        to = next(
-            (k for k in range(a + 1, min(a + 3, len(tokens))) if tokens[k].text.casefold() in _TO),
-            None,
-        )
-        b = _next_content(tokens, to + 1) if to is not None else None
-        if b is not None:
-            out.append((tokens[a], tokens[b], i, b))
-    return out
-
-
-def _next_content(tokens: Sequence[Token], at: int) -> int | None:
-    while at < len(tokens) and tokens[at].text.casefold() in ("the", "a", "an"):
-        at += 1
-    return at if at < len(tokens) and is_content(tokens[at]) else None
-
-
 _PASSIVE = frozenset({"by"})
 
 
@@ -843,68 +761,6 @@ def _parties_swapped(
         instead = " ".join(t.text for t in lead[p_first : p_then + 1])
         return ClaimDifference("word", claim_text[start:end], (start, end), instead)
     return None
-
-
-def _doer_swapped(
-    claim_text: str, claim: Sequence[Token], passage: Sequence[Token], judged: Sequence[bool]
-) -> ClaimDifference | None:
-    """The claim gives a named person's act to another the passage names: "Tom will lead the
-    migration" against "Sarah will lead the migration; Tom will handle testing". Only where
-    the passage names someone else right before the same verb and the same next word, never
-    the claim's name there, and names the claim's person elsewhere."""
-    said = frozenset(t.key for t in passage)
-    for v, verb in enumerate(claim):
-        if not judged[v] or verb.kind != "word":
-            continue
-        ours = _doer(claim, v)
-        if not ours or not all(judged[k] for k in ours):
-            continue
-        names = frozenset(claim[k].key for k in ours)
-        if not names <= said:
-            continue  # a name the source never gives is the fact layer's own difference
-        after = _next_content(claim, v + 1)
-        other: list[int] = []
-        for j, token in enumerate(passage):
-            if token.key != verb.key:
-                continue
-            if after is not None:
-                there = _next_content(passage, j + 1)
-                if there is None or passage[there].key != claim[after].key:
-                    continue
-            theirs = _doer(passage, j)
-            if names & {passage[k].key for k in theirs}:
-                return None  # the passage says the claim's person does it
-            if theirs and not other:
-                other = [*theirs, j]
-        if other:
-            start, end = claim[ours[0]].span[0], verb.span[1]
-            instead = " ".join(t.text for t in passage[other[0] : other[-1] + 1])
-            return ClaimDifference("word", claim_text[start:end], (start, end), instead)
-    return None
-
-
-# Words between a doer and the verb: "Sarah will lead", "Tom has approved".
-_BETWEEN_DOER = frozenset(
-    {"will", "would", "shall", "should", "must", "may", "can", "could", "has", "have", "had"}
-)
-
-
-def _doer(tokens: Sequence[Token], verb: int) -> list[int]:
-    """The indices of the capitalised words right before ``tokens[verb]``, past at least one
-    word of `_BETWEEN_DOER` (without one, "Dutch amateur" or "Japan reported" would read as a
-    doer and a verb): the person who does what the verb says. None in capitals: "EC" may be
-    the "European Commission"."""
-    k = verb - 1
-    while k >= 0 and tokens[k].text.casefold() in _BETWEEN_DOER:
-        k -= 1
-    if k == verb - 1:
-        return []
-    out: list[int] = []
-    # A name opening a sentence is read as a word: capitalised is what it has.
-    while k >= 0 and tokens[k].kind in ("name", "word") and tokens[k].text[:1].isupper():
-        out.insert(0, k)
-        k -= 1
-    return [] if any(tokens[k].text.isupper() for k in out) else out
 
 
 def _sides(tokens: Sequence[Token], at: int, way: int) -> tuple[list[Token], list[Token]]:
