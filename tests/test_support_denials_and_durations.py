@@ -287,3 +287,25 @@ def test_at_any_time_where_the_source_sets_a_deadline(
     assert support.verdict == verdict, support
     if said is not None:
         assert support.reason == f"the passage says “{said}”, not “at any time”"
+
+
+PLAN = Source(
+    id="plan",
+    kind="document",
+    title="Project plan",
+    text="Our budget for the project stays at $250,000. Revenue remained at $5 million.",
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "verdict"),
+    [
+        pytest.param("The budget for the project was cut.", "contradicted", id="cut-for-stays"),
+        pytest.param("Revenue rose to $5 million.", "contradicted", id="rose-for-remained"),
+        pytest.param("The budget for the project stays at $250,000.", "supported", id="stays"),
+        pytest.param("Revenue remained at $5 million.", "supported", id="remained"),
+    ],
+)
+def test_a_figure_that_stays_is_neither_cut_nor_raised(claim: str, verdict: str) -> None:
+    support = judged(claim, PLAN)
+    assert support.verdict == verdict, support

@@ -66,9 +66,9 @@ GROUPS: tuple[tuple[tuple[str, ...], ...], ...] = (
     (("true",), ("false",)),
     # Terms of a loan, a price, a result
     (
-        ("unchanged", "steady", "stable"),
+        ("unchanged", "steady", "stable", "stays", "stayed", "remains", "remained"),
         ("rose", "rise", "risen", "grew", "grow", "grown", "increased", "increase"),
-        ("fell", "fall", "fallen", "declined", "decreased", "decrease", "dropped"),
+        ("fell", "fall", "fallen", "declined", "decreased", "decrease", "dropped", "cut"),
     ),
     (("secured",), ("unsecured",)),
     (("fixed",), ("variable", "floating")),
