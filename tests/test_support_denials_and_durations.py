@@ -309,3 +309,23 @@ PLAN = Source(
 def test_a_figure_that_stays_is_neither_cut_nor_raised(claim: str, verdict: str) -> None:
     support = judged(claim, PLAN)
     assert support.verdict == verdict, support
+
+
+@pytest.mark.parametrize(
+    ("claim", "verdict"),
+    [
+        pytest.param("The agent refunded both charges.", "contradicted", id="both"),
+        pytest.param("The agent refunded one of the two charges.", "supported", id="one"),
+    ],
+)
+def test_all_of_a_thing_where_the_source_says_one_of_it(claim: str, verdict: str) -> None:
+    refund = Source(
+        id="refund",
+        kind="email_body",
+        title="Re: charged twice",
+        text="Agent: I have issued a refund for one of the two charges; it should reach your card.",
+    )
+    support = judged(claim, refund)
+    assert support.verdict == verdict, support
+    if verdict == "contradicted":
+        assert support.reason == "the passage says “one of the two charges”, not “both charges”"

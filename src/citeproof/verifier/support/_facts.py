@@ -31,7 +31,12 @@ from dataclasses import dataclass
 
 from citeproof.model import ClaimDifference
 from citeproof.verifier.support._opposites import opposites, verdict_opposites
-from citeproof.verifier.support._swaps import doer_swapped, range_turned, time_limited
+from citeproof.verifier.support._swaps import (
+    doer_swapped,
+    range_turned,
+    share_turned,
+    time_limited,
+)
 from citeproof.verifier.support._text import (
     DURATION,
     ORDINAL,
@@ -239,6 +244,9 @@ def check_facts(
     limited = time_limited(claim_text, claim, lead or passage, judged)
     if limited is not None:
         times.append(limited)
+    share = share_turned(claim_text, claim, lead or passage, judged)
+    if share is not None:
+        times.append(share)
     swapped = _parties_swapped(claim_text, claim, lead or passage, judged)
     if swapped is None:
         swapped = doer_swapped(claim_text, claim, passage, judged)

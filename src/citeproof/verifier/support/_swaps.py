@@ -4,7 +4,9 @@
 - a range turned round: "moved from April to March" against "from March to April";
 - one person's task given to another: "Tom will lead the migration" against "Sarah will lead
   the migration; Tom will handle testing";
-- no limit where the source sets one: "at any time" against "within 30 days".
+- no limit where the source sets one: "at any time" against "within 30 days";
+- all of a thing where the source says one or some of it: "both charges" against "one of
+  the two charges".
 
 Each reads tokens only (`_text.tokenize`) and returns the claim's words with the passage's.
 """
@@ -160,3 +162,36 @@ def _doer(tokens: Sequence[Token], verb: int) -> list[int]:
         out.insert(0, k)
         k -= 1
     return [] if any(tokens[k].text.isupper() for k in out) else out
+
+
+_WHOLE = frozenset({"both", "all", "every", "each"})
+_SHARE = frozenset({"one", "some", "none", "neither", "few", "half", "most"})
+
+
+def share_turned(
+    claim_text: str, claim: Sequence[Token], lead: Sequence[Token], judged: Sequence[bool]
+) -> ClaimDifference | None:
+    """The claim's "both N" or "all N" where the best sentence says "one of the (two) N" or
+    "some of the N": "The agent refunded both charges" against "issued a refund for one of
+    the two charges"."""
+    for i, token in enumerate(claim):
+        if token.text.casefold() not in _WHOLE or not judged[i]:
+            continue
+        noun = _next_content(claim, i + 1)
+        if noun is None or claim[noun].text.casefold() == "of":
+            continue
+        for j, word in enumerate(lead):
+            if word.text.casefold() not in _SHARE and word.key != "#1":
+                continue
+            if j + 1 >= len(lead) or lead[j + 1].text.casefold() != "of":
+                continue
+            # "one of the two charges": the noun within three tokens after "of"
+            k = next(
+                (k for k in range(j + 2, min(j + 5, len(lead))) if lead[k].key == claim[noun].key),
+                None,
+            )
+            if k is not None:
+                start, end = token.span[0], claim[noun].span[1]
+                said = " ".join(t.text for t in lead[j : k + 1])
+                return ClaimDifference("word", claim_text[start:end], (start, end), said)
+    return None
