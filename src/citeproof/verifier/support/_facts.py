@@ -813,9 +813,7 @@ def _turned(
                 (
                     passage[j]
                     for j in range(j1, j2)
-                    if passage[j].key in turnable[i]
-                    and not _negated(passage, j)
-                    and not (j + 1 < len(passage) and passage[j + 1].kind == "negation")
+                    if passage[j].key in turnable[i] and not _negated_around(passage, j)
                 ),
                 None,
             )
@@ -845,13 +843,7 @@ def _verdict_turned(
         if not excluded.isdisjoint(keys):
             continue
         other = next(
-            (
-                t
-                for j, t in enumerate(lead)
-                if t.key in excluded
-                and not _negated(lead, j)
-                and not (j + 1 < len(lead) and lead[j + 1].kind == "negation")
-            ),
+            (t for j, t in enumerate(lead) if t.key in excluded and not _negated_around(lead, j)),
             None,
         )
         if other is not None:
@@ -886,6 +878,12 @@ def _negated(tokens: Sequence[Token], at: int) -> bool:
     """Whether a negation stands in the two tokens before ``tokens[at]`` ("was not approved",
     "never approved")."""
     return any(t.kind == "negation" for t in tokens[max(0, at - 2) : at])
+
+
+def _negated_around(tokens: Sequence[Token], at: int) -> bool:
+    """Whether a negation stands in the two tokens before ``tokens[at]`` (`_negated`) or right
+    after it ("covered not only ..."): the word is not said plainly there."""
+    return _negated(tokens, at) or (at + 1 < len(tokens) and tokens[at + 1].kind == "negation")
 
 
 def _counterpart(token: Token, said: Sequence[Token]) -> Token | None:
