@@ -137,6 +137,17 @@ def quote_holding(draw: st.DrawFn, vocabulary: Collection[str]) -> tuple[str, in
     return " ".join(words[start:end]), at - start
 
 
+def beside_in_the_source(written: str, at: int, new: str) -> bool:
+    """Whether the source has ``new`` right before (or after) the quote, where the swap hit
+    the quote's first (or last) word: "after first anniversary of ..." is then the source's
+    "after the first anniversary of ..." with an article dropped, no change of meaning."""
+    words = written.split(" ")
+    text = AGREEMENT.lower()
+    if at == 0 and f"{new} {written}".lower() in text:
+        return True
+    return at == len(words) - 1 and f"{written} {new}".lower() in text
+
+
 @settings(max_examples=60, deadline=None)
 @given(quote_holding(SWAPPABLE), st.data())
 def test_changing_any_small_word_of_a_verbatim_quote_changes_its_meaning_f_1(
@@ -147,6 +158,7 @@ def test_changing_any_small_word_of_a_verbatim_quote_changes_its_meaning_f_1(
     old = words[at].lower()
     kind = next(k for k, ws in MEANING_WORDS.items() if old in ws)
     new = data.draw(st.sampled_from(sorted(MEANING_WORDS[kind] - {old})))
+    assume(not beside_in_the_source(written, at, new))
     words[at] = new
     quote = located(" ".join(words))
     assume(quote.status != "not_found")  # a swap can make a short quote another statement
@@ -167,6 +179,7 @@ def test_a_small_word_put_where_a_plain_one_stood_changes_the_meaning_f_1(
     """ "terminate only agreement" for "terminate this Agreement": the swap is the word's
     own kind of change, never a cosmetic one."""
     written, at = drawn
+    assume(not beside_in_the_source(written, at, new))
     words = written.split(" ")
     words[at] = new
     quote = located(" ".join(words))
