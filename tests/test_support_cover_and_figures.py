@@ -16,6 +16,7 @@ import pytest
 
 from citeproof import Source, verify
 from citeproof.model import ClaimSupport
+from tests.support_runs import support_of
 
 POLICY = Source(
     id="home-cover",
@@ -42,10 +43,7 @@ DEAL = Source(
 
 
 def judged(claim: str, source: Source) -> ClaimSupport:
-    answer = verify(f"{claim} [{source.id}]", [POLICY, DEAL], answer_id="cover")
-    (verified,) = [c for c in answer.claims if c.support]
-    (support,) = verified.support
-    return support
+    return support_of(f"{claim} [{source.id}]", [POLICY, DEAL], answer_id="cover")
 
 
 @pytest.mark.parametrize(

@@ -19,6 +19,7 @@ import pytest
 from citeproof import Source, verify
 from citeproof.model import ClaimSupport
 from citeproof.verifier.support._text import tokenize
+from tests.support_runs import support_of
 
 SLA = Source(
     id="sla",
@@ -59,10 +60,7 @@ TICKET = Source(
 
 
 def judged(claim: str, source: Source) -> ClaimSupport:
-    answer = verify(f"{claim} [{source.id}]", [source], answer_id="denials")
-    (verified,) = [c for c in answer.claims if c.support]
-    (support,) = verified.support
-    return support
+    return support_of(f"{claim} [{source.id}]", [source], answer_id="denials")
 
 
 @pytest.mark.parametrize(

@@ -23,6 +23,7 @@ from citeproof.model import ClaimSupport
 from citeproof.sources import read_source_file
 from citeproof.testing import assert_cited
 from tests.cli_runs import invoke
+from tests.support_runs import support_of
 
 LENDING = Path(__file__).resolve().parent.parent / "examples" / "lending"
 MODEL = Policy(support_judge="model")
@@ -65,9 +66,9 @@ TICKET = Source(
 
 def judged(claim: str, *sources: Source, policy: Policy = MODEL) -> ClaimSupport:
     cited = sources[0].id
-    answer = verify(f"{claim} [{cited}]", [AGREEMENT, CREDIT, TICKET, *sources[1:]], policy=policy)
-    (verified,) = [c for c in answer.claims if c.support]
-    (support,) = verified.support
+    support = support_of(
+        f"{claim} [{cited}]", [AGREEMENT, CREDIT, TICKET, *sources[1:]], policy=policy
+    )
     assert support.reason, "every verdict says why"
     return support
 

@@ -21,6 +21,7 @@ from citeproof.verifier.support import _nli as nli
 from citeproof.verifier.support._parts import claim_parts
 from citeproof.verifier.support._provider_judge import read_verdicts
 from tests.cli_runs import invoke
+from tests.support_runs import support_of
 
 ROOT = Path(__file__).resolve().parent.parent
 POLICY = Source(
@@ -226,8 +227,8 @@ RESULTS = Source(
 
 
 def _judged(claim: str, judge: str) -> tuple[str, str]:
-    answer = verify(f"{claim} [q3-results]", [RESULTS], policy=Policy(support_judge=judge))  # type: ignore[arg-type]
-    (support,) = answer.claims[0].support
+    policy = Policy(support_judge=judge)  # type: ignore[arg-type]
+    support = support_of(f"{claim} [q3-results]", [RESULTS], policy=policy)
     return support.verdict, support.method
 
 

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import pytest
 
-from citeproof import Source, verify
+from citeproof import Source
 from citeproof.model import ClaimSupport
 from citeproof.verifier.support._opposites import opposites
 from citeproof.verifier.support._text import Token, tokenize
+from tests.support_runs import support_of
 
 LEASE = Source(
     id="lease",
@@ -42,10 +43,7 @@ CREDIT = Source(
 
 
 def judged(claim: str, source: Source) -> ClaimSupport:
-    answer = verify(f"{claim} [{source.id}]", [LEASE, CREDIT, WRAPPED, TENANCY])
-    (verified,) = [c for c in answer.claims if c.support]
-    (support,) = verified.support
-    return support
+    return support_of(f"{claim} [{source.id}]", [LEASE, CREDIT, WRAPPED, TENANCY])
 
 
 @pytest.mark.parametrize(

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import pytest
 
-from citeproof import Source, verify
+from citeproof import Source
 from citeproof.model import ClaimSupport
+from tests.support_runs import support_of
 
 LICENCE = Source(
     id="licence",
@@ -39,10 +40,7 @@ RESULTS = Source(
 
 
 def judged(claim: str, source: Source) -> ClaimSupport:
-    answer = verify(f"{claim} [{source.id}]", [LICENCE, RESULTS], answer_id="roles")
-    (verified,) = [c for c in answer.claims if c.support]
-    (support,) = verified.support
-    return support
+    return support_of(f"{claim} [{source.id}]", [LICENCE, RESULTS], answer_id="roles")
 
 
 @pytest.mark.parametrize(

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import pytest
 
-from citeproof import Source, verify
+from citeproof import Source
 from citeproof.model import ClaimSupport
+from tests.support_runs import support_of
 
 
 def _source(text: str) -> Source:
@@ -20,10 +21,7 @@ def _source(text: str) -> Source:
 
 
 def judged(claim: str, text: str) -> ClaimSupport:
-    answer = verify(f"{claim} [S1].", [_source(text)], answer_id="denials")
-    (verified,) = [c for c in answer.claims if c.support]
-    (support,) = verified.support
-    return support
+    return support_of(f"{claim} [S1].", [_source(text)], answer_id="denials")
 
 
 CREDIT = (
