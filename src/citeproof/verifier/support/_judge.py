@@ -476,22 +476,19 @@ def _lead(sentence: Sentence, claim: Sequence[Token], text: str) -> tuple[Token,
     return max(clauses, key=lambda c: len(keys & {t.key for t in c}))
 
 
-def _unbacked_names(found: Examined) -> bool:
-    return any(
-        d.kind == "name" and d.instead is None and not _acronym(d.text)
+def _unbacked_names(found: Examined) -> list[str]:
+    """The claim's names the passage does not back and gives no other name for, but
+    acronyms ("LTV" may stand for words the source spells out)."""
+    return [
+        d.text
         for d in found.check.differences
-    )
+        if d.kind == "name" and d.instead is None and d.text and not _acronym(d.text)
+    ]
 
 
 def _names_never_given(found: Examined, source: Source) -> bool:
     """Whether the claim gives a name (not an acronym) the whole source never writes."""
-    return any(
-        d.kind == "name"
-        and d.instead is None
-        and not _acronym(d.text)
-        and not _written_in(d.text, source)
-        for d in found.check.differences
-    )
+    return any(not _written_in(name, source) for name in _unbacked_names(found))
 
 
 def _written_in(text: str, source: Source) -> bool:
@@ -644,13 +641,15 @@ def _unbacked_reason(found: Examined, source: Source) -> str | None:
     """The first number or date of the claim the passage does not give, else the first name
     (not an acronym such as "LTV", which may stand for words the source spells out); "the
     source" when the whole source never writes it, "the passage" when another part does."""
-    unbacked = [d for d in found.check.differences if d.instead is None and d.text]
-    figures = [d for d in unbacked if d.kind in ("number", "date")]
-    names = [d for d in unbacked if d.kind == "name" and not _acronym(d.text)]
-    candidates = figures or names
+    figures = [
+        d.text
+        for d in found.check.differences
+        if d.kind in ("number", "date") and d.instead is None and d.text
+    ]
+    candidates = figures or _unbacked_names(found)
     if not candidates:
         return None
-    text = candidates[0].text
+    text = candidates[0]
     where = "passage" if _written_in(text, source) else "source"
     return f"the {where} does not give “{text}”"
 
