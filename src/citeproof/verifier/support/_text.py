@@ -444,14 +444,20 @@ def _join_negated_comparatives(text: str, tokens: list[Token]) -> list[Token]:
             if before is not None and before.kind == "negation" and back <= 3:
                 span = (before.span[0], token.span[1])
                 written = text[span[0] : span[1]]
-                flipped = direction(written)
-                if flipped is not None and not re.search(r"[^\w\s'’-]", written):
+                key = _direction_key(written)
+                if key is not None and not re.search(r"[^\w\s'’-]", written):
                     del joined[-back:]
-                    key = f"{flipped[0]}{flipped[1]:+d}"
                     joined.append(Token(written, span, key, "comparative"))
                     continue
         joined.append(token)
     return joined
+
+
+def _direction_key(written: str) -> str | None:
+    """The key of a joined comparative token: its family and direction ("comparative-1" for
+    "not exceed" and "up to"), so tokens that point the same way back each other."""
+    turned = direction(written)
+    return f"{turned[0]}{turned[1]:+d}" if turned is not None else None
 
 
 def _join_up_to(text: str, tokens: list[Token]) -> list[Token]:
@@ -469,7 +475,8 @@ def _join_up_to(text: str, tokens: list[Token]) -> list[Token]:
             and text[token.span[1] : tokens[i + 1].span[0]] == " "
         ):
             span = (token.span[0], tokens[i + 1].span[1])
-            joined.append(Token(text[span[0] : span[1]], span, "comparative-1", "comparative"))
+            written = text[span[0] : span[1]]
+            joined.append(Token(written, span, _direction_key(written) or "", "comparative"))
             i += 2
             continue
         joined.append(token)
