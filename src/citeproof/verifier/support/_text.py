@@ -208,6 +208,7 @@ _TOKEN = re.compile(
 # "over 80%" compares, "under the policy" does not: these two only before a number.
 _BEFORE_NUMBER = frozenset({"over", "under"})
 _NEXT_NUMBER = re.compile(r"\s*(?:[$£€¥]\s?)?\d")
+_YEAR = re.compile(r"1[5-9]\d\d|20\d\d")
 
 
 class Token(NamedTuple):
@@ -268,6 +269,7 @@ class _Reading(NamedTuple):
     before_number: bool = False  # a comparative only right before a number ("over 80%")
     stop_at_start: bool = False  # an attribution word: a stop word where it opens a sentence
     opening_word: bool = False  # capitalised: a plain word where it opens a sentence or line
+    spelled: bool = False  # may open a number spelled in words ("thirty-six")
 
 
 _BEFORE_NO_DATE = frozenset("0123456789-")
@@ -284,7 +286,8 @@ def _reading(word: str) -> _Reading:
     if folded in NUMBER_WORDS:
         value = float(NUMBER_WORDS[folded])
         unit = ORDINAL if folded in ORDINAL_WORDS else ""
-        return _Reading(_number_key(value, unit), "number", value, unit)
+        spelled = folded in _SMALL or folded in _TENS
+        return _Reading(_number_key(value, unit), "number", value, unit, spelled=spelled)
     if (folded in COMPARATIVES and folded not in _BEFORE_NUMBER) or (
         folded in CHANGES and folded not in _CHANGE_BEFORE_NUMBER
     ):
@@ -315,53 +318,68 @@ def tokenize(text: str, first: int = 0, last: int | None = None) -> list[Token]:
         ]
     tokens: list[Token] = []
     window = text[first:last] if first or last < len(text) else text
-    sentence_starts = {first} | {
-        first + start for start, _ in sentence_spans(window, line_breaks=True)
-    }
+    starts: set[int] | None = None  # where sentences start: read only when a word needs it
+    spelled = comparative = negation = up = duration = False  # what the joins below need
     for found in _TOKEN.finditer(text, first, last):
         start, end = found.span()
+        word = found.group("word")
+        if word is not None:
+            reading = _reading(word)
+            kind = reading.kind
+            if reading.before_number and _NEXT_NUMBER.match(text, end, last):
+                kind = "comparative"
+            elif reading.stop_at_start or reading.opening_word:
+                if starts is None:
+                    starts = {first} | {
+                        first + s for s, _ in sentence_spans(window, line_breaks=True)
+                    }
+                if reading.stop_at_start and start in starts:
+                    kind = "stop"
+                elif reading.opening_word and (start in starts or _after_open(text, start, first)):
+                    kind = "word"
+            tokens.append(Token(word, (start, end), reading.key, kind, reading.value, reading.unit))
+            spelled = spelled or reading.spelled
+            comparative = comparative or kind == "comparative"
+            negation = negation or kind == "negation"
+            up = up or reading.key == "up"
+            duration = duration or reading.key in _DAYS
+            continue
         if found.group("year") is not None:
             tokens += _iso_date(found)
             continue
-        if found.group("num") is not None:
-            raw = found.group("num").replace(",", "")
-            value = float(raw)
-            unit_word = (found.group("unit") or "").casefold().replace(" ", "")
-            unit = ""
-            if unit_word in ("%", "percent", "percent"):
-                unit = "%"
-            elif unit_word in MAGNITUDES:
-                value *= MAGNITUDES[unit_word]
-            elif unit_word.startswith("per"):
-                unit = "%"
-            if found.group("cur"):
-                unit = found.group("cur") + unit
-            if found.group("ord"):
-                unit = ORDINAL  # "5th" is not "5"
-            whole = found.group("num")
-            is_year = (
-                not found.group("cur")
-                and not unit_word
-                and not found.group("ord")
-                and re.fullmatch(r"1[5-9]\d\d|20\d\d", whole) is not None
-            )
-            kind: Kind = "date" if is_year else "number"
-            tokens.append(
-                Token(found.group(0), (start, end), _number_key(value, unit), kind, value, unit)
-            )
-            continue
-        word = found.group("word")
-        reading = _reading(word)
-        kind = reading.kind
-        if reading.before_number and _NEXT_NUMBER.match(text, end, last):
-            kind = "comparative"
-        elif reading.stop_at_start and start in sentence_starts:
-            kind = "stop"
-        elif reading.opening_word and (start in sentence_starts or _after_open(text, start, first)):
-            kind = "word"
-        tokens.append(Token(word, (start, end), reading.key, kind, reading.value, reading.unit))
-    joined = _join_negated_comparatives(text, _join_spelled_numbers(text, tokens))
-    return _join_durations(text, _join_up_to(text, joined))
+        raw = found.group("num").replace(",", "")
+        value = float(raw)
+        unit_word = (found.group("unit") or "").casefold().replace(" ", "")
+        unit = ""
+        if unit_word in ("%", "percent", "percent"):
+            unit = "%"
+        elif unit_word in MAGNITUDES:
+            value *= MAGNITUDES[unit_word]
+        elif unit_word.startswith("per"):
+            unit = "%"
+        if found.group("cur"):
+            unit = found.group("cur") + unit
+        if found.group("ord"):
+            unit = ORDINAL  # "5th" is not "5"
+        whole = found.group("num")
+        is_year = (
+            not found.group("cur")
+            and not unit_word
+            and not found.group("ord")
+            and _YEAR.fullmatch(whole) is not None
+        )
+        number_kind: Kind = "date" if is_year else "number"
+        tokens.append(
+            Token(found.group(0), (start, end), _number_key(value, unit), number_kind, value, unit)
+        )
+    # Each join below changes nothing without the words it joins: skipped then (most texts).
+    if spelled:
+        tokens = _join_spelled_numbers(text, tokens)
+    if comparative and negation:
+        tokens = _join_negated_comparatives(text, tokens)
+    if up:
+        tokens = _join_up_to(text, tokens)
+    return _join_durations(text, tokens) if duration else tokens
 
 
 DURATION = "d"  # the unit of a length of time, in days: "three months" backs "90 days"
