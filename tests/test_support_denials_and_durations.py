@@ -237,6 +237,9 @@ NOTE = Source(
     [
         pytest.param("Demand in Europe was strong.", "weak", id="strong-for-weak"),
         pytest.param("The company raised its full-year forecast.", "lowered", id="raised"),
+        pytest.param(
+            "The company kept its full-year forecast unchanged.", "lowered", id="unchanged"
+        ),
     ],
 )
 def test_a_word_the_sentence_says_the_opposite_of_is_contradicted(claim: str, instead: str) -> None:
@@ -244,6 +247,30 @@ def test_a_word_the_sentence_says_the_opposite_of_is_contradicted(claim: str, in
     support = judged(claim, NOTE)
     assert support.verdict == "contradicted", support
     assert any(d.instead == instead for d in support.differences), support
+
+
+def test_unchanged_where_the_sentence_also_says_unchanged_stays_supported() -> None:
+    """The sentence cuts one thing and keeps another: "unchanged" is its own word here."""
+    kept = Source(
+        id="kept",
+        kind="document",
+        title="Results note",
+        text="The company cut its costs and left its full-year forecast unchanged.",
+    )
+    support = support_of("The full-year forecast was left unchanged. [kept]", [kept])
+    assert support.verdict == "supported", support
+
+
+@pytest.mark.parametrize(
+    ("claim", "verdict"),
+    [
+        pytest.param("Operating costs rose.", "contradicted", id="rose-for-flat"),
+        pytest.param("Operating costs were unchanged.", "supported", id="unchanged-for-flat"),
+    ],
+)
+def test_flat_costs_neither_rose_nor_fell(claim: str, verdict: str) -> None:
+    flat = Source(id="flat", kind="document", title="Results", text="Operating costs were flat.")
+    assert support_of(f"{claim} [flat]", [flat]).verdict == verdict
 
 
 def test_a_reason_never_says_the_source_lacks_what_another_part_of_it_gives() -> None:

@@ -233,9 +233,10 @@ def _judged(claim: str, judge: str) -> tuple[str, str]:
 
 
 def test_lexical_and_model_overrules_a_supported_claim_the_model_reads_as_contradicted() -> None:
-    """The words of "kept its full-year forecast unchanged" are the source's but one; the
-    model reads "lowered" against it. With ``lexical+model`` the model's verdict stands."""
-    claim = "The company kept its full-year forecast unchanged."
+    """Every word of "Revenue rose 8% despite weak cloud sales" is the source's; the model
+    reads "driven by cloud sales" against it. With ``lexical+model`` the model's verdict
+    stands."""
+    claim = "Revenue rose 8% despite weak cloud sales."
     assert _judged(claim, "lexical")[0] == "supported"
     assert _judged(claim, "lexical+model") == ("contradicted", "entailment")
 
@@ -255,9 +256,7 @@ def test_lexical_and_model_is_a_judge_the_cli_and_policy_name(tmp_path: Path) ->
     results = tmp_path / "results.txt"
     results.write_text(RESULTS.text, encoding="utf-8")
     answer = tmp_path / "answer.md"
-    answer.write_text(
-        "The company kept its full-year forecast unchanged [q3-results].", encoding="utf-8"
-    )
+    answer.write_text("Revenue rose 8% despite weak cloud sales [q3-results].", encoding="utf-8")
     code, out, err = invoke(
         "verify",
         str(answer),

@@ -40,7 +40,11 @@ VERDICTS: tuple[tuple[tuple[str, ...], ...], ...] = (
     (("mandatory", "compulsory", "required"), ("optional", "voluntary")),
     (("limited", "capped"), ("unlimited", "uncapped")),
     # and what is said of a forecast, a price, demand
-    (("raise", "raised", "raises"), ("lowered", "lowers", "cut", "cuts", "reduce", "reduced")),
+    (
+        ("raise", "raised", "raises"),
+        ("lowered", "lowers", "cut", "cuts", "reduce", "reduced"),
+        ("unchanged",),  # "kept its forecast unchanged" where it was lowered
+    ),
     (("strong", "stronger", "robust"), ("weak", "weaker")),
 )
 
@@ -66,7 +70,7 @@ GROUPS: tuple[tuple[tuple[str, ...], ...], ...] = (
     (("true",), ("false",)),
     # Terms of a loan, a price, a result
     (
-        ("unchanged", "steady", "stable", "stays", "stayed", "remains", "remained"),
+        ("unchanged", "flat", "steady", "stable", "stays", "stayed", "remains", "remained"),
         ("rose", "rise", "risen", "grew", "grow", "grown", "increased", "increase"),
         ("fell", "fall", "fallen", "declined", "decreased", "decrease", "dropped", "cut"),
     ),
