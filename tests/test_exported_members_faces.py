@@ -85,7 +85,8 @@ FACES = {
         "Turn", "run_turn", "select_sources",
     ],
     "citeproof.verifier": [
-        "MAX_ANSWER_CHARS", "Verifier", "default_answer_id", "difference", "verify",
+        "MAX_ANSWER_CHARS", "Verifier", "citable_names", "default_answer_id", "difference",
+        "verify",
     ],
     "citeproof.verifier.match": [
         "IndexCache", "MatchSettings", "MayHold", "Normalised", "OffsetMap", "QuoteText", "RULINGS",

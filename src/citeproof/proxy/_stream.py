@@ -152,7 +152,7 @@ class StreamVerifier:
 
     def _complete(self, *, final: bool) -> list[SentenceVerdict]:
         rest = self._text[self._done :]
-        claims = parse_answer(rest).claims
+        claims = parse_answer(rest, self.verifier.source_names).claims
         # The last claim may still grow (or gain its markers) unless the answer has ended.
         ready = len(claims) if final else len(claims) - 1
         if not final and claims and _may_end_previous(claims[-1].text):

@@ -33,7 +33,7 @@ from citeproof.server._metrics import Metrics
 from citeproof.server._problems import Problem
 from citeproof.server._state import AnswerEntry, ServiceState
 from citeproof.sources import DEFAULT_LIMITS, ReadLimits, SourceStore, StoredSource, ingest_files
-from citeproof.verifier import verify
+from citeproof.verifier import citable_names, verify
 from citeproof.verifier.parse import parse_answer
 
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9._ -]+")
@@ -367,7 +367,8 @@ def check_sizes(limits: Limits, answer: str, sources: Sequence[Source]) -> None:
                 f"sources.{position}.text",
                 f"is {len(source.text)} characters; the limit is {limits.source_chars}",
             )
-    quotes = len(parse_answer(answer).quotes)
+    # Read as `verify` will read it (the same names), so the parse is reused there.
+    quotes = len(parse_answer(answer, citable_names(sources)).quotes)
     if quotes > limits.quotes_per_answer:
         raise _limit("answer", f"has {quotes} quotes; the limit is {limits.quotes_per_answer}")
 

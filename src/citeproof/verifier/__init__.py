@@ -11,6 +11,7 @@ import typing
 from citeproof.lazy import on_first_use
 
 if typing.TYPE_CHECKING:
+    from citeproof.verifier._catalog import citable_names
     from citeproof.verifier._differences import difference
     from citeproof.verifier._verification import (
         MAX_ANSWER_CHARS,
@@ -23,6 +24,7 @@ if typing.TYPE_CHECKING:
 _WHERE = {
     "MAX_ANSWER_CHARS": "citeproof.verifier._verification",
     "Verifier": "citeproof.verifier._verification",
+    "citable_names": "citeproof.verifier._catalog",
     "default_answer_id": "citeproof.verifier._verification",
     "difference": "citeproof.verifier._differences",
     "verify": "citeproof.verifier._verification",
@@ -31,4 +33,11 @@ _WHERE = {
 __getattr__ = on_first_use(globals(), _WHERE)
 
 
-__all__ = ["MAX_ANSWER_CHARS", "Verifier", "default_answer_id", "difference", "verify"]
+__all__ = [
+    "MAX_ANSWER_CHARS",
+    "Verifier",
+    "citable_names",
+    "default_answer_id",
+    "difference",
+    "verify",
+]

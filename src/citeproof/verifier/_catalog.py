@@ -23,6 +23,19 @@ def _aliases(key: str) -> Iterator[str]:
         yield f"s{folded}" if number == folded else number
 
 
+def citable_names(sources: Iterable[Source], excluded: Iterable[Exclusion] = ()) -> tuple[str, ...]:
+    """Every name a citation may give one of ``sources`` (its id, doc_id, url and title) and
+    the ids of the sources kept out of the turn: what `parse_answer` reads as a citation
+    however it is written."""
+    names = [
+        key
+        for source in sources
+        for key in (source.id, source.doc_id, source.url, source.title)
+        if key
+    ]
+    return (*names, *(exclusion.source_id for exclusion in excluded))
+
+
 class SourceCatalog:
     """The sources provided in one turn, looked up by citation label."""
 

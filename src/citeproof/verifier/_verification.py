@@ -20,7 +20,7 @@ from citeproof.model import (
     not_unicode,
 )
 from citeproof.providers import Provider
-from citeproof.verifier._catalog import SourceCatalog
+from citeproof.verifier._catalog import SourceCatalog, citable_names
 from citeproof.verifier._correct import apply_verdicts
 from citeproof.verifier._judgement import judge_quote
 from citeproof.verifier.match import (
@@ -77,6 +77,8 @@ class Verifier:
         self.sources: tuple[Source, ...] = tuple(self.catalog)
         excluded = eligibility.excluded if eligibility else ()
         self._known_ids = [s.id for s in self.sources] + [e.source_id for e in excluded]
+        self.source_names = citable_names(self.sources, excluded)
+        """What the answer may call its sources (`citable_names`)."""
         self._cache = cache
         self._text_key = cache.key if cache is not None else content_key
         self._indexes: dict[str, SourceIndex] = {}
@@ -115,7 +117,7 @@ class Verifier:
             raise AnswerError(f"expected text, got {type(answer_id).__name__}", field="answer_id")
         # Markers written slightly wrong are rewritten first, when unambiguous (and recorded).
         normalised = normalise_markers(answer, self._known_ids)
-        parsed = parse_answer(normalised.text)
+        parsed = parse_answer(normalised.text, self.source_names)
         settings = MatchSettings(
             min_similarity=policy.min_similarity, max_ellipsis_gap=policy.max_ellipsis_gap
         )

@@ -23,7 +23,11 @@ Citation markers (each id in a marker becomes one `Citation` sharing the marker'
   named by one word: any word with a paragraph suffix (``[policy, ¶3]``), else a lower-case
   word of two letters or more that is not an editor's word (``[memo]``, ``[credit-policy]``;
   not ``[sic]``, ``[redacted]``, ``[name]``). Capitalised lone words (``[Note]``, ``[Name]``)
-  are template text, not citations.
+  are template text, not citations, unless they name one of the answer's sources.
+- The answer's own source names (``parse_answer(text, source_names)``; `verify` passes every
+  source's id, title, doc_id and url): a bracket naming them, alone or in a list with ids and
+  paragraphs, cites them however they are written: ``[Contract]``, ``[ACME ¶2, S3]``,
+  ``[src]``, ``[Q3 Report]``. Names compare case folded.
 - Markers inside inline quotes, code, footnote or link definition lines cite nothing.
 
 Quotes, numbered ``q1``, ``q2``... by position; each occurrence is its own quote (003.8):

@@ -5,13 +5,19 @@ from __future__ import annotations
 import gc
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from citeproof.model import Claim, ParsedAnswer, Quote, QuoteStyle, Span
 from citeproof.verifier.parse._code import mask_code
 from citeproof.verifier.parse._layout import Layout, ProseBlock, QuoteBlock, lay_out
-from citeproof.verifier.parse._markers import Marker, Reference, find_markers, resolve_footnote
+from citeproof.verifier.parse._markers import (
+    Marker,
+    Reference,
+    find_markers,
+    fold_labels,
+    resolve_footnote,
+)
 from citeproof.verifier.parse._quotes import InlineQuote, find_inline_quotes
 from citeproof.verifier.parse._sentences import split_sentences
 from citeproof.verifier.parse._text import Line, SpanIndex, has_word, split_lines, trim
@@ -30,39 +36,46 @@ class _QuoteFound:
 
 
 class _LastParse:
-    """The answer parsed last and its parse (immutable): a caller that checks an answer's
-    quotes before verifying it (the service's limits) does not parse it twice."""
+    """The answer parsed last, with the source names it was read with, and its parse
+    (immutable): a caller that checks an answer's quotes before verifying it (the service's
+    limits) does not parse it twice."""
 
-    entry: tuple[str, ParsedAnswer] | None = None
+    entry: tuple[str, frozenset[str], ParsedAnswer] | None = None
 
 
 _LAST = _LastParse()
 
 
-def parse_answer(text: str) -> ParsedAnswer:
+def parse_answer(text: str, source_names: Iterable[str] = ()) -> ParsedAnswer:
     """See the package docstring: claims, quotes and citations of ``text``, offsets into it.
+
+    ``source_names``: the names the answer's sources go by (their ids, titles, doc_ids and
+    urls: `citeproof.verifier.citable_names`). A bracket naming them is a citation however
+    it is written (``[Contract]``, ``[src]``); without them, only brackets the marker grammar
+    reads as ids are.
 
     Raises `AnswerError` for an answer denser in citation markers than any answer (see
     `MAX_MARKERS`) or with more than `MAX_QUOTES` quotes in a paragraph, so the work done stays
     linear in the answer's length.
     """
+    known = fold_labels(source_names)
     last = _LAST.entry
-    if last is not None and last[0] == text:
-        return last[1]
+    if last is not None and last[0] == text and last[1] == known:
+        return last[2]
     # The parse makes many small objects and no reference cycles: without pausing the cyclic
     # collector, its repeated full passes over them make a long answer cost more than linear.
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        parsed = _parse(text)
+        parsed = _parse(text, known)
     finally:
         if was_enabled:
             gc.enable()
-    _LAST.entry = (text, parsed)
+    _LAST.entry = (text, known, parsed)
     return parsed
 
 
-def _parse(text: str) -> ParsedAnswer:
+def _parse(text: str, known: frozenset[str]) -> ParsedAnswer:
     lines = split_lines(text)
     masked, in_fence = mask_code(text, lines)
     layout = lay_out(masked, lines, in_fence)
@@ -72,7 +85,7 @@ def _parse(text: str) -> ParsedAnswer:
         if isinstance(block, ProseBlock)
         for quote in find_inline_quotes(masked, block.start, block.end)
     ]
-    markers = _markers(text, masked, layout, inline)
+    markers = _markers(text, masked, layout, inline, known)
     marker_starts = [m.span[0] for m in markers]
     claim_spans, found = _claims_and_block_quotes(text, masked, layout, markers, inline)
     claim_starts = [s for s, _ in claim_spans]
@@ -117,16 +130,22 @@ def _claims_and_block_quotes(
     return claim_spans, found
 
 
-def _markers(text: str, masked: str, layout: Layout, inline: Sequence[InlineQuote]) -> list[Marker]:
+def _markers(
+    text: str,
+    masked: str,
+    layout: Layout,
+    inline: Sequence[InlineQuote],
+    known: frozenset[str],
+) -> list[Marker]:
     """Markers outside quotes and definition lines, footnote references resolved."""
     footnotes: dict[str, tuple[Reference, ...]] = {}
     for name, (start, end) in layout.footnotes:
-        footnotes.setdefault(name, resolve_footnote(text[start:end]))
+        footnotes.setdefault(name, resolve_footnote(text[start:end], known))
     quoted = SpanIndex(q.outer for q in inline)
     definitions = SpanIndex(layout.definitions)
     return [
         marker
-        for marker in find_markers(masked, footnotes)
+        for marker in find_markers(masked, footnotes, known)
         if not quoted.strictly_inside(marker.span[0]) and not definitions.covers(marker.span[0])
     ]
 

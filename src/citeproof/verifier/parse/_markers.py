@@ -2,13 +2,16 @@
 
 A bracket is a citation only when *everything* inside it reads as source ids (with optional
 paragraph suffixes); anything else (``[sic]``, ``[...]``, ``[ ]``, ``[citation needed]``, link
-text) is left alone. The grammar is deliberately small so its mistakes are predictable.
+text) is left alone. The grammar is deliberately small so its mistakes are predictable. The
+one exception is the turn's own names: a bracket naming sources the caller gave, by the id or
+title they gave them (``[Contract]``, ``[src]``, ``[Q3 Report]``), cites them, though the
+grammar alone would read a capitalised word or an editor's word as template text.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -60,6 +63,11 @@ _NAMED_ITEM = re.compile(
     rf"(?P<first>{_NAMED_ID})(?:[ \t]*[:\#]?[ \t]*{_PARAGRAPH})?", re.IGNORECASE
 )
 _NUMBERED_ONLY = re.compile(_NUMBERED_ID, re.IGNORECASE)
+# One of the turn's own source names, as given (any case, spaces inside), with an optional
+# paragraph: "Contract", "Q3 Report ¶2", "src, p. 4".
+_KNOWN_ITEM = re.compile(
+    rf"(?P<name>[^\[\]\n]+?)(?:[ \t]*[:\#]?[ \t]*{_PARAGRAPH})?", re.IGNORECASE
+)
 # Words that editors and templates put in brackets: never a source's name.
 _EDITORIAL_WRITTEN = (
     "sic sic! redacted inaudible illegible unclear emphasis sp ibid id etc cf sic. omitted "
@@ -83,12 +91,17 @@ class Marker:
     citations: tuple[Citation, ...]
 
 
-def find_markers(text: str, footnotes: Mapping[str, tuple[Reference, ...]]) -> list[Marker]:
-    """Every citation marker in ``text`` (pass the code-masked answer), in order."""
+def find_markers(
+    text: str,
+    footnotes: Mapping[str, tuple[Reference, ...]],
+    known: frozenset[str] = frozenset(),
+) -> list[Marker]:
+    """Every citation marker in ``text`` (pass the code-masked answer), in order. ``known``:
+    the turn's source names, case folded (`fold_labels`)."""
     markers: list[Marker] = []
     limit = MAX_MARKERS + len(text) // MARKER_SPACING
     for match in _MARKER.finditer(text):
-        references = _references(match, footnotes)
+        references = _references(match, footnotes, known)
         if references:
             if len(markers) == limit:
                 raise AnswerError(
@@ -105,7 +118,7 @@ def find_markers(text: str, footnotes: Mapping[str, tuple[Reference, ...]]) -> l
 
 
 def _references(
-    match: re.Match[str], footnotes: Mapping[str, tuple[Reference, ...]]
+    match: re.Match[str], footnotes: Mapping[str, tuple[Reference, ...]], known: frozenset[str]
 ) -> tuple[Reference, ...]:
     if match.group("cite") is not None:
         para = match.group("cite_para")
@@ -114,10 +127,52 @@ def _references(
     if name is not None:
         # A reference without a definition still cites something: the footnote's own name.
         return footnotes.get(name) or ((name, None),)
-    return parse_ids(match.group("body")) or ()
+    return _bracket_ids(match.group("body"), known) or ()
 
 
-def resolve_footnote(definition: str) -> tuple[Reference, ...]:
+def fold_labels(labels: Iterable[str]) -> frozenset[str]:
+    """Source names as `find_markers` compares them: trimmed, case folded, empty ones out."""
+    return frozenset(folded for label in labels if (folded := label.strip().casefold()))
+
+
+def _bracket_ids(body: str, known: frozenset[str]) -> tuple[Reference, ...] | None:
+    """The ids a bracket's text names: the turn's own source names first (`_named`), then
+    the grammar (`parse_ids`)."""
+    return _named(body, known) or parse_ids(body)
+
+
+def _named(body: str, known: frozenset[str]) -> tuple[Reference, ...] | None:
+    """A bracket naming at least one of the turn's sources by a name in ``known`` (its whole
+    text, or each item of a list, with an optional paragraph: ``[Contract ¶2, Memo]``), every
+    other item reading as ids; None otherwise."""
+    if not known:
+        return None
+    whole = body.strip()
+    if whole.casefold() in known:
+        return ((whole, None),)
+    references: list[Reference] = []
+    named = False
+    for token in _SEPARATOR.split(whole):
+        if not token:
+            continue
+        paragraph_only = _PARAGRAPH_ONLY.fullmatch(token)
+        if paragraph_only and references and references[-1][1] is None:
+            references[-1] = (references[-1][0], int(paragraph_only.group("para")))
+            continue
+        item = _KNOWN_ITEM.fullmatch(token)
+        if item is not None and item.group("name").casefold() in known:
+            para = item.group("para")
+            references.append((item.group("name"), int(para) if para else None))
+            named = True
+            continue
+        others = parse_ids(token)
+        if others is None:
+            return None
+        references.extend(others)
+    return tuple(references) if named else None
+
+
+def resolve_footnote(definition: str, known: frozenset[str] = frozenset()) -> tuple[Reference, ...]:
     """The sources a footnote definition names; its trimmed text when it names none by id."""
     canonical = [
         (m.group("cite"), int(m.group("cite_para")) if m.group("cite_para") else None)
@@ -126,7 +181,7 @@ def resolve_footnote(definition: str) -> tuple[Reference, ...]:
     if canonical:
         return tuple(canonical)
     for bracket in _BRACKET.finditer(definition):
-        references = parse_ids(bracket.group("body"))
+        references = _bracket_ids(bracket.group("body"), known)
         if references:
             return references
     written = definition.strip()

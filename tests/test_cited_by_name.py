@@ -1,0 +1,100 @@
+"""A bracket that names one of the turn's sources is a citation however the name is written
+(003.1, 012.2): ``[Contract]``, ``[ACME]``, ``[src]``, ``[note]``, ``[Q3 Report]`` by title. The
+marker grammar alone reads a capitalised word or an editor's word as template text, so before
+this a claim citing a source named that way was never judged, a citation to an excluded source
+named that way was never refused, and ``--fail-on claim`` passed a contradicted claim."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from citeproof import Source, verify
+from citeproof.model import Eligibility, Exclusion
+from citeproof.verifier.parse import parse_answer
+from tests.cli_runs import invoke
+
+CONTRACT = (
+    "Either party may terminate this agreement by giving the other ninety (90) days' written "
+    "notice.\n\n"
+    "The Supplier's total liability in any contract year is capped at the fees paid in that "
+    "year."
+)
+
+
+def labels(answer: str, names: tuple[str, ...] = ()) -> list[tuple[str, int | None]]:
+    return [(c.label, c.paragraph) for c in parse_answer(answer, names).citations]
+
+
+@pytest.mark.parametrize("name", ["Contract", "ACME", "Policy_2024", "src", "ref", "note"])
+def test_a_source_named_like_template_text_is_cited_by_its_name_003_1(name: str) -> None:
+    answer = f"Liability is capped [{name}]."
+    assert labels(answer) == []  # the grammar alone: template text, as before
+    assert labels(answer, (name,)) == [(name, None)]
+    assert labels(answer, (name.upper(),)) == [(name, None)]  # names compare case folded
+
+
+def test_names_mix_with_ids_and_paragraphs_and_other_brackets_stay_text_003_1() -> None:
+    names = ("Contract", "Memo")
+    assert labels("See [Contract ¶2, Memo].", names) == [("Contract", 2), ("Memo", None)]
+    assert labels("See [Contract, p. 2; S3].", names) == [("Contract", 2), ("S3", None)]
+    assert labels("See [Contract and memo].", names) == [("Contract", None), ("memo", None)]
+    # Not a source of the turn, or not names alone: left as written.
+    assert labels("[Note] [sic] [Contract draft] [Contract, citation needed]", names) == []
+    assert labels("[Contract](https://example.com/contract)", names) == []
+
+
+def test_a_title_with_spaces_cites_its_source_012_2() -> None:
+    report = Source(id="r3", kind="document", text="Revenue rose 8% in the third quarter.")
+    (claim,) = verify("Revenue rose 8% in the third quarter [Q3 Report].", [report]).claims
+    assert claim.citations == ()  # the source has no such title: template text
+    titled = Source(id="r3", kind="document", title="Q3 Report", text=report.text)
+    (claim,) = verify("Revenue rose 8% in the third quarter [Q3 Report].", [titled]).claims
+    assert [(c.source, c.status) for c in claim.citations] == [("r3", "ok")]
+    assert claim.verdict == "supported"
+
+
+def test_a_capitalised_claim_citation_is_judged_against_its_source_020() -> None:
+    contract = Source(id="Contract", kind="document", text=CONTRACT)
+    verified = verify("The Supplier's liability is unlimited [Contract].", [contract])
+    (claim,) = verified.claims
+    assert [(c.source, c.status) for c in claim.citations] == [("Contract", "ok")]
+    assert claim.verdict == "contradicted"
+
+
+def test_a_citation_to_an_excluded_source_by_its_capitalised_id_is_refused_012_2() -> None:
+    contract = Source(id="Contract", kind="document", text=CONTRACT)
+    board = Source(id="Board-Minutes", kind="email_body", text="The board approved the budget.")
+    eligibility = Eligibility(
+        ("Contract",), (Exclusion("Board-Minutes", "acl", "not in the asker's access list"),), "f"
+    )
+    verified = verify(
+        'The board "approved the budget" [Board-Minutes].',
+        [contract, board],
+        eligibility=eligibility,
+    )
+    (quote,) = verified.quotes
+    assert quote.status == "ineligible"
+    assert "not in the asker's access list" in quote.note
+
+
+def test_fail_on_claim_fails_a_contradicted_claim_citing_a_capitalised_name(
+    tmp_path: Path,
+) -> None:
+    contract = tmp_path / "msa.txt"
+    contract.write_text(CONTRACT, encoding="utf-8")
+    answer = tmp_path / "answer.md"
+    answer.write_text(
+        "Either party can end the agreement on 90 days' written notice [MSA]. "
+        "The Supplier's liability is unlimited [MSA].\n",
+        encoding="utf-8",
+    )
+    code, out, _ = invoke(
+        "verify", str(answer), "--source", f"MSA={contract}", "--fail-on", "claim",
+        "--format", "json", "--out", str(tmp_path / "verified.json"),
+    )  # fmt: skip
+    assert code == 1, out
+    record = (tmp_path / "verified.json").read_text(encoding="utf-8")
+    assert '"verdict": "contradicted"' in record
+    assert '"marker": "[MSA]"' in record
