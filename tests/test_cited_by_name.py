@@ -40,9 +40,34 @@ def test_names_mix_with_ids_and_paragraphs_and_other_brackets_stay_text_003_1() 
     assert labels("See [Contract ¶2, Memo].", names) == [("Contract", 2), ("Memo", None)]
     assert labels("See [Contract, p. 2; S3].", names) == [("Contract", 2), ("S3", None)]
     assert labels("See [Contract and memo].", names) == [("Contract", None), ("memo", None)]
+    assert labels("See [Source: Contract].", names) == [("Contract", None)]
+    assert labels("See [source: memo ¶3; Document: Contract].", names) == [
+        ("memo", 3),
+        ("Contract", None),
+    ]
     # Not a source of the turn, or not names alone: left as written.
     assert labels("[Note] [sic] [Contract draft] [Contract, citation needed]", names) == []
     assert labels("[Contract](https://example.com/contract)", names) == []
+
+
+def test_a_source_named_after_source_colon_is_cited_even_when_not_given_012_2() -> None:
+    assert labels("Approved [Source: Board Minutes].") == [("Board Minutes", None)]
+    assert labels("Approved [Sources: Board Minutes, p. 4; Memo].") == [
+        ("Board Minutes", 4),
+        ("Memo", None),
+    ]
+    contract = Source(id="Contract", kind="document", text=CONTRACT)
+    verified = verify(
+        'The board "approved the budget" [Source: Board Minutes]. Notice is 90 days '
+        "[Source: Contract].",
+        [contract],
+    )
+    assert [q.status for q in verified.quotes] == ["ineligible"]
+    assert "cites Board Minutes, which was not provided" in verified.quotes[0].note
+    assert [[(c.source, c.status) for c in claim.citations] for claim in verified.claims] == [
+        [("Board Minutes", "ineligible")],
+        [("Contract", "ok")],
+    ]
 
 
 def test_a_title_with_spaces_cites_its_source_012_2() -> None:

@@ -68,6 +68,10 @@ _NUMBERED_ONLY = re.compile(_NUMBERED_ID, re.IGNORECASE)
 _KNOWN_ITEM = re.compile(
     rf"(?P<name>[^\[\]\n]+?)(?:[ \t]*[:\#]?[ \t]*{_PARAGRAPH})?", re.IGNORECASE
 )
+# What LLMs write before a source's name: "[Source: Contract]", "[Document: Q3 Report]".
+_NAME_PREFIX = re.compile(
+    r"(?:sources?|src|documents?|docs?|references?|refs?)[ \t]*:[ \t]*", re.IGNORECASE
+)
 # Words that editors and templates put in brackets: never a source's name.
 _EDITORIAL_WRITTEN = (
     "sic sic! redacted inaudible illegible unclear emphasis sp ibid id etc cf sic. omitted "
@@ -142,12 +146,15 @@ def _bracket_ids(body: str, known: frozenset[str]) -> tuple[Reference, ...] | No
 
 
 def _named(body: str, known: frozenset[str]) -> tuple[Reference, ...] | None:
-    """A bracket naming at least one of the turn's sources by a name in ``known`` (its whole
-    text, or each item of a list, with an optional paragraph: ``[Contract ¶2, Memo]``), every
-    other item reading as ids; None otherwise."""
-    if not known:
+    """A bracket that names sources: one of the turn's names in ``known`` (its whole text, or
+    each item of a list, with an optional paragraph: ``[Contract ¶2, Memo]``), every other item
+    reading as ids; or any name after ``Source:`` (``[Source: Board Minutes]``, a citation
+    whether or not that source was given). None otherwise."""
+    written = body.strip()
+    whole = _without_name_prefix(written)
+    said = whole != written  # "Source: ..." says that what follows names sources
+    if not known and not said:
         return None
-    whole = body.strip()
     if whole.casefold() in known:
         return ((whole, None),)
     references: list[Reference] = []
@@ -159,8 +166,8 @@ def _named(body: str, known: frozenset[str]) -> tuple[Reference, ...] | None:
         if paragraph_only and references and references[-1][1] is None:
             references[-1] = (references[-1][0], int(paragraph_only.group("para")))
             continue
-        item = _KNOWN_ITEM.fullmatch(token)
-        if item is not None and item.group("name").casefold() in known:
+        item = _KNOWN_ITEM.fullmatch(_without_name_prefix(token))
+        if item is not None and (said or item.group("name").casefold() in known):
             para = item.group("para")
             references.append((item.group("name"), int(para) if para else None))
             named = True
@@ -170,6 +177,12 @@ def _named(body: str, known: frozenset[str]) -> tuple[Reference, ...] | None:
             return None
         references.extend(others)
     return tuple(references) if named else None
+
+
+def _without_name_prefix(written: str) -> str:
+    """``Source: Contract`` → ``Contract`` (also ``Document:``, ``Doc:``, ``Ref:``, ``Src:``)."""
+    prefix = _NAME_PREFIX.match(written)
+    return written[prefix.end() :] if prefix else written
 
 
 def resolve_footnote(definition: str, known: frozenset[str] = frozenset()) -> tuple[Reference, ...]:
