@@ -1,4 +1,5 @@
-"""A quote as the matcher sees it: normalised, trimmed, split at ellipses into segments."""
+"""A quote as the matcher sees it: normalised, trimmed, split at ellipses into segments, a
+bracketed change of case ("[t]he") read as its letter."""
 
 from __future__ import annotations
 
@@ -12,6 +13,9 @@ _ELLIPSIS = re.compile(r"\[ ?\.{3,} ?\]|\( ?\.{3,} ?\)|\.{3,}|\.(?: \.){2,}")
 _TRIM = " \"'"
 _QUOTE_MARKS = "\"' "
 _WORD = re.compile(r"\w")
+# An editor's change of a letter's case, marked by brackets as legal writing does: "[t]he",
+# "[N]either". The letter is read as written; only its case may differ from the source's.
+_CASE_CHANGE = re.compile(r"\[([^\W\d_])\](?=[^\W\d_])")
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,7 +30,7 @@ class QuoteText:
 
 
 def parse_quote(text: str) -> QuoteText:
-    full = normalise(text).text.strip()
+    full = _CASE_CHANGE.sub(r"\1", normalise(text).text.strip())
     parts = (part.strip() for part in _ELLIPSIS.split(full))
     # A part with no word character (a comma left next to an elision) cannot be located.
     segments = tuple(part for part in parts if _WORD.search(part))
