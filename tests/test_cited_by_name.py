@@ -45,6 +45,10 @@ def test_names_mix_with_ids_and_paragraphs_and_other_brackets_stay_text_003_1() 
         ("memo", 3),
         ("Contract", None),
     ]
+    assert labels("See [Contract § 12.1; Memo, section 3].", names) == [
+        ("Contract", None),
+        ("Memo", None),
+    ]
     # Not a source of the turn, or not names alone: left as written.
     assert labels("[Note] [sic] [Contract draft] [Contract, citation needed]", names) == []
     assert labels("[Contract](https://example.com/contract)", names) == []
@@ -67,6 +71,18 @@ def test_a_source_named_after_source_colon_is_cited_even_when_not_given_012_2() 
     assert [[(c.source, c.status) for c in claim.citations] for claim in verified.claims] == [
         [("Board Minutes", "ineligible")],
         [("Contract", "ok")],
+    ]
+
+
+def test_a_footnote_naming_a_source_by_name_or_after_source_colon_cites_it_003_1() -> None:
+    answer = (
+        "Approved.[^1] Signed.[^2] Shipped.[^3]\n\n"
+        "[^1]: Source: Contract\n[^2]: Q3 Report, section 3\n[^3]: Source: Board Minutes\n"
+    )
+    assert labels(answer, ("Contract", "Q3 Report")) == [
+        ("Contract", None),
+        ("Q3 Report", None),
+        ("Board Minutes", None),
     ]
 
 

@@ -27,7 +27,9 @@ Citation markers (each id in a marker becomes one `Citation` sharing the marker'
 - The answer's own source names (``parse_answer(text, source_names)``; `verify` passes every
   source's id, title, doc_id and url): a bracket naming them, alone or in a list with ids and
   paragraphs, cites them however they are written: ``[Contract]``, ``[ACME ¶2, S3]``,
-  ``[src]``, ``[Q3 Report]``. Names compare case folded. A name after ``Source:`` (also
+  ``[src]``, ``[Q3 Report]``, ``[MSA § 12.1]`` (a section, clause or page beside a name cites
+  the source; the place is not read). Names compare case folded; a footnote definition is
+  read the same way. A name after ``Source:`` (also
   ``Document:``, ``Doc:``, ``Ref:``) is a citation whether the source was given or not:
   ``[Source: Board Minutes]`` cites "Board Minutes", for the verifier to resolve or refuse.
 - Markers inside inline quotes, code, footnote or link definition lines cite nothing.

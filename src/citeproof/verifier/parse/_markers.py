@@ -63,10 +63,15 @@ _NAMED_ITEM = re.compile(
     rf"(?P<first>{_NAMED_ID})(?:[ \t]*[:\#]?[ \t]*{_PARAGRAPH})?", re.IGNORECASE
 )
 _NUMBERED_ONLY = re.compile(_NUMBERED_ID, re.IGNORECASE)
+# Where in a source, beside its name, other than a paragraph: "§ 4.2", "section 3", "clause 7",
+# "page 12". The source is cited; the place is not read.
+_LOCATOR = r"(?:§§?|sections?|sec\.|clauses?|cl\.|pages?|pg\.|articles?|art\.)[ \t]*[0-9][\w.()-]*"
+_LOCATOR_ONLY = re.compile(_LOCATOR, re.IGNORECASE)
 # One of the turn's own source names, as given (any case, spaces inside), with an optional
-# paragraph: "Contract", "Q3 Report ¶2", "src, p. 4".
+# paragraph or place: "Contract", "Q3 Report ¶2", "src, p. 4", "MSA § 12.1".
 _KNOWN_ITEM = re.compile(
-    rf"(?P<name>[^\[\]\n]+?)(?:[ \t]*[:\#]?[ \t]*{_PARAGRAPH})?", re.IGNORECASE
+    rf"(?P<name>[^\[\]\n]+?)(?:[ \t]*[:\#,]?[ \t]*(?:{_PARAGRAPH}|{_LOCATOR}))?",
+    re.IGNORECASE,
 )
 # What LLMs write before a source's name: "[Source: Contract]", "[Document: Q3 Report]".
 _NAME_PREFIX = re.compile(
@@ -166,6 +171,8 @@ def _named(body: str, known: frozenset[str]) -> tuple[Reference, ...] | None:
         if paragraph_only and references and references[-1][1] is None:
             references[-1] = (references[-1][0], int(paragraph_only.group("para")))
             continue
+        if named and _LOCATOR_ONLY.fullmatch(token):
+            continue  # "Q3 Report, section 3": the source named before it
         item = _KNOWN_ITEM.fullmatch(_without_name_prefix(token))
         if item is not None and (said or item.group("name").casefold() in known):
             para = item.group("para")
@@ -199,7 +206,7 @@ def resolve_footnote(definition: str, known: frozenset[str] = frozenset()) -> tu
             return references
     written = definition.strip()
     whole = written.rstrip(".").strip()
-    references = parse_ids(whole) if len(whole) <= 80 else None
+    references = _bracket_ids(whole, known) if len(whole) <= 80 else None
     if references:
         return references
     return ((written, None),) if written else ()
