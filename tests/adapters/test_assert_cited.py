@@ -55,6 +55,30 @@ def test_claims_without_a_provided_source_fail_the_share_asked_for_F_4() -> None
         assert_cited(answer, [POLICY], min_cited_claims=0.9)
 
 
+def test_a_claim_citing_a_source_never_provided_fails_by_default_as_the_cli_does_F_4(
+    tmp_path: Path,
+) -> None:
+    """A quote-less claim citing a document the model was never shown: `verify --fail-on
+    claim` fails it; `assert_cited` passed it until it counted under ``max_ineligible``."""
+    answer = GOOD + " The board approved the budget [S9]."
+    with pytest.raises(AssertionError) as failure:
+        assert_cited(answer, [POLICY])
+    message = str(failure.value)
+    assert "1 claims cite a source that was not provided, with no quote" in message
+    assert "'The board approved the budget [S9].' cites S9, not provided" in message
+    assert len(assert_cited(answer, [POLICY], max_ineligible=1).claims) == 2
+    answer_file = tmp_path / "answer.md"
+    answer_file.write_text(answer, encoding="utf-8")
+    policy_file = tmp_path / "policy.md"
+    policy_file.write_text(POLICY.text, encoding="utf-8")
+    cli = subprocess.run(
+        [sys.executable, "-m", "citeproof", "verify", str(answer_file),
+         "--source", f"policy={policy_file}", "--fail-on", "claim"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert cli.returncode == 1, cli.stdout + cli.stderr
+
+
 def test_a_vendor_response_is_checked_as_it_comes_F_4() -> None:
     converted = from_anthropic(load("anthropic-response-policy"), load("anthropic-request-policy"))
     with pytest.raises(AssertionError, match="corrected quotes"):

@@ -53,6 +53,8 @@ def assert_cited(
 
     - more quotes have a status than its ``max_<status>`` allows (``corrected``: no limit
       unless given; ``mismatch``, ``not_found`` and ``ineligible``: none allowed by default);
+      a claim citing a source that was not provided, without a quote, counts against
+      ``max_ineligible`` too, as ``citeproof verify --fail-on claim`` fails it;
     - more quotes changed the meaning than ``max_meaning_changed`` (none by default: a
       correction that turns the source's 80% into 90% is a failure, however the quote was
       corrected);
@@ -77,6 +79,16 @@ def assert_cited(
         if limit is not None and counts[status] > limit:
             problems.append(f"{counts[status]} {status} quotes (at most {limit} allowed):")
             problems.extend(_quote_lines(verified, status))
+    not_provided = _not_provided(verified.claims)
+    if counts["ineligible"] + len(not_provided) > max_ineligible and not_provided:
+        problems.append(
+            f"{len(not_provided)} claims cite a source that was not provided, with no quote "
+            f"({counts['ineligible']} such quotes; at most {max_ineligible} allowed in all):"
+        )
+        problems.extend(
+            f"  {claim.id}: {_short(claim.text)!r} cites {citation.source}, not provided"
+            for claim, citation in not_provided
+        )
     changed = [q for q in verified.quotes if q.meaning_changed]
     if len(changed) > max_meaning_changed:
         problems.append(
@@ -119,6 +131,17 @@ def _verified(
     if isinstance(answer, Converted):
         return answer.verify(policy=policy)
     return verify(answer, sources, policy=policy)
+
+
+def _not_provided(claims: Sequence[VerifiedClaim]) -> list[tuple[VerifiedClaim, CitedSource]]:
+    """Each claim's citations of a source not provided that carry no quote (a quote's own
+    citation is counted with the quote)."""
+    return [
+        (claim, citation)
+        for claim in claims
+        for citation in claim.citations
+        if citation.status == "ineligible" and not citation.quote_ids
+    ]
 
 
 def _cites_a_provided_source(citations: Sequence[CitedSource]) -> bool:
