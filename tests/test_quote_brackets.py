@@ -48,6 +48,19 @@ def test_a_bracketed_change_of_case_keeps_the_meaning_003_4(
     assert claim.verdict == "supported"
 
 
+def test_sic_marks_the_sources_own_spelling_and_is_no_word_of_the_quote_003_4() -> None:
+    source = Source(
+        id="K",
+        kind="document",
+        text="The Suplier shall deliver the goods within 30 days of the order.",
+    )
+    for mark in ("[sic]", "(sic)", "[sic!]"):
+        verified = verify(f'It says "The Suplier {mark} shall deliver the goods" [K].', [source])
+        (quote,) = verified.quotes
+        assert (quote.status, quote.meaning_changed) == ("verified", False), quote.note
+        assert verified.text == f'It says "The Suplier {mark} shall deliver the goods" [K].'
+
+
 def test_a_bracketed_word_the_source_lacks_is_still_an_addition_003_4() -> None:
     verified = verify(
         'Liability is "capped at the fees paid in that [contract] year" [MSA].', [MSA]

@@ -1,5 +1,5 @@
 """A quote as the matcher sees it: normalised, trimmed, split at ellipses into segments, a
-bracketed change of case ("[t]he") read as its letter."""
+bracketed change of case ("[t]he") read as its letter and "[sic]" left out."""
 
 from __future__ import annotations
 
@@ -16,6 +16,8 @@ _WORD = re.compile(r"\w")
 # An editor's change of a letter's case, marked by brackets as legal writing does: "[t]he",
 # "[N]either". The letter is read as written; only its case may differ from the source's.
 _CASE_CHANGE = re.compile(r"\[([^\W\d_])\](?=[^\W\d_])")
+# "[sic]" after a word says the source has it so: a mark of the quoter's, not a word quoted.
+_SIC = re.compile(r"[ \t]*[\[(][ \t]*sic!?[ \t]*[\])]", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,7 +32,7 @@ class QuoteText:
 
 
 def parse_quote(text: str) -> QuoteText:
-    full = _CASE_CHANGE.sub(r"\1", normalise(text).text.strip())
+    full = _SIC.sub("", _CASE_CHANGE.sub(r"\1", normalise(text).text.strip()))
     parts = (part.strip() for part in _ELLIPSIS.split(full))
     # A part with no word character (a comma left next to an elision) cannot be located.
     segments = tuple(part for part in parts if _WORD.search(part))
