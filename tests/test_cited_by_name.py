@@ -139,3 +139,14 @@ def test_fail_on_claim_fails_a_contradicted_claim_citing_a_capitalised_name(
     record = (tmp_path / "verified.json").read_text(encoding="utf-8")
     assert '"verdict": "contradicted"' in record
     assert '"marker": "[MSA]"' in record
+
+
+def test_a_marker_inside_a_claim_parts_the_words_it_stands_between_020() -> None:
+    """Claim support reads a claim with its markers blanked out; the words on either side of
+    one are two stretches, not "Mixed               cite" as one difference."""
+    contract = Source(id="msa", kind="document", text=CONTRACT)
+    other = Source(id="2", kind="document", text="Mixed sources cite both.")
+    verified = verify("Mixed [msa, 2] cite both.", [contract, other])
+    (claim,) = verified.claims
+    by_source = {s.source: s for s in claim.support}
+    assert [d.text for d in by_source["msa"].differences] == ["Mixed", "cite"]

@@ -47,7 +47,9 @@ from citeproof.verifier.support._text import (
 )
 
 PREFIX = 5
-_BREAK = re.compile(r"[^\w\s'’-]")  # punctuation between two words ends a stretch
+# Punctuation between two words ends a stretch of unbacked words, and so does a citation
+# marker, which claim support reads blanked out: three spaces or more.
+_BREAK = re.compile(r"[^\w\s'’-]|\s{3}")
 NEIGHBOURS = 3
 MAX_REPLACED = 8  # a longer replaced stretch is a rewording, not one fact for another
 HARD_KINDS = ("number", "date", "name", "comparative")
