@@ -40,6 +40,9 @@ def cited(quote_or_claim: object) -> list[tuple[str, int | None]]:
         ("[S2, paragraph 4]", "S2", 4),
         ("[Source 2]", "2", None),
         ("[Source 2, ¶3]", "2", 3),
+        ("[Document 2]", "2", None),
+        ("[Doc 2, p. 3]", "2", 3),
+        ("[doc-2]", "doc-2", None),
         ("[email-1]", "email-1", None),
         ("[D1]", "D1", None),
         ("[policy]", "policy", None),
@@ -88,6 +91,7 @@ def test_range_marker_expands_to_every_id_in_it_003_1() -> None:
     assert [c.label for c in parse_answer("See [2-4].").citations] == ["2", "3", "4"]
     assert [c.label for c in parse_answer("See [S2-S4].").citations] == ["S2", "S3", "S4"]
     assert [c.label for c in parse_answer("See [S2–4].").citations] == ["S2", "S3", "S4"]
+    assert [c.label for c in parse_answer("See [Documents 1-3].").citations] == ["1", "2", "3"]
 
 
 def test_an_id_that_only_looks_like_a_range_names_one_source_003_1() -> None:

@@ -9,7 +9,8 @@ Citation markers (each id in a marker becomes one `Citation` sharing the marker'
 - ``[1]``, ``[S2]``, ``[S2, ¶4]``, ``[S2 ¶4]``, ``[S2 p4]``, ``[S2, p. 4]``, ``[S2, para 4]``,
   ``[email-1]``: the label is the id as written (``"1"``, ``"S2"``, ``"email-1"``) and the
   ``¶``/``p``/``para``/``paragraph`` suffix becomes ``paragraph``.
-- ``[Source 2]`` (also ``Src 2``, ``Source2``): the label is the number alone, ``"2"``.
+- ``[Source 2]`` (also ``Src 2``, ``Source2``, ``Document 2``, ``Doc 2``): the label is the
+  number alone, ``"2"`` (``[doc-2]`` is an id of its own, ``"doc-2"``).
 - ``[1, 3]`` and ``[S1; S2]``: one citation per id. ``[2-4]``, ``[S2-S4]``: the range, at most
   50 ids. ``[1][3]`` is two markers, each with its own span; a quote followed by them is tied to
   both.

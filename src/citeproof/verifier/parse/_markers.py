@@ -45,7 +45,8 @@ _PARAGRAPH = (
     r"(?:¶¶?|paragraphs?|paras?\.?|pars?\.?|pp?\.?)[ \t]*(?P<para>[0-9]{1,6})"
     r"(?:[ \t]*[-–][ \t]*[0-9]{1,6})?"
 )
-_SOURCE_WORD = r"(?:sources?|src)[ \t]*[-_]?[ \t]*"
+# "Source 2", "Src-2", and "Document 2" or "Doc 2" with a space ("doc-2" is an id of its own).
+_SOURCE_WORD = r"(?:(?:sources?|src)[ \t]*[-_]?|(?:documents?|docs?)[ \t])[ \t]*"
 _NUMBERED_ID = (
     rf"(?:{_SOURCE_WORD}[0-9]{{1,6}}"
     r"|(?:doc|document|email|mail|attachment|att|file|ref|msg|message|chunk|passage)[-_][0-9]{1,6}"
