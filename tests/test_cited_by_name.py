@@ -56,6 +56,7 @@ def test_names_mix_with_ids_and_paragraphs_and_other_brackets_stay_text_003_1() 
 
 def test_a_source_named_after_source_colon_is_cited_even_when_not_given_012_2() -> None:
     assert labels("Approved [Source: Board Minutes].") == [("Board Minutes", None)]
+    assert labels("Approved [Source: 2-4].") == [("2", None), ("3", None), ("4", None)]
     assert labels("Approved [Sources: Board Minutes, p. 4; Memo].") == [
         ("Board Minutes", 4),
         ("Memo", None),

@@ -30,9 +30,9 @@ Citation markers (each id in a marker becomes one `Citation` sharing the marker'
   paragraphs, cites them however they are written: ``[Contract]``, ``[ACME ¶2, S3]``,
   ``[src]``, ``[Q3 Report]``, ``[MSA § 12.1]`` (a section, clause or page beside a name cites
   the source; the place is not read). Names compare case folded; a footnote definition is
-  read the same way. A name after ``Source:`` (also
-  ``Document:``, ``Doc:``, ``Ref:``) is a citation whether the source was given or not:
-  ``[Source: Board Minutes]`` cites "Board Minutes", for the verifier to resolve or refuse.
+  read the same way. A name after ``Source:`` (also ``Document:``, ``Doc:``, ``Ref:``) is a
+  citation whether the source was given or not: ``[Source: Board Minutes]`` cites "Board
+  Minutes", for the verifier to resolve or refuse.
 - Markers inside inline quotes, code, footnote or link definition lines cite nothing.
 
 Quotes, numbered ``q1``, ``q2``... by position; each occurrence is its own quote (003.8):

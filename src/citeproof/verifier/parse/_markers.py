@@ -175,15 +175,21 @@ def _named(body: str, known: frozenset[str]) -> tuple[Reference, ...] | None:
         if named and _LOCATOR_ONLY.fullmatch(token):
             continue  # "Q3 Report, section 3": the source named before it
         item = _KNOWN_ITEM.fullmatch(_without_name_prefix(token))
-        if item is not None and (said or item.group("name").casefold() in known):
+        if item is not None and item.group("name").casefold() in known:
             para = item.group("para")
             references.append((item.group("name"), int(para) if para else None))
             named = True
             continue
         others = parse_ids(token)
-        if others is None:
+        if others is not None:
+            references.extend(others)
+            named = named or said
+            continue
+        if item is None or not said:
             return None
-        references.extend(others)
+        para = item.group("para")
+        references.append((item.group("name"), int(para) if para else None))
+        named = True
     return tuple(references) if named else None
 
 
