@@ -67,6 +67,11 @@ PIECES = st.sampled_from(
         "<cite:",
         "— ",
         "Source: ",
+        "[Contract]",
+        "[Contract ¶2, S3]",
+        "[Source: Board Minutes]",
+        "[Q3 Report, section 3]",
+        "[^3]: Source: Contract",
         "¶",
         "#p",
         "\x00",
@@ -118,6 +123,24 @@ def block_lines(block: str) -> list[str]:
 @given(ANSWERS)
 def test_parse_never_fails_and_offsets_index_the_answer_003_1(answer: str) -> None:
     check_offsets(answer, parse_answer(answer))
+
+
+NAMES = st.lists(
+    st.one_of(st.sampled_from(["Contract", "Q3 Report", "src", "Note", "1", "¶", ""]), st.text()),
+    max_size=4,
+)
+
+
+@settings(deadline=None)
+@given(ANSWERS, NAMES)
+def test_parse_with_source_names_never_fails_and_cites_no_less_003_1(
+    answer: str, names: list[str]
+) -> None:
+    """Names make more brackets citations, never fewer, and keep every offset sound."""
+    named = parse_answer(answer, names)
+    check_offsets(answer, named)
+    plain = {c.marker_span for c in parse_answer(answer).citations}
+    assert plain <= {c.marker_span for c in named.citations}
 
 
 @settings(deadline=None)
