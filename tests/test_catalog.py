@@ -55,7 +55,9 @@ def test_titles_urls_and_doc_ids_resolve_but_ids_win_012_2() -> None:
     assert catalog.resolve("Hartley memo") is shadow  # the id, not MEMO's title
     assert catalog.resolve("hartley memo") is shadow
     assert catalog.resolve("memo") is MEMO
-    assert catalog.resolve("Credit Policy") is None
+    assert catalog.resolve("Credit Policy") is POLICY  # its doc_id, case and hyphen aside
+    assert catalog.resolve("Residential Credit") is None  # part of a title names nothing
+    assert catalog.resolve("Residential-Credit-Policy") is POLICY
 
 
 def test_a_numbered_citation_to_unnumbered_sources_is_ineligible_with_a_hint_012_2() -> None:

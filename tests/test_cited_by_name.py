@@ -87,6 +87,20 @@ def test_a_footnote_naming_a_source_by_name_or_after_source_colon_cites_it_003_1
     ]
 
 
+def test_a_name_written_with_spaces_for_hyphens_cites_its_source_012_2() -> None:
+    """A file's source id is its name ("harlow-board-minutes"); an LLM shown it writes "[Harlow
+    Board Minutes]". Case and punctuation aside, that is the same name."""
+    minutes = Source(id="harlow-board-minutes", kind="document", text="The board approved it.")
+    for marker in (
+        "[Harlow Board Minutes]",
+        "[harlow_board_minutes ¶1]",
+        "[Source: Harlow Board Minutes]",
+    ):
+        (claim,) = verify(f"The board approved it {marker}.", [minutes]).claims
+        assert [(c.source, c.status) for c in claim.citations] == [("harlow-board-minutes", "ok")]
+        assert claim.verdict == "supported"
+
+
 def test_a_title_with_spaces_cites_its_source_012_2() -> None:
     report = Source(id="r3", kind="document", text="Revenue rose 8% in the third quarter.")
     (claim,) = verify("Revenue rose 8% in the third quarter [Q3 Report].", [report]).claims

@@ -94,7 +94,7 @@ FACES = {
         "may_hold", "normalise", "parse_quote", "prepare",
     ],
     "citeproof.verifier.parse": [
-        "normalise_markers", "parse_answer",
+        "name_key", "normalise_markers", "parse_answer",
     ],
     "citeproof.verifier.support": [
         "SupportJudge", "attach_support", "decide",

@@ -1,9 +1,10 @@
 """The sources of one turn, and how a citation's label finds its source.
 
 A label resolves by source id first, then by the forms LLMs use for the same id
-(``1`` ↔ ``S1`` ↔ ``Source 1``), then by title, url or doc_id. A label that names no
-provided source does not resolve: the citation is ineligible (012.2). Labels never resolve
-by position in the list, so reordering the sources never changes what a citation means.
+(``1`` ↔ ``S1`` ↔ ``Source 1``, ``Credit Policy`` ↔ ``credit-policy``), then by title, url or
+doc_id. A label that names no provided source does not resolve: the citation is ineligible
+(012.2). Labels never resolve by position in the list, so reordering the sources never changes
+what a citation means.
 """
 
 from __future__ import annotations
@@ -12,15 +13,21 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from citeproof.errors import SourceError
 from citeproof.model import Exclusion, Source, label_number
+from citeproof.verifier.parse import name_key
 
 
 def _aliases(key: str) -> Iterator[str]:
-    """The folded forms under which ``key`` can be looked up."""
+    """The folded forms under which ``key`` can be looked up: as written but for case, the
+    numbered forms ("1", "S1"), and case and punctuation aside ("Credit Policy" for
+    "credit-policy", `name_key`)."""
     folded = key.strip().casefold()
     yield folded
     number = label_number(folded)
     if number is not None:
         yield f"s{folded}" if number == folded else number
+    loose = name_key(key)
+    if loose and loose != folded:
+        yield loose
 
 
 def citable_names(sources: Iterable[Source], excluded: Iterable[Exclusion] = ()) -> tuple[str, ...]:
@@ -69,6 +76,7 @@ class SourceCatalog:
             for key in (source.doc_id, source.url, source.title):
                 if key:
                     self._by_alias.setdefault(key.strip().casefold(), source)
+                    self._by_alias.setdefault(name_key(key), source)
         for source in self._sources.values():
             for alias in _aliases(source.id):
                 self._by_alias[alias] = source

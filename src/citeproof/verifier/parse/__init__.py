@@ -27,7 +27,8 @@ Citation markers (each id in a marker becomes one `Citation` sharing the marker'
   are template text, not citations, unless they name one of the answer's sources.
 - The answer's own source names (``parse_answer(text, source_names)``; `verify` passes every
   source's id, title, doc_id and url): a bracket naming them, alone or in a list with ids and
-  paragraphs, cites them however they are written: ``[Contract]``, ``[ACME ¶2, S3]``,
+  paragraphs, cites them however they are written (``name_key``: case and punctuation
+  aside, so ``[Credit Policy]`` names ``credit-policy``): ``[Contract]``, ``[ACME ¶2, S3]``,
   ``[src]``, ``[Q3 Report]``, ``[MSA § 12.1]`` (a section, clause or page beside a name cites
   the source; the place is not read). Names compare case folded; a footnote definition is
   read the same way. A name after ``Source:`` (also ``Document:``, ``Doc:``, ``Ref:``) is a
@@ -61,10 +62,12 @@ from citeproof.lazy import on_first_use
 
 if typing.TYPE_CHECKING:
     from citeproof.verifier.parse._answer import parse_answer
+    from citeproof.verifier.parse._markers import name_key
     from citeproof.verifier.parse._normalise import normalise_markers
 
 
 _WHERE = {
+    "name_key": "citeproof.verifier.parse._markers",
     "normalise_markers": "citeproof.verifier.parse._normalise",
     "parse_answer": "citeproof.verifier.parse._answer",
 }
@@ -72,4 +75,4 @@ _WHERE = {
 __getattr__ = on_first_use(globals(), _WHERE)
 
 
-__all__ = ["normalise_markers", "parse_answer"]
+__all__ = ["name_key", "normalise_markers", "parse_answer"]

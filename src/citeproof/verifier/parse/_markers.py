@@ -74,6 +74,7 @@ _KNOWN_ITEM = re.compile(
     rf"(?P<name>[^\[\]\n]+?)(?:[ \t]*[:\#,]?[ \t]*(?:{_PARAGRAPH}|{_LOCATOR}))?",
     re.IGNORECASE,
 )
+_NAME_GAPS = re.compile(r"[\W_]+")
 # What LLMs write before a source's name: "[Source: Contract]", "[Document: Q3 Report]".
 _NAME_PREFIX = re.compile(
     r"(?:sources?|src|documents?|docs?|references?|refs?)[ \t]*:[ \t]*", re.IGNORECASE
@@ -140,9 +141,15 @@ def _references(
     return _bracket_ids(match.group("body"), known) or ()
 
 
+def name_key(name: str) -> str:
+    """How a source's name is compared: case folded, every run of spaces and punctuation read
+    as one space, so "Credit Policy", "credit-policy" and "credit_policy" are one name."""
+    return " ".join(_NAME_GAPS.split(name.casefold())).strip()
+
+
 def fold_labels(labels: Iterable[str]) -> frozenset[str]:
-    """Source names as `find_markers` compares them: trimmed, case folded, empty ones out."""
-    return frozenset(folded for label in labels if (folded := label.strip().casefold()))
+    """Source names as `find_markers` compares them (`name_key`), empty ones out."""
+    return frozenset(key for label in labels if (key := name_key(label)))
 
 
 def _bracket_ids(body: str, known: frozenset[str]) -> tuple[Reference, ...] | None:
@@ -161,7 +168,7 @@ def _named(body: str, known: frozenset[str]) -> tuple[Reference, ...] | None:
     said = whole != written  # "Source: ..." says that what follows names sources
     if not known and not said:
         return None
-    if whole.casefold() in known:
+    if name_key(whole) in known:
         return ((whole, None),)
     references: list[Reference] = []
     named = False
@@ -175,7 +182,7 @@ def _named(body: str, known: frozenset[str]) -> tuple[Reference, ...] | None:
         if named and _LOCATOR_ONLY.fullmatch(token):
             continue  # "Q3 Report, section 3": the source named before it
         item = _KNOWN_ITEM.fullmatch(_without_name_prefix(token))
-        if item is not None and item.group("name").casefold() in known:
+        if item is not None and name_key(item.group("name")) in known:
             para = item.group("para")
             references.append((item.group("name"), int(para) if para else None))
             named = True
