@@ -586,3 +586,18 @@ def test_terminal_heads_the_answer_corrected_only_when_something_was() -> None:
     assert plain.splitlines()[0] == "Answer"
     fixed = render_terminal(verify('It says "The rent is due on the frist day." [lease]', [source]))
     assert fixed.splitlines()[0] == "Answer (corrected)"
+
+
+def test_a_claim_citing_only_sources_not_provided_says_so_in_every_rendering_012_2() -> None:
+    """Its verdict is `unsupported` with no passage to show: the reason is the refusal, not
+    the generic meaning of the verdict."""
+    source = Source(id="lease", kind="document", text="The rent is due on the first day.")
+    answer = verify(
+        "The board approved the budget [Source: Board Minutes]. The rent is due on the first "
+        "day [lease].",
+        [source],
+    )
+    why = "it cites Board Minutes, which was not provided with this answer"
+    assert f"why: {why}" in flat(render_terminal(answer))
+    assert f"✗ Unsupported ({why})" in render_markdown(answer)
+    assert why[:1].upper() + why[1:] + "." in flat(render_html(answer))

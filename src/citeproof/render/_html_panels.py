@@ -22,7 +22,12 @@ from citeproof.render._labels import (
 )
 from citeproof.render._nearest import nearest_passage, refusal
 from citeproof.render._notes import Note
-from citeproof.render._support import SUPPORT_LABELS, differences_text, support_label
+from citeproof.render._support import (
+    SUPPORT_LABELS,
+    differences_text,
+    refused_reason,
+    support_label,
+)
 from citeproof.render._verdicts import quote_state, tone
 
 CONTEXT = 220  # characters of the source shown around a passage, each side
@@ -109,6 +114,9 @@ def _why(answer: VerifiedAnswer, claim: VerifiedClaim, quotes: tuple[VerifiedQuo
         return why + (" Where it differs: " + "; ".join(differ) + "." if differ else "")
     if claim.verdict == "supported":
         return label.meaning
+    refused = refused_reason(claim)
+    if refused:
+        return refused[:1].upper() + refused[1:] + "."
     reasons = [
         differences_text(s, 4, title_of(answer, s.source))
         for s in claim.support

@@ -35,6 +35,7 @@ from citeproof.render._support import (
     badge_position,
     claim_tally,
     differences_text,
+    refused_reason,
     shown_claims,
     support_label,
     support_summary,
@@ -180,7 +181,9 @@ def _claims_part(answer: VerifiedAnswer) -> list[str]:
         summary = escape(f"show passage · {claim.id} {label.badge}: “{shorten(claim.text, 60)}”")
         parts += [f"<details><summary>{summary}</summary>", ""]
         if not claim.support:
-            parts += [escape_markdown(label.meaning), ""]
+            refused = refused_reason(claim)
+            meaning = f"Why: {refused}." if refused else label.meaning
+            parts += [escape_markdown(meaning), ""]
         for support in claim.support:
             head = f"{support_label(support.verdict).badge} by {support.source}"
             if support.passage is not None:

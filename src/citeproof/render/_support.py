@@ -94,9 +94,27 @@ def support_summary(claim: VerifiedClaim) -> str:
         else:
             detail = support.reason or differences_text(support) or "no passage says it"
             reasons.append(f"{where}: {support_label(support.verdict).word.lower()}, {detail}")
+    refused = refused_reason(claim)
+    if refused and claim.verdict != "supported":
+        reasons.append(refused)
     if claim.verdict == "supported" or not reasons:
         return label.badge
     return f"{label.badge} ({' · '.join(reasons)})"
+
+
+def refused_reason(claim: VerifiedClaim) -> str | None:
+    """Why a claim no source was judged for has its verdict, when every source it cites was
+    refused: "it cites Board Minutes, which was not provided with this answer". None for a
+    claim that was judged, or cites nothing."""
+    if claim.support:
+        return None
+    refused = list(
+        dict.fromkeys(c.source for c in claim.citations if c.status in ("ineligible", "removed"))
+    )
+    if not refused:
+        return None
+    were = "was" if len(refused) == 1 else "were"
+    return f"it cites {', '.join(refused)}, which {were} not provided with this answer"
 
 
 def claim_tally(answer: VerifiedAnswer) -> list[tuple[str, SupportLabel, int]]:

@@ -35,6 +35,7 @@ from citeproof.render._summary import plural
 from citeproof.render._support import (
     claim_tally,
     differences_text,
+    refused_reason,
     shown_claims,
     support_label,
 )
@@ -124,6 +125,9 @@ def claims_lines(answer: VerifiedAnswer) -> list[RenderableType]:
     for claim in claims:
         head = f"{claim.id} {support_label(claim.verdict).badge}: {shorten(claim.text, 70)}"
         body: list[RenderableType] = []
+        refused = refused_reason(claim)
+        if refused:
+            body.append(_text(f"why: {refused}"))
         for support in claim.support:
             where = support.source + (
                 f" ¶{support.passage.paragraph}" if support.passage is not None else ""
