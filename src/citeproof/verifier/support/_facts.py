@@ -34,6 +34,7 @@ from citeproof.verifier.support._opposites import opposites, verdict_opposites
 from citeproof.verifier.support._swaps import (
     doer_swapped,
     range_turned,
+    scope_swapped,
     share_turned,
     time_limited,
 )
@@ -252,6 +253,8 @@ def check_facts(
     swapped = _parties_swapped(claim_text, claim, lead or passage, judged)
     if swapped is None:
         swapped = doer_swapped(claim_text, claim, passage, judged)
+    if swapped is None:
+        swapped = scope_swapped(claim_text, claim, passage, judged)
     if swapped is not None:
         times.append(swapped)
     # A fact the alignment left without a counterpart ("game 4–3" / "game 3–3" aligns the 3s):

@@ -6,7 +6,10 @@
   the migration; Tom will handle testing";
 - no limit where the source sets one: "at any time" against "within 30 days";
 - all of a thing where the source says one or some of it: "both charges" against "one of
-  the two charges".
+  the two charges";
+- who may do it, widened or narrowed: "Only the Customer may terminate" against "Either party
+  may terminate", and "Either party may terminate for convenience" against "The Customer may
+  terminate for convenience".
 
 Each reads tokens only (`_text.tokenize`) and returns the claim's words with the passage's.
 """
@@ -195,3 +198,84 @@ def share_turned(
                 said = " ".join(t.text for t in lead[j : k + 1])
                 return ClaimDifference("word", claim_text[start:end], (start, end), said)
     return None
+
+
+_EVERY_ONE = frozenset({"either", "each", "both", "any"})
+_PARTY = frozenset({"party", "side"})
+_PARTIES = frozenset({"parties", "sides"})
+_ONLY = frozenset({"only", "solely", "exclusively"})
+_MODAL = frozenset({"may", "must", "can", "shall", "will", "could", "should", "might"})
+_DOER_WORDS = 3
+
+
+def scope_swapped(
+    claim_text: str, claim: Sequence[Token], passage: Sequence[Token], judged: Sequence[bool]
+) -> ClaimDifference | None:
+    """Who may do a thing, widened or narrowed: the claim gives to either party what the
+    passage gives to one ("Either party may terminate for convenience" against "The Customer
+    may terminate for convenience"), or to one party alone what the passage gives to either
+    ("Only the Customer may terminate" against "Either party may terminate"). Read where a
+    modal stands before the same verb, followed by the same next word, in both."""
+    for v in range(1, len(claim)):
+        verb = claim[v]
+        if not judged[v] or verb.kind != "word" or claim[v - 1].text.casefold() not in _MODAL:
+            continue
+        ours = _scope(claim, v - 1)
+        if ours is None or ours[0] == "one":
+            continue
+        after = _object(claim, v + 1)
+        theirs: list[tuple[str, int, int]] = []
+        for j in range(1, len(passage)):
+            if passage[j].key != verb.key or passage[j - 1].text.casefold() not in _MODAL:
+                continue
+            if after is not None:
+                there = _object(passage, j + 1)
+                if there is None or passage[there].key != claim[after].key:
+                    continue
+            found = _scope(passage, j - 1)
+            if found is not None:
+                theirs.append((found[0], found[1], j))
+        if not theirs:
+            continue
+        scopes = {scope for scope, _, _ in theirs}
+        if ours[0] == "every" and "every" not in scopes:
+            said = theirs[0]
+        elif ours[0] == "only" and "every" in scopes:
+            said = next(t for t in theirs if t[0] == "every")
+        else:
+            continue
+        start, end = claim[ours[1]].span[0], verb.span[1]
+        instead = " ".join(t.text for t in passage[said[1] : said[2] + 1])
+        return ClaimDifference("word", claim_text[start:end], (start, end), instead)
+    return None
+
+
+def _object(tokens: Sequence[Token], at: int) -> int | None:
+    """What a verb is done to: the first content word of the next three tokens ("terminate
+    for convenience": "convenience"), else the next token."""
+    for k in range(at, min(at + 3, len(tokens))):
+        if is_content(tokens[k]):
+            return k
+    return at if at < len(tokens) else None
+
+
+def _scope(tokens: Sequence[Token], modal: int) -> tuple[str, int] | None:
+    """Who the words before ``tokens[modal]`` say may do it, and where that doer starts:
+    ``every`` for "either party", "both parties", "the parties"; ``only`` for "only the
+    Customer"; ``one`` for another doer of at most `_DOER_WORDS` words; None for none."""
+    last = tokens[modal - 1].text.casefold() if modal >= 1 else ""
+    if last in _PARTIES:
+        return "every", modal - 1 - (modal >= 2 and tokens[modal - 2].text.casefold() == "the")
+    if last in _PARTY and modal >= 2 and tokens[modal - 2].text.casefold() in _EVERY_ONE:
+        return "every", modal - 2
+    start = modal
+    for k in range(modal - 1, max(-1, modal - 1 - _DOER_WORDS), -1):
+        word = tokens[k]
+        if tokens[k + 1].span[0] - word.span[1] > 1:
+            break  # more than a space between: punctuation, another clause or sentence
+        if word.text.casefold() in _ONLY:
+            return ("only", k) if start < modal else None
+        if word.kind not in ("word", "name", "stop") or word.text.casefold() in _MODAL:
+            break
+        start = k
+    return ("one", start) if start < modal else None
