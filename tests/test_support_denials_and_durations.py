@@ -135,6 +135,32 @@ def test_half_a_year_is_a_length_of_time() -> None:
     assert half.key == six.key
 
 
+def test_minutes_are_a_length_of_time_like_hours_and_days() -> None:
+    """ "minutes" stems to "minut": it was read as a word, so "sixty minutes" never backed "one
+    hour" and a response time in minutes was a figure "the source does not give"."""
+    (sixty,) = tokenize("within sixty minutes")[1:]
+    (hour,) = tokenize("within one hour")[1:]
+    assert (sixty.text, sixty.key) == ("sixty minutes", hour.key)
+    support = support_of(
+        "The Provider responds to Priority 1 incidents within sixty minutes [sla].", [INCIDENTS]
+    )
+    assert support.verdict == "supported", support
+    wrong = support_of(
+        "The Provider responds to Priority 1 incidents within 90 minutes [sla].", [INCIDENTS]
+    )
+    assert wrong.verdict == "contradicted", wrong
+
+
+INCIDENTS = Source(
+    id="sla",
+    kind="document",
+    text=(
+        "4.5 The Provider will respond to Priority 1 incidents within one hour, 24 hours a day, "
+        "and to Priority 2 incidents within four business hours."
+    ),
+)
+
+
 POLICY = Source(
     id="credit-policy",
     kind="document",

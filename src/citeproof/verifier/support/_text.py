@@ -342,7 +342,7 @@ def tokenize(text: str, first: int = 0, last: int | None = None) -> list[Token]:
             comparative = comparative or kind == "comparative"
             negation = negation or kind == "negation"
             up = up or reading.key == "up"
-            duration = duration or reading.key in _DAYS
+            duration = duration or reading.key in _DAYS_BY_KEY
             continue
         if found.group("year") is not None:
             tokens += _iso_date(found)
@@ -392,6 +392,16 @@ _DAYS = {
     "month": 30,  # contracts count a month as 30 days: "ninety days' notice" is three months
     "year": 360,  # twelve months
 }
+_DAYS_BY_KEY = {stem(word): days for word, days in _DAYS.items()}
+"""`_DAYS` by the tokens' keys, their stems: "minutes" and "minute" are both "minut"."""
+
+
+def _days(unit: Token) -> float | None:
+    """The days in one ``unit`` of time, read by its stem ("minutes" and "minute" are
+    "minut")."""
+    return _DAYS_BY_KEY.get(unit.key)
+
+
 _DURATION_GAP = re.compile(r"[ \t]*(?:-[ \t]*)?|[ \t]*\(\s*[\d.,]+\s*\)[ \t]*(?:-[ \t]*)?")
 
 
@@ -421,7 +431,7 @@ def _join_durations(text: str, tokens: list[Token]) -> list[Token]:
         ):
             j += 1
         unit = tokens[j] if j < len(tokens) else None
-        days = _DAYS.get(unit.key) if unit is not None else None
+        days = _days(unit) if unit is not None else None
         gap = text[token.span[1] : tokens[gap_end].span[0]] if unit is not None else ""
         if (
             token.kind == "number"
