@@ -59,6 +59,16 @@ TICKET = Source(
 )
 
 
+ASSIGNMENT = Source(
+    id="msa",
+    kind="document",
+    text=(
+        "9.2 The Customer may not assign this agreement without the Provider's prior written "
+        "consent, which shall not be unreasonably withheld."
+    ),
+)
+
+
 def judged(claim: str, source: Source) -> ClaimSupport:
     return support_of(f"{claim} [{source.id}]", [source], answer_id="denials")
 
@@ -71,6 +81,20 @@ def judged(claim: str, source: Source) -> ClaimSupport:
         ),
         pytest.param(
             "The agent waived the late fee.", TICKET, "not able to waive", id="not-able-to"
+        ),
+        # "prior written consent" lifts nothing ("prior to" would), and the claim's own
+        # "without" is no negation of its own: the clause's "may not assign" stands.
+        pytest.param(
+            "The Customer may assign the agreement without the Provider's consent.",
+            ASSIGNMENT,
+            "not",
+            id="not-without-reworded",
+        ),
+        pytest.param(
+            "The Customer can assign this agreement without consent.",
+            ASSIGNMENT,
+            "not",
+            id="not-without-can",
         ),
     ],
 )

@@ -421,8 +421,10 @@ def _denied(
     not by branch managers"; "Liability for fraud is excluded" against "Neither party
     excludes ... liability for fraud". Only for a claim with no negation of its own, where
     the passage never uses the word without one, and where another word of the claim is
-    under the same denial."""
-    if any(t.kind == "negation" for t in claim) or _denies(claim, passage):
+    under the same denial. The claim's "without" is no negation of its own: "may assign the
+    agreement without consent" against "may not assign this agreement without consent"."""
+    own = [t for t in claim if t.kind == "negation" and t.text.casefold() != "without"]
+    if own or _denies(claim, passage):
         return None
     plain: set[str] = set()
     verbs: set[str] = set()  # words denied by "nobody" or "no one" before them
@@ -493,7 +495,7 @@ def _stands(tokens: Sequence[Token], k: int, claim_words: frozenset[str]) -> boo
     if folded not in _NOUN_NEGATIONS:
         if after and after[0].text.casefold() in _NOT_A_DENIAL:
             return False
-        lifts = {t.text.casefold() for t in after} & _LIFTED_BY
+        lifts = {_lift(after, n) for n in range(len(after))} - {""}
         return not lifts - claim_words
     if folded in _LIFTED_BY and folded not in claim_words:
         before = tokens[max(0, k - _DENIAL_REACH) : k]
@@ -501,6 +503,17 @@ def _stands(tokens: Sequence[Token], k: int, claim_words: frozenset[str]) -> boo
             t.kind == "negation" and t.text.casefold() not in _NOUN_NEGATIONS for t in before
         )
     return True
+
+
+def _lift(tokens: Sequence[Token], n: int) -> str:
+    """``tokens[n]`` folded when it lifts a denial before it (`_LIFTED_BY`), else "": "prior"
+    only as "prior to" ("not ... prior to approval"), never as in "prior written consent"."""
+    word = tokens[n].text.casefold()
+    if word not in _LIFTED_BY:
+        return ""
+    if word == "prior" and (n + 1 >= len(tokens) or tokens[n + 1].text.casefold() != "to"):
+        return ""
+    return word
 
 
 def _kept_denials(
