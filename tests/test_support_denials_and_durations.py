@@ -96,6 +96,13 @@ def judged(claim: str, source: Source) -> ClaimSupport:
             "not",
             id="not-without-can",
         ),
+        # "withheld" is "withhold": the clause's "shall not be unreasonably withheld" stands.
+        pytest.param(
+            "The Provider may withhold consent to assignment for any reason.",
+            ASSIGNMENT,
+            "not",
+            id="withheld-is-withhold",
+        ),
     ],
 )
 def test_a_claim_that_drops_the_sources_denial_is_contradicted(
@@ -157,6 +164,15 @@ def test_half_a_year_is_a_length_of_time() -> None:
     (six,) = [t for t in tokenize("six months") if t.kind == "number"]
     assert half.text == "half a year"
     assert half.key == six.key
+
+
+def test_without_a_noun_is_no_denial_of_the_claim_after_it() -> None:
+    """ "without the Provider's consent, which shall not be unreasonably withheld": the
+    "without" denies the consent, not the true restatement that shares "the Provider"."""
+    support = judged(
+        "The Provider may not unreasonably withhold consent to an assignment.", ASSIGNMENT
+    )
+    assert support.verdict == "supported", support
 
 
 def test_minutes_are_a_length_of_time_like_hours_and_days() -> None:

@@ -376,7 +376,8 @@ def _leading_negation(
     past a modal and the "one" of "no one": "no one should discuss the deal" / "Staff may
     discuss the deal". Right before: each word one blank from the next, so the negation of a
     sentence that ends there ("was not built. The bridge opened") is not read into the
-    claim."""
+    claim. Never "without", which denies the noun after it ("without the Provider's consent"),
+    not the claim that shares it."""
     if len(opcodes) < 2 or opcodes[0][0] not in ("replace", "insert") or opcodes[1][0] != "equal":
         return None
     _, i1, i2, j1, j2 = opcodes[0]
@@ -390,6 +391,8 @@ def _leading_negation(
     negation, first = passage[at], passage[at + 1]
     if negation.kind != "negation" or first.span[0] - negation.span[1] > 1:
         return None
+    if negation.text.casefold() == "without":
+        return None  # "without the Provider's consent, which shall not ...": a noun's, not a verb's
     own = claim[i1:i2] if at == j2 - 1 else claim
     if any(t.kind == "negation" for t in own) or _denies(own, passage):
         return None  # past a modal, the claim's own negation may stand after it

@@ -225,6 +225,38 @@ class Token(NamedTuple):
     unit: str = ""
 
 
+# Irregular past forms, read as their verb: "consent shall not be unreasonably withheld" says
+# "withhold", "the fees paid" says "pay".
+_IRREGULAR = {
+    "held": "hold",
+    "withheld": "withhold",
+    "upheld": "uphold",
+    "paid": "pay",
+    "made": "make",
+    "gave": "give",
+    "given": "give",
+    "took": "take",
+    "taken": "take",
+    "wrote": "write",
+    "written": "write",
+    "sold": "sell",
+    "bought": "buy",
+    "sent": "send",
+    "kept": "keep",
+    "brought": "bring",
+    "told": "tell",
+    "shown": "show",
+    "chose": "choose",
+    "chosen": "choose",
+    "began": "begin",
+    "begun": "begin",
+    "grew": "grow",
+    "grown": "grow",
+    "drew": "draw",
+    "drawn": "draw",
+}
+
+
 @lru_cache(maxsize=65_536)
 def stem(word: str) -> str:
     """A crude English stem: case folded, common inflections removed ("loans" → "loan",
@@ -234,6 +266,7 @@ def stem(word: str) -> str:
     w = word.casefold().replace("’", "'")
     if w.endswith("'s"):
         w = w[:-2]
+    w = _IRREGULAR.get(w, w)
     for suffix, keep in (
         ("ies", "y"),
         ("ied", "y"),
