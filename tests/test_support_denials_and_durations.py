@@ -420,3 +420,22 @@ def test_all_of_a_thing_where_the_source_says_one_of_it(claim: str, verdict: str
     assert support.verdict == verdict, support
     if verdict == "contradicted":
         assert support.reason == "the passage says “one of the two charges”, not “both charges”"
+
+
+RENEWAL = Source(
+    id="email",
+    kind="email_body",
+    text=(
+        "Fabrikam's procurement lead, Omar Haddad, called this afternoon. They will renew for "
+        "two years if we hold the per-seat price at $42; they rejected the $45 we proposed."
+    ),
+)
+
+
+def test_what_was_decided_of_the_claims_figure_is_read_in_its_own_clause() -> None:
+    """The clause holding the claim's figure says what was decided of it, though another
+    clause holds more of the claim's words ("per-seat price")."""
+    turned = judged("Fabrikam accepted the $45 per-seat price.", RENEWAL)
+    assert turned.verdict == "contradicted", turned
+    assert turned.reason == "the passage says “rejected”, not “accepted”"
+    assert judged("Fabrikam rejected the proposed $45 price.", RENEWAL).verdict == "supported"

@@ -464,16 +464,22 @@ class SupportJudge:
 
 def _lead(sentence: Sentence, claim: Sequence[Token], text: str) -> tuple[Token, ...]:
     """The tokens of the best sentence's clause (cut at semicolons) holding the most of the
-    claim's words: read alone, it shows which party or word stands in the claim's place
-    ("The landlord is responsible for repairs to the roof; the tenant for decoration" against
-    "The tenant must repair the roof")."""
+    claim's figures, then of its words: read alone, it shows which party or word stands in the
+    claim's place ("The landlord is responsible for repairs to the roof; the tenant for
+    decoration" against "The tenant must repair the roof"), and what was decided of the
+    claim's figure ("... hold the per-seat price at $42; they rejected the $45" against
+    "accepted the $45 per-seat price")."""
     keys = {t.key for t in claim if is_content(t)}
+    figures = {t.key for t in claim if t.kind in ("number", "date")}
     start, end = sentence.span
     cuts = [start, *(m.end() for m in _CLAUSE.finditer(text, start, end)), end]
     clauses = [
         tuple(t for t in sentence.tokens if a <= t.span[0] < b) for a, b in itertools.pairwise(cuts)
     ]
-    return max(clauses, key=lambda c: len(keys & {t.key for t in c}))
+    return max(
+        clauses,
+        key=lambda c: (len(figures & {t.key for t in c}), len(keys & {t.key for t in c})),
+    )
 
 
 def _unbacked_names(found: Examined) -> list[str]:
