@@ -439,3 +439,23 @@ def test_what_was_decided_of_the_claims_figure_is_read_in_its_own_clause() -> No
     assert turned.verdict == "contradicted", turned
     assert turned.reason == "the passage says “rejected”, not “accepted”"
     assert judged("Fabrikam rejected the proposed $45 price.", RENEWAL).verdict == "supported"
+
+
+HOLD = Source(
+    id="email",
+    kind="email_body",
+    text=(
+        "Legal has not yet reviewed their redlines, so nobody should send the contract before "
+        "Friday. I will circulate the final numbers on Thursday once finance signs off."
+    ),
+)
+
+
+def test_a_claims_not_is_backed_by_nobody_before_the_same_verb() -> None:
+    """ "nobody should send" denies the sending as "should not send" does: a true restatement,
+    where the claim's "not" had no counterpart in the alignment and was called unbacked."""
+    assert judged("The team should not send the contract before Friday.", HOLD).verdict == (
+        "supported"
+    )
+    dropped = judged("The contract can be sent before Friday.", HOLD)
+    assert dropped.verdict == "contradicted", dropped

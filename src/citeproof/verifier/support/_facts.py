@@ -226,6 +226,8 @@ def check_facts(
                 instead[i] = other.text
     for i in _kept_denials(claim, passage, lead, judged, words):
         backed[i] = True
+    for i in _denied_by_no_one(claim, passage, blocks, judged):
+        backed[i] = True
     leading = _leading_negation(claim, passage, opcodes)
     if leading is not None:
         negation_diffs.append(leading)
@@ -394,6 +396,10 @@ def _leading_negation(
     if negation.text.casefold() == "without":
         return None  # "without the Provider's consent, which shall not ...": a noun's, not a verb's
     own = claim[i1:i2] if at == j2 - 1 else claim
+    if negation.text.casefold() in _NO_ONE:
+        # "nobody should send" / "The team should not send": the claim's "not" after the
+        # subject that "nobody" stands in the place of.
+        own = claim[i1 : i2 + 3]
     if any(t.kind == "negation" for t in own) or _denies(own, passage):
         return None  # past a modal, the claim's own negation may stand after it
     at = claim[i2].span[0]
@@ -461,6 +467,26 @@ def _denied(
         said = " ".join(t.text for t in passage[start : end + 1])
         return ClaimDifference("negation", "", (token.span[0], token.span[0]), said)
     return None
+
+
+def _denied_by_no_one(
+    claim: Sequence[Token],
+    passage: Sequence[Token],
+    blocks: Sequence[difflib.Match],
+    judged: Sequence[bool],
+) -> list[int]:
+    """The claim's negations of a verb the passage denies by its subject: "The team should not
+    send the contract" against "nobody should send the contract" (`_no_one_before`). The
+    alignment leaves such a "not" without a counterpart; it is backed all the same."""
+    aligned = {b.a + k: b.b + k for b in blocks for k in range(b.size)}
+    out = []
+    for i, token in enumerate(claim):
+        if token.kind != "negation" or not judged[i]:
+            continue
+        verb = next((k for k in range(i + 1, min(i + 3, len(claim))) if k in aligned), None)
+        if verb is not None and _no_one_before(passage, aligned[verb]) is not None:
+            out.append(i)
+    return out
 
 
 _NO_ONE = frozenset({"nobody", "noone", "nothing"})
