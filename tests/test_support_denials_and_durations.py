@@ -427,7 +427,8 @@ RENEWAL = Source(
     kind="email_body",
     text=(
         "Fabrikam's procurement lead, Omar Haddad, called this afternoon. They will renew for "
-        "two years if we hold the per-seat price at $42; they rejected the $45 we proposed."
+        "two years if we hold the per-seat price at $42; they rejected the $45 we proposed. "
+        "Omar also asked us to drop the implementation fee, which I declined."
     ),
 )
 
@@ -459,3 +460,11 @@ def test_a_claims_not_is_backed_by_nobody_before_the_same_verb() -> None:
     )
     dropped = judged("The contract can be sent before Friday.", HOLD)
     assert dropped.verdict == "contradicted", dropped
+
+
+def test_agreed_where_the_writer_declined_is_contradicted() -> None:
+    turned = judged("Karen agreed to drop the implementation fee.", RENEWAL)
+    assert turned.verdict == "contradicted", turned
+    assert turned.reason == "the passage says “declined”, not “agreed”"
+    asked = judged("Omar asked us to drop the implementation fee.", RENEWAL)
+    assert asked.verdict == "supported", asked

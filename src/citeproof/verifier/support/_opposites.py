@@ -21,7 +21,7 @@ from citeproof.verifier.support._text import Token, tokenize
 # subject says the other is not so.
 VERDICTS: tuple[tuple[tuple[str, ...], ...], ...] = (
     (
-        ("approve", "approved", "accept", "accepted", "grant", "granted"),
+        ("approve", "approved", "accept", "accepted", "grant", "granted", "agree", "agreed"),
         ("decline", "declined", "reject", "rejected", "refuse", "refused", "deny", "denied"),
     ),
     (
