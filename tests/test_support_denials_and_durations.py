@@ -468,3 +468,21 @@ def test_agreed_where_the_writer_declined_is_contradicted() -> None:
     assert turned.reason == "the passage says “declined”, not “agreed”"
     asked = judged("Omar asked us to drop the implementation fee.", RENEWAL)
     assert asked.verdict == "supported", asked
+
+
+FACILITY = Source(
+    id="memo",
+    kind="document",
+    text=(
+        "The committee approved the £2.4m facility for Harlow Foods. No dividends may be paid "
+        "while any amount is outstanding."
+    ),
+)
+
+
+def test_no_subject_before_a_verb_backs_the_claims_not() -> None:
+    """ "No dividends may be paid" denies the paying as "may not pay dividends" does."""
+    kept = judged("Harlow Foods may not pay dividends while any amount is outstanding.", FACILITY)
+    assert kept.verdict == "supported", kept
+    dropped = judged("Dividends may be paid while amounts are outstanding.", FACILITY)
+    assert dropped.verdict == "contradicted", dropped

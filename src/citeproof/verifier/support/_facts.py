@@ -484,9 +484,32 @@ def _denied_by_no_one(
         if token.kind != "negation" or not judged[i]:
             continue
         verb = next((k for k in range(i + 1, min(i + 3, len(claim))) if k in aligned), None)
-        if verb is not None and _no_one_before(passage, aligned[verb]) is not None:
+        if verb is None:
+            continue
+        at = aligned[verb]
+        if _no_one_before(passage, at) is not None or _no_subject_before(passage, at):
             out.append(i)
     return out
+
+
+def _no_subject_before(tokens: Sequence[Token], at: int) -> bool:
+    """Whether a subject under "no" stands before the verb at ``at``, past a modal and "be":
+    "No dividends may be paid" denies the paying as "may not pay dividends" does."""
+    k = at - 1
+    while k >= 0 and tokens[k].text.casefold() in _BEFORE_A_VERB | _BE:
+        k -= 1
+    if k == at - 1:
+        return False  # no modal: "no dividends paid" is a noun's denial
+    for _ in range(2):  # the subject: a word or two
+        if k < 1 or not is_content(tokens[k]):
+            return False
+        k -= 1
+        if tokens[k].text.casefold() == "no":
+            return True
+    return False
+
+
+_BE = frozenset({"be", "been"})
 
 
 _NO_ONE = frozenset({"nobody", "noone", "nothing"})
