@@ -204,6 +204,12 @@ def check_facts(
                 for i in range(i1, i2):
                     if claim[i].text.casefold() in _DENYING:
                         backed[i] = True
+            if negation is not None and negation.text.casefold() in _NO_ONE | {"no"}:
+                # "No dividends may be paid" / "may not pay dividends": the claim's own "not"
+                # right after the place of the passage's denied subject.
+                claim_negated = claim_negated or any(
+                    t.kind == "negation" for t in claim[i2 : i2 + 3]
+                )
             if negation is not None and not claim_negated:
                 at = claim[i1].span[0] if i1 < len(claim) else len(claim_text)
                 negation_diffs.append(ClaimDifference("negation", "", (at, at), negation.text))
