@@ -204,7 +204,7 @@ def check_facts(
                 for i in range(i1, i2):
                     if claim[i].text.casefold() in _DENYING:
                         backed[i] = True
-            if negation is not None and negation.text.casefold() in _NO_ONE | {"no"}:
+            if negation is not None and negation.text.casefold() in _DENIED_SUBJECTS:
                 # "No dividends may be paid" / "may not pay dividends": the claim's own "not"
                 # right after the place of the passage's denied subject.
                 claim_negated = claim_negated or any(
@@ -516,9 +516,8 @@ def _no_subject_before(tokens: Sequence[Token], at: int) -> bool:
 
 
 _BE = frozenset({"be", "been"})
-
-
 _NO_ONE = frozenset({"nobody", "noone", "nothing"})
+_DENIED_SUBJECTS = _NO_ONE | {"no"}  # "nobody should send", "No dividends may be paid"
 
 
 def _no_one_before(tokens: Sequence[Token], at: int) -> int | None:

@@ -265,7 +265,8 @@ def _scope(tokens: Sequence[Token], modal: int) -> tuple[str, int] | None:
     Customer"; ``one`` for another doer of at most `_DOER_WORDS` words; None for none."""
     last = tokens[modal - 1].text.casefold() if modal >= 1 else ""
     if last in _PARTIES:
-        return "every", modal - 1 - (modal >= 2 and tokens[modal - 2].text.casefold() == "the")
+        the = modal >= 2 and tokens[modal - 2].text.casefold() == "the"
+        return "every", modal - 2 if the else modal - 1
     if last in _PARTY and modal >= 2 and tokens[modal - 2].text.casefold() in _EVERY_ONE:
         return "every", modal - 2
     start = modal
