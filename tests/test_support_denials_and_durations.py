@@ -475,7 +475,7 @@ FACILITY = Source(
     kind="document",
     text=(
         "The committee approved the £2.4m facility for Harlow Foods. No dividends may be paid "
-        "while any amount is outstanding."
+        "while any amount is outstanding. The committee cut the term from seven years to five."
     ),
 )
 
@@ -486,3 +486,16 @@ def test_no_subject_before_a_verb_backs_the_claims_not() -> None:
     assert kept.verdict == "supported", kept
     dropped = judged("Dividends may be paid while amounts are outstanding.", FACILITY)
     assert dropped.verdict == "contradicted", dropped
+
+
+def test_a_bare_figure_after_to_keeps_the_length_before_it() -> None:
+    """ "from seven years to five" says five years: the true "The facility term is five
+    years" was contradicted by "seven years", and "extended the term to seven years" was
+    supported."""
+    (_, five) = [t for t in tokenize("cut the term from seven years to five") if t.unit]
+    (years,) = [t for t in tokenize("five years") if t.unit]
+    assert (five.text, five.key) == ("five", years.key)
+    assert judged("The facility term is five years.", FACILITY).verdict == "supported"
+    assert judged("The committee extended the term to seven years.", FACILITY).verdict != (
+        "supported"
+    )

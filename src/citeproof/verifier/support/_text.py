@@ -9,6 +9,7 @@ tokeniser, so "backed" means the same thing in every place that says it.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Literal, NamedTuple
 
@@ -482,9 +483,30 @@ def _join_durations(text: str, tokens: list[Token]) -> list[Token]:
             )
             i = j + 1
             continue
-        joined.append(token)
+        joined.append(_unit_carried(joined, token))
         i += 1
     return joined
+
+
+def _unit_carried(before: Sequence[Token], token: Token) -> Token:
+    """A bare number after "to" that follows a length of time, in that length's unit: "cut the
+    term from seven years to five" says five years. Any other token as it is."""
+    if (
+        token.kind != "number"
+        or token.value is None
+        or token.unit
+        or len(before) < 2
+        or before[-1].text.casefold() != "to"
+        or before[-2].unit != DURATION
+        or before[-2].value is None
+    ):
+        return token
+    words = before[-2].text.split()
+    days = _DAYS_BY_KEY.get(stem(words[-1])) if words else None  # "seven years": years
+    if days is None:
+        return token
+    value = round(token.value * days, 6)
+    return Token(token.text, token.span, _number_key(value, DURATION), "number", value, DURATION)
 
 
 _LINKING = frozenset({"be", "been", "being", "to"})
