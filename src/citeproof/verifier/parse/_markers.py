@@ -182,18 +182,14 @@ def _named(body: str, known: frozenset[str]) -> tuple[Reference, ...] | None:
         if named and _LOCATOR_ONLY.fullmatch(token):
             continue  # "Q3 Report, section 3": the source named before it
         item = _KNOWN_ITEM.fullmatch(_without_name_prefix(token))
-        if item is not None and name_key(item.group("name")) in known:
-            para = item.group("para")
-            references.append((item.group("name"), int(para) if para else None))
-            named = True
-            continue
-        others = parse_ids(token)
-        if others is not None:
-            references.extend(others)
-            named = named or said
-            continue
-        if item is None or not said:
-            return None
+        if item is None or name_key(item.group("name")) not in known:
+            others = parse_ids(token)
+            if others is not None:
+                references.extend(others)
+                named = named or said
+                continue
+            if item is None or not said:
+                return None
         para = item.group("para")
         references.append((item.group("name"), int(para) if para else None))
         named = True
