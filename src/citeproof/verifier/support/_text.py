@@ -430,12 +430,6 @@ _DAYS_BY_KEY = {stem(word): days for word, days in _DAYS.items()}
 """`_DAYS` by the tokens' keys, their stems: "minutes" and "minute" are both "minut"."""
 
 
-def _days(unit: Token) -> float | None:
-    """The days in one ``unit`` of time, read by its stem ("minutes" and "minute" are
-    "minut")."""
-    return _DAYS_BY_KEY.get(unit.key)
-
-
 _DURATION_GAP = re.compile(r"[ \t]*(?:-[ \t]*)?|[ \t]*\(\s*[\d.,]+\s*\)[ \t]*(?:-[ \t]*)?")
 
 
@@ -465,7 +459,7 @@ def _join_durations(text: str, tokens: list[Token]) -> list[Token]:
         ):
             j += 1
         unit = tokens[j] if j < len(tokens) else None
-        days = _days(unit) if unit is not None else None
+        days = _DAYS_BY_KEY.get(unit.key) if unit is not None else None
         gap = text[token.span[1] : tokens[gap_end].span[0]] if unit is not None else ""
         if (
             token.kind == "number"
@@ -498,7 +492,6 @@ def _unit_carried(before: Sequence[Token], token: Token) -> Token:
         or len(before) < 2
         or before[-1].text.casefold() != "to"
         or before[-2].unit != DURATION
-        or before[-2].value is None
     ):
         return token
     words = before[-2].text.split()
