@@ -34,13 +34,13 @@ def citable_names(sources: Iterable[Source], excluded: Iterable[Exclusion] = ())
     """Every name a citation may give one of ``sources`` (its id, doc_id, url and title) and
     the ids of the sources kept out of the turn: what `parse_answer` reads as a citation
     however it is written."""
-    names = [
-        key
-        for source in sources
-        for key in (source.id, source.doc_id, source.url, source.title)
-        if key
-    ]
+    names = [name for source in sources for name in (source.id, *_other_names(source))]
     return (*names, *(exclusion.source_id for exclusion in excluded))
+
+
+def _other_names(source: Source) -> tuple[str, ...]:
+    """What else a source goes by besides its id: its doc_id, url and title, where given."""
+    return tuple(key for key in (source.doc_id, source.url, source.title) if key)
 
 
 class SourceCatalog:
@@ -73,10 +73,9 @@ class SourceCatalog:
         self._by_alias: dict[str, Source] = {}
         # Ids win over titles, urls and doc_ids: register them last so they overwrite.
         for source in self._sources.values():
-            for key in (source.doc_id, source.url, source.title):
-                if key:
-                    self._by_alias.setdefault(key.strip().casefold(), source)
-                    self._by_alias.setdefault(name_key(key), source)
+            for key in _other_names(source):
+                self._by_alias.setdefault(key.strip().casefold(), source)
+                self._by_alias.setdefault(name_key(key), source)
         for source in self._sources.values():
             for alias in _aliases(source.id):
                 self._by_alias[alias] = source
