@@ -105,7 +105,7 @@ def _why(answer: VerifiedAnswer, claim: VerifiedClaim, quotes: tuple[VerifiedQuo
     label = support_label(claim.verdict)
     said = [s.reason for s in claim.support if s.verdict == claim.verdict and s.reason]
     if said:
-        why = said[0][:1].upper() + said[0][1:] + "."
+        why = _sentence(said[0])
         differ = [
             differences_text(s, 4, title_of(answer, s.source))
             for s in claim.support
@@ -116,7 +116,7 @@ def _why(answer: VerifiedAnswer, claim: VerifiedClaim, quotes: tuple[VerifiedQuo
         return label.meaning
     refused = refused_reason(claim)
     if refused:
-        return refused[:1].upper() + refused[1:] + "."
+        return _sentence(refused)
     reasons = [
         differences_text(s, 4, title_of(answer, s.source))
         for s in claim.support
@@ -128,6 +128,11 @@ def _why(answer: VerifiedAnswer, claim: VerifiedClaim, quotes: tuple[VerifiedQuo
     if claim.verdict == "unsupported" and changed:
         return judged_by_its_quote([w for w in changed if w])
     return label.meaning
+
+
+def _sentence(reason: str) -> str:
+    """A reason in the judges' words ("the passage says ...") as a sentence of the page."""
+    return reason[:1].upper() + reason[1:] + "."
 
 
 def _audit(quote: VerifiedQuote) -> str:
