@@ -181,13 +181,11 @@ def test_minutes_are_a_length_of_time_like_hours_and_days() -> None:
     (sixty,) = tokenize("within sixty minutes")[1:]
     (hour,) = tokenize("within one hour")[1:]
     assert (sixty.text, sixty.key) == ("sixty minutes", hour.key)
-    support = support_of(
-        "The Provider responds to Priority 1 incidents within sixty minutes [sla].", [INCIDENTS]
+    support = judged(
+        "The Provider responds to Priority 1 incidents within sixty minutes.", INCIDENTS
     )
     assert support.verdict == "supported", support
-    wrong = support_of(
-        "The Provider responds to Priority 1 incidents within 90 minutes [sla].", [INCIDENTS]
-    )
+    wrong = judged("The Provider responds to Priority 1 incidents within 90 minutes.", INCIDENTS)
     assert wrong.verdict == "contradicted", wrong
 
 
