@@ -20,6 +20,11 @@
    the same claim with one number, one name, or its negation changed must be `contradicted`
    or `unsupported`.
 
+Exits 1 when the QuoteSum table misses its target, or when a held-out target is missed and the
+figure is below what `support_reached.json` records the default judge reached when those
+targets were set aside (docs/claim-support.md, "How far this can go"): a missed target is
+printed as missed either way, and a figure that falls fails the run.
+
 Run: ``.venv/bin/python eval/support_eval.py``. About 5 minutes on 2 cores.
 """
 
@@ -33,6 +38,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from support_data import DATA, macro_f1
@@ -61,6 +67,7 @@ LABELS = {
     "summedits:other": "SummEdits, five trained domains",
 }
 TARGETS = {"attributionbench": 0.75, "wice": 0.72, f"summedits:{HELD_OUT_DOMAIN}": 0.80}
+REACHED = Path(__file__).with_name("support_reached.json")
 QUOTE = re.compile(r"\[\s*(\d+)\s+([^\[\]]*?)\s*\]")
 AUX = re.compile(r"\b(is|are|was|were|has|have|had|can|will|would|could|should|does|did|do)\b")
 NEGATED = re.compile(r"\s(not|never)\b")
@@ -242,9 +249,30 @@ def held_out_table(policy: Policy) -> tuple[list[Row], dict[str, object]]:
     return rows, extra
 
 
+def reached() -> dict[str, Any]:
+    """What the default judge reached when its held-out targets were set aside."""
+    recorded: dict[str, Any] = json.loads(REACHED.read_text(encoding="utf-8"))
+    return recorded
+
+
+def standing(row: Row, floor: dict[str, float] | None) -> str:
+    """``met``; ``missed`` (no lower than ``floor``, the figure and gain recorded as reached);
+    or ``fell`` (missed, and below the floor or with none recorded). Compared at the three
+    decimals the table prints."""
+    if row.met(JUDGES[0]):
+        return "met"
+    figure = row.judges[JUDGES[0]]
+    if floor is not None and (
+        round(figure.value, 3) >= floor["value"] and round(figure.gain, 3) >= floor["gain"]
+    ):
+        return "missed"
+    return "fell"
+
+
 def print_held_out(rows: list[Row], extra: dict[str, Any]) -> bool:
-    """The table, one pair of columns per judge (its figure; its gain over the baseline);
-    True when the default judge meets every target."""
+    """The table, one pair of columns per judge (its figure; its gain over the baseline),
+    then each target's standing; False when a figure of the default judge fell (below what
+    `support_reached.json` records, or short of a target with nothing recorded)."""
     heads = " | ".join(f"{JUDGE_LABELS[j]} | its gain (95% interval)" for j in JUDGES)
     print(f"| set (held out) | n | metric | {heads} | word-overlap baseline | target |")
     print("|---|---|---|" + "---|---|" * len(JUDGES) + "---|---|")
@@ -261,7 +289,6 @@ def print_held_out(rows: list[Row], extra: dict[str, Any]) -> bool:
             f"| {LABELS[r.dataset]} | {r.n} | {r.metric} | {cells} | {r.baseline:.3f} "
             f"[{r.baseline_ci[0]:.3f}, {r.baseline_ci[1]:.3f}] | {target} |"
         )
-        ok = ok and r.met(JUDGES[0])
     false, n = extra["false_supported"], extra["false_n"]
     cells = " | ".join(
         f"{false[j] / n:.1%} | {(false[j] - false['baseline']) / n:+.1%}" for j in JUDGES
@@ -274,6 +301,27 @@ def print_held_out(rows: list[Row], extra: dict[str, Any]) -> bool:
     print(f"WiCE 3-class macro-F1 (supported / partial / not): {wice3}")
     timing = ", ".join(f"{JUDGE_LABELS[j]} {s:.0f} s" for j, s in extra["seconds"].items())
     print(f"{extra['cases']} held-out cases judged: {timing}")
+    print()
+    recorded = reached()
+    print(f"targets of the default judge; what it reached when they were set aside: {REACHED.name}")
+    for r in rows:
+        figure, floor = r.judges[JUDGES[0]], recorded["held_out"].get(r.dataset)
+        state = standing(r, floor)
+        ok = ok and state != "fell"
+        aim = f"at least {r.target}, " if r.target is not None else ""
+        was = f"; reached {floor['value']:.3f}, gain {floor['gain']:+.3f}" if floor else ""
+        print(
+            f"  {LABELS[r.dataset]}: {state.upper()} ({figure.value:.3f}, gain {figure.gain:+.3f} "
+            f"[{figure.gain_ci[0]:+.3f}, {figure.gain_ci[1]:+.3f}]; target {aim}gain at least "
+            f"{GAIN} with its interval above zero{was})"
+        )
+    share, ceiling = false[JUDGES[0]] / n, recorded["false_supported"]
+    held = round(share, 3) <= ceiling
+    ok = ok and held
+    print(
+        f"  false claims called supported: {share:.1%} ({'HELD' if held else 'FELL'}: "
+        f"at most {ceiling:.1%} recorded)"
+    )
     return ok
 
 
@@ -416,6 +464,11 @@ def main() -> int:
         )
         if float(row["rate"]) < 0.98:  # type: ignore[arg-type]
             ok = False
+    print()
+    print(
+        "claim support: "
+        + ("no figure fell below its target or what was reached" if ok else "a figure FELL")
+    )
     if "-v" in sys.argv:
         for row in qs:
             for failure in row["failures"]:  # type: ignore[attr-defined]
