@@ -28,14 +28,16 @@ import math
 import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from citeproof.model import ClaimDifference
-from citeproof.verifier.support._opposites import opposites, verdict_opposites
+from citeproof.verifier.support._opposites import negated_by_prefix, opposites, verdict_opposites
 from citeproof.verifier.support._swaps import (
     doer_swapped,
     range_turned,
     scope_swapped,
     share_turned,
+    subject_swapped,
     time_limited,
 )
 from citeproof.verifier.support._text import (
@@ -148,6 +150,7 @@ def check_facts(
     negation_diffs: list[ClaimDifference] = []
     words = frozenset(t.text.casefold() for t in claim)
     together = _figures_together(claim, passage)
+    superlatives = Superlatives(claim, passage)
     matcher = _aligned(claim, passage)
     opcodes = matcher.get_opcodes()
     blocks = [b for b in matcher.get_matching_blocks() if b.size]
@@ -174,7 +177,7 @@ def check_facts(
                     continue
                 if token.kind not in HARD_KINDS:
                     continue
-                other = _counterpart(token, said)
+                other = _counterpart(token, said, superlatives)
                 if other is None:
                     continue
                 if not backed[i]:
@@ -222,6 +225,8 @@ def check_facts(
     if lead and tuple(lead) != tuple(passage):
         turned = {**_turned(claim, lead, _aligned(claim, lead).get_opcodes(), judged), **turned}
     turned = {**_verdict_turned(claim, passage, lead or passage, judged), **turned}
+    turned = {**_prefix_turned(claim, passage, lead or passage, judged), **turned}
+    turned = {**_comparative_turned(claim, lead or passage, judged), **turned}
     for i, other in turned.items():
         backed[i] = False
         instead[i] = other.text
@@ -263,6 +268,10 @@ def check_facts(
         swapped = doer_swapped(claim_text, claim, passage, judged)
     if swapped is None:
         swapped = scope_swapped(claim_text, claim, passage, judged)
+    if swapped is None and lead:
+        # not a subject already turned round by a word that excludes it ("tenant"/"landlord")
+        unturned = [ok and i not in instead for i, ok in enumerate(judged)]
+        swapped = subject_swapped(claim_text, claim, lead, passage, unturned)
     if swapped is not None:
         times.append(swapped)
     # A fact the alignment left without a counterpart ("game 4–3" / "game 3–3" aligns the 3s):
@@ -281,7 +290,7 @@ def check_facts(
             window = passage[max(0, end - (after - i)) : end]
         else:
             continue
-        other = _counterpart(token, window)
+        other = _counterpart(token, window, superlatives)
         if other is not None:
             instead[i] = other.text
     differences: list[ClaimDifference] = list(times)
@@ -926,6 +935,83 @@ def _verdict_turned(
     return out
 
 
+def _prefix_turned(
+    claim: Sequence[Token],
+    passage: Sequence[Token],
+    lead: Sequence[Token],
+    judged: Sequence[bool],
+) -> dict[int, Token]:
+    """By claim token index: a word of the best sentence (``lead``) that is the claim's word
+    negated by its prefix (`negated_by_prefix`), or the claim's word with the prefix the
+    passage's lacks, wherever either stands: "if the Buyer disputes an invoice" against
+    "fails to pay an undisputed invoice"; "the undertaking is revocable" against "is
+    irrevocable". Only where the passage never says the claim's word, the claim never says
+    the passage's, and neither is negated."""
+    said = {t.key for t in passage}
+    keys = {t.key for t in claim}
+    out: dict[int, Token] = {}
+    for i, token in enumerate(claim):
+        if not judged[i] or token.kind != "word" or token.key in said or _negated(claim, i):
+            continue
+        near = _neighbours(claim, i)
+        for j, t in enumerate(lead):
+            if t.kind != "word" or t.key in keys or _negated_around(lead, j):
+                continue
+            if near.isdisjoint(_neighbours(lead, j, also=1)):
+                continue  # said of something else: "apps installed" against "uninstall TikTok"
+            if t.text.casefold() == "non" and j + 1 < len(lead):
+                joined = f"non-{lead[j + 1].text}"  # "non-assignable": two tokens
+                if negated_by_prefix(token, lead[j + 1], joined):
+                    out[i] = Token(joined, (t.span[0], lead[j + 1].span[1]), joined, "word")
+                    break
+            if negated_by_prefix(token, t):
+                out[i] = t
+                break
+    return out
+
+
+_NEAR = 3  # tokens each side of a word read as what it is said of
+
+
+def _neighbours(tokens: Sequence[Token], at: int, also: int = 0) -> frozenset[str]:
+    """The keys of the content tokens within `_NEAR` (and ``also`` more) each side of
+    ``tokens[at]``."""
+    reach = _NEAR + also
+    around = [*tokens[max(0, at - reach) : at], *tokens[at + 1 : at + 1 + reach]]
+    return frozenset(t.key for t in around if is_content(t))
+
+
+def _comparative_turned(
+    claim: Sequence[Token], lead: Sequence[Token], judged: Sequence[bool]
+) -> dict[int, Token]:
+    """By claim token index: the comparative of the best sentence (``lead``) that points the
+    other way about the same thing, where the sentence has none pointing the claim's way:
+    "by more than CPI" against "by no more than the rate of CPI". The same thing: the first
+    content token after the claim's comparative stands within `_COMPARED_REACH` tokens
+    after the passage's. Read for comparatives with no number beside them too, which the
+    alignment leaves alone."""
+    superlatives = Superlatives(claim, lead)
+    theirs = [(j, t) for j, t in enumerate(lead) if superlatives.bound(t, claim=False)]
+    ways = {direction(t.text) for _, t in theirs}
+    out: dict[int, Token] = {}
+    for i, token in enumerate(claim):
+        own = direction(token.text) if superlatives.bound(token) and judged[i] else None
+        if own is None or own[0] != "comparative" or own in ways or _negated(claim, i):
+            continue
+        compared = next((t.key for t in claim[i + 1 : i + 4] if is_content(t)), None)
+        if compared is None:
+            continue
+        for j, other in theirs:
+            after = {t.key for t in lead[j + 1 : j + 1 + _COMPARED_REACH]}
+            if direction(other.text) == (own[0], -own[1]) and compared in after:
+                out[i] = other
+                break
+    return out
+
+
+_COMPARED_REACH = 6
+
+
 _OBLIGES = frozenset({"must", "shall"})
 _ALLOWS = frozenset({"may", "can", "could", "might"})
 
@@ -961,7 +1047,43 @@ def _negated_around(tokens: Sequence[Token], at: int) -> bool:
     return _negated(tokens, at) or (at + 1 < len(tokens) and tokens[at + 1].kind == "negation")
 
 
-def _counterpart(token: Token, said: Sequence[Token]) -> Token | None:
+class Superlatives:
+    """Which "most" and "least" of a claim and a passage are superlatives ("the most
+    points"), not bounds ("at most 45%", "at least two"): a superlative stands against the
+    other superlative only ("the least bang" / "the most bang"), never against a bound
+    ("the most points" / "60 or more points")."""
+
+    TURNED: ClassVar[dict[str, str]] = {"most": "least", "least": "most"}
+
+    def __init__(self, claim: Sequence[Token], passage: Sequence[Token]) -> None:
+        self._claim = self._spans(claim)
+        self._passage = self._spans(passage)
+
+    @classmethod
+    def _spans(cls, tokens: Sequence[Token]) -> frozenset[tuple[int, int]]:
+        return frozenset(
+            t.span
+            for k, t in enumerate(tokens)
+            if t.kind == "comparative"
+            and t.text.casefold() in cls.TURNED
+            and not (k > 0 and tokens[k - 1].text.casefold() == "at")
+        )
+
+    def bound(self, token: Token, *, claim: bool = True) -> bool:
+        """Whether ``token`` (of the claim, or of the passage) is a comparative that bounds
+        a value ("more than", "no more than", "at most")."""
+        spans = self._claim if claim else self._passage
+        return token.kind == "comparative" and token.span not in spans
+
+    def turned(self, token: Token, said: Sequence[Token]) -> Token | None:
+        """The superlative of ``said`` (the passage's) that turns round the claim's."""
+        other = self.TURNED[token.text.casefold()]
+        return next(
+            (t for t in said if t.span in self._passage and t.text.casefold() == other), None
+        )
+
+
+def _counterpart(token: Token, said: Sequence[Token], superlatives: Superlatives) -> Token | None:
     """What the passage says in place of ``token`` in an aligned stretch, if of its kind."""
     if token.kind in ("number", "date"):
         # Of the same kind: "9 months" standing beside "October" in a reordered claim is
@@ -976,11 +1098,18 @@ def _counterpart(token: Token, said: Sequence[Token]) -> Token | None:
             ),
             None,
         )
+    elif token.kind == "comparative" and not superlatives.bound(token):
+        other = superlatives.turned(token, said)
     elif token.kind == "comparative":
         own = direction(token.text)
         opposite = (own[0], -own[1]) if own is not None else None
         other = next(
-            (t for t in said if t.kind == "comparative" and direction(t.text) == opposite), None
+            (
+                t
+                for t in said
+                if superlatives.bound(t, claim=False) and direction(t.text) == opposite
+            ),
+            None,
         )
     else:
         other = next((t for t in said if t.kind == "name"), None)

@@ -128,6 +128,46 @@ def opposites(word: Token) -> frozenset[str]:
     return _table().get(word.key, frozenset())
 
 
+# Prefixes that make a word its own negation, with the letter the rest must start with ("ir"
+# only before "r": "irrevocable"; "il" only before "l": "illiquid"). "in", "im" and "dis" are
+# left out: "inform", "impose" and "discover" are no negations of "form", "pose" and "cover".
+_NEGATING_PREFIXES = (("un", ""), ("non", ""), ("ir", "r"), ("il", "l"))
+_SHORTEST_REST = 4  # "unit" is no negation of "it"
+
+
+def negated_by_prefix(word: Token, other: Token, other_text: str | None = None) -> bool:
+    """Whether one of two words is the other with a prefix that negates it: "undisputed"
+    and "disputes", "unpaid" and "paid", "irrevocable" and "revocable", "non-assignable"
+    and "assigned" (compared by key, "-able" aside, so any inflection). ``other_text`` is
+    what to read for ``other`` when it is more than its token ("non-assignable", two
+    tokens)."""
+    theirs = (other_text or other.text).casefold()
+    return _root(_unprefixed(theirs)) == _root(word.key) or (
+        _root(_unprefixed(word.text.casefold())) == _root(other.key)
+    )
+
+
+def _root(key: str | None) -> str | None:
+    """A key without "-able" ("assignabl" -> "assign"), so "assigned" and "assignable" meet."""
+    if key is None:
+        return None
+    for suffix in ("abl", "ibl"):
+        if key.endswith(suffix) and len(key) - len(suffix) >= _SHORTEST_REST:
+            return key[: -len(suffix)]
+    return key
+
+
+@cache
+def _unprefixed(text: str) -> str | None:
+    """The key of ``text`` without a negating prefix, or None when it has none."""
+    for prefix, next_letter in _NEGATING_PREFIXES:
+        rest = text.removeprefix(prefix).removeprefix("-")
+        if rest != text and len(rest) >= _SHORTEST_REST and rest.startswith(next_letter):
+            tokens = tokenize(rest)
+            return tokens[0].key if len(tokens) == 1 else None
+    return None
+
+
 def verdict_opposites(word: Token) -> frozenset[str]:
     """As `opposites`, for a verdict word only (`VERDICTS`: "approved", "covered",
     "cancelled"); empty for any other word."""

@@ -4,6 +4,9 @@
 - a range turned round: "moved from April to March" against "from March to April";
 - one person's task given to another: "Tom will lead the migration" against "Sarah will lead
   the migration; Tom will handle testing";
+- what the passage says of one thing said of another it names: "Title passes to the Buyer on
+  delivery" against "Risk passes to the Buyer on delivery; title passes only when the Buyer
+  has paid in full";
 - no limit where the source sets one: "at any time" against "within 30 days";
 - all of a thing where the source says one or some of it: "both charges" against "one of
   the two charges";
@@ -19,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from citeproof.model import ClaimDifference
-from citeproof.verifier.support._text import Token, is_content
+from citeproof.verifier.support._text import Token, is_content, word_set
 
 
 def range_turned(
@@ -43,8 +46,9 @@ def time_limited(
     claim_text: str, claim: Sequence[Token], lead: Sequence[Token], judged: Sequence[bool]
 ) -> ClaimDifference | None:
     """The claim's "at any time" (or "anytime") where the best sentence sets a limit of time
-    ("within 30 days", "by 14 February", "no later than 5 p.m."): "Credits can be requested at
-    any time" against "Credits must be requested within 30 days of the end of the month"."""
+    ("within 30 days", "by 14 February", "no later than 5 p.m.") or of how often ("once a
+    year", "twice per month"): "Credits can be requested at any time" against "Credits must
+    be requested within 30 days of the end of the month"."""
     words = [t.text.casefold() for t in claim]
     at = next(
         (
@@ -59,6 +63,11 @@ def time_limited(
     if at is None:
         return None
     for j, token in enumerate(lead):
+        often = _how_often(lead, j)
+        if often is not None:
+            start, end = claim[at[0]].span[0], claim[at[1]].span[1]
+            said = " ".join(t.text for t in lead[j : often + 1])
+            return ClaimDifference("word", claim_text[start:end], (start, end), said)
         if token.text.casefold() not in _LIMITS:
             continue
         figure = next(
@@ -76,6 +85,20 @@ def time_limited(
 
 
 _LIMITS = frozenset({"within", "by", "before", "until", "later"})  # "no later than 5 May"
+_TIMES = frozenset({"once", "twice"})
+_EACH = frozenset({"a", "an", "per", "each", "every"})
+_PERIODS = frozenset({"day", "week", "month", "quarter", "year", "annum"})
+
+
+def _how_often(tokens: Sequence[Token], at: int) -> int | None:
+    """Where a limit of how often that starts at ``tokens[at]`` ends ("once a year", "twice
+    per month"), or None."""
+    if tokens[at].text.casefold() not in _TIMES or at + 2 >= len(tokens):
+        return None
+    each, period = tokens[at + 1].text.casefold(), tokens[at + 2].text.casefold()
+    return at + 2 if each in _EACH and period in _PERIODS else None
+
+
 _TO = frozenset({"to", "until", "till", "through"})  # "between A and B" has no order
 
 
@@ -110,8 +133,11 @@ def doer_swapped(
 ) -> ClaimDifference | None:
     """The claim gives a named person's act to another the passage names: "Tom will lead the
     migration" against "Sarah will lead the migration; Tom will handle testing". Only where
-    the passage names someone else right before the same verb and the same next word, never
-    the claim's name there, and names the claim's person elsewhere."""
+    the passage names someone else right before the same verb, doing it to what the claim
+    says (a content word of the claim's after the verb stands soon after the passage's),
+    never the claim's name doing that, and names the claim's person elsewhere: "The
+    Supplier may terminate only if ..." does not back "The Supplier may terminate for
+    convenience", which the passage gives the Buyer."""
     said = frozenset(t.key for t in passage)
     for v, verb in enumerate(claim):
         if not judged[v] or verb.kind != "word":
@@ -122,15 +148,14 @@ def doer_swapped(
         names = frozenset(claim[k].key for k in ours)
         if not names <= said:
             continue  # a name the source never gives is the fact layer's own difference
-        after = _next_content(claim, v + 1)
+        what = frozenset(t.key for t in claim[v + 1 : v + 1 + _OBJECT_WORDS] if is_content(t))
         other: list[int] = []
         for j, token in enumerate(passage):
             if token.key != verb.key:
                 continue
-            if after is not None:
-                there = _next_content(passage, j + 1)
-                if there is None or passage[there].key != claim[after].key:
-                    continue
+            done_to = passage[j + 1 : j + 1 + _OBJECT_REACH]
+            if what and what.isdisjoint(t.key for t in done_to):
+                continue  # the same verb of something else
             theirs = _doer(passage, j)
             if names & {passage[k].key for k in theirs}:
                 return None  # the passage says the claim's person does it
@@ -141,6 +166,111 @@ def doer_swapped(
             instead = " ".join(t.text for t in passage[other[0] : other[-1] + 1])
             return ClaimDifference("word", claim_text[start:end], (start, end), instead)
     return None
+
+
+_OBJECT_WORDS = 6  # tokens after the claim's verb read as what it is done to
+_OBJECT_REACH = 16  # tokens after the passage's verb where one of them must stand
+
+
+def subject_swapped(
+    claim_text: str,
+    claim: Sequence[Token],
+    lead: Sequence[Token],
+    passage: Sequence[Token],
+    judged: Sequence[bool],
+) -> ClaimDifference | None:
+    """The best clause (``lead``) says all the rest of the claim, but of another thing than
+    the claim's subject, and the passage names the claim's subject elsewhere, saying
+    something else of it: "Title passes to the Buyer on delivery" against "Risk in the Goods
+    passes to the Buyer on delivery; title passes only when the Buyer has paid in full";
+    "Interest is repaid monthly" against "Interest ... accrues daily; advances are repaid
+    monthly". The claim must open with its subject (`_subject_before`) right before the
+    first content token it shares with the clause; the rest, at least two content tokens,
+    must all be in the clause, and there the same token must follow a subject of its own
+    that shares nothing with the claim. A subject the passage never names is a rewording
+    ("Ownership passes" for "Title passes"), not another thing."""
+    said = frozenset(t.key for t in lead)
+    content = [i for i, t in enumerate(claim) if is_content(t)]
+    first = next((n for n, i in enumerate(content) if claim[i].key in said), None)
+    if not first:
+        return None
+    rest = content[first:]
+    ours = _subject_before(claim, rest[0])
+    if not ours or ours[0] != content[0] or len(rest) < 2:
+        return None
+    elsewhere = frozenset(t.key for t in passage)
+    subject = [claim[k] for k in ours if is_content(claim[k])]
+    if not all(judged[k] for k in ours) or any(t.key not in elsewhere for t in subject):
+        return None
+    if any(t.key in said for t in subject) or any(claim[i].key not in said for i in rest):
+        return None
+    keys = frozenset(t.key for t in claim)
+    at = next(j for j, t in enumerate(lead) if t.key == claim[rest[0]].key)
+    theirs = _subject_before(lead, at)
+    if not theirs or not _opens_clause(lead, theirs[0]):
+        return None  # "you can conveniently carry": no subject of the clause's own
+    if any(lead[k].key in keys for k in theirs if is_content(lead[k])):
+        return None
+    begin, end = claim[ours[0]].span[0], claim[rest[0]].span[1]
+    instead = " ".join(t.text for t in lead[theirs[0] : at + 1])
+    return ClaimDifference("word", claim_text[begin:end], (begin, end), instead)
+
+
+# Between a subject and its verb ("advances are repaid"), and inside a subject ("Risk in the
+# Goods", "The deposit of £2,000").
+_AUXILIARY = word_set(
+    "is are was were be been will shall may must can could would should has have had"
+)
+_INSIDE_SUBJECT = frozenset({"of", "in", "on", "the", "a", "an"})
+_SUBJECT_TOKENS = 6
+
+
+_OPENERS = word_set("and but while whereas that which who where so then")
+
+
+def _opens_clause(tokens: Sequence[Token], at: int) -> bool:
+    """Whether ``tokens[at]``, past the articles before it, opens its clause: the first
+    token, one after punctuation, or one after a word that starts a clause ("and", "while",
+    "which")."""
+    k = at
+    while k > 0 and tokens[k - 1].text.casefold() in ("the", "a", "an"):
+        k -= 1
+    if k == 0 or tokens[k].span[0] - tokens[k - 1].span[1] > 1:
+        return True
+    return tokens[k - 1].text.casefold() in _OPENERS
+
+
+def _subject_before(tokens: Sequence[Token], at: int) -> list[int]:
+    """The indices of the noun phrase right before ``tokens[at]``, past its auxiliaries:
+    words, names and figures joined by `_INSIDE_SUBJECT`, within one stretch of text (no
+    punctuation between), holding a word or name and opening on one; empty when there is
+    none."""
+    k = at - 1
+    while k >= 0 and tokens[k].text.casefold() in _AUXILIARY:
+        k -= 1
+    out: list[int] = []
+    while k >= 0 and len(out) < _SUBJECT_TOKENS:
+        token = tokens[k]
+        if tokens[k + 1].span[0] - token.span[1] > 1:
+            break  # punctuation or a marker between: another clause
+        if token.kind in ("word", "name", "number") or (
+            out and token.text.casefold() in _INSIDE_SUBJECT
+        ):
+            out.insert(0, k)
+            k -= 1
+            continue
+        break
+    while out and not is_content(tokens[out[0]]):
+        out.pop(0)  # "the deposit": opens on the noun
+    if not out or tokens[out[0]].kind not in ("word", "name") or _adverb(tokens[out[-1]]):
+        return []
+    return out
+
+
+def _adverb(token: Token) -> bool:
+    """ "conveniently carry", "quickly approved": a word in "-ly" before the verb is no
+    subject ("the family", "the supply" are lost with them)."""
+    return token.kind == "word" and token.text.islower() and token.text.endswith("ly")
 
 
 # Words between a doer and the verb: "Sarah will lead", "Tom has approved".
