@@ -31,7 +31,12 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from citeproof.model import ClaimDifference
-from citeproof.verifier.support._opposites import negated_by_prefix, opposites, verdict_opposites
+from citeproof.verifier.support._opposites import (
+    negated_by_prefix,
+    opposites,
+    prefix_negates,
+    verdict_opposites,
+)
 from citeproof.verifier.support._swaps import (
     doer_swapped,
     range_turned,
@@ -199,7 +204,11 @@ def check_facts(
             denying = _denies(claim[i1:i2], passage[j1:j2])
             claim_negated = denying or any(t.kind == "negation" for t in claim[i1:i2])
             negation = next(
-                (t for k, t in enumerate(passage[j1:j2], start=j1) if _stands(passage, k, words)),
+                (
+                    t
+                    for k, t in enumerate(passage[j1:j2], start=j1)
+                    if _stands(passage, k, words) and not _condition_restated(claim, passage, k)
+                ),
                 None,
             )
             if denying and any(t.kind == "negation" for t in passage[j1:j2]):
@@ -236,6 +245,8 @@ def check_facts(
                 backed[i] = False
                 instead[i] = other.text
     for i in _kept_denials(claim, passage, lead, judged, words):
+        backed[i] = True
+    for i in _negated_by_prefix(claim, passage, judged):
         backed[i] = True
     for i in _denied_by_no_one(claim, passage, blocks, judged):
         backed[i] = True
@@ -410,6 +421,8 @@ def _leading_negation(
         return None
     if negation.text.casefold() == "without":
         return None  # "without the Provider's consent, which shall not ...": a noun's, not a verb's
+    if _condition_restated(claim, passage, at):
+        return None
     own = claim[i1:i2] if at == j2 - 1 else claim
     if negation.text.casefold() in _NO_ONE:
         # "nobody should send" / "The team should not send": the claim's "not" after the
@@ -419,6 +432,55 @@ def _leading_negation(
         return None  # past a modal, the claim's own negation may stand after it
     at = claim[i2].span[0]
     return ClaimDifference("negation", "", (at, at), negation.text)
+
+
+def _negated_by_prefix(
+    claim: Sequence[Token], passage: Sequence[Token], judged: Sequence[bool]
+) -> list[int]:
+    """The claim's negations, and the words they negate, that the passage says as one word
+    with a prefix that negates it: "The tenancy cannot be assigned" against "The tenancy is
+    non-assignable" (`prefix_negates`). The word within two tokens after the negation."""
+    said = [t.text for t in passage] + [
+        f"non-{after.text}"  # "non-assignable": two tokens
+        for t, after in itertools.pairwise(passage)
+        if t.text.casefold() == "non"
+    ]
+    out: list[int] = []
+    for i, token in enumerate(claim):
+        if token.kind != "negation" or not judged[i]:
+            continue
+        word = next((k for k in range(i + 1, min(i + 4, len(claim))) if is_content(claim[k])), None)
+        if (
+            word is not None
+            and claim[word].kind == "word"
+            and any(prefix_negates(text, claim[word]) for text in said)
+        ):
+            out.extend((i, word))
+    return out
+
+
+def _condition_restated(claim: Sequence[Token], passage: Sequence[Token], at: int) -> bool:
+    """Whether the claim, with no negation of its own, states the condition that lifts the
+    passage's denial at ``at`` (or is that denial: "without") as what it takes: "Pets need
+    the Landlord's written consent" against "No pets may be kept at the property without the
+    Landlord's prior written consent". The lifting word (`_LIFTED_BY`) within
+    `_DENIAL_REACH` tokens of the denial, and a content word of the claim among the
+    `_DENIAL_SCOPE` after it. "Pets may be kept" states no condition, and "Pets may be kept
+    without consent" has a negation of its own: both still leave the denial out."""
+    if any(t.kind == "negation" for t in claim):
+        return False
+    if _lift(passage, at) and not any(
+        t.kind == "negation" for t in passage[max(0, at - _DENIAL_REACH) : at]
+    ):
+        return False  # "learns without explicit supervision" lifts no denial: it is one
+    reach = passage[at : at + 1 + _DENIAL_REACH]  # the denial itself may lift: "without"
+    keys = {t.key for t in claim if is_content(t)}
+    for n in range(len(reach)):
+        if _lift(reach, n):
+            condition = passage[at + 1 + n : at + 1 + n + _DENIAL_SCOPE]
+            if any(is_content(t) and t.key in keys for t in condition):
+                return True
+    return False
 
 
 # Between "no one" and its verb: "no one should discuss", "nobody may enter".

@@ -147,6 +147,12 @@ def negated_by_prefix(word: Token, other: Token, other_text: str | None = None) 
     )
 
 
+def prefix_negates(prefixed: str, word: Token) -> bool:
+    """Whether ``prefixed`` (a text: "non-assignable", "unpaid") is ``word`` with a prefix
+    that negates it: "cannot be assigned" says what "non-assignable" says."""
+    return _root(_unprefixed(prefixed.casefold())) == _root(word.key)
+
+
 def _root(key: str | None) -> str | None:
     """A key without "-able" ("assignabl" -> "assign"), so "assigned" and "assignable" meet."""
     if key is None:
