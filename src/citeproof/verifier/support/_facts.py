@@ -246,7 +246,7 @@ def check_facts(
                 instead[i] = other.text
     for i in _kept_denials(claim, passage, lead, judged, words):
         backed[i] = True
-    for i in _negated_by_prefix(claim, passage, judged):
+    for i in _kept_by_prefix(claim, passage, judged):
         backed[i] = True
     for i in _denied_by_no_one(claim, passage, blocks, judged):
         backed[i] = True
@@ -434,12 +434,13 @@ def _leading_negation(
     return ClaimDifference("negation", "", (at, at), negation.text)
 
 
-def _negated_by_prefix(
+def _kept_by_prefix(
     claim: Sequence[Token], passage: Sequence[Token], judged: Sequence[bool]
 ) -> list[int]:
     """The claim's negations, and the words they negate, that the passage says as one word
     with a prefix that negates it: "The tenancy cannot be assigned" against "The tenancy is
-    non-assignable" (`prefix_negates`). The word within two tokens after the negation."""
+    non-assignable" (`prefix_negates`): the first content word within three tokens after the
+    negation."""
     said = [t.text for t in passage] + [
         f"non-{after.text}"  # "non-assignable": two tokens
         for t, after in itertools.pairwise(passage)
