@@ -2,10 +2,11 @@
 term given to another the passage names ("Title passes on delivery" where risk does), a
 right given to the party the next sentence names, a word against its own negation
 ("disputes" / "undisputed", "assigned" / "non-assignable"), a bound turned round without a
-number ("more than CPI" / "no more than the rate of CPI") and no limit where the clause sets
-how often ("at any time" / "once a year"). Each is `contradicted` with the clause's words;
-the same terms said of the right thing stay `supported`. Before, the default judge called
-every turned claim below `supported`."""
+number ("more than CPI" / "no more than the rate of CPI"), no limit where the clause sets
+how often ("at any time" / "once a year"), and a figure the passage says of something else
+("accepted a 5% discount" where 5% was asked and 3% accepted). Each is `contradicted` with
+the clause's words; the same terms said of the right thing stay `supported`. Before, the
+default judge called every turned claim below `supported`."""
 
 from __future__ import annotations
 
@@ -37,6 +38,19 @@ LEASE = Source(
         "deposit of £2,000 is held by the Agent in an approved scheme.\n\n"
         "7. Assignment. The tenancy is non-assignable."
     ),
+)
+RENEWAL = Source(
+    id="mail",
+    kind="email_body",
+    text=(
+        "Orion agreed to a three-year renewal at £84,000 a year. They asked for a 5% discount; "
+        "we offered 3%, which they accepted."
+    ),
+)
+INSURANCE = Source(
+    id="policy",
+    kind="document",
+    text="3.3 Excess. You must pay the first £250 of every claim, or £1,000 for subsidence claims.",
 )
 EXPENSES = Source(
     id="policy",
@@ -96,6 +110,12 @@ EXPENSES = Source(
             SUPPLY,
             "the passage says “once a year”, not “at any time”",
         ),
+        ("Orion accepted a 5% discount [mail].", RENEWAL, "the passage says “3%”, not “5%”"),
+        (
+            "The excess for subsidence claims is £250 [policy].",
+            INSURANCE,
+            "the passage says “£1,000”, not “£250”",
+        ),
     ],
 )
 def test_a_term_of_another_clause_is_contradicted_020(
@@ -125,6 +145,10 @@ def test_a_term_of_another_clause_is_contradicted_020(
             SUPPLY,
         ),
         ("The Supplier may increase prices once a year on 60 days' written notice [msa].", SUPPLY),
+        ("Orion accepted a 3% discount [mail].", RENEWAL),
+        ("Orion asked for a 5% discount [mail].", RENEWAL),
+        ("The excess for subsidence claims is £1,000 [policy].", INSURANCE),
+        ("You pay the first £250 of every claim [policy].", INSURANCE),
     ],
 )
 def test_the_same_terms_of_the_right_thing_are_supported_020(claim: str, source: Source) -> None:

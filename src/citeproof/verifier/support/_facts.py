@@ -239,6 +239,10 @@ def check_facts(
     for i, other in turned.items():
         backed[i] = False
         instead[i] = other.text
+    for i, other in _figure_bound_elsewhere(claim, passage, judged).items():
+        if i not in instead and i not in together:
+            backed[i] = False
+            instead[i] = other.text
     if lead and tuple(lead) != tuple(passage):
         for i, other in _competing_figures(claim, lead, judged).items():
             if i not in instead and i not in together:
@@ -279,10 +283,10 @@ def check_facts(
         swapped = doer_swapped(claim_text, claim, passage, judged)
     if swapped is None:
         swapped = scope_swapped(claim_text, claim, passage, judged)
-    if swapped is None and lead:
-        # not a subject already turned round by a word that excludes it ("tenant"/"landlord")
-        unturned = [ok and i not in instead for i, ok in enumerate(judged)]
-        swapped = subject_swapped(claim_text, claim, lead, passage, unturned)
+    if swapped is None and lead and not (instead or negation_diffs or times):
+        # The last reading, where nothing more particular conflicts: "the passage says
+        # “£500”", "“not”", "“landlord”" say better what is wrong than the subject does.
+        swapped = subject_swapped(claim_text, claim, lead, passage, judged)
     if swapped is not None:
         times.append(swapped)
     # A fact the alignment left without a counterpart ("game 4–3" / "game 3–3" aligns the 3s):
@@ -814,6 +818,84 @@ def _competing_figures(
 
 
 _ARTICLES = word_set("the a an this that these those its their our your his her my")
+_BESIDE = 4  # tokens within which a word is read as said of a figure
+
+
+def _figure_bound_elsewhere(
+    claim: Sequence[Token], passage: Sequence[Token], judged: Sequence[bool]
+) -> dict[int, Token]:
+    """Claim figures the passage states, but of other things, where a word the claim says of
+    the figure stands in the passage only beside another figure of the same unit: "Orion
+    accepted a 5% discount" against "They asked for a 5% discount; we offered 3%, which they
+    accepted"; "The excess for subsidence claims is £250" against "the first £250 of every
+    claim, or £1,000 for subsidence claims". Beside: within `_BESIDE` tokens. The other
+    figure, nearest that word, is the passage's word for the claim's where the passage says
+    more of the claim's words beside it than beside the claim's figure."""
+    figures = {t.key for t in claim if t.kind == "number"}
+    out: dict[int, Token] = {}
+    for i, figure in enumerate(claim):
+        if not judged[i] or figure.kind != "number" or figure.unit in ("", ORDINAL):
+            continue
+        mine = [j for j, t in enumerate(passage) if t.key == figure.key]
+        if not mine:
+            continue
+        near = range(max(0, i - _BESIDE), min(len(claim), i + 1 + _BESIDE))
+        words = {claim[k].key for k in near if judged[k] and claim[k].kind in ("word", "name")}
+        said_of_mine = max(len(words & _beside(passage, m)) for m in mine)
+        for word in words:
+            places = [j for j, t in enumerate(passage) if t.key == word]
+            if not places or any(abs(j - m) <= _BESIDE for j in places for m in mine):
+                continue
+            others = [_nearest_figure(passage, j, figure.unit, figures) for j in places]
+            first = others[0]
+            if first is None or any(o is None for o in others):
+                continue
+            at = next(j for j, t in enumerate(passage) if t is first)
+            if any(_one_range(passage, at, m) for m in mine):
+                continue  # "rose from 4.25% to 4.5%": two ends of one change
+            # the other figure is said with more of the claim's words than the claim's own
+            # ("two months' written notice" keeps its figure against "the tenancy after the
+            # first twelve months")
+            if len(words & _beside(passage, at)) > said_of_mine:
+                out[i] = first
+                break
+    return out
+
+
+_RANGE_OPENS = frozenset({"from", "between"})
+_RANGE_JOINS = frozenset({"to", "and", "until", "till", "through"})
+
+
+def _one_range(tokens: Sequence[Token], a: int, b: int) -> bool:
+    """Whether ``tokens[a]`` and ``tokens[b]`` are the two ends of one range: "from 4.25% to
+    4.5%", "between £10 and £20"."""
+    lo, hi = sorted((a, b))
+    return (
+        lo > 0
+        and tokens[lo - 1].text.casefold() in _RANGE_OPENS
+        and hi - lo >= 2
+        and all(t.text.casefold() in _RANGE_JOINS for t in tokens[lo + 1 : hi])
+    )
+
+
+def _beside(tokens: Sequence[Token], at: int) -> set[str]:
+    """The keys of the words and names within `_BESIDE` tokens of ``tokens[at]``."""
+    around = range(max(0, at - _BESIDE), min(len(tokens), at + 1 + _BESIDE))
+    return {tokens[k].key for k in around if k != at and tokens[k].kind in ("word", "name")}
+
+
+def _nearest_figure(
+    tokens: Sequence[Token], at: int, unit: str, but: Collection[str]
+) -> Token | None:
+    """The figure of ``unit`` nearest ``tokens[at]`` within `_BESIDE` tokens, whose key is
+    not one of ``but``."""
+    around = range(max(0, at - _BESIDE), min(len(tokens), at + 1 + _BESIDE))
+    found = [
+        k
+        for k in around
+        if tokens[k].kind == "number" and tokens[k].unit == unit and tokens[k].key not in but
+    ]
+    return tokens[min(found, key=lambda k: abs(k - at))] if found else None
 
 
 def _time_turned(
@@ -1051,7 +1133,9 @@ def _comparative_turned(
     other way about the same thing, where the sentence has none pointing the claim's way:
     "by more than CPI" against "by no more than the rate of CPI". The same thing: the first
     content token after the claim's comparative stands within `_COMPARED_REACH` tokens
-    after the passage's. Read for comparatives with no number beside them too, which the
+    after the passage's. Not where the claim states the condition that lifts the passage's
+    bound ("can be covered above £2,500 if listed" against "up to £2,500 unless it is listed
+    in the schedule"). Read for comparatives with no number beside them too, which the
     alignment leaves alone."""
     superlatives = Superlatives(claim, lead)
     theirs = [(j, t) for j, t in enumerate(lead) if superlatives.bound(t, claim=False)]
@@ -1066,9 +1150,11 @@ def _comparative_turned(
             continue
         for j, other in theirs:
             after = {t.key for t in lead[j + 1 : j + 1 + _COMPARED_REACH]}
-            if direction(other.text) == (own[0], -own[1]) and compared in after:
+            if direction(other.text) != (own[0], -own[1]) or compared not in after:
+                continue
+            if not _condition_restated(claim, lead, j):  # "up to £2,500 unless it is listed"
                 out[i] = other
-                break
+            break
     return out
 
 
