@@ -52,6 +52,14 @@ INSURANCE = Source(
     kind="document",
     text="3.3 Excess. You must pay the first £250 of every claim, or £1,000 for subsidence claims.",
 )
+RESULTS = Source(
+    id="results",
+    kind="document",
+    text=(
+        "Net debt rose to £22m; the revolving facility of £40m is undrawn apart from £7m used "
+        "for the Leeds acquisition. The base rate rose from 4.25% to 4.5% in the quarter."
+    ),
+)
 EXPENSES = Source(
     id="policy",
     kind="email_body",
@@ -149,6 +157,8 @@ def test_a_term_of_another_clause_is_contradicted_020(
         ("Orion asked for a 5% discount [mail].", RENEWAL),
         ("The excess for subsidence claims is £1,000 [policy].", INSURANCE),
         ("You pay the first £250 of every claim [policy].", INSURANCE),
+        ("£7m of the £40m facility has been drawn for the Leeds acquisition [results].", RESULTS),
+        ("The base rate increased to 4.5% [results].", RESULTS),
     ],
 )
 def test_the_same_terms_of_the_right_thing_are_supported_020(claim: str, source: Source) -> None:

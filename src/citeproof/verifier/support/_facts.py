@@ -846,10 +846,10 @@ def _figure_bound_elsewhere(
             places = [j for j, t in enumerate(passage) if t.key == word]
             if not places or any(abs(j - m) <= _BESIDE for j in places for m in mine):
                 continue
-            others = [_nearest_figure(passage, j, figure.unit, figures) for j in places]
+            others = [_nearest_figure(passage, j, figure.unit) for j in places]
             first = others[0]
-            if first is None or any(o is None for o in others):
-                continue
+            if first is None or any(o is None or o.key in figures for o in others):
+                continue  # "the £40m facility": said of another figure the claim gives
             at = next(j for j, t in enumerate(passage) if t is first)
             if any(_one_range(passage, at, m) for m in mine):
                 continue  # "rose from 4.25% to 4.5%": two ends of one change
@@ -884,17 +884,10 @@ def _beside(tokens: Sequence[Token], at: int) -> set[str]:
     return {tokens[k].key for k in around if k != at and tokens[k].kind in ("word", "name")}
 
 
-def _nearest_figure(
-    tokens: Sequence[Token], at: int, unit: str, but: Collection[str]
-) -> Token | None:
-    """The figure of ``unit`` nearest ``tokens[at]`` within `_BESIDE` tokens, whose key is
-    not one of ``but``."""
+def _nearest_figure(tokens: Sequence[Token], at: int, unit: str) -> Token | None:
+    """The figure of ``unit`` nearest ``tokens[at]`` within `_BESIDE` tokens."""
     around = range(max(0, at - _BESIDE), min(len(tokens), at + 1 + _BESIDE))
-    found = [
-        k
-        for k in around
-        if tokens[k].kind == "number" and tokens[k].unit == unit and tokens[k].key not in but
-    ]
+    found = [k for k in around if tokens[k].kind == "number" and tokens[k].unit == unit]
     return tokens[min(found, key=lambda k: abs(k - at))] if found else None
 
 
@@ -1104,6 +1097,8 @@ def _prefix_turned(
                 continue
             if near.isdisjoint(_neighbours(lead, j, also=1)):
                 continue  # said of something else: "apps installed" against "uninstall TikTok"
+            if _excepted(lead, j, keys):
+                continue  # "undrawn apart from £7m used for ..." against "£7m has been drawn"
             if t.text.casefold() == "non" and j + 1 < len(lead):
                 joined = f"non-{lead[j + 1].text}"  # "non-assignable": two tokens
                 if negated_by_prefix(token, lead[j + 1], joined):
@@ -1116,6 +1111,20 @@ def _prefix_turned(
 
 
 _NEAR = 3  # tokens each side of a word read as what it is said of
+_EXCEPT = (("apart", "from"), ("except",), ("other", "than"), ("save", "for"), ("but", "for"))
+
+
+def _excepted(tokens: Sequence[Token], at: int, keys: Collection[str]) -> bool:
+    """Whether an exception follows ``tokens[at]`` within three tokens ("apart from",
+    "except", "other than") and names something the claim says within six tokens after it:
+    the word is not said of that."""
+    words = [t.text.casefold() for t in tokens]
+    for k in range(at + 1, min(at + 4, len(tokens))):
+        for phrase in _EXCEPT:
+            if tuple(words[k : k + len(phrase)]) == phrase:
+                after = tokens[k + len(phrase) : k + len(phrase) + 6]
+                return any(is_content(t) and t.key in keys for t in after)
+    return False
 
 
 def _neighbours(tokens: Sequence[Token], at: int, also: int = 0) -> frozenset[str]:
