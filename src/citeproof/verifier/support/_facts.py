@@ -137,12 +137,13 @@ def check_facts(
     judged: Sequence[bool],
     source: SourceKeys | None = None,
     lead: Sequence[Token] = (),
+    sentence: Sequence[Token] = (),
 ) -> FactCheck:
     """Compare ``claim`` (tokens of ``claim_text``) with ``passage``. ``judged[i]`` is False
     for claim tokens already backed some other way (inside a verified quote). ``source``,
     the keys of the whole cited source, gives the ``source_*`` figures (else the passage's);
     ``lead``, the tokens of the passage's best sentence, is also read alone for words that
-    exclude the claim's."""
+    exclude the claim's; ``sentence``, that whole sentence, for figures said of other things."""
     keys = frozenset(t.key for t in passage)
     has_negation = any(t.kind == "negation" for t in passage)
     backed = [
@@ -239,7 +240,7 @@ def check_facts(
     for i, other in turned.items():
         backed[i] = False
         instead[i] = other.text
-    for i, other in _figure_bound_elsewhere(claim, passage, judged).items():
+    for i, other in _figure_bound_elsewhere(claim, sentence, judged).items():
         if i not in instead and i not in together:
             backed[i] = False
             instead[i] = other.text
@@ -830,7 +831,10 @@ def _figure_bound_elsewhere(
     accepted"; "The excess for subsidence claims is £250" against "the first £250 of every
     claim, or £1,000 for subsidence claims". Beside: within `_BESIDE` tokens. The other
     figure, nearest that word, is the passage's word for the claim's where the passage says
-    more of the claim's words beside it than beside the claim's figure."""
+    more of the claim's words beside it than beside the claim's figure. Read in the best
+    sentence alone: across sentences a word carries over ("Applications with a loan-to-value
+    ratio above 80% must be referred ... Applications above 95% are declined" says the 95% of
+    the loan-to-value too)."""
     figures = {t.key for t in claim if t.kind == "number"}
     out: dict[int, Token] = {}
     for i, figure in enumerate(claim):

@@ -254,7 +254,14 @@ class SupportJudge:
         passage_tokens: list[Token] = [t for s in ordered for t in s.tokens]
         weights = claim_weights(claim, prepared)
         check = check_facts(
-            claim_text, claim, passage_tokens, weights, judged, prepared.keys, lead=lead
+            claim_text,
+            claim,
+            passage_tokens,
+            weights,
+            judged,
+            prepared.keys,
+            lead=lead,
+            sentence=chosen[0].tokens if chosen else (),
         )
         cos = None
         if self.encoder is not None:
