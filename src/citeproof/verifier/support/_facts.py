@@ -446,11 +446,8 @@ def _kept_by_prefix(
     with a prefix that negates it: "The tenancy cannot be assigned" against "The tenancy is
     non-assignable" (`prefix_negates`): the first content word within three tokens after the
     negation."""
-    said = [t.text for t in passage] + [
-        f"non-{after.text}"  # "non-assignable": two tokens
-        for t, after in itertools.pairwise(passage)
-        if t.text.casefold() == "non"
-    ]
+    joined = (_non_joined(passage, j) for j in range(len(passage)))
+    said = [t.text for t in passage] + [text for text in joined if text is not None]
     out: list[int] = []
     for i, token in enumerate(claim):
         if token.kind != "negation" or not judged[i]:
@@ -1099,19 +1096,31 @@ def _prefix_turned(
         for j, t in enumerate(lead):
             if t.kind != "word" or t.key in keys or _negated_around(lead, j):
                 continue
-            if near.isdisjoint(_neighbours(lead, j, also=1)):
+            turned = _prefix_negation_at(token, lead, j)
+            if turned is None or near.isdisjoint(_neighbours(lead, j, also=1)):
                 continue  # said of something else: "apps installed" against "uninstall TikTok"
             if _excepted(lead, j, keys):
                 continue  # "undrawn apart from £7m used for ..." against "£7m has been drawn"
-            if t.text.casefold() == "non" and j + 1 < len(lead):
-                joined = f"non-{lead[j + 1].text}"  # "non-assignable": two tokens
-                if negated_by_prefix(token, lead[j + 1], joined):
-                    out[i] = Token(joined, (t.span[0], lead[j + 1].span[1]), joined, "word")
-                    break
-            if negated_by_prefix(token, t):
-                out[i] = t
-                break
+            out[i] = turned
+            break
     return out
+
+
+def _prefix_negation_at(word: Token, tokens: Sequence[Token], at: int) -> Token | None:
+    """``tokens[at]`` read as ``word`` negated by a prefix (`negated_by_prefix`), itself or,
+    for "non", with the word after it as one ("non-assignable"); None when it is not."""
+    joined = _non_joined(tokens, at)
+    if joined is not None and negated_by_prefix(word, tokens[at + 1], joined):
+        return Token(joined, (tokens[at].span[0], tokens[at + 1].span[1]), joined, "word")
+    return tokens[at] if negated_by_prefix(word, tokens[at]) else None
+
+
+def _non_joined(tokens: Sequence[Token], at: int) -> str | None:
+    """ "non-assignable" where ``tokens[at]`` is "non" and a word follows: the tokenizer cuts
+    the hyphened word in two."""
+    if tokens[at].text.casefold() != "non" or at + 1 >= len(tokens):
+        return None
+    return f"non-{tokens[at + 1].text}"
 
 
 _NEAR = 3  # tokens each side of a word read as what it is said of
@@ -1122,7 +1131,7 @@ def _excepted(tokens: Sequence[Token], at: int, keys: Collection[str]) -> bool:
     """Whether an exception follows ``tokens[at]`` within three tokens ("apart from",
     "except", "other than") and names something the claim says within six tokens after it:
     the word is not said of that."""
-    words = [t.text.casefold() for t in tokens]
+    words = [t.text.casefold() for t in tokens[: at + 6]]  # the phrase, three tokens on
     for k in range(at + 1, min(at + 4, len(tokens))):
         for phrase in _EXCEPT:
             if tuple(words[k : k + len(phrase)]) == phrase:

@@ -141,10 +141,7 @@ def negated_by_prefix(word: Token, other: Token, other_text: str | None = None) 
     and "assigned" (compared by key, "-able" aside, so any inflection). ``other_text`` is
     what to read for ``other`` when it is more than its token ("non-assignable", two
     tokens)."""
-    theirs = (other_text or other.text).casefold()
-    return _root(_unprefixed(theirs)) == _root(word.key) or (
-        _root(_unprefixed(word.text.casefold())) == _root(other.key)
-    )
+    return prefix_negates(other_text or other.text, word) or prefix_negates(word.text, other)
 
 
 def prefix_negates(prefixed: str, word: Token) -> bool:

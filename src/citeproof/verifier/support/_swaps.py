@@ -216,11 +216,8 @@ def subject_swapped(
     return ClaimDifference("word", claim_text[begin:end], (begin, end), instead)
 
 
-# Between a subject and its verb ("advances are repaid"), and inside a subject ("Risk in the
-# Goods", "The deposit of £2,000").
-_AUXILIARY = word_set(
-    "is are was were be been will shall may must can could would should has have had"
-)
+# Inside a subject ("Risk in the Goods", "The deposit of £2,000"); between it and its verb
+# stands `_AUXILIARY`.
 _INSIDE_SUBJECT = frozenset({"of", "in", "on", "the", "a", "an"})
 _SUBJECT_TOKENS = 6
 
@@ -277,6 +274,7 @@ def _adverb(token: Token) -> bool:
 _BETWEEN_DOER = frozenset(
     {"will", "would", "shall", "should", "must", "may", "can", "could", "has", "have", "had"}
 )
+_AUXILIARY = _BETWEEN_DOER | word_set("is are was were be been")  # "advances are repaid"
 
 
 def _doer(tokens: Sequence[Token], verb: int) -> list[int]:
