@@ -25,7 +25,8 @@ FACES = {
         "InclusionProof", "MerkleFrontier", "Problem", "ReadCheck", "Row", "VerifyReport",
         "build_entry", "checked_records", "consistency_proof", "inclusion_proof", "json_path_keys",
         "leaf_hash", "load_public_key", "open_existing_store", "open_store", "parse_entry",
-        "payload_json", "record_hash", "request_id_for", "value_at", "verify_log", "verify_proof",
+        "payload_json", "record_hash", "request_id_for", "text_key", "value_at", "verify_log",
+        "verify_proof",
     ],
     "citeproof.cli": [
         "main",
@@ -38,10 +39,11 @@ FACES = {
         "sample_csv", "verify_lines",
     ],
     "citeproof.outcome": [
-        "AUDIT_SCHEMA", "BatchLine", "FOUND", "FileLiveValues", "HttpLiveValues", "LiveValues",
-        "Outcome", "answer_to_json", "build_evidence", "conclude", "load_rules", "policy_from_json",
-        "policy_to_json", "read_batch_line", "read_policy", "read_sources", "source_from_json",
-        "source_to_json", "sources_from_json", "verification_inputs",
+        "ANSWER_SCHEMAS", "AUDIT_SCHEMA", "BatchLine", "FOUND", "FileLiveValues", "HttpLiveValues",
+        "LiveValues", "Outcome", "answer_to_json", "build_evidence", "conclude", "load_rules",
+        "payload_with_texts", "policy_from_json", "policy_to_json", "read_batch_line",
+        "read_policy", "read_sources", "source_from_json", "source_to_json", "sources_from_json",
+        "verification_inputs",
     ],
     "citeproof.providers": [
         "ChatMessage", "EmbeddedModel", "EmbeddedProvider", "ExtractiveProvider",

@@ -3,7 +3,9 @@
 ``tests/fixtures/audit_v1`` holds a log and a source store written by the code before the audit
 record's codec (``make_log.py`` says how; it is not re-run). Each command that reads the log
 must make of it what that code did, and logging the same answers today must write the same
-payloads, byte for byte: the records are hash-chained, so their meaning must not drift.
+payloads, byte for byte, but for the two changes of ``citeproof/audit-payload/2``: its schema
+name, and the sources' texts kept once beside the records (named by their hashes) instead of in
+each one. The records are hash-chained, so their meaning must not drift.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import pytest
 
 from citeproof.audit import open_store, payload_json
 from citeproof.operations import LoggedRecord, logged_records
-from citeproof.outcome import conclude
+from citeproof.outcome import AUDIT_SCHEMA, conclude, payload_with_texts
 from citeproof.outcome._live import LiveResponse
 from citeproof.outcome._rules import parse_rules
 from citeproof.outcome.verify_again import verify_again
@@ -65,7 +67,11 @@ def test_every_old_answer_verifies_again_to_what_was_logged(old: Path) -> None:
             **_rules_as_logged(payload),
         )
         assert again.request_id == record.request_id
-        assert payload_json(again.payload) == payload_json(payload)
+        assert payload["schema"] == "citeproof/audit-payload/1"
+        assert again.payload["schema"] == AUDIT_SCHEMA == "citeproof/audit-payload/2"
+        assert all("text" not in source for source in again.payload["sources"])
+        today = {**payload_with_texts(again.payload, again.texts), "schema": payload["schema"]}
+        assert payload_json(today) == payload_json(payload)
 
 
 def _rules_as_logged(payload: dict[str, Any]) -> dict[str, Any]:

@@ -20,9 +20,15 @@ import rfc8785
 
 from citeproof import VerifiedAnswer, verify
 from citeproof.errors import InputError
-from citeproof.outcome import FileLiveValues, HttpLiveValues, LiveValues, build_evidence
+from citeproof.outcome import (
+    FileLiveValues,
+    HttpLiveValues,
+    LiveValues,
+    build_evidence,
+    payload_with_texts,
+)
 from citeproof.outcome._evidence import EvidenceBundle
-from citeproof.outcome._payload import audit_payload, request_id_for
+from citeproof.outcome._payload import audit_payload, logged_texts, request_id_for
 from citeproof.outcome._rules import RuleSet, decide, parse_rules
 from citeproof.outcome.replay import replay
 from citeproof.outcome.validate import validate
@@ -60,7 +66,8 @@ def clock() -> datetime:
 
 
 def turn(answer: VerifiedAnswer, provider: LiveValues) -> dict[str, Any]:
-    """One turn after generation, in pipeline order; returns the audit payload."""
+    """One turn after generation, in pipeline order; returns the audit payload as it is read
+    back from the log, with its sources' texts."""
     bundle = build_evidence(answer)
     validation = validate(answer, bundle, mode="flag")
     request_id = request_id_for(answer.id, OKAFOR)
@@ -68,7 +75,8 @@ def turn(answer: VerifiedAnswer, provider: LiveValues) -> dict[str, Any]:
     live = provider.fetch(ruleset.live, request_id=request_id)  # after evidence is attached
     decision = decide(ruleset, OKAFOR, live)
     meta = {"request_id": request_id, "user": "priya@lender.example", "question": "refer?"}
-    return audit_payload(answer, bundle, validation, OKAFOR, live, decision, meta)
+    payload = audit_payload(answer, bundle, validation, OKAFOR, live, decision, meta)
+    return payload_with_texts(payload, logged_texts(answer))
 
 
 def write_rate(path: Path, rate: str) -> Path:

@@ -63,7 +63,7 @@ def test_a_commit_the_database_refuses_fails_its_appends_and_the_next_one_starts
         refused = RuntimeError("disk full")
         real = store.append_prepared
 
-        def full_once(prepared):  # type: ignore[no-untyped-def]
+        def full_once(prepared, texts=None):  # type: ignore[no-untyped-def]
             store.append_prepared = real  # type: ignore[method-assign]
             raise refused
 

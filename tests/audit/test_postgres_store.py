@@ -65,6 +65,10 @@ class TestPostgresAudit(AuditStoreConformance):
                 (value, sequence),
             )
 
+    def raw_set_text(self, target: str, key: str, data: bytes) -> None:
+        with raw(target) as db:
+            db.execute("UPDATE audit_texts SET text = %s WHERE key = %s", (data, key))
+
     def raw_execute(self, target: str, statement: str) -> None:
         with psycopg.connect(target, autocommit=True) as db:
             db.execute(statement.encode())
@@ -76,7 +80,7 @@ class TestPostgresAudit(AuditStoreConformance):
         copied = self.tmp_path / f"big-checkpoints{self.count}"
         shutil.copytree(checkpoints, copied)
         with psycopg.connect(self.schemas.url, autocommit=True) as db:
-            for table in ("audit_migrations", "audit_records"):
+            for table in ("audit_migrations", "audit_records", "audit_texts"):
                 db.execute(
                     f"CREATE TABLE {schema}.{table} (LIKE {source}.{table} INCLUDING ALL);"
                     f"INSERT INTO {schema}.{table} SELECT * FROM {source}.{table}".encode()

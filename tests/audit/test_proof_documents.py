@@ -73,6 +73,7 @@ def test_an_inclusion_proof_carries_the_entry_its_path_and_the_signed_checkpoint
         "leaf_index": 7,
         "tree_size": 20,
         "entry": record.entry.decode(),
+        "texts": {},  # the record names no text by hash
         "path": [node.hex() for node in merkle_inclusion(leaves(log, 20), 7)],
         "checkpoint": checkpoint.to_json(),
     }
@@ -115,6 +116,8 @@ def test_a_consistency_proof_carries_both_checkpoints_and_the_path(log: Path) ->
         ({"path": "ab"}, "path must be a list of hex strings"),
         ({"path": ["ab", 1]}, "path must be a list of hex strings"),
         ({"path": ["ab", "xy"]}, "path holds a value that is not hex"),
+        ({"texts": ["x"]}, "texts must map each text's hash to the text"),
+        ({"texts": {"sha256:00": 1}}, "texts must map each text's hash to the text"),
     ],
 )
 def test_a_malformed_inclusion_proof_is_refused_naming_the_field(

@@ -26,6 +26,7 @@ def without_triggers(path: str) -> sqlite3.Connection:
     db = sqlite3.connect(path, isolation_level=None)
     db.execute("DROP TRIGGER IF EXISTS audit_records_no_update")
     db.execute("DROP TRIGGER IF EXISTS audit_records_no_delete")
+    db.execute("DROP TRIGGER IF EXISTS audit_texts_no_update")
     return db
 
 
@@ -54,6 +55,11 @@ class TestSQLiteAudit(AuditStoreConformance):
         db.execute(f"UPDATE audit_records SET {column} = ? WHERE sequence = ?", (value, sequence))
         db.close()
 
+    def raw_set_text(self, target: str, key: str, data: bytes) -> None:
+        db = without_triggers(target)
+        db.execute("UPDATE audit_texts SET text = ? WHERE key = ?", (data, key))
+        db.close()
+
     def raw_execute(self, target: str, statement: str) -> None:
         db = sqlite3.connect(target, isolation_level=None)
         try:
@@ -74,7 +80,7 @@ def test_sqlite_log_uses_wal_and_full_sync(tmp_path: Path) -> None:
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
         names = [n for (n,) in db.execute("SELECT name FROM audit_migrations ORDER BY name")]
-        assert names == ["m001_audit_records", "m002_append_only_triggers"]
+        assert names == ["m001_audit_records", "m002_append_only_triggers", "m003_audit_texts"]
 
 
 def test_a_writer_in_another_process_queues_on_the_lock_file_and_nothing_is_lost(

@@ -86,6 +86,7 @@ def test_an_intact_log_reports_its_size_root_head_and_checked_checkpoints(
         "root_hash": tree_root(rows),
         "chain_head": rows[-1][2],
         "checkpoints": 2,
+        "texts": 0,
         "problem": None,
     }
 
@@ -111,6 +112,7 @@ def test_a_damaged_log_reports_the_records_verified_before_the_damage(tmp_path: 
         "root_hash": tree_root(rows[:13]),
         "chain_head": rows[12][2],
         "checkpoints": 1,
+        "texts": 0,
         "problem": {
             "kind": "content_mismatch",
             "index": 13,

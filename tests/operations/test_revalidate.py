@@ -13,12 +13,15 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 from citeproof.audit import verify_log
 from citeproof.cli import main
+from citeproof.errors import InputError
 from citeproof.operations._logged import REVALIDATION_SCHEMA
 from citeproof.operations.revalidate_log import revalidate_log
+from citeproof.outcome import payload_with_texts
 from citeproof.outcome.replay import replay
 from citeproof.sources import SourceStore
 from tests.operations.world import CHANGED_POLICY, NEW_RATES, World, log_answers, make_world
@@ -122,7 +125,10 @@ def test_outcomes_are_appended_as_their_own_records_and_the_log_still_verifies_E
         answer_hashes = [record.record_hash for record in log.records(0, 4)]
         assert verify_log(log).ok
         # The original answer is untouched and still replays to the same result.
-        assert replay(log.get(world.request_ids["policy"]).payload).ok
+        logged = log.get(world.request_ids["policy"]).payload
+        with pytest.raises(InputError, match="payload_with_texts"):
+            replay(logged)
+        assert replay(payload_with_texts(logged, log)).ok
     assert [p["schema"] for p in payloads[4:]] == [REVALIDATION_SCHEMA] * 4
     assert [p["answer"]["sequence"] for p in payloads[4:]] == [0, 1, 2, 3]
     assert [p["answer"]["record_hash"] for p in payloads[4:]] == answer_hashes

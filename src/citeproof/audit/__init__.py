@@ -6,6 +6,7 @@ Typical use (what ``citeproof verify --audit DB`` does)::
 
     with open_store("audit.db") as log:           # or "postgresql://user:pw@host/db"
         log.append(payload, request_id)           # durable once it returns
+        log.append(payload, request_id, texts={text_key(text): text})  # texts kept once
 
 and for auditors: ``citeproof audit verify --audit DB`` (or `verify_log`).
 """
@@ -46,6 +47,7 @@ if typing.TYPE_CHECKING:
         json_path_keys,
         value_at,
     )
+    from citeproof.audit._texts import text_key
     from citeproof.audit._verify import Problem, VerifyReport, verify_log
 
 
@@ -79,6 +81,7 @@ _WHERE = {
     "payload_json": "citeproof.audit._record",
     "record_hash": "citeproof.audit._chain",
     "request_id_for": "citeproof.audit._record",
+    "text_key": "citeproof.audit._texts",
     "value_at": "citeproof.audit._store",
     "verify_log": "citeproof.audit._verify",
     "verify_proof": "citeproof.audit._proofs",
@@ -117,6 +120,7 @@ __all__ = [
     "payload_json",
     "record_hash",
     "request_id_for",
+    "text_key",
     "value_at",
     "verify_log",
     "verify_proof",

@@ -24,6 +24,7 @@ from citeproof.audit._store import AuditStore
 @dataclass(slots=True)
 class _Pending:
     record: PreparedRecord
+    texts: Mapping[str, str] | None
     done: bool = False
     result: AppendedRecord | None = None
     error: BaseException | None = field(default=None)
@@ -47,10 +48,17 @@ class GroupCommit:
         self._queue: list[_Pending] = []
         self._committing = False
 
-    def append(self, payload: Mapping[str, Any], request_id: str | None = None) -> AppendedRecord:
-        """Append one record; returns once it is durably committed (with others, maybe).
-        The record is checked and encoded in the caller's thread: a bad one fails alone."""
-        mine = _Pending(prepare_record(payload, request_id))
+    def append(
+        self,
+        payload: Mapping[str, Any],
+        request_id: str | None = None,
+        *,
+        texts: Mapping[str, str] | None = None,
+    ) -> AppendedRecord:
+        """Append one record with the texts it names (`AuditStore.append`); returns once it is
+        durably committed (with others, maybe). The record is checked and encoded in the
+        caller's thread: a bad one fails alone."""
+        mine = _Pending(prepare_record(payload, request_id), texts)
         with self._turn:
             self._queue.append(mine)
             while self._committing and not mine.done:
@@ -70,7 +78,8 @@ class GroupCommit:
         error: BaseException | None = None
         try:
             with self._connection:
-                results = self.store.append_prepared([p.record for p in batch])
+                texts = {k: v for p in batch if p.texts for k, v in p.texts.items()}
+                results = self.store.append_prepared([p.record for p in batch], texts)
         except BaseException as exc:  # every append of the batch reports it
             error = exc
         with self._turn:

@@ -1,6 +1,6 @@
 """The PostgreSQL audit store (psycopg 3).
 
-Triggers reject UPDATE, DELETE and TRUNCATE on ``audit_records``. Writers take
+Triggers reject UPDATE, DELETE and TRUNCATE on ``audit_records`` and ``audit_texts``. Writers take
 ``LOCK TABLE audit_records IN SHARE ROW EXCLUSIVE MODE`` inside their transaction, which
 conflicts with itself, so concurrent writers queue and each sees the previous writer's last
 record: the chain never forks. Readers are not blocked. Tables live in the connection's
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
@@ -56,6 +56,21 @@ MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
                FOR EACH ROW EXECUTE FUNCTION audit_records_reject_change()""",
             """CREATE TRIGGER audit_records_no_truncate
                BEFORE TRUNCATE ON audit_records
+               FOR EACH STATEMENT EXECUTE FUNCTION audit_records_reject_change()""",
+        ),
+    ),
+    (
+        "m003_audit_texts",
+        (
+            """CREATE TABLE audit_texts (
+                key TEXT PRIMARY KEY,
+                text BYTEA NOT NULL
+            )""",
+            """CREATE TRIGGER audit_texts_no_update_delete
+               BEFORE UPDATE OR DELETE ON audit_texts
+               FOR EACH ROW EXECUTE FUNCTION audit_records_reject_change()""",
+            """CREATE TRIGGER audit_texts_no_truncate
+               BEFORE TRUNCATE ON audit_texts
                FOR EACH STATEMENT EXECUTE FUNCTION audit_records_reject_change()""",
         ),
     ),
@@ -107,10 +122,18 @@ class PostgresAuditStore(AuditStore):
                         "INSERT INTO audit_migrations VALUES (%s, %s)", (name, utc_timestamp())
                     )
 
-    def _write(self, build: Callable[[int, str], list[Row]]) -> list[Row]:
+    def _write(
+        self, build: Callable[[int, str], list[Row]], texts: Sequence[tuple[str, bytes]]
+    ) -> list[Row]:
         try:
             with self._db.transaction():
                 self._db.execute("LOCK TABLE audit_records IN SHARE ROW EXCLUSIVE MODE")
+                if texts:  # under the writers' lock: two writers never wait on each other's
+                    with self._db.cursor() as cursor:  # uncommitted texts
+                        cursor.executemany(
+                            "INSERT INTO audit_texts VALUES (%s, %s) ON CONFLICT DO NOTHING",
+                            texts,
+                        )
                 last = self._db.execute(
                     "SELECT sequence, record_hash FROM audit_records ORDER BY sequence DESC LIMIT 1"
                 ).fetchone()
@@ -121,6 +144,26 @@ class PostgresAuditStore(AuditStore):
         except psycopg.Error as exc:
             raise AuditStoreError(f"{self.location}: append failed: {exc}") from exc
         return rows
+
+    def _texts(self, keys: Sequence[str]) -> dict[str, bytes]:
+        rows = self._db.execute(
+            "SELECT key, text FROM audit_texts WHERE key = ANY(%s)", (list(keys),)
+        ).fetchall()
+        return {str(key): bytes(text) for key, text in rows}
+
+    def _all_texts(self) -> Iterator[tuple[str, bytes]]:
+        # Keyset pages by key, as `_rows` pages by sequence.
+        after = ""
+        while True:
+            batch = self._db.execute(
+                "SELECT key, text FROM audit_texts WHERE key > %s ORDER BY key LIMIT 100",
+                (after,),
+            ).fetchall()
+            for key, text in batch:
+                yield str(key), bytes(text)
+            if len(batch) < 100:
+                return
+            after = str(batch[-1][0])
 
     def _rows(self, start: int, end: int | None) -> Iterator[Row]:
         # Keyset pages: records never change, so pages need no common snapshot.

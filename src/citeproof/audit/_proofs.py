@@ -1,14 +1,16 @@
 """Inclusion and consistency proofs that an auditor can check offline.
 
 A proof carries everything needed besides the log's public key: the signed checkpoint(s) and,
-for inclusion, the record's exact entry. ``proof.verify(public_key)`` (or `verify_proof` on the
+for inclusion, the record's exact entry and the texts it names by hash (the sources' full texts,
+which the log keeps once: `citeproof.audit._texts`), each checked against the hash the entry
+names. ``proof.verify(public_key)`` (or `verify_proof` on the
 JSON) raises `ProofError` / `CheckpointError` unless the proof holds.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
@@ -19,6 +21,7 @@ from citeproof.audit._merkle import inclusion_proof as merkle_inclusion
 from citeproof.audit._merkle import leaf_hash, root_hash, verify_consistency, verify_inclusion
 from citeproof.audit._record import parse_entry
 from citeproof.audit._store import AuditStore
+from citeproof.audit._texts import named_keys, text_key
 from citeproof.errors import AuditRecordError, CheckpointError, ProofError
 
 INCLUSION = "citeproof-audit-inclusion/1"
@@ -48,6 +51,8 @@ class InclusionProof:
     """The record's canonical JSON, exactly as logged."""
     path: tuple[str, ...]
     checkpoint: Checkpoint
+    texts: Mapping[str, str] = field(default_factory=dict)
+    """The texts the entry names by hash (``sha256:...``), by that hash."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -56,6 +61,7 @@ class InclusionProof:
             "leaf_index": self.leaf_index,
             "tree_size": self.checkpoint.tree_size,
             "entry": self.entry,
+            "texts": dict(self.texts),
             "path": list(self.path),
             "checkpoint": self.checkpoint.to_json(),
         }
@@ -69,12 +75,18 @@ class InclusionProof:
         if fields["tree_size"] != checkpoint.tree_size:
             raise ProofError("proof tree size differs from its checkpoint's")
         _hashes(data.get("path"), "path")
+        texts = data.get("texts", {})  # proofs written before texts were kept once have none
+        if not isinstance(texts, Mapping) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in texts.items()
+        ):
+            raise ProofError("texts must map each text's hash to the text")
         return cls(
             request_id=fields["request_id"],
             leaf_index=fields["leaf_index"],
             entry=fields["entry"],
             path=tuple(data["path"]),
             checkpoint=checkpoint,
+            texts=dict(texts),
         )
 
     def verify(self, public_key: Ed25519PublicKey) -> None:
@@ -86,6 +98,12 @@ class InclusionProof:
             raise ProofError(f"entry is not an audit record: {exc}") from exc
         if fields["request_id"] != self.request_id or fields["sequence"] != self.leaf_index:
             raise ProofError("entry does not carry the proof's request id and index")
+        named = set(named_keys(self.entry.encode()))
+        for key, text in self.texts.items():
+            if key not in named:
+                raise ProofError(f"the entry names no text {key}")
+            if text_key(text) != key:
+                raise ProofError(f"text {key} does not hash to its key: it was changed")
         verify_inclusion(
             leaf_hash(self.entry.encode()),
             self.leaf_index,
@@ -221,6 +239,7 @@ def inclusion_proof(
         entry=record.entry.decode(),
         path=tuple(node.hex() for node in path),
         checkpoint=checkpoint,
+        texts=store.texts(named_keys(record.entry)),
     )
 
 

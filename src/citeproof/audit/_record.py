@@ -212,5 +212,9 @@ class AppendsRecords(Protocol):
     """What writes one record: an `AuditStore`, or a `GroupCommit` over one."""
 
     def append(
-        self, payload: Mapping[str, Any], request_id: str | None = None
+        self,
+        payload: Mapping[str, Any],
+        request_id: str | None = None,
+        *,
+        texts: Mapping[str, str] | None = None,
     ) -> AppendedRecord: ...

@@ -58,6 +58,21 @@ MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
                END""",
         ),
     ),
+    (
+        "m003_audit_texts",
+        (
+            """CREATE TABLE audit_texts (
+                key TEXT PRIMARY KEY,
+                text BLOB NOT NULL
+            ) WITHOUT ROWID""",
+            """CREATE TRIGGER audit_texts_no_update BEFORE UPDATE ON audit_texts
+               BEGIN SELECT RAISE(ABORT, 'citeproof audit log is append-only: UPDATE rejected');
+               END""",
+            """CREATE TRIGGER audit_texts_no_delete BEFORE DELETE ON audit_texts
+               BEGIN SELECT RAISE(ABORT, 'citeproof audit log is append-only: DELETE rejected');
+               END""",
+        ),
+    ),
 )
 
 
@@ -102,9 +117,11 @@ class SQLiteAuditStore(AuditStore):
             db.execute("ROLLBACK")
             raise
 
-    def _write(self, build: Callable[[int, str], list[Row]]) -> list[Row]:
+    def _write(
+        self, build: Callable[[int, str], list[Row]], texts: Sequence[tuple[str, bytes]]
+    ) -> list[Row]:
         with self._writers_queue():
-            return self._write_locked(build)
+            return self._write_locked(build, texts)
 
     def _writers_queue(self) -> AbstractContextManager[object]:
         """Wait, in the kernel's queue, for every other process's write to end."""
@@ -112,13 +129,17 @@ class SQLiteAuditStore(AuditStore):
             return nullcontext()
         return _Flock(self._writer_lock)
 
-    def _write_locked(self, build: Callable[[int, str], list[Row]]) -> list[Row]:
+    def _write_locked(
+        self, build: Callable[[int, str], list[Row]], texts: Sequence[tuple[str, bytes]]
+    ) -> list[Row]:
         db = self._db
         try:
             db.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
             raise AuditStoreError(f"{self.path}: cannot take the write lock: {exc}") from exc
         try:
+            if texts:
+                db.executemany("INSERT OR IGNORE INTO audit_texts VALUES (?, ?)", texts)
             last = db.execute(
                 "SELECT sequence, record_hash FROM audit_records ORDER BY sequence DESC LIMIT 1"
             ).fetchone()
@@ -186,6 +207,21 @@ class SQLiteAuditStore(AuditStore):
             (request_id,),
         ).fetchall()
         return [(int(s), str(r), str(d), _as_bytes(e)) for s, r, d, e in rows]
+
+    def _texts(self, keys: Sequence[str]) -> dict[str, bytes]:
+        found: dict[str, bytes] = {}
+        for first in range(0, len(keys), 500):  # under SQLite's limit on bound parameters
+            page = keys[first : first + 500]
+            marks = ", ".join("?" * len(page))
+            query = f"SELECT key, text FROM audit_texts WHERE key IN ({marks})"
+            found.update((str(k), _as_bytes(t)) for k, t in self._db.execute(query, page))
+        return found
+
+    def _all_texts(self) -> Iterator[tuple[str, bytes]]:
+        cursor = self._db.execute("SELECT key, text FROM audit_texts ORDER BY key")
+        while batch := cursor.fetchmany(100):
+            for key, text in batch:
+                yield str(key), _as_bytes(text)
 
     def size(self) -> int:
         (last,) = self._db.execute("SELECT MAX(sequence) FROM audit_records").fetchone()

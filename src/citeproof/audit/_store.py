@@ -1,9 +1,10 @@
 """`AuditStore`: the audit log's one abstraction, with the logic every backend shares.
 
-A backend supplies six primitives (`_write`, `_rows`, `_latest_for`, `_all_for`, `size`,
-`close`); this
-module turns them into the append-only log: entries built under the backend's write lock so
-the chain never forks, checkpoints written after the commit, never before it.
+A backend supplies eight primitives (`_write`, `_rows`, `_latest_for`, `_all_for`,
+`_texts`, `_all_texts`, `size`, `close`); this module turns them into the append-only log:
+entries built under the backend's write lock so the chain never forks, the texts records name
+by hash written in the same transaction (`citeproof.audit._texts`), checkpoints written after
+the commit, never before it.
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ from citeproof.audit._record import (
     prepare_record,
     utc_timestamp,
 )
-from citeproof.errors import CheckpointError, InputError, RecordNotFoundError
+from citeproof.audit._texts import KnownTexts, stored_text, texts_to_write
+from citeproof.errors import AuditRecordError, CheckpointError, InputError, RecordNotFoundError
 
 DEFAULT_CHECKPOINT_EVERY = 100
 """A signed checkpoint is written after every 100th record unless told otherwise."""
@@ -54,12 +56,24 @@ class AuditStore(ABC):
         self.location = location
         self.checkpoints = checkpoints
         self.checkpoint_every = checkpoint_every
+        self._known_texts = KnownTexts()
 
     # -- backend primitives -------------------------------------------------------------
     @abstractmethod
-    def _write(self, build: Callable[[int, str], list[Row]]) -> list[Row]:
-        """In one write transaction holding the log's write lock: read the last row, call
+    def _write(
+        self, build: Callable[[int, str], list[Row]], texts: Sequence[tuple[str, bytes]]
+    ) -> list[Row]:
+        """In one write transaction holding the log's write lock: store each ``(key, text)``
+        of `texts` whose key is not stored yet, read the last row, call
         ``build(next_sequence, previous_hash)``, insert the rows it returns, commit."""
+
+    @abstractmethod
+    def _texts(self, keys: Sequence[str]) -> dict[str, bytes]:
+        """The stored bytes of those of `keys` that are stored."""
+
+    @abstractmethod
+    def _all_texts(self) -> Iterator[tuple[str, bytes]]:
+        """Every stored text as ``(key, bytes)``, in key order."""
 
     @abstractmethod
     def _rows(self, start: int, end: int | None) -> Iterator[Row]:
@@ -82,23 +96,38 @@ class AuditStore(ABC):
         """Release the connection; the store cannot be used afterwards."""
 
     # -- the log ---------------------------------------------------------------------------
-    def append(self, payload: Mapping[str, Any], request_id: str | None = None) -> AppendedRecord:
+    def append(
+        self,
+        payload: Mapping[str, Any],
+        request_id: str | None = None,
+        *,
+        texts: Mapping[str, str] | None = None,
+    ) -> AppendedRecord:
         """Append one record and return once it is durably committed.
 
         `payload` is any JSON object (str keys; str, int, float, bool, None, list, dict values;
         integers within ±2**53). `request_id` is the caller's reproducible id for the request;
         when None it is derived with `request_id_for` from ``payload["request"]`` if present,
         else from the whole payload. Request ids need not be unique: `get` returns the latest.
+        `texts` are texts the payload names by key (`text_key`: ``sha256:`` and the hash of
+        the text), stored once for the whole log in the same transaction and read back with
+        `texts`; a key that is not its text's hash is refused (`AuditRecordError`).
         """
-        return self.append_many([(payload, request_id)])[0]
+        return self.append_many([(payload, request_id)], texts=texts)[0]
 
     def append_many(
-        self, items: Iterable[tuple[Mapping[str, Any], str | None]]
+        self,
+        items: Iterable[tuple[Mapping[str, Any], str | None]],
+        *,
+        texts: Mapping[str, str] | None = None,
     ) -> list[AppendedRecord]:
-        """Append several records in one transaction (all or none), in the given order."""
-        return self.append_prepared([prepare_record(p, r) for p, r in items])
+        """Append several records in one transaction (all or none), in the given order, with
+        the `texts` they name (see `append`)."""
+        return self.append_prepared([prepare_record(p, r) for p, r in items], texts)
 
-    def append_prepared(self, prepared: Iterable[PreparedRecord]) -> list[AppendedRecord]:
+    def append_prepared(
+        self, prepared: Iterable[PreparedRecord], texts: Mapping[str, str] | None = None
+    ) -> list[AppendedRecord]:
         """As `append_many`, for records already encoded: each ``(body, request_id)`` holds the
         bytes `payload_json` returns for the payload, as `prepare_record` makes them (the
         caller vouches for the body: it is stored and hashed as given; the request id is
@@ -107,6 +136,7 @@ class AuditStore(ABC):
         prepared = [(body, check_request_id(request_id)) for body, request_id in prepared]
         if not prepared:
             return []
+        new_texts = texts_to_write(texts or {}, self._known_texts)
 
         stamps: list[str] = []
 
@@ -126,7 +156,8 @@ class AuditStore(ABC):
                 rows.append((sequence + offset, request_id, previous, entry))
             return rows
 
-        rows = self._write(build)
+        rows = self._write(build, new_texts)
+        self._known_texts.add(key for key, _ in new_texts)
         appended = [AppendedRecord(seq, rid, digest, stamps[0]) for seq, rid, digest, _ in rows]
         self._checkpoint_after(rows[0][0], rows[-1][0] + 1)
         return appended
@@ -164,6 +195,26 @@ class AuditStore(ABC):
                 f"(sequences {sequences}); name one with --sequence"
             )
         return found[0]
+
+    def texts(self, keys: Iterable[str]) -> dict[str, str]:
+        """The stored texts of `keys` (as `append` took them), by key; a key the log does not
+        hold is left out. Raises `AuditRecordError` for a stored text changed since it was
+        written (it no longer hashes to its key)."""
+        wanted = list(dict.fromkeys(keys))
+        stored = self._texts(wanted) if wanted else {}
+        return {key: stored_text(key, stored[key]) for key in wanted if key in stored}
+
+    def check_texts(self) -> tuple[int, list[tuple[str, str]]]:
+        """Every stored text read and hashed once: how many there are, and each that no longer
+        hashes to its key as ``(key, what is wrong)``."""
+        checked, problems = 0, []
+        for key, data in self._all_texts():
+            checked += 1
+            try:
+                stored_text(key, data)
+            except AuditRecordError as error:
+                problems.append((key, str(error)))
+        return checked, problems
 
     def records(self, start: int = 0, end: int | None = None) -> Iterator[AuditRecord]:
         """Stored records with ``start <= sequence < end`` (to the end when None), in order."""

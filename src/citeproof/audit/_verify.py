@@ -6,7 +6,8 @@ changed byte), its entry says it is record i (else *reordered* / *inserted* / *m
 record i-1's hash as its previous hash (else *chain_break*), and its request id column matches
 its entry (else *request_id_mismatch*). Each signed checkpoint must carry a valid signature and
 match the recomputed Merkle root and chain head at its size; a checkpoint larger than the log
-means the tail was *truncated*.
+means the tail was *truncated*. Every text the records name by hash (`citeproof.audit._texts`)
+must still hash to its key (else *text_mismatch*).
 """
 
 from __future__ import annotations
@@ -32,8 +33,9 @@ class Problem:
 
     `kind` is one of: content_mismatch, malformed, missing, reordered, inserted, chain_break,
     request_id_mismatch, truncated, checkpoint_mismatch, checkpoint_signature,
-    checkpoint_unreadable. `index` is the first bad record's sequence number (None when the
-    problem is a checkpoint's own); `checkpoint` the tree size of the checkpoint involved.
+    checkpoint_unreadable, text_mismatch. `index` is the first bad record's sequence number
+    (None when the problem is a checkpoint's or a text's own); `checkpoint` the tree size of
+    the checkpoint involved.
     """
 
     kind: str
@@ -62,6 +64,8 @@ class VerifyReport:
     checkpoints: int
     """Checkpoints whose signature and root were checked."""
     problem: Problem | None
+    texts: int = 0
+    """Stored texts read and re-hashed."""
 
     @property
     def ok(self) -> bool:
@@ -74,6 +78,7 @@ class VerifyReport:
             "root_hash": self.root_hash,
             "chain_head": self.chain_head,
             "checkpoints": self.checkpoints,
+            "texts": self.texts,
             "problem": None if self.problem is None else self.problem.to_json(),
         }
 
@@ -125,6 +130,11 @@ def verify_log(
             f"{largest}: records {frontier.size}..{largest - 1} are missing",
             largest,
         )
+    texts, changed = store.check_texts()
+    if problem is None and changed:
+        _, detail = changed[0]
+        more = f" ({len(changed) - 1} more texts too)" if len(changed) > 1 else ""
+        problem = Problem("text_mismatch", None, detail + more)
     checked = sum(1 for size in signed if size <= frontier.size)
     return VerifyReport(
         records=frontier.size,
@@ -132,6 +142,7 @@ def verify_log(
         chain_head=head,
         checkpoints=checked,
         problem=problem or checkpoint_problem,
+        texts=texts,
     )
 
 

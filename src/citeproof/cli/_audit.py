@@ -13,6 +13,7 @@ from typing import Any
 import click
 
 from citeproof.audit import (
+    AuditRecord,
     AuditStore,
     consistency_proof,
     inclusion_proof,
@@ -91,7 +92,7 @@ def verify_command(
     elif report.problem is None:
         click.echo(
             f"ok: {report.records} records, root {report.root_hash}, "
-            f"{report.checkpoints} signed checkpoints"
+            f"{report.checkpoints} signed checkpoints, {report.texts} source texts"
         )
         if report.checkpoints == 0:
             click.echo("warning: no checkpoints, a truncated tail cannot be detected", err=True)
@@ -100,6 +101,8 @@ def verify_command(
         where = f"record {problem.index}" if problem.index is not None else "checkpoint"
         if problem.checkpoint is not None and problem.index is None:
             where = f"checkpoint {problem.checkpoint}"
+        if problem.kind == "text_mismatch":
+            where = "a source text"
         click.echo(visible(f"FAILED at {where}: {problem.kind}: {problem.detail}"))
     if not report.ok:
         raise SystemExit(1)
@@ -118,11 +121,25 @@ sequence_option = click.option(
 @audit_option
 @checkpoints_option
 @sequence_option
+@click.option(
+    "--texts",
+    is_flag=True,
+    help="Put each source's full text back in the record printed (the log keeps each text "
+    "once, named in the record by its content hash).",
+)
 def show_command(
-    request_id: str, audit: str, checkpoints: str | None, sequence: int | None
+    request_id: str, audit: str, checkpoints: str | None, sequence: int | None, texts: bool
 ) -> None:
     """Print the record logged under REQUEST_ID as JSON; when several records share it, a
     JSON list of them all (oldest first), and their sequences on standard error."""
+    from citeproof.outcome import payload_with_texts
+
+    def shown(record: AuditRecord) -> dict[str, Any]:
+        data = record.to_json()
+        if texts:
+            data["payload"] = payload_with_texts(data["payload"], store)
+        return data
+
     with _open(audit, checkpoints) as store:
         records = store.find(request_id, sequence)
         for record in records:
@@ -133,14 +150,14 @@ def show_command(
                     err=True,
                 )
         if len(records) == 1:
-            _print_json(records[0].to_json())
+            _print_json(shown(records[0]))
             return
         sequences = ", ".join(str(record.sequence) for record in records)
         click.echo(
             visible(f"{len(records)} records have request id {request_id}: sequences {sequences}"),
             err=True,
         )
-        _print_json([record.to_json() for record in records])
+        _print_json([shown(record) for record in records])
 
 
 @audit_group.command("proof", epilog=exit_codes((0, "the proof was printed"), AN_ERROR))
@@ -246,11 +263,12 @@ def replay_command(
 ) -> None:
     """Re-run the deterministic part of REQUEST_ID (verification, evidence, rules) from the
     logged inputs; exit 0 when the same answer, bundle and decision come out, else 1."""
+    from citeproof.outcome import payload_with_texts
     from citeproof.outcome.replay import replay
 
     with _open(audit, checkpoints) as store:
         record = store.one(request_id, sequence)
-        result = replay(record.payload)
+        result = replay(payload_with_texts(record.payload, store))
     click.echo(f"request {result.request_id}")
     click.echo(f"  evidence bundle: logged {result.logged_bundle_hash}")
     click.echo(f"                   replay {result.replayed_bundle_hash}")

@@ -26,6 +26,7 @@ from citeproof.operations import (
     review_payload,
     sample_csv,
 )
+from citeproof.outcome import payload_with_texts
 from citeproof.outcome.verify_again import verify_again
 from citeproof.render import render_html
 
@@ -58,20 +59,20 @@ def sample_command(
     """Draw a reproducible random sample of logged answers: one HTML review page each and a
     CSV sheet (sample.csv) with empty verdict and note columns."""
     check = ReadCheck()
-    with open_store(existing_audit(audit), checkpoint_dir=checkpoints) as log:
-        sample = draw_sample(logged_records(log, check=check), rate=rate, seed=seed)
     out_dir.mkdir(parents=True, exist_ok=True)
     rows = []
-    for record in sample:
-        page = f"{record.sequence:08d}-{_file_safe(record.request_id)}.html"
-        try:
-            answer = verify_again(record.payload)
-        except (KeyError, TypeError, AttributeError, ValueError, RecursionError) as error:
-            detail = f"not a well-formed answer: {type(error).__name__}"
-            check.bad.append(BadRecord(record.sequence, "unreadable", detail))
-            continue
-        (out_dir / page).write_text(render_html(answer), encoding="utf-8")
-        rows.append(SampleRow(record, page))
+    with open_store(existing_audit(audit), checkpoint_dir=checkpoints) as log:
+        sample = draw_sample(logged_records(log, check=check), rate=rate, seed=seed)
+        for record in sample:
+            page = f"{record.sequence:08d}-{_file_safe(record.request_id)}.html"
+            try:
+                answer = verify_again(payload_with_texts(record.payload, log))
+            except (KeyError, TypeError, AttributeError, ValueError, RecursionError) as error:
+                detail = f"not a well-formed answer: {type(error).__name__}"
+                check.bad.append(BadRecord(record.sequence, "unreadable", detail))
+                continue
+            (out_dir / page).write_text(render_html(answer), encoding="utf-8")
+            rows.append(SampleRow(record, page))
     (out_dir / "sample.csv").write_text(sample_csv(rows), encoding="utf-8")
     click.echo(f"{len(rows)} answers sampled -> {out_dir / 'sample.csv'}")
     if not check.ok:

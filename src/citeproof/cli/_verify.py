@@ -460,7 +460,8 @@ def _run_batch(
                 else:
                     good += 1
                 if result.audit is not None and log is not None:
-                    log.append(*result.audit)
+                    payload, request_id, texts = result.audit
+                    log.append(payload, request_id, texts=texts)
                 if result.failures:
                     failing += 1
                     where = f"{settings.where}: line {result.number}"

@@ -118,8 +118,9 @@ class LineResult:
     """Why the line was rejected (the message names the file and line), or None."""
     failures: tuple[str, ...]
     """What fails the answer under ``--fail-on`` (empty without it)."""
-    audit: tuple[dict[str, Any], str] | None
-    """The audit payload and its request id, when the batch is audited and the line verified."""
+    audit: tuple[dict[str, Any], str, dict[str, str]] | None
+    """The audit payload, its request id and the sources' texts it names (`Outcome.texts`),
+    when the batch is audited and the line verified."""
 
 
 class BatchLineFailed(ValueError):
@@ -177,7 +178,7 @@ def _verify_line(line: BatchLine, settings: BatchSettings) -> LineResult:
     if settings.audited:
         request = {"command": "verify --batch", "batch_line": line.number}
         outcome = conclude(verified, request=request)
-        audit = (outcome.payload, outcome.request_id)
+        audit = (outcome.payload, outcome.request_id, outcome.texts)
     failures = tuple(failed(verified, settings.fail_on)) if settings.fail_on else ()
     output = json_text(answer_to_json(verified))
     return LineResult(line.number, line.size, output, None, failures, audit)

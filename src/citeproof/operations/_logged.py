@@ -1,7 +1,7 @@
 """Reading the audit log as operations see it: the records of each kind, parsed once.
 
 The log holds several kinds of record, told apart by the payload's ``schema``: answers
-(``citeproof/audit-payload/1``, written by `citeproof.outcome._recording`), re-validation
+(``citeproof/audit-payload/2`` and /1, written by `citeproof.outcome._recording`), re-validation
 outcomes (``citeproof/revalidation/1``) and reviewers' verdicts (``citeproof/review/1``).
 Records of any other schema are skipped by the readers here, never rejected: the log is
 shared and may hold records this version does not know. Every record is checked as it is read
@@ -18,7 +18,7 @@ from typing import Any
 
 from citeproof.audit import AuditStore, ReadCheck, checked_records
 from citeproof.errors import InputError
-from citeproof.outcome import AUDIT_SCHEMA
+from citeproof.outcome import ANSWER_SCHEMAS
 
 REVALIDATION_SCHEMA = "citeproof/revalidation/1"
 """A re-validation outcome of one logged answer against one state of the source store."""
@@ -44,7 +44,7 @@ class LoggedRecord:
 
     @property
     def is_answer(self) -> bool:
-        return self.schema == AUDIT_SCHEMA
+        return self.schema in ANSWER_SCHEMAS
 
     @property
     def when(self) -> datetime:

@@ -46,7 +46,7 @@ from citeproof.operations._logged import (
     LoggedRecord,
     parse_time,
 )
-from citeproof.outcome import AUDIT_SCHEMA
+from citeproof.outcome import ANSWER_SCHEMAS
 
 DEFAULT_FRESHNESS = timedelta(days=30)
 EVIDENCE_STAGES = frozenset({"verify", "evidence", "validate"})
@@ -272,7 +272,7 @@ class _Tally:
         self.records += 1
         _, schema, coverage, quotes, evidence, timings, result, verdict = values
         try:
-            if schema == AUDIT_SCHEMA:
+            if schema in ANSWER_SCHEMAS:
                 self._answer(coverage, quotes, evidence, timings, when, where)
             elif schema == REVALIDATION_SCHEMA:
                 sequence = int(result["sequence"])

@@ -35,7 +35,7 @@ from citeproof.operations._revalidation import (
     answer_task,
     revalidate_chunk,
 )
-from citeproof.outcome import source_to_json
+from citeproof.outcome import payload_with_texts, source_to_json
 from citeproof.sources import SourceStore, StoredSource
 
 DEFAULT_CHUNK_SIZE = 64
@@ -97,7 +97,7 @@ def revalidate_log(
     resolver = _Resolver(store)
     record_hashes: dict[int, str] = {}
     pending = _pending_answers(log, end, done, check)
-    chunks = _chunks(pending, resolver, chunk_size, record_hashes)
+    chunks = _chunks(log, pending, resolver, chunk_size, record_hashes)
     appended = 0
     try:
         for outcomes in ordered_map(
@@ -166,17 +166,20 @@ def _pending_answers(
 
 
 def _chunks(
+    log: AuditStore,
     answers: Iterator[LoggedRecord],
     resolver: _Resolver,
     size: int,
     record_hashes: dict[int, str],
 ) -> Iterator[dict[str, Any]]:
-    """Chunks of answer tasks; notes each answer's record hash for its outcome record."""
+    """Chunks of answer tasks (the sources' texts read back from ``log``); notes each
+    answer's record hash for its outcome record."""
     tasks: list[dict[str, Any]] = []
     for record in answers:
         record_hashes[record.sequence] = record.record_hash
         try:
-            tasks.append(answer_task(record.sequence, record.request_id, record.payload))
+            payload = payload_with_texts(record.payload, log)
+            tasks.append(answer_task(record.sequence, record.request_id, payload))
         except (KeyError, TypeError, AttributeError) as error:
             raise InputError(
                 f"malformed answer record: {error!r}",

@@ -22,7 +22,7 @@ if typing.TYPE_CHECKING:
     )
     from citeproof.outcome._evidence import FOUND, build_evidence
     from citeproof.outcome._live import FileLiveValues, HttpLiveValues, LiveValues
-    from citeproof.outcome._payload import AUDIT_SCHEMA
+    from citeproof.outcome._payload import ANSWER_SCHEMAS, AUDIT_SCHEMA, payload_with_texts
     from citeproof.outcome._recording import Outcome, conclude
     from citeproof.outcome._rules import load_rules
     from citeproof.outcome.contract import (
@@ -37,6 +37,7 @@ if typing.TYPE_CHECKING:
 
 
 _WHERE = {
+    "ANSWER_SCHEMAS": "citeproof.outcome._payload",
     "AUDIT_SCHEMA": "citeproof.outcome._payload",
     "BatchLine": "citeproof.outcome.contract",
     "FOUND": "citeproof.outcome._evidence",
@@ -48,6 +49,7 @@ _WHERE = {
     "build_evidence": "citeproof.outcome._evidence",
     "conclude": "citeproof.outcome._recording",
     "load_rules": "citeproof.outcome._rules",
+    "payload_with_texts": "citeproof.outcome._payload",
     "policy_from_json": "citeproof.outcome._codec",
     "policy_to_json": "citeproof.outcome._codec",
     "read_batch_line": "citeproof.outcome.contract",
@@ -63,6 +65,7 @@ __getattr__ = on_first_use(globals(), _WHERE)
 
 
 __all__ = [
+    "ANSWER_SCHEMAS",
     "AUDIT_SCHEMA",
     "FOUND",
     "BatchLine",
@@ -74,6 +77,7 @@ __all__ = [
     "build_evidence",
     "conclude",
     "load_rules",
+    "payload_with_texts",
     "policy_from_json",
     "policy_to_json",
     "read_batch_line",

@@ -1,17 +1,22 @@
 """The audit payload of one answer: everything the deterministic part of a turn needs to run again.
 
 `audit_payload` gathers the verified answer (the contract's JSON, original and corrected), the
-sources' full texts and versions, the policy, the evidence bundle, the validation, the request
-facts, the live-value response, the rule set and the decision. The bundle and the live-value
-response each carry the request id. The audit log stores the dict as canonical JSON under that
-id; `citeproof.outcome.replay` runs it again.
+sources' versions and content hashes, the policy, the evidence bundle, the validation, the
+request facts, the live-value response, the rule set and the decision. The bundle and the
+live-value response each carry the request id. The audit log stores the dict as canonical
+JSON under that id, and the sources' full texts (`logged_texts`) once for the whole log, by
+their content hash; `payload_with_texts` puts them back; `citeproof.outcome.replay` runs the
+whole record again.
+
+Records of ``citeproof/audit-payload/1`` (before texts were kept once) carry each source's
+text in the record; every reader here takes both.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import Any, Protocol
 
 from citeproof.canonical import canonical_json
 from citeproof.errors import AuditRecordError, InputError
@@ -22,9 +27,20 @@ from citeproof.outcome._live import LiveResponse
 from citeproof.outcome._rules import Decision
 from citeproof.outcome.contract import answer_to_json
 from citeproof.outcome.validate import Validation
+from citeproof.sources import content_hash as text_hash
 from citeproof.values import as_values, values_to_json
 
-AUDIT_SCHEMA = "citeproof/audit-payload/1"
+AUDIT_SCHEMA = "citeproof/audit-payload/2"
+"""The schema of the answer records written now: sources named by their texts' hashes."""
+
+ANSWER_SCHEMAS = frozenset({"citeproof/audit-payload/1", AUDIT_SCHEMA})
+"""Every schema of an answer record, old and new: what the log's readers take as an answer."""
+
+
+class ReadsTexts(Protocol):
+    """Where a record's texts are read back: an `AuditStore`."""
+
+    def texts(self, keys: Iterable[str]) -> dict[str, str]: ...
 
 
 def request_id_for(
@@ -73,7 +89,7 @@ def audit_payload(
         "request": dict(request_meta),
         "verified_at": _verified_at(answer),
         "answer": answer_to_json(answer),
-        "sources": [source_to_json(source) for source in answer.sources],
+        "sources": [_without_text(source_to_json(source)) for source in answer.sources],
         "evidence": {"request_id": request_id, **bundle.to_json()},
         "validation": validation.to_json(),
         "facts": values_to_json(as_values(facts, where="facts")) if facts is not None else None,
@@ -86,6 +102,51 @@ def audit_payload(
     except AuditRecordError as error:
         raise InputError(f"is not JSON-serialisable: {error}", field="request_meta") from None
     return payload
+
+
+def logged_texts(answer: VerifiedAnswer) -> dict[str, str]:
+    """The texts the answer's record names, by content hash: what the log keeps once."""
+    return {text_hash(source.text): source.text for source in answer.sources}
+
+
+def payload_with_texts(
+    payload: Mapping[str, Any], log: ReadsTexts | Mapping[str, str]
+) -> dict[str, Any]:
+    """An answer record as its readers take it: each source with its ``text``, read back by
+    its ``content_hash`` from ``log`` (the audit log, or texts by hash such as
+    `Outcome.texts`). A source that carries its text, as in records of
+    ``citeproof/audit-payload/1``, is left as it is; any other record is returned as given.
+    Raises `InputError` naming the source whose text is not there."""
+    sources = payload.get("sources")
+    if payload.get("schema") not in ANSWER_SCHEMAS or not isinstance(sources, list):
+        return dict(payload)
+    wanted = [
+        item.get("content_hash")
+        for item in sources
+        if isinstance(item, Mapping) and "text" not in item
+    ]
+    keys = [key for key in wanted if isinstance(key, str)]
+    if isinstance(log, Mapping):
+        texts = {key: log[key] for key in keys if key in log}
+    else:
+        texts = log.texts(keys) if keys else {}
+    filled = []
+    for position, item in enumerate(sources):
+        if isinstance(item, Mapping) and "text" not in item:
+            key = item.get("content_hash")
+            if key not in texts:
+                raise InputError(
+                    f"the audit log holds no text {key!r} for source {item.get('id')!r}",
+                    where=f"sources[{position}]",
+                )
+            item = {**item, "text": texts[key]}
+        filled.append(item)
+    return {**payload, "sources": filled}
+
+
+def _without_text(source: dict[str, Any]) -> dict[str, Any]:
+    del source["text"]
+    return source
 
 
 def _verified_at(answer: VerifiedAnswer) -> str | None:

@@ -16,7 +16,7 @@ from citeproof.errors import InputError
 from citeproof.model import VerifiedAnswer
 from citeproof.outcome._evidence import EvidenceBundle, build_evidence
 from citeproof.outcome._live import LiveResponse, LiveValues
-from citeproof.outcome._payload import audit_payload, request_id_for
+from citeproof.outcome._payload import audit_payload, logged_texts, request_id_for
 from citeproof.outcome._rules import Decision, RuleSet, decide
 from citeproof.outcome.validate import Validation, validate
 from citeproof.verifier import default_answer_id
@@ -34,6 +34,9 @@ class Outcome:
     decision: Decision | None
     payload: dict[str, Any]
     audit_sequence: int | None
+    texts: dict[str, str]
+    """The sources' texts the payload names by content hash, logged with it once for the
+    whole log (`citeproof.outcome.payload_with_texts` puts them back in a payload)."""
 
 
 def conclude(
@@ -74,5 +77,6 @@ def conclude(
         decision,
         {"request_id": request_id, **request},
     )
-    sequence = log.append(payload, request_id).sequence if log is not None else None
-    return Outcome(request_id, bundle, validation, live, decision, payload, sequence)
+    texts = logged_texts(answer)
+    sequence = log.append(payload, request_id, texts=texts).sequence if log is not None else None
+    return Outcome(request_id, bundle, validation, live, decision, payload, sequence, texts)

@@ -18,7 +18,7 @@ from citeproof.model import Source
 from citeproof.outcome._codec import source_from_json
 from citeproof.outcome._evidence import EvidenceBundle, build_evidence
 from citeproof.outcome._live import LiveResponse
-from citeproof.outcome._payload import AUDIT_SCHEMA
+from citeproof.outcome._payload import ANSWER_SCHEMAS, AUDIT_SCHEMA
 from citeproof.outcome._rules import decide, parse_rules
 from citeproof.outcome.contract import answer_to_json
 from citeproof.outcome.validate import validate
@@ -51,10 +51,18 @@ class ReplayResult:
 def replay(record: Mapping[str, Any]) -> ReplayResult:
     """Re-run verification, evidence, validation and rules from an `audit_payload` record.
 
-    Raises `InputError` when the record is not an audit payload or is malformed.
+    ``record`` carries its sources' texts: read it with `payload_with_texts`. Raises
+    `InputError` when the record is not an audit payload or is malformed.
     """
-    if not isinstance(record, Mapping) or record.get("schema") != AUDIT_SCHEMA:
+    if not isinstance(record, Mapping) or record.get("schema") not in ANSWER_SCHEMAS:
         raise InputError(f"not an audit payload (schema {AUDIT_SCHEMA!r})", field="schema")
+    for position, source in enumerate(record.get("sources") or ()):
+        if isinstance(source, Mapping) and "text" not in source:
+            raise InputError(
+                "carries no text: the log keeps each source's text once, by its content hash; "
+                "read the record with payload_with_texts(payload, log)",
+                where=f"sources[{position}]",
+            )
     try:
         return _replay(record)
     except (KeyError, TypeError, ValueError) as error:

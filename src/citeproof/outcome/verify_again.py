@@ -43,7 +43,8 @@ def verify_again(
     """The answer of ``logged`` verified again as it was verified then, against ``sources``
     (by default the sources logged with it).
 
-    ``logged`` is an audit payload (``citeproof/audit-payload/1``) or its `verification_inputs`.
+    ``logged`` is an audit payload with its sources' texts (`payload_with_texts`) or its
+    `verification_inputs`.
     Raises `InputError` (or the model's `SourceError`, `PolicyError`) naming what is malformed,
     and `KeyError` for a part that is missing.
     """

@@ -137,6 +137,12 @@ class CommitOnce:
         self._log = log
         self._attempt = attempt
 
-    def append(self, payload: Mapping[str, Any], request_id: str | None = None) -> AppendedRecord:
+    def append(
+        self,
+        payload: Mapping[str, Any],
+        request_id: str | None = None,
+        *,
+        texts: Mapping[str, str] | None = None,
+    ) -> AppendedRecord:
         self._attempt.commit()
-        return self._log.append(payload, request_id)
+        return self._log.append(payload, request_id, texts=texts)

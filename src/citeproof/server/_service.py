@@ -22,9 +22,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from citeproof import compact_json
 from citeproof.asking import ask_store, turn_request, turn_to_json
 from citeproof.audit import AppendsRecords, GroupCommit, inclusion_proof, open_store, verify_log
-from citeproof.errors import InputError, RecordNotFoundError, UnknownSourceError
+from citeproof.errors import AuditRecordError, InputError, RecordNotFoundError, UnknownSourceError
 from citeproof.model import Policy, Source, VerifiedAnswer
-from citeproof.outcome import Outcome, conclude, read_batch_line
+from citeproof.outcome import Outcome, conclude, payload_with_texts, read_batch_line
 from citeproof.providers import Provider, get_provider
 from citeproof.server import _attempts as attempts
 from citeproof.server._attempts import CommitOnce
@@ -306,14 +306,18 @@ class Service:
         return entry
 
     def payload(self, entry: AnswerEntry) -> dict[str, Any]:
-        """The audit payload of an indexed answer, read back from the log."""
+        """The audit payload of an indexed answer, read back from the log with its sources'
+        texts."""
         with self._audit_lock:
             records = list(self._audit.records(entry.audit_sequence, entry.audit_sequence + 1))
-        if not records or records[0].request_id != entry.request_id:
-            raise Problem(
-                500, "Audit log mismatch", "the answer's audit record is missing or changed"
-            )
-        return records[0].payload
+            if not records or records[0].request_id != entry.request_id:
+                raise Problem(
+                    500, "Audit log mismatch", "the answer's audit record is missing or changed"
+                )
+            try:
+                return payload_with_texts(records[0].payload, self._audit)
+            except (InputError, AuditRecordError) as error:
+                raise Problem(500, "Audit log mismatch", str(error)) from None
 
     def audit_report(self) -> dict[str, Any]:
         with self._audit_lock:

@@ -192,7 +192,7 @@ def relative_time(stamp: str, now: datetime) -> str:
 
 
 def answer_page(payload: Mapping[str, Any], *, request_id: str, created_at: str) -> AnswerPage:
-    """The review page of one audit payload (``citeproof/audit-payload/1``)."""
+    """The review page of one audit payload with its sources' texts (`payload_with_texts`)."""
     answer: Mapping[str, Any] = payload.get("answer") or {}
     sources = _sources(payload.get("sources") or [])
     by_id = {s.id: s for s in sources}

@@ -34,6 +34,7 @@ from citeproof.audit import (
     parse_entry,
     payload_json,
     record_hash,
+    text_key,
     verify_log,
 )
 from citeproof.errors import AuditRecordError, RecordNotFoundError
@@ -101,9 +102,14 @@ class AuditStoreConformance:
         """Overwrite one column of one row, bypassing the triggers."""
         raise NotImplementedError
 
+    def raw_set_text(self, target: str, key: str, data: bytes) -> None:
+        """Overwrite the stored bytes of the text under ``key``, bypassing the triggers."""
+        raise NotImplementedError
+
     def raw_execute(self, target: str, statement: str) -> None:
         """Run `statement` through an ordinary connection (triggers active): an SQL
-        ``UPDATE audit_records ...`` or ``DELETE FROM audit_records``. A store without SQL
+        ``UPDATE audit_records ...`` or ``DELETE FROM audit_records`` (or of
+        ``audit_texts``). A store without SQL
         attempts the same change its own way; either must raise an error that says
         "append-only"."""
         raise NotImplementedError
@@ -194,6 +200,67 @@ class AuditStoreConformance:
         with pytest.raises(Exception, match="append-only"):
             self.raw_execute(target, statement)
         assert self.report(target, checkpoints).ok
+
+    # -- texts kept once -----------------------------------------------------------------
+    def test_texts_named_by_many_records_are_stored_once_and_read_back(self) -> None:
+        target, checkpoints = self.new_log()
+        policy, memo = "Loans above 80 % LTV are referred.", "Memo: rates rise in May.\n"
+        with self.open(target, checkpoints) as store:
+            for number in range(3):
+                texts = {text_key(policy): policy, text_key(memo): memo} if number else {}
+                store.append(sample_payload(number), f"req-{number}", texts=texts)
+            store.append(sample_payload(9), "req-9", texts={text_key(policy): policy})
+            missing = text_key("never logged")
+            found = store.texts([text_key(memo), missing, text_key(policy)])
+            assert found == {text_key(memo): memo, text_key(policy): policy}
+            assert store.check_texts() == (2, [])
+        report = self.report(target, checkpoints)
+        assert report.ok and (report.records, report.texts) == (4, 2)
+
+    def test_a_text_under_a_key_that_is_not_its_hash_is_refused_and_nothing_is_written(
+        self,
+    ) -> None:
+        target, checkpoints, _ = self.small_log(3)
+        text = "The borrower's income is verified."
+        with self.open(target, checkpoints) as store:
+            with pytest.raises(AuditRecordError, match="is not the hash of its text"):
+                store.append({"n": 1}, "req-n", texts={text_key(text + "!"): text})
+            assert store.size() == 3
+            assert store.texts([text_key(text), text_key(text + "!")]) == {}
+
+    def test_a_text_with_a_lone_surrogate_reads_back_as_it_was_written(self) -> None:
+        target, checkpoints = self.new_log()
+        text = "broken \ud800 pair, and \u00e9 and \U0001f600"
+        with self.open(target, checkpoints) as store:
+            store.append({"n": 1}, "req-n", texts={text_key(text): text})
+            assert store.texts([text_key(text)]) == {text_key(text): text}
+
+    def test_a_changed_text_is_reported_by_verify_and_refused_when_read(self) -> None:
+        target, checkpoints = self.new_log()
+        text = "Loans above 80 % LTV are referred."
+        with self.open(target, checkpoints) as store:
+            fill(store, 5)
+            store.append({"n": 1}, "req-n", texts={text_key(text): text})
+        self.raw_set_text(target, text_key(text), text.replace("80", "90").encode())
+        report = self.report(target, checkpoints)
+        assert report.records == 6 and report.problem is not None
+        assert report.problem.kind == "text_mismatch"
+        assert text_key(text) in report.problem.detail
+        with self.open(target, checkpoints) as store, pytest.raises(AuditRecordError):
+            store.texts([text_key(text)])
+
+    @pytest.mark.parametrize(
+        "statement", ["UPDATE audit_texts SET text = text || text", "DELETE FROM audit_texts"]
+    )
+    def test_stored_texts_cannot_be_changed_or_deleted(self, statement: str) -> None:
+        target, checkpoints = self.new_log()
+        text = "Loans above 80 % LTV are referred."
+        with self.open(target, checkpoints) as store:
+            store.append({"n": 1}, "req-n", texts={text_key(text): text})
+        with pytest.raises(Exception, match="append-only"):
+            self.raw_execute(target, statement)
+        with self.open(target, checkpoints) as store:
+            assert store.texts([text_key(text)]) == {text_key(text): text}
 
     # -- tamper detection -----------------------------------------------------------------
     def test_intact_log_verifies(self) -> None:

@@ -1,0 +1,88 @@
+"""Texts a log keeps once, by their hash: the sources' full texts that many records name.
+
+An answer's record names each source's text by its content hash (``sha256:`` and the SHA-256
+of its UTF-8, as the source store names a version) instead of carrying it: the same documents
+behind many answers are stored once, and a record is a few kilobytes instead of the size of
+its sources. The record's hash, and so the chain and the Merkle tree, covers the text's hash;
+the stored text is checked against that hash when it is written, when it is read back
+(`AuditStore.texts`) and by `verify_log`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping
+
+from citeproof.errors import AuditRecordError
+
+TEXT_KEY_PREFIX = "sha256:"
+_NAMED_KEY = re.compile(rb'"(sha256:[0-9a-f]{64})"')
+
+
+def named_keys(entry: bytes) -> list[str]:
+    """The text keys an entry names (each JSON string that is a key), once each, in order."""
+    return list(dict.fromkeys(key.decode() for key in _NAMED_KEY.findall(entry)))
+
+
+def text_key(text: str) -> str:
+    """The key `text` is stored under: ``sha256:<64 hex>`` of its UTF-8 (a lone surrogate as
+    ``surrogatepass`` writes it)."""
+    return TEXT_KEY_PREFIX + hashlib.sha256(text_bytes(text)).hexdigest()
+
+
+def text_bytes(text: str) -> bytes:
+    """A text as stored: UTF-8, a lone surrogate kept (``surrogatepass``)."""
+    return text.encode("utf-8", "surrogatepass")
+
+
+def stored_text(key: str, stored: bytes) -> str:
+    """The text stored under `key`; `AuditRecordError` when it does not hash to the key (it
+    was changed after it was written)."""
+    if TEXT_KEY_PREFIX + hashlib.sha256(stored).hexdigest() != key:
+        raise AuditRecordError(f"the stored text {key} does not hash to its key: it was changed")
+    return stored.decode("utf-8", "surrogatepass")
+
+
+def texts_to_write(texts: Mapping[str, str], known: KnownTexts) -> list[tuple[str, bytes]]:
+    """The (key, bytes) of the texts in `texts` not known to be stored already, each checked
+    to hash to its key (`AuditRecordError` naming the key when one does not)."""
+    rows = []
+    for key, text in texts.items():
+        if key in known:
+            continue
+        if not isinstance(text, str):
+            raise AuditRecordError(f"text {key!r} must be a string, not {type(text).__name__}")
+        data = text_bytes(text)
+        if not isinstance(key, str) or TEXT_KEY_PREFIX + hashlib.sha256(data).hexdigest() != key:
+            raise AuditRecordError(f"text key {key!r} is not the hash of its text")
+        rows.append((key, data))
+    return rows
+
+
+class KnownTexts:
+    """The keys of texts this process has seen committed (the latest ``size``). A stored text
+    is never deleted (the database rejects it), so a key seen once need not be written again.
+    Thread-safe."""
+
+    def __init__(self, size: int = 8192) -> None:
+        self.size = size
+        self._keys: OrderedDict[str, None] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __contains__(self, key: object) -> bool:
+        with self._lock:
+            if key not in self._keys:
+                return False
+            self._keys.move_to_end(key)  # type: ignore[arg-type]
+            return True
+
+    def add(self, keys: Iterable[str]) -> None:
+        with self._lock:
+            for key in keys:
+                self._keys[key] = None
+                self._keys.move_to_end(key)
+            while len(self._keys) > self.size:
+                self._keys.popitem(last=False)
