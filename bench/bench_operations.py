@@ -96,8 +96,9 @@ def citeproof() -> str:
     return str(found) if found.exists() else shutil.which("citeproof") or "citeproof"
 
 
-def templates(folder: Path, store_path: Path) -> list[dict[str, Any]]:
-    """Four audit payloads as citeproof concludes them, for answers quoting the four files."""
+def templates(folder: Path, store_path: Path) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    """Four audit payloads as citeproof concludes them, for answers quoting the four files, and
+    the sources' texts they name by hash (the log keeps each once)."""
     for name, text in FILES.items():
         (folder / name).write_text(text, encoding="utf-8")
     with SourceStore(store_path) as store:
@@ -105,19 +106,28 @@ def templates(folder: Path, store_path: Path) -> list[dict[str, Any]]:
             store.ingest_file(folder / name)
         sources = {Path(s.origin).name: s.source for s in store.current()}
     payloads = []
+    texts: dict[str, str] = {}
     for name, quote in QUOTES.items():
         answer = f'The file says "{quote}" [{sources[name].id}, ¶2].'
         verified = verify(answer, list(sources.values()))
         timings = {"retrieve": 0.002, "prompt": 0.001, "generate": 0.8, "verify": 0.004}
         request = {"command": "ask", "timings": timings}
-        payload = conclude(verified, request=request).payload
-        payload["request"]["request_id"] = PLACEHOLDER
-        payloads.append(payload)
-    return payloads
+        outcome = conclude(verified, request=request)
+        outcome.payload["request"]["request_id"] = PLACEHOLDER
+        payloads.append(outcome.payload)
+        texts.update(outcome.texts)
+    return payloads, texts
 
 
-def seed(audit: Path, payloads: list[dict[str, Any]], records: int, checkpoint: bool) -> float:
-    """Append ``records`` copies of the payloads; the seconds it took."""
+def seed(
+    audit: Path,
+    payloads: list[dict[str, Any]],
+    texts: dict[str, str],
+    records: int,
+    checkpoint: bool,
+) -> float:
+    """Append ``records`` copies of the payloads (the texts with the first batch); the seconds
+    it took."""
     started = time.perf_counter()
     halves = []
     for payload in payloads:
@@ -132,7 +142,7 @@ def seed(audit: Path, payloads: list[dict[str, Any]], records: int, checkpoint: 
                 request_id = f"req-bench-{number}"
                 before, after = halves[number % len(halves)]
                 items.append((before + canonical_json(request_id) + after, request_id))
-            log.append_prepared(items)
+            log.append_prepared(items, texts if start == 0 else None)
         for number, payload in enumerate(payloads):  # the splice gives payload_json's bytes
             copy = {
                 **payload,
@@ -178,10 +188,10 @@ def seed_all(work: Path, options: argparse.Namespace) -> None:
     work.mkdir(parents=True)
     folder, store_path = work / "files", work / "sources.db"
     folder.mkdir()
-    payloads = templates(folder, store_path)
-    seconds = seed(work / "revalidate.db", payloads, options.answers, checkpoint=True)
+    payloads, texts = templates(folder, store_path)
+    seconds = seed(work / "revalidate.db", payloads, texts, options.answers, checkpoint=True)
     print(f"seeded {options.answers:,} answers for revalidate in {seconds:.1f} s")
-    seconds = seed(work / "report.db", payloads, options.report_records, checkpoint=False)
+    seconds = seed(work / "report.db", payloads, texts, options.report_records, checkpoint=False)
     rate = options.report_records / seconds
     print(
         f"seeded {options.report_records:,} records for report in {seconds:.1f} s ({rate:,.0f}/s)"

@@ -28,7 +28,7 @@ from citeproof.audit._record import (
     prepare_record,
     utc_timestamp,
 )
-from citeproof.audit._texts import KnownTexts, stored_text, texts_to_write
+from citeproof.audit._texts import KnownTexts, ReadTexts, stored_text, texts_to_write
 from citeproof.errors import AuditRecordError, CheckpointError, InputError, RecordNotFoundError
 
 DEFAULT_CHECKPOINT_EVERY = 100
@@ -57,6 +57,7 @@ class AuditStore(ABC):
         self.checkpoints = checkpoints
         self.checkpoint_every = checkpoint_every
         self._known_texts = KnownTexts()
+        self._read_texts = ReadTexts()
 
     # -- backend primitives -------------------------------------------------------------
     @abstractmethod
@@ -201,8 +202,14 @@ class AuditStore(ABC):
         hold is left out. Raises `AuditRecordError` for a stored text changed since it was
         written (it no longer hashes to its key)."""
         wanted = list(dict.fromkeys(keys))
-        stored = self._texts(wanted) if wanted else {}
-        return {key: stored_text(key, stored[key]) for key in wanted if key in stored}
+        found = {key: text for key in wanted if (text := self._read_texts.get(key)) is not None}
+        missing = [key for key in wanted if key not in found]
+        stored = self._texts(missing) if missing else {}
+        for key in missing:
+            if key in stored:
+                found[key] = stored_text(key, stored[key])
+                self._read_texts.put(key, found[key])
+        return {key: found[key] for key in wanted if key in found}
 
     def check_texts(self) -> tuple[int, list[tuple[str, str]]]:
         """Every stored text read and hashed once: how many there are, and each that no longer

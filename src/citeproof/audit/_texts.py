@@ -62,6 +62,37 @@ def texts_to_write(texts: Mapping[str, str], known: KnownTexts) -> list[tuple[st
     return rows
 
 
+class ReadTexts:
+    """The texts read back last, by key: at most ``chars`` characters of them, the least
+    recently read dropped first (a log's readers read the same few documents' texts for many
+    records). A text is kept only once checked against its key. Thread-safe."""
+
+    def __init__(self, chars: int = 16_000_000) -> None:
+        self.chars = chars
+        self._texts: OrderedDict[str, str] = OrderedDict()
+        self._held = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> str | None:
+        with self._lock:
+            text = self._texts.get(key)
+            if text is not None:
+                self._texts.move_to_end(key)
+            return text
+
+    def put(self, key: str, text: str) -> None:
+        if len(text) > self.chars // 4:
+            return  # one huge text would push out every other
+        with self._lock:
+            if key in self._texts:
+                return
+            self._texts[key] = text
+            self._held += len(text)
+            while self._held > self.chars:
+                _, dropped = self._texts.popitem(last=False)
+                self._held -= len(dropped)
+
+
 class KnownTexts:
     """The keys of texts this process has seen committed (the latest ``size``). A stored text
     is never deleted (the database rejects it), so a key seen once need not be written again.
