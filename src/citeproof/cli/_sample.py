@@ -17,6 +17,7 @@ from citeproof.canonical import canonical_json
 from citeproof.cli._audit import AUDIT_HELP, checkpoints_option
 from citeproof.cli._common import Command, exit_codes
 from citeproof.cli._revalidate import existing_audit
+from citeproof.errors import CiteproofError
 from citeproof.operations import (
     VERDICTS,
     LoggedRecord,
@@ -68,7 +69,11 @@ def sample_command(
             try:
                 answer = verify_again(payload_with_texts(record.payload, log))
             except (KeyError, TypeError, AttributeError, ValueError, RecursionError) as error:
-                detail = f"not a well-formed answer: {type(error).__name__}"
+                detail = (  # a text the log lost or changed says which; else the kind
+                    str(error)
+                    if isinstance(error, CiteproofError)
+                    else f"not a well-formed answer: {type(error).__name__}"
+                )
                 check.bad.append(BadRecord(record.sequence, "unreadable", detail))
                 continue
             (out_dir / page).write_text(render_html(answer), encoding="utf-8")

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from citeproof.audit import AuditStore, ReadCheck, checked_records
-from citeproof.errors import InputError
+from citeproof.errors import AuditRecordError, InputError
 from citeproof.operations._engines import Engine, ordered_map
 from citeproof.operations._logged import REVALIDATION_SCHEMA, LoggedRecord, logged_records
 from citeproof.operations._revalidation import (
@@ -177,14 +177,15 @@ def _chunks(
     tasks: list[dict[str, Any]] = []
     for record in answers:
         record_hashes[record.sequence] = record.record_hash
+        where = f"audit record {record.sequence} ({record.request_id})"
         try:
             payload = payload_with_texts(record.payload, log)
+        except (InputError, AuditRecordError) as error:  # a text lost or changed
+            raise InputError(str(error), where=where) from None
+        try:
             tasks.append(answer_task(record.sequence, record.request_id, payload))
         except (KeyError, TypeError, AttributeError) as error:
-            raise InputError(
-                f"malformed answer record: {error!r}",
-                where=f"audit record {record.sequence} ({record.request_id})",
-            ) from None
+            raise InputError(f"malformed answer record: {error!r}", where=where) from None
         if len(tasks) >= size:
             yield _chunk(tasks, resolver)
             tasks = []
