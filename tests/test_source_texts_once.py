@@ -148,3 +148,14 @@ def test_an_inclusion_proof_carries_the_texts_its_record_names_and_checks_them(
     extra = {**proof["texts"], "sha256:" + hashlib.sha256(stranger.encode()).hexdigest(): stranger}
     code, said = check({**proof, "texts": extra})
     assert code == 1 and "the entry names no text" in said
+
+
+def test_a_log_whose_texts_table_is_gone_fails_verify_saying_so(tmp_path: Path) -> None:
+    audit = tmp_path / "audit.db"
+    _log_three_answers(audit)
+    with _without_triggers(audit) as db:
+        db.execute("DROP TABLE audit_texts")
+    code, out, _ = invoke("audit", "verify", "--audit", str(audit))
+    assert code == 1
+    assert "FAILED at a source text: texts_unreadable" in out
+    assert "cannot read the source texts: no such table: audit_texts" in out

@@ -1,7 +1,7 @@
 """The PostgreSQL audit store (psycopg 3).
 
-Triggers reject UPDATE, DELETE and TRUNCATE on ``audit_records`` and ``audit_texts``. Writers take
-``LOCK TABLE audit_records IN SHARE ROW EXCLUSIVE MODE`` inside their transaction, which
+Triggers reject UPDATE, DELETE and TRUNCATE on ``audit_records`` and ``audit_texts``. Writers
+take ``LOCK TABLE audit_records IN SHARE ROW EXCLUSIVE MODE`` inside their transaction, which
 conflicts with itself, so concurrent writers queue and each sees the previous writer's last
 record: the chain never forks. Readers are not blocked. Tables live in the connection's
 ``search_path`` schema (pass ``?options=-csearch_path%3Dmy_schema`` in the URL to choose one).
@@ -146,19 +146,26 @@ class PostgresAuditStore(AuditStore):
         return rows
 
     def _texts(self, keys: Sequence[str]) -> dict[str, bytes]:
-        rows = self._db.execute(
-            "SELECT key, text FROM audit_texts WHERE key = ANY(%s)", (list(keys),)
-        ).fetchall()
+        try:
+            rows = self._db.execute(
+                "SELECT key, text FROM audit_texts WHERE key = ANY(%s)", (list(keys),)
+            ).fetchall()
+        except psycopg.Error as exc:
+            raise AuditStoreError(f"{self.location}: cannot read the source texts: {exc}") from exc
         return {str(key): bytes(text) for key, text in rows}
 
     def _all_texts(self) -> Iterator[tuple[str, bytes]]:
         # Keyset pages by key, as `_rows` pages by sequence.
         after = ""
         while True:
-            batch = self._db.execute(
-                "SELECT key, text FROM audit_texts WHERE key > %s ORDER BY key LIMIT 100",
-                (after,),
-            ).fetchall()
+            try:
+                batch = self._db.execute(
+                    "SELECT key, text FROM audit_texts WHERE key > %s ORDER BY key LIMIT 100",
+                    (after,),
+                ).fetchall()
+            except psycopg.Error as exc:
+                where = f"{self.location}: cannot read the source texts"
+                raise AuditStoreError(f"{where}: {exc}") from exc
             for key, text in batch:
                 yield str(key), bytes(text)
             if len(batch) < 100:

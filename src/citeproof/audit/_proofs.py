@@ -3,8 +3,8 @@
 A proof carries everything needed besides the log's public key: the signed checkpoint(s) and,
 for inclusion, the record's exact entry and the texts it names by hash (the sources' full texts,
 which the log keeps once: `citeproof.audit._texts`), each checked against the hash the entry
-names. ``proof.verify(public_key)`` (or `verify_proof` on the
-JSON) raises `ProofError` / `CheckpointError` unless the proof holds.
+names. ``proof.verify(public_key)`` (or `verify_proof` on the JSON) raises `ProofError` /
+`CheckpointError` unless the proof holds.
 """
 
 from __future__ import annotations

@@ -210,18 +210,24 @@ class SQLiteAuditStore(AuditStore):
 
     def _texts(self, keys: Sequence[str]) -> dict[str, bytes]:
         found: dict[str, bytes] = {}
-        for first in range(0, len(keys), 500):  # under SQLite's limit on bound parameters
-            page = keys[first : first + 500]
-            marks = ", ".join("?" * len(page))
-            query = f"SELECT key, text FROM audit_texts WHERE key IN ({marks})"
-            found.update((str(k), _as_bytes(t)) for k, t in self._db.execute(query, page))
+        try:
+            for first in range(0, len(keys), 500):  # under SQLite's limit on bound parameters
+                page = keys[first : first + 500]
+                marks = ", ".join("?" * len(page))
+                query = f"SELECT key, text FROM audit_texts WHERE key IN ({marks})"
+                found.update((str(k), _as_bytes(t)) for k, t in self._db.execute(query, page))
+        except sqlite3.DatabaseError as exc:
+            raise AuditStoreError(f"{self.path}: cannot read the source texts: {exc}") from exc
         return found
 
     def _all_texts(self) -> Iterator[tuple[str, bytes]]:
-        cursor = self._db.execute("SELECT key, text FROM audit_texts ORDER BY key")
-        while batch := cursor.fetchmany(100):
-            for key, text in batch:
-                yield str(key), _as_bytes(text)
+        try:
+            cursor = self._db.execute("SELECT key, text FROM audit_texts ORDER BY key")
+            while batch := cursor.fetchmany(100):
+                for key, text in batch:
+                    yield str(key), _as_bytes(text)
+        except sqlite3.DatabaseError as exc:
+            raise AuditStoreError(f"{self.path}: cannot read the source texts: {exc}") from exc
 
     def size(self) -> int:
         (last,) = self._db.execute("SELECT MAX(sequence) FROM audit_records").fetchone()

@@ -29,7 +29,13 @@ from citeproof.audit._record import (
     utc_timestamp,
 )
 from citeproof.audit._texts import KnownTexts, ReadTexts, stored_text, texts_to_write
-from citeproof.errors import AuditRecordError, CheckpointError, InputError, RecordNotFoundError
+from citeproof.errors import (
+    AuditRecordError,
+    AuditStoreError,
+    CheckpointError,
+    InputError,
+    RecordNotFoundError,
+)
 
 DEFAULT_CHECKPOINT_EVERY = 100
 """A signed checkpoint is written after every 100th record unless told otherwise."""
@@ -215,12 +221,15 @@ class AuditStore(ABC):
         """Every stored text read and hashed once: how many there are, and each that no longer
         hashes to its key as ``(key, what is wrong)``."""
         checked, problems = 0, []
-        for key, data in self._all_texts():
-            checked += 1
-            try:
-                stored_text(key, data)
-            except AuditRecordError as error:
-                problems.append((key, str(error)))
+        try:
+            for key, data in self._all_texts():
+                checked += 1
+                try:
+                    stored_text(key, data)
+                except AuditRecordError as error:
+                    problems.append((key, str(error)))
+        except AuditStoreError as error:  # the table itself is gone or unreadable
+            problems.append(("", str(error)))
         return checked, problems
 
     def records(self, start: int = 0, end: int | None = None) -> Iterator[AuditRecord]:

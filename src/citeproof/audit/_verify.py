@@ -7,7 +7,7 @@ record i-1's hash as its previous hash (else *chain_break*), and its request id 
 its entry (else *request_id_mismatch*). Each signed checkpoint must carry a valid signature and
 match the recomputed Merkle root and chain head at its size; a checkpoint larger than the log
 means the tail was *truncated*. Every text the records name by hash (`citeproof.audit._texts`)
-must still hash to its key (else *text_mismatch*).
+must still hash to its key (else *text_mismatch*; *texts_unreadable* when they cannot be read).
 """
 
 from __future__ import annotations
@@ -33,9 +33,9 @@ class Problem:
 
     `kind` is one of: content_mismatch, malformed, missing, reordered, inserted, chain_break,
     request_id_mismatch, truncated, checkpoint_mismatch, checkpoint_signature,
-    checkpoint_unreadable, text_mismatch. `index` is the first bad record's sequence number
-    (None when the problem is a checkpoint's or a text's own); `checkpoint` the tree size of
-    the checkpoint involved.
+    checkpoint_unreadable, text_mismatch, texts_unreadable. `index` is the first bad record's
+    sequence number (None when the problem is a checkpoint's or a text's own); `checkpoint` the
+    tree size of the checkpoint involved.
     """
 
     kind: str
@@ -132,9 +132,9 @@ def verify_log(
         )
     texts, changed = store.check_texts()
     if problem is None and changed:
-        _, detail = changed[0]
+        key, detail = changed[0]
         more = f" ({len(changed) - 1} more texts too)" if len(changed) > 1 else ""
-        problem = Problem("text_mismatch", None, detail + more)
+        problem = Problem("text_mismatch" if key else "texts_unreadable", None, detail + more)
     checked = sum(1 for size in signed if size <= frontier.size)
     return VerifyReport(
         records=frontier.size,

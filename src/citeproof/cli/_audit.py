@@ -101,7 +101,7 @@ def verify_command(
         where = f"record {problem.index}" if problem.index is not None else "checkpoint"
         if problem.checkpoint is not None and problem.index is None:
             where = f"checkpoint {problem.checkpoint}"
-        if problem.kind == "text_mismatch":
+        if problem.kind in ("text_mismatch", "texts_unreadable"):
             where = "a source text"
         click.echo(visible(f"FAILED at {where}: {problem.kind}: {problem.detail}"))
     if not report.ok:
