@@ -3,9 +3,10 @@
 ``tests/fixtures/audit_v1`` holds a log and a source store written by the code before the audit
 record's codec (``make_log.py`` says how; it is not re-run). Each command that reads the log
 must make of it what that code did, and logging the same answers today must write the same
-payloads, byte for byte, but for the two changes of ``citeproof/audit-payload/2``: its schema
-name, and the sources' texts kept once beside the records (named by their hashes) instead of in
-each one. The records are hash-chained, so their meaning must not drift.
+payloads, byte for byte, but for the changes of ``citeproof/audit-payload/2``: its schema name,
+and the sources' texts kept once beside the records instead of in each one (named by their
+hashes, which the payload also lists under ``texts``). The records are hash-chained, so their
+meaning must not drift.
 """
 
 from __future__ import annotations
@@ -70,7 +71,9 @@ def test_every_old_answer_verifies_again_to_what_was_logged(old: Path) -> None:
         assert payload["schema"] == "citeproof/audit-payload/1"
         assert again.payload["schema"] == AUDIT_SCHEMA == "citeproof/audit-payload/2"
         assert all("text" not in source for source in again.payload["sources"])
+        assert again.payload["texts"] == [s["content_hash"] for s in payload["sources"]]
         today = {**payload_with_texts(again.payload, again.texts), "schema": payload["schema"]}
+        del today["texts"]
         assert payload_json(today) == payload_json(payload)
 
 

@@ -52,7 +52,8 @@ def test_answers_over_the_same_sources_store_each_text_once_and_read_back_whole(
         assert [s["id"] for s in logged] == ["policy", "email", "memo"]
         assert all("text" not in s and s["content_hash"].startswith("sha256:") for s in logged)
         texts = log.texts(s["content_hash"] for s in logged)
-        assert log.check_texts() == (3, [])
+        assert log.check_texts() == ({s["content_hash"] for s in logged}, [])
+        assert records[0].payload["texts"] == [s["content_hash"] for s in logged]
     policy = (LENDING / "credit-policy.md").read_text(encoding="utf-8")
     assert policy in texts.values()  # whole, and in no record (as canonical JSON writes it)
     assert not any(json.dumps(policy)[1:-1].encode() in record.entry for record in records)
@@ -101,6 +102,12 @@ def test_a_source_text_removed_from_the_database_file_is_named_when_read(
         code, out, err = invoke("audit", *command, "--audit", str(audit))
         assert code != 0
         assert f"holds no text '{memo['content_hash']}' for source 'memo'" in out + err
+    code, out, _ = invoke("audit", "verify", "--audit", str(audit))
+    assert code == 1
+    assert out.startswith(
+        f"FAILED at record 0: text_missing: record 0 names the text {memo['content_hash']}, "
+        "which the log does not hold"
+    )
 
 
 def test_a_batch_of_answers_over_one_document_stores_its_text_once(tmp_path: Path) -> None:

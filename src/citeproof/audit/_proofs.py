@@ -98,7 +98,7 @@ class InclusionProof:
             raise ProofError(f"entry is not an audit record: {exc}") from exc
         if fields["request_id"] != self.request_id or fields["sequence"] != self.leaf_index:
             raise ProofError("entry does not carry the proof's request id and index")
-        named = set(named_keys(self.entry.encode()))
+        named = set(named_keys(fields["payload"]))
         for key, text in self.texts.items():
             if key not in named:
                 raise ProofError(f"the entry names no text {key}")
@@ -239,7 +239,7 @@ def inclusion_proof(
         entry=record.entry.decode(),
         path=tuple(node.hex() for node in path),
         checkpoint=checkpoint,
-        texts=store.texts(named_keys(record.entry)),
+        texts=store.texts(named_keys(record.payload)),
     )
 
 

@@ -217,13 +217,14 @@ class AuditStore(ABC):
                 self._read_texts.put(key, found[key])
         return {key: found[key] for key in wanted if key in found}
 
-    def check_texts(self) -> tuple[int, list[tuple[str, str]]]:
-        """Every stored text read and hashed once: how many there are, and each that no longer
-        hashes to its key as ``(key, what is wrong)``."""
-        checked, problems = 0, []
+    def check_texts(self) -> tuple[set[str], list[tuple[str, str]]]:
+        """Every stored text read and hashed once: the keys stored, and each text that no longer
+        hashes to its key as ``(key, what is wrong)`` (key ``""`` when they cannot be read)."""
+        checked: set[str] = set()
+        problems = []
         try:
             for key, data in self._all_texts():
-                checked += 1
+                checked.add(key)
                 try:
                     stored_text(key, data)
                 except AuditRecordError as error:

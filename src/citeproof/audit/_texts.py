@@ -3,28 +3,33 @@
 An answer's record names each source's text by its content hash (``sha256:`` and the SHA-256
 of its UTF-8, as the source store names a version) instead of carrying it: the same documents
 behind many answers are stored once, and a record is a few kilobytes instead of the size of
-its sources. The record's hash, and so the chain and the Merkle tree, covers the text's hash;
-the stored text is checked against that hash when it is written, when it is read back
-(`AuditStore.texts`) and by `verify_log`.
+its sources. A payload lists the keys of the texts it needs in its top-level ``texts`` (a JSON
+list of strings): the record's hash, and so the chain and the Merkle tree, covers them. A
+stored text is checked against its key when it is written, when it is read back
+(`AuditStore.texts`) and by `verify_log`, which also reports a text a record names that the
+log does not hold.
 """
 
 from __future__ import annotations
 
 import hashlib
-import re
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 from citeproof.errors import AuditRecordError
 
 TEXT_KEY_PREFIX = "sha256:"
-_NAMED_KEY = re.compile(rb'"(sha256:[0-9a-f]{64})"')
 
 
-def named_keys(entry: bytes) -> list[str]:
-    """The text keys an entry names (each JSON string that is a key), once each, in order."""
-    return list(dict.fromkeys(key.decode() for key in _NAMED_KEY.findall(entry)))
+def named_keys(payload: Mapping[str, Any]) -> list[str]:
+    """The keys of the texts a payload names in its top-level ``texts`` list (none when it has
+    no such list of strings)."""
+    named = payload.get("texts")
+    if not isinstance(named, list) or not all(isinstance(key, str) for key in named):
+        return []
+    return list(dict.fromkeys(named))
 
 
 def text_key(text: str) -> str:

@@ -6,8 +6,9 @@ changed byte), its entry says it is record i (else *reordered* / *inserted* / *m
 record i-1's hash as its previous hash (else *chain_break*), and its request id column matches
 its entry (else *request_id_mismatch*). Each signed checkpoint must carry a valid signature and
 match the recomputed Merkle root and chain head at its size; a checkpoint larger than the log
-means the tail was *truncated*. Every text the records name by hash (`citeproof.audit._texts`)
-must still hash to its key (else *text_mismatch*; *texts_unreadable* when they cannot be read).
+means the tail was *truncated*. Every text a record names by hash (`citeproof.audit._texts`)
+must be stored (else *text_missing*) and still hash to its key (else *text_mismatch*;
+*texts_unreadable* when they cannot be read).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from citeproof.audit._checkpoint import Checkpoint, CheckpointDirectory, load_pu
 from citeproof.audit._merkle import MerkleFrontier, leaf_hash
 from citeproof.audit._record import AuditRecord, parse_entry
 from citeproof.audit._store import AuditStore
+from citeproof.audit._texts import named_keys
 from citeproof.errors import AuditRecordError, CheckpointError
 
 
@@ -33,9 +35,9 @@ class Problem:
 
     `kind` is one of: content_mismatch, malformed, missing, reordered, inserted, chain_break,
     request_id_mismatch, truncated, checkpoint_mismatch, checkpoint_signature,
-    checkpoint_unreadable, text_mismatch, texts_unreadable. `index` is the first bad record's
-    sequence number (None when the problem is a checkpoint's or a text's own); `checkpoint` the
-    tree size of the checkpoint involved.
+    checkpoint_unreadable, text_missing, text_mismatch, texts_unreadable. `index` is the first
+    bad record's sequence number (None when the problem is a checkpoint's or a text's own);
+    `checkpoint` the tree size of the checkpoint involved.
     """
 
     kind: str
@@ -101,10 +103,11 @@ def verify_log(
     problem: Problem | None = None
     head, before_head = GENESIS_HASH, GENESIS_HASH
     last_good_checkpoint = 0
+    named: dict[str, int] = {}  # each text a record names: the first record naming it
     rows = store.records()
     for record in rows:
         position = frontier.size
-        problem = _check_record(record, position, head, before_head, rows)
+        problem = _check_record(record, position, head, before_head, rows, named)
         if problem is not None:
             break
         frontier.append(leaf_hash(record.entry))
@@ -130,11 +133,17 @@ def verify_log(
             f"{largest}: records {frontier.size}..{largest - 1} are missing",
             largest,
         )
-    texts, changed = store.check_texts()
+    stored, changed = store.check_texts()
     if problem is None and changed:
         key, detail = changed[0]
         more = f" ({len(changed) - 1} more texts too)" if len(changed) > 1 else ""
         problem = Problem("text_mismatch" if key else "texts_unreadable", None, detail + more)
+    lost = sorted((sequence, key) for key, sequence in named.items() if key not in stored)
+    if problem is None and lost:
+        sequence, key = lost[0]
+        more = f" ({len(lost) - 1} more texts too)" if len(lost) > 1 else ""
+        detail = f"record {sequence} names the text {key}, which the log does not hold{more}"
+        problem = Problem("text_missing", sequence, detail)
     checked = sum(1 for size in signed if size <= frontier.size)
     return VerifyReport(
         records=frontier.size,
@@ -142,7 +151,7 @@ def verify_log(
         chain_head=head,
         checkpoints=checked,
         problem=problem or checkpoint_problem,
-        texts=texts,
+        texts=len(stored),
     )
 
 
@@ -152,7 +161,10 @@ def _check_record(
     head: str,
     before_head: str,
     rest: Iterator[AuditRecord],
+    named: dict[str, int],
 ) -> Problem | None:
+    """The first thing wrong with `record` at `position`, or None; the keys of the texts its
+    payload names go into `named` (with its sequence, if no record before named them)."""
     if record.sequence != position:
         return Problem(
             "missing",
@@ -188,6 +200,9 @@ def _check_record(
             f"record {position} is filed under request id {record.request_id!r} but is "
             f"{fields['request_id']!r}",
         )
+    payload = fields.get("payload")
+    for key in named_keys(payload) if isinstance(payload, dict) else ():
+        named.setdefault(key, position)
     return None
 
 

@@ -83,13 +83,15 @@ def audit_payload(
     for part, answer_id in (("bundle", bundle.answer_id), ("validation", validation.answer_id)):
         if answer_id != answer.id:
             raise InputError(f"is for answer {answer_id!r}, not {answer.id!r}", field=part)
+    sources = [_without_text(source_to_json(source)) for source in answer.sources]
     payload = {
         "schema": AUDIT_SCHEMA,
         "request_id": request_id,
         "request": dict(request_meta),
         "verified_at": _verified_at(answer),
         "answer": answer_to_json(answer),
-        "sources": [_without_text(source_to_json(source)) for source in answer.sources],
+        "sources": sources,
+        "texts": list(dict.fromkeys(source["content_hash"] for source in sources)),
         "evidence": {"request_id": request_id, **bundle.to_json()},
         "validation": validation.to_json(),
         "facts": values_to_json(as_values(facts, where="facts")) if facts is not None else None,

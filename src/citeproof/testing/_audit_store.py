@@ -213,9 +213,26 @@ class AuditStoreConformance:
             missing = text_key("never logged")
             found = store.texts([text_key(memo), missing, text_key(policy)])
             assert found == {text_key(memo): memo, text_key(policy): policy}
-            assert store.check_texts() == (2, [])
+            assert store.check_texts() == ({text_key(policy), text_key(memo)}, [])
         report = self.report(target, checkpoints)
         assert report.ok and (report.records, report.texts) == (4, 2)
+
+    def test_a_text_a_record_names_but_the_log_does_not_hold_fails_verify_at_that_record(
+        self,
+    ) -> None:
+        target, checkpoints = self.new_log()
+        held, lost = "Loans above 80 % LTV are referred.", "The valuation was 410,000."
+        with self.open(target, checkpoints) as store:
+            fill(store, 3)
+            store.append({"texts": [text_key(held)]}, "req-held", texts={text_key(held): held})
+            store.append({"texts": [text_key(held), text_key(lost)]}, "req-lost")
+            store.append({"texts": [text_key(lost)]}, "req-lost-again")
+        report = self.report(target, checkpoints)
+        assert report.problem is not None and report.records == 6
+        assert (report.problem.kind, report.problem.index) == ("text_missing", 4)
+        assert report.problem.detail == (
+            f"record 4 names the text {text_key(lost)}, which the log does not hold"
+        )
 
     def test_a_text_under_a_key_that_is_not_its_hash_is_refused_and_nothing_is_written(
         self,
