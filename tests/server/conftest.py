@@ -64,11 +64,22 @@ class Server:
             if self.process.poll() is not None:
                 raise RuntimeError(f"the server stopped at start: {self.log()[-3000:]}")
             try:
-                if httpx.get(self.url + "/healthz", timeout=1).status_code == 200:
+                if httpx.get(self.url + "/healthz", timeout=1).status_code == 200 and (
+                    _listening(self.port) >= self.workers
+                ):
                     return self
             except httpx.TransportError:
-                time.sleep(0.2)
+                pass
+            time.sleep(0.2)
         raise RuntimeError(f"the server did not answer within {START_SECONDS} s")
+
+    @property
+    def workers(self) -> int:
+        """The worker processes that listen on the port once all have started: each its own
+        socket on Linux (SO_REUSEPORT); elsewhere they share the parent's one."""
+        if "--workers" not in self.args or not sys.platform.startswith("linux"):
+            return 1
+        return int(self.args[self.args.index("--workers") + 1])
 
     def log(self) -> str:
         path = self.data.with_name(self.data.name + "-server.log")
@@ -102,6 +113,25 @@ class Server:
 
     def state(self) -> ServiceState:
         return ServiceState(self.data / "service.db")
+
+
+def _listening(port: int) -> int:
+    """How many sockets listen on loopback ``port`` (Linux: /proc/net/tcp; 1 elsewhere). The
+    first worker answers /healthz before the others listen: connections opened then all go to
+    it, and a test of how they spread would see one worker only."""
+    if not sys.platform.startswith("linux"):
+        return 1
+    count = 0
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            rows = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            _, local, _, state = row.split()[:4]
+            if state == "0A" and int(local.rsplit(":", 1)[1], 16) == port:
+                count += 1
+    return count
 
 
 def start_server(
