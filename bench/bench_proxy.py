@@ -45,7 +45,9 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from bench_service import drive, free_port, listening, request_line
+from bench_service import drive, free_port, request_line
+
+from citeproof.testing._sockets import listening_sockets
 
 CITEPROOF = str(Path(sys.executable).parent / "citeproof")
 POLICY = "Credit policy, section 4.\n\n" + "\n\n".join(
@@ -248,7 +250,7 @@ def main() -> None:
             # Every worker listens before the load starts (else the first takes every
             # connection), and builds what it builds on first use (the sources' indexes, the
             # policy's among them) before anything is timed: 32 connections reach them all.
-            while sys.platform.startswith("linux") and listening(proxy_port) < args.workers:
+            while sys.platform.startswith("linux") and listening_sockets(proxy_port) < args.workers:
                 time.sleep(0.1)
             warm = {**body, "citeproof": {"sources": [*line["sources"], POLICY_SOURCE]}}
             asyncio.run(drive(proxy, "POST", "/v1/chat/completions", json.dumps(warm).encode(),

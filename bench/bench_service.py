@@ -41,6 +41,8 @@ from typing import Any
 
 import httpx
 
+from citeproof.testing._sockets import listening_sockets
+
 SOURCES = 5
 SOURCE_BYTES = 10_000
 
@@ -365,28 +367,13 @@ def start_service(
             answered = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200
         except httpx.TransportError:
             answered = False
-        if answered and (not sys.platform.startswith("linux") or listening(port) >= workers):
+        if answered and (
+            not sys.platform.startswith("linux") or listening_sockets(port) >= workers
+        ):
             return process, token
         time.sleep(0.1)
     process.kill()
     raise SystemExit("the server did not start")
-
-
-def listening(port: int) -> int:
-    """How many sockets listen on loopback ``port`` (Linux: /proc/net/tcp; 0 elsewhere). On
-    Linux each worker listens on a socket of its own once it has started: a load begun when
-    only the first one answers would give that worker every connection for the whole run."""
-    count = 0
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        try:
-            rows = Path(table).read_text().splitlines()[1:]
-        except OSError:
-            continue
-        for row in rows:
-            _, local, _, state = row.split()[:4]
-            if state == "0A" and int(local.rsplit(":", 1)[1], 16) == port:
-                count += 1
-    return count
 
 
 def start(data: Path, port: int, workers: int) -> subprocess.Popen[bytes]:

@@ -23,6 +23,7 @@ import httpx
 import pytest
 
 from citeproof.server import ServiceState
+from citeproof.testing._sockets import listening_sockets
 
 CITEPROOF = str(Path(sys.executable).parent / "citeproof")
 START_SECONDS = 180  # a loaded machine with several workers starts slowly
@@ -65,7 +66,7 @@ class Server:
                 raise RuntimeError(f"the server stopped at start: {self.log()[-3000:]}")
             try:
                 if httpx.get(self.url + "/healthz", timeout=1).status_code == 200 and (
-                    _listening(self.port) >= self.workers
+                    self.workers == 1 or listening_sockets(self.port) >= self.workers
                 ):
                     return self
             except httpx.TransportError:
@@ -113,25 +114,6 @@ class Server:
 
     def state(self) -> ServiceState:
         return ServiceState(self.data / "service.db")
-
-
-def _listening(port: int) -> int:
-    """How many sockets listen on loopback ``port`` (Linux: /proc/net/tcp; 1 elsewhere). The
-    first worker answers /healthz before the others listen: connections opened then all go to
-    it, and a test of how they spread would see one worker only."""
-    if not sys.platform.startswith("linux"):
-        return 1
-    count = 0
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        try:
-            rows = Path(table).read_text().splitlines()[1:]
-        except OSError:
-            continue
-        for row in rows:
-            _, local, _, state = row.split()[:4]
-            if state == "0A" and int(local.rsplit(":", 1)[1], 16) == port:
-                count += 1
-    return count
 
 
 def start_server(
