@@ -110,24 +110,6 @@ def test_a_source_text_removed_from_the_database_file_is_named_when_read(
     )
 
 
-def test_a_batch_of_answers_over_one_document_stores_its_text_once(tmp_path: Path) -> None:
-    policy = (LENDING / "credit-policy.md").read_text(encoding="utf-8")
-    lines = [
-        {"id": f"a{n}", "answer": '"Applications above 95% are declined." [S1]',
-         "sources": [{"id": "S1", "kind": "document", "text": policy}]}
-        for n in range(4)
-    ]  # fmt: skip
-    batch = tmp_path / "in.jsonl"
-    batch.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
-    audit = tmp_path / "audit.db"
-    code, _, err = invoke(
-        "verify", "--batch", str(batch), "--out", str(tmp_path / "out.jsonl"), "--audit", str(audit)
-    )
-    assert code in (0, 1), err
-    code, out, err = invoke("audit", "verify", "--audit", str(audit))
-    assert code == 0 and "ok: 4 records" in out and "1 source texts" in out, out + err
-
-
 def test_an_inclusion_proof_carries_the_texts_its_record_names_and_checks_them(
     tmp_path: Path,
 ) -> None:
