@@ -16,17 +16,16 @@ import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
-from typing import Any
 
 from citeproof.errors import AuditRecordError
 
 TEXT_KEY_PREFIX = "sha256:"
 
 
-def named_keys(payload: Mapping[str, Any]) -> list[str]:
+def named_keys(payload: object) -> list[str]:
     """The keys of the texts a payload names in its top-level ``texts`` list (none when it has
-    no such list of strings)."""
-    named = payload.get("texts")
+    no such list of strings, or is not a JSON object: a damaged entry's may be anything)."""
+    named = payload.get("texts") if isinstance(payload, Mapping) else None
     if not isinstance(named, list) or not all(isinstance(key, str) for key in named):
         return []
     return list(dict.fromkeys(named))
@@ -35,7 +34,11 @@ def named_keys(payload: Mapping[str, Any]) -> list[str]:
 def text_key(text: str) -> str:
     """The key `text` is stored under: ``sha256:<64 hex>`` of its UTF-8 (a lone surrogate as
     ``surrogatepass`` writes it)."""
-    return TEXT_KEY_PREFIX + hashlib.sha256(text_bytes(text)).hexdigest()
+    return _key_of(text_bytes(text))
+
+
+def _key_of(data: bytes) -> str:
+    return TEXT_KEY_PREFIX + hashlib.sha256(data).hexdigest()
 
 
 def text_bytes(text: str) -> bytes:
@@ -46,7 +49,7 @@ def text_bytes(text: str) -> bytes:
 def stored_text(key: str, stored: bytes) -> str:
     """The text stored under `key`; `AuditRecordError` when it does not hash to the key (it
     was changed after it was written)."""
-    if TEXT_KEY_PREFIX + hashlib.sha256(stored).hexdigest() != key:
+    if _key_of(stored) != key:
         raise AuditRecordError(f"the stored text {key} does not hash to its key: it was changed")
     return stored.decode("utf-8", "surrogatepass")
 
@@ -61,7 +64,7 @@ def texts_to_write(texts: Mapping[str, str], known: KnownTexts) -> list[tuple[st
         if not isinstance(text, str):
             raise AuditRecordError(f"text {key!r} must be a string, not {type(text).__name__}")
         data = text_bytes(text)
-        if not isinstance(key, str) or TEXT_KEY_PREFIX + hashlib.sha256(data).hexdigest() != key:
+        if not isinstance(key, str) or _key_of(data) != key:
             raise AuditRecordError(f"text key {key!r} is not the hash of its text")
         rows.append((key, data))
     return rows

@@ -200,8 +200,7 @@ def _check_record(
             f"record {position} is filed under request id {record.request_id!r} but is "
             f"{fields['request_id']!r}",
         )
-    payload = fields.get("payload")
-    for key in named_keys(payload) if isinstance(payload, dict) else ():
+    for key in named_keys(fields.get("payload")):
         named.setdefault(key, position)
     return None
 
