@@ -72,7 +72,7 @@ docs: $(STAMP)
 # evaluation exits 1 then); `make eval` exits 1 at the end if any did.
 eval: $(STAMP)
 	@missed=""; \
-	for run in "eval/quotesum_eval.py" "eval/support_eval.py" \
+	for run in "eval/quotesum_eval.py" "eval/support_eval.py" "eval/claim_table.py" \
 	           "eval/generation_eval.py $(GENERATION_ARGS)"; do \
 	    echo "$(BIN)/python $$run"; \
 	    $(BIN)/python $$run || missed="$$missed $${run%% *}"; \

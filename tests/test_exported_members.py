@@ -41,6 +41,7 @@ PUBLIC_API = [
     "SourceError",
     "SupportModelError",
     "SupportHeadError",
+    "SupportLexiconError",
     "AnswerError",
     "PolicyError",
     "UnknownSourceError",

@@ -37,6 +37,7 @@ from citeproof.errors import (
     ServiceStateError,
     SourceError,
     SupportHeadError,
+    SupportLexiconError,
     SupportModelError,
     UnknownSourceError,
 )
@@ -117,6 +118,7 @@ __all__ = [
     "Source",
     "SourceError",
     "SupportHeadError",
+    "SupportLexiconError",
     "SupportModelError",
     "UnknownSourceError",
     "VerifiedAnswer",

@@ -134,6 +134,11 @@ class SupportHeadError(SupportModelError):
     """The shipped lexical head (``head.json``) is missing, altered or malformed."""
 
 
+class SupportLexiconError(SupportModelError):
+    """The packaged WordNet lexicon or the English parsing pipeline is missing or is not the
+    file citeproof was built with."""
+
+
 # Generation: the providers
 
 

@@ -38,8 +38,10 @@ DifferenceKind = Literal[
     "connective",
 ]
 CitationStatus = Literal["ok", "corrected", "ineligible", "removed", "flagged", "meaning_changed"]
-SupportVerdict = Literal["supported", "partial", "unsupported", "contradicted"]
-ClaimVerdict = Literal["supported", "partial", "unsupported", "contradicted", "uncited", "none"]
+SupportVerdict = Literal["supported", "partial", "unconfirmed", "unsupported", "contradicted"]
+ClaimVerdict = Literal[
+    "supported", "partial", "unconfirmed", "unsupported", "contradicted", "uncited", "none"
+]
 ClaimDifferenceKind = Literal["number", "date", "name", "negation", "comparative", "word"]
 
 SOURCE_KINDS: tuple[str, ...] = get_args(SourceKind)
@@ -444,14 +446,19 @@ class ClaimDifference:
 class ClaimSupport:
     """Is a claim backed by one source it cites?
 
-    ``verdict`` is ``supported``, ``partial`` (some of the claim is backed, some is not),
-    ``unsupported`` or ``contradicted`` (the passage states another number, name, date, or
-    the negation of the claim). ``score`` in [0, 1] is the judged probability of support,
-    compared with ``Policy.support_threshold``; it is never the only evidence: ``passage`` and
-    ``differences`` show where, ``reason`` says why in a sentence. ``method`` names how it was
-    judged (``entailment``: the shipped model; ``quote`` when verified quotes cover the whole
-    claim; ``provider``: the configured LLM; ``features`` or ``features+minilm``: the lexical
-    head).
+    ``verdict`` is ``supported`` (the passage states the claim: every content word matched by
+    a named equivalence, roles, modality, polarity, quantity, direction, figure attachment
+    and conditions agreeing), ``unconfirmed`` (citeproof could not confirm it: read the
+    passage), ``partial`` (some of the claim is backed, some is not), ``unsupported`` or
+    ``contradicted`` (the passage states another number, name, date, or the opposite).
+    ``rule`` names the rule that decided (`docs/claim-support.md`), ``""`` when the fact
+    layer's scores did; ``unmatched`` are the claim's words that found no match in the
+    passage, ``left_out`` the passage's conditions the claim leaves out. ``score`` in [0, 1]
+    is the judged probability of support, compared with ``Policy.support_threshold``; it is
+    never the only evidence: ``passage`` and ``differences`` show where, ``reason`` says why
+    in a sentence. ``method`` names how it was judged (``entailment``: the shipped model;
+    ``quote`` when verified quotes cover the whole claim; ``provider``: the configured LLM;
+    ``features`` or ``features+minilm``: the lexical head).
     """
 
     source: str
@@ -461,6 +468,9 @@ class ClaimSupport:
     differences: tuple[ClaimDifference, ...]
     method: str
     reason: str = ""
+    rule: str = ""
+    unmatched: tuple[str, ...] = ()
+    left_out: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -561,7 +571,7 @@ class VerifiedAnswer:
         return tally
 
 
-SupportJudgeName = Literal["lexical", "model", "lexical+model", "provider"]
+SupportJudgeName = Literal["lexical", "model", "lexical+model", "provider", "strict"]
 """How claim support is judged (`Policy.support_judge`)."""
 SUPPORT_JUDGES: tuple[SupportJudgeName, ...] = get_args(SupportJudgeName)
 
@@ -589,7 +599,10 @@ class Policy:
       model when the model reads a contradiction (about a quarter fewer false
       ``supported``, at about the lexical head's accuracy); ``"provider"`` asks the
       configured provider for a verdict per claim part (`citeproof.verify`'s
-      ``support_provider``).
+      ``support_provider``); ``"strict"`` keeps the promise that ``supported`` means the
+      passage states the claim: the lexical head's verdicts, each read against its passage
+      by the confirmation rules (docs/claim-support.md, "Strict"), ``supported`` only where
+      every rule confirms it, ``unconfirmed`` where one does not.
     - ``support_embeddings``: for the lexical head, ``"auto"`` adds the MiniLM encoder's
       similarity when it is installed, ``"off"`` uses lexical features only.
     """

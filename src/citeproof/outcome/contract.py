@@ -215,7 +215,7 @@ def answer_to_json(answer: VerifiedAnswer) -> dict[str, Any]:
         "text": answer.text,
         "original": answer.original,
         "counts": answer.counts(),
-        "claim_counts": answer.claim_counts(),
+        "claim_counts": _claim_counts(answer),
         "claims": claims,
         "quotes": quotes,
         "sources": [
@@ -255,6 +255,10 @@ def support_to_json(support: ClaimSupport) -> dict[str, Any]:
         ],
         "method": support.method,
         "reason": support.reason,
+        # The confirmation rules' (support_judge="strict"), only where they ran.
+        **({"rule": support.rule} if support.rule else {}),
+        **({"unmatched": list(support.unmatched)} if support.unmatched else {}),
+        **({"left_out": list(support.left_out)} if support.left_out else {}),
     }
 
 
@@ -265,3 +269,12 @@ def _excerpt(excerpt: Any) -> dict[str, Any] | None:
     data = {field.name: getattr(excerpt, field.name) for field in fields(excerpt)}
     data["highlight"] = list(excerpt.highlight)
     return data
+
+
+def _claim_counts(answer: VerifiedAnswer) -> dict[str, int]:
+    """Claims per verdict; ``unconfirmed`` only where a claim is (only the strict judge says
+    it), so an answer verified without it reads as it always has."""
+    counts = answer.claim_counts()
+    if not counts["unconfirmed"]:
+        del counts["unconfirmed"]
+    return counts

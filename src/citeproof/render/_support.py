@@ -29,6 +29,11 @@ SUPPORT_LABELS: dict[str, SupportLabel] = {
     "partial": SupportLabel(
         "Partly supported", "◐", "Some of the claim is in the cited passage, some is not."
     ),
+    "unconfirmed": SupportLabel(
+        "Unconfirmed",
+        "?",
+        "citeproof could not confirm this: read the passage.",
+    ),
     "contradicted": SupportLabel(
         "Contradicted",
         "≠",
@@ -119,4 +124,8 @@ def refused_reason(claim: VerifiedClaim) -> str | None:
 
 def claim_tally(answer: VerifiedAnswer) -> list[tuple[str, SupportLabel, int]]:
     counts = answer.claim_counts()
-    return [(verdict, label, counts[verdict]) for verdict, label in SUPPORT_LABELS.items()]
+    return [
+        (verdict, label, counts[verdict])
+        for verdict, label in SUPPORT_LABELS.items()
+        if counts[verdict] or verdict != "unconfirmed"  # only the strict judge says it
+    ]

@@ -34,6 +34,7 @@ TONE_OF: dict[str, str] = {
     # claim verdicts
     "supported": "ok",
     "partial": "warn",
+    "unconfirmed": "warn",
     "contradicted": "bad",
     "unsupported": "bad",
     "uncited": "warn",
@@ -47,6 +48,7 @@ SEVERITY: tuple[str, ...] = (
     "not_found",
     "unsupported",
     "mismatch",
+    "unconfirmed",
     "partial",
     "uncited",
     "ineligible",

@@ -36,7 +36,13 @@ JUDGED_CITATIONS = ("ok", "corrected", "flagged", "meaning_changed")
 BACKING_QUOTES = ("verified", "corrected")
 # A claim backed by any source is supported; a contradiction outranks a partial backing,
 # because a reader must see it.
-_RANK: dict[str, int] = {"supported": 0, "contradicted": 1, "partial": 2, "unsupported": 3}
+_RANK: dict[str, int] = {
+    "supported": 0,
+    "contradicted": 1,
+    "unconfirmed": 2,
+    "partial": 3,
+    "unsupported": 4,
+}
 
 
 def attach_support(

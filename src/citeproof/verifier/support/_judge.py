@@ -80,6 +80,13 @@ from citeproof.verifier.support._nli import Entailment, NliModel
 from citeproof.verifier.support._parts import claim_parts
 from citeproof.verifier.support._provider_judge import ProviderJudge
 from citeproof.verifier.support._text import Token, is_content, tokenize
+from citeproof.verifier.support.confirm import confirm
+
+STRICT = "strict"
+CONFIRMED = "confirmed"
+"""The rule id of a claim every rule confirms."""
+EVERY_WORD = "match.every_word"
+CONDITION = "condition.kept"
 
 ANCHOR = 0.3
 _CLAUSE = re.compile(r";\s*")
@@ -284,11 +291,21 @@ class SupportJudge:
         return support
 
     def judge_many(self, requests: Sequence[Request]) -> list[ClaimSupport]:
-        """`judge` for each request, in order, with one batch of model calls for them all."""
+        """`judge` for each request, in order, with one batch of model calls for them all;
+        with ``support_judge="strict"`` each verdict is then held to the promise
+        (`kept_promise`)."""
         found = [
             self.examine(r.claim, r.source, paragraph=r.paragraph, quoted=r.quoted)
             for r in requests
         ]
+        judged = self._judged(requests, found)
+        if self.policy.support_judge != STRICT:
+            return judged
+        return [kept_promise(r, f, s) for r, f, s in zip(requests, found, judged, strict=True)]
+
+    def _judged(
+        self, requests: Sequence[Request], found: Sequence[Examined | None]
+    ) -> list[ClaimSupport]:
         if all(f is None for f in found):  # every claim settled by its quotes
             return [_by_quotes(r.source) for r in requests]
         if self.model is None and self.asker is None:
@@ -779,3 +796,61 @@ def _passage(source: Source, chosen: Sequence[Sentence]) -> SupportPassage | Non
     same = [s for s in chosen if s.paragraph == paragraph]
     start, end = min(x.span[0] for x in same), max(x.span[1] for x in same)
     return SupportPassage(source.id, paragraph, (start, end), source.text[start:end])
+
+
+RAISES = True
+"""Whether a claim the rules confirm is `supported` whatever the scores said (the scores
+never contradicted it)."""
+
+
+def kept_promise(request: Request, found: Examined | None, support: ClaimSupport) -> ClaimSupport:
+    """``support`` held to the promise that `supported` means the passage states the claim:
+    the claim is read against the passage the judge located (`confirm`), and it is
+    `supported` only when every rule confirms it; `contradicted` when a rule finds the
+    passage says otherwise; else a `supported` verdict becomes `unconfirmed`, naming the
+    rule and the words. The fact layer's `contradicted` and verified quotes stand."""
+    if found is None or support.verdict == "contradicted" or support.method.startswith(QUOTE):
+        return support
+    if not found.chosen:
+        return support
+    text = request.source.text
+    ordered = sorted(found.chosen, key=lambda s: s.span)
+    passage = " ".join(" ".join(text[slice(*s.span)].split()) for s in ordered)
+    outcome = confirm(request.claim, passage, request.quoted)
+    deciding = outcome.deciding
+    unmatched = tuple(
+        w for f in outcome.findings if f.rule == EVERY_WORD for w in f.claim_words.split()
+    )
+    left_out = tuple(f.passage_words for f in outcome.findings if f.rule == CONDITION)
+    if outcome.outcome == "supported":
+        if support.verdict == "supported" or RAISES:
+            return dataclasses.replace(
+                support,
+                verdict="supported",
+                reason="the passage states each part of this"
+                if support.verdict != "supported"
+                else support.reason,
+                rule=CONFIRMED,
+            )
+        return support
+    assert deciding is not None
+    if outcome.outcome == "contradicted":
+        return dataclasses.replace(
+            support,
+            verdict="contradicted",
+            reason=deciding.message,
+            rule=deciding.rule,
+            unmatched=unmatched,
+            left_out=left_out,
+        )
+    verdict: SupportVerdict = "unconfirmed" if support.verdict == "supported" else support.verdict
+    return dataclasses.replace(
+        support,
+        verdict=verdict,
+        reason=f"citeproof could not confirm this: {deciding.message}"
+        if verdict == "unconfirmed"
+        else support.reason,
+        rule=deciding.rule,
+        unmatched=unmatched,
+        left_out=left_out,
+    )

@@ -1,0 +1,29 @@
+"""Confirmation: the claim judge's promise that `supported` means the passage states it.
+
+A claim is confirmed against its passage when every content word is matched by a named
+equivalence (`_reading`) and no rule of `RULES` finds a difference in roles, modality,
+polarity, quantity, direction, figure attachment or a dropped condition (`_rules`).
+"""
+
+import typing
+
+from citeproof.lazy import on_first_use
+
+if typing.TYPE_CHECKING:
+    from citeproof.verifier.support.confirm._confirm import Confirmation, Outcome, confirm
+    from citeproof.verifier.support.confirm._rules import RULES, Finding, Rule
+
+
+_WHERE = {
+    "Confirmation": "citeproof.verifier.support.confirm._confirm",
+    "Finding": "citeproof.verifier.support.confirm._rules",
+    "Outcome": "citeproof.verifier.support.confirm._confirm",
+    "RULES": "citeproof.verifier.support.confirm._rules",
+    "Rule": "citeproof.verifier.support.confirm._rules",
+    "confirm": "citeproof.verifier.support.confirm._confirm",
+}
+
+__getattr__ = on_first_use(globals(), _WHERE)
+
+
+__all__ = ["RULES", "Confirmation", "Finding", "Outcome", "Rule", "confirm"]

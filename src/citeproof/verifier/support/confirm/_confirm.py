@@ -1,0 +1,39 @@
+"""Is a claim confirmed by its passage? Every rule of `RULES` reads one `Reading`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from citeproof.model import Span
+from citeproof.verifier.support.confirm._reading import read
+from citeproof.verifier.support.confirm._rules import RULES, Finding
+
+Outcome = Literal["supported", "unconfirmed", "contradicted"]
+
+
+@dataclass(frozen=True, slots=True)
+class Confirmation:
+    """The outcome and every finding behind it (none: confirmed), in `RULES` order."""
+
+    outcome: Outcome
+    findings: tuple[Finding, ...]
+
+    @property
+    def deciding(self) -> Finding | None:
+        """The finding that decided the outcome: the first contradiction, else the first."""
+        against = [f for f in self.findings if f.effect == "contradicted"]
+        ranked = against or list(self.findings)
+        return ranked[0] if ranked else None
+
+
+def confirm(claim: str, passage: str, quoted: Sequence[Span] = ()) -> Confirmation:
+    """Read ``claim`` against ``passage`` (``quoted``: spans of the claim inside its verified
+    quotes) with every rule."""
+    reading = read(claim, passage, quoted)
+    found = {(f.rule, f.message): f for rule in RULES for f in rule.check(reading)}
+    findings = tuple(found.values())
+    if any(f.effect == "contradicted" for f in findings):
+        return Confirmation("contradicted", findings)
+    return Confirmation("unconfirmed" if findings else "supported", findings)

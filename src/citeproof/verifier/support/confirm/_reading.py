@@ -1,0 +1,206 @@
+"""A claim read against its passage: both parsed, and each content word of the claim matched
+to a word of the passage by an equivalence that can be named.
+
+Equivalences, in the order tried: the same word (``same``) or lemma (``lemma``); the same
+figure, date, duration or amount as the fact layer reads them (``figure``: "24 months" =
+"two years", "£1.2 million" = "£1,200,000"); a WordNet synonym (``synonym``); a word the
+passage says more narrowly (``broader``: the claim's "pay" for the passage's "reimburse"); a
+word WordNet derives from the passage's (``derived``: "approves" for "approval").
+Words inside the claim's verified quotes are matched by their verification (``quoted``).
+Among several candidates the one in the passage sentence holding most of the claim's words
+wins, then the first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from citeproof.model import Span
+from citeproof.verifier.support._text import STOP_WORDS, tokenize
+from citeproof.verifier.support.confirm._parse import parse
+from citeproof.verifier.support.lexicon import (
+    ATTRIBUTION,
+    LIGHT_VERBS,
+    MODALITY,
+    WordNet,
+    direction_of,
+    quantifier_of,
+    wordnet,
+)
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc, Token
+
+CONTENT_POS = frozenset({"NOUN", "PROPN", "VERB", "ADJ", "ADV", "NUM"})
+QUOTED = "quoted"
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """Claim token ``claim`` matched to passage token ``passage`` (None: by its quote)."""
+
+    claim: int
+    passage: int | None
+    how: str
+
+
+@dataclass(slots=True)
+class Reading:
+    """What every rule reads: the two parses, the claim's content words and their matches."""
+
+    claim: Doc
+    passage: Doc
+    content: tuple[int, ...]
+    matches: dict[int, Match]
+    figures: dict[tuple[str, int], str] = field(default_factory=dict)  # (side, token) → key
+    units: dict[tuple[str, int], str] = field(default_factory=dict)
+    lexicon: WordNet | None = None
+
+    def matched(self, i: int) -> Token | None:
+        """The passage token claim token ``i`` is matched to, or None."""
+        m = self.matches.get(i)
+        return self.passage[m.passage] if m is not None and m.passage is not None else None
+
+    def figure(self, side: str, i: int) -> str | None:
+        return self.figures.get((side, i))
+
+
+def lemma(token: Token) -> str:
+    return token.lemma_.casefold()
+
+
+def folded(token: Token) -> str:
+    """The token's text, case folded, less a final full stop ("B." at a sentence's end)."""
+    low = token.lower_
+    return low[:-1] if len(low) > 1 and low.endswith(".") else low
+
+
+def read(claim_text: str, passage_text: str, quoted: Sequence[Span] = ()) -> Reading:
+    """Parse both texts and match each content word of the claim (`content_words`)."""
+    claim, passage = parse(claim_text), parse(passage_text)
+    lexicon = wordnet()
+    reading = Reading(claim, passage, (), {}, lexicon=lexicon)
+    _figures(reading, "claim", claim_text)
+    _figures(reading, "passage", passage_text)
+    content = content_words(claim)
+    reading.content = content
+    inside = [i for i in content if any(s <= claim[i].idx and claim[i].idx < e for s, e in quoted)]
+    for i in inside:
+        reading.matches[i] = Match(i, None, QUOTED)
+    candidates = {i: _candidates(reading, i) for i in content if i not in inside}
+    weight = _sentence_weight(reading, candidates)
+    for i, found in candidates.items():
+        if found:
+            best = max(found, key=lambda m: (weight.get(_sentence(passage, m.passage), 0), -_at(m)))
+            reading.matches[i] = best
+    return reading
+
+
+def _at(match: Match) -> int:
+    return match.passage if match.passage is not None else 0
+
+
+def _sentence(doc: Doc, i: int | None) -> int:
+    return doc[i].sent.start if i is not None else -1
+
+
+def _sentence_weight(reading: Reading, candidates: dict[int, list[Match]]) -> dict[int, int]:
+    weight: dict[int, int] = {}
+    for found in candidates.values():
+        for s in {_sentence(reading.passage, m.passage) for m in found}:
+            weight[s] = weight.get(s, 0) + 1
+    return weight
+
+
+def content_words(claim: Doc) -> tuple[int, ...]:
+    """The claim's tokens that must each find a match: nouns, names, verbs, adjectives,
+    adverbs and numbers, less stop words, light verbs, modal verbs, the words of direction
+    and quantity (their own rules read them), and the words that only
+    attribute the claim to its source ("the lease states that", "according to the memo")."""
+    framing = _framing(claim)
+    out = []
+    for t in claim:
+        if t.i in framing or t.pos_ not in CONTENT_POS:
+            continue
+        if t.lower_ in STOP_WORDS and t.pos_ != "NUM" and not t.like_num:
+            continue
+        lem = lemma(t)
+        if t.pos_ in ("VERB", "AUX") and (lem in LIGHT_VERBS or lem in MODALITY):
+            continue
+        if t.pos_ == "ADJ" and lem in MODALITY:  # "entitled", "required", "permitted"
+            continue
+        before = claim[t.i - 1].lower_ if t.i else ""
+        if direction_of(lem) is not None or quantifier_of(lem, before) is not None:
+            continue  # read by the direction and quantity rules
+        out.append(t.i)
+    return tuple(out)
+
+
+def _framing(claim: Doc) -> set[int]:
+    out: set[int] = set()
+    for t in claim:
+        lem = lemma(t)
+        if lem == "accord" or t.lower_ == "according":
+            out.update(x.i for x in t.subtree)
+        elif lem in ATTRIBUTION and t.pos_ == "VERB" and any(c.dep_ == "ccomp" for c in t.children):
+            out.add(t.i)
+            for c in t.children:
+                if c.dep_ in ("nsubj", "nsubjpass", "aux", "advmod"):
+                    out.update(x.i for x in c.subtree)
+    return out
+
+
+def _figures(reading: Reading, side: str, text: str) -> None:
+    """Each token inside a figure, date or duration of the fact layer gets that figure's key."""
+    doc = reading.claim if side == "claim" else reading.passage
+    spans = [(t.span, t.key, t.unit) for t in tokenize(text) if t.kind in ("number", "date")]
+    if not spans:
+        return
+    for token in doc:
+        for (start, end), key, unit in spans:
+            if start <= token.idx < end:
+                reading.figures[(side, token.i)] = key
+                reading.units[(side, token.i)] = unit
+                break
+
+
+def _candidates(reading: Reading, i: int) -> list[Match]:
+    token = reading.claim[i]
+    passage = reading.passage
+    key = reading.figure("claim", i)
+    if key is not None:
+        same = [
+            Match(i, p.i, "figure")
+            for p in passage
+            if reading.figure("passage", p.i) == key and p.lower_ == token.lower_
+        ]
+        return (
+            same
+            or [Match(i, p.i, "figure") for p in passage if reading.figure("passage", p.i) == key][
+                :1
+            ]
+        )
+    lem, low = lemma(token), folded(token)
+    exact = [
+        Match(i, p.i, "same" if folded(p) == low else "lemma")
+        for p in passage
+        if folded(p) == low or (lemma(p) == lem and p.pos_ != "PUNCT")
+    ]
+    if exact or token.pos_ == "PROPN" or reading.lexicon is None:
+        return exact
+    lexicon = reading.lexicon
+    out = []
+    for p in passage:
+        if p.pos_ not in CONTENT_POS or p.lower_ in STOP_WORDS:
+            continue
+        theirs = lemma(p)
+        pos = token.pos_ if token.pos_ == p.pos_ else None
+        if lexicon.synonyms(lem, theirs, pos):
+            out.append(Match(i, p.i, "synonym"))
+        elif lexicon.broader(lem, theirs, pos):
+            out.append(Match(i, p.i, "broader"))
+        elif lexicon.derived(lem, theirs):
+            out.append(Match(i, p.i, "derived"))
+    return out

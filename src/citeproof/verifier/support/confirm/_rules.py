@@ -1,0 +1,682 @@
+"""The rules that decide whether a claim is confirmed, one named unit each.
+
+Every rule reads the same `Reading` and returns `Finding`s naming its id; `RULES` is the
+order they are listed and reported in. A claim is confirmed when no rule finds anything; a
+`contradicted` finding outranks an `unconfirmed` one, and among findings of one effect the
+first rule in `RULES` gives the reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal, Protocol
+
+from citeproof.verifier.support._text import STOP_WORDS
+from citeproof.verifier.support.confirm._reading import Reading, lemma
+from citeproof.verifier.support.lexicon import (
+    CONDITION_PAIRS,
+    CONDITION_WORDS,
+    CONDITIONS,
+    DIRECTIONS,
+    MODALITY,
+    NEGATORS,
+    Deontic,
+    direction_of,
+    quantifier_of,
+)
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc, Token
+
+Effect = Literal["unconfirmed", "contradicted"]
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """What one rule found: its id, its effect, the claim's words, the passage's words, and
+    a sentence a reader understands."""
+
+    rule: str
+    effect: Effect
+    claim_words: str
+    passage_words: str
+    message: str
+
+
+class Rule(Protocol):
+    """One rule: an id, what it checks, an example (claim, passage, what it finds)."""
+
+    id: str
+    checks: str
+    example: tuple[str, str, str]
+
+    def check(self, reading: Reading) -> Iterable[Finding]: ...
+
+
+def _words(tokens: Iterable[Token]) -> str:
+    return " ".join(t.text for t in sorted(tokens, key=lambda t: t.i))
+
+
+def _phrase(token: Token) -> str:
+    """A figure's words as written ("2.75%", "5 April"): the phrase's own tokens next to the
+    head, less its prepositions and what follows them."""
+    near = [
+        t
+        for t in token.subtree
+        if abs(t.i - token.i) <= 2 and (t.like_num or t.i == token.i or t.pos_ in ("PROPN", "SYM"))
+    ]
+    first, last = min(t.i for t in near), max(t.i for t in near)
+    return token.doc[first : last + 1].text
+
+
+def own(token: Token) -> set[int]:
+    """A phrase's own tokens: its subtree less the conjuncts coordinated with it."""
+    out = {token.i}
+    for child in token.children:
+        if child.dep_ in ("conj", "cc", "punct"):
+            continue
+        out |= own(child)
+    return out
+
+
+def negated(token: Token) -> bool:
+    """Whether the clause of ``token`` is denied: a `neg` child ("not", "never"), or a
+    subject or object introduced by "no" ("No Founder shall")."""
+    for child in token.children:
+        if child.dep_ == "neg" or child.lower_ in ("never", "neither"):
+            return True
+        if child.dep_ in ("nsubj", "nsubjpass", "dobj") and any(
+            d.dep_ == "det" and d.lower_ == "no" for d in child.children
+        ):
+            return True
+        if child.dep_ in ("nsubj", "nsubjpass") and child.lower_ in ("nobody", "none", "nothing"):
+            return True
+    if token.dep_ in ("xcomp",) and token.head.i != token.i:
+        return negated(token.head)
+    if token.dep_ == "conj" and not _own_clause(token):
+        return negated(token.head)  # "shall not return or destroy"
+    return False
+
+
+def _own_clause(token: Token) -> bool:
+    return any(c.dep_ in ("nsubj", "nsubjpass", "aux", "neg") for c in token.children)
+
+
+def deontic(token: Token) -> Deontic:
+    """Obligation, permission, prohibition, no obligation or a plain statement, from the
+    modal verbs of ``token``'s clause (and the verb it is the `to` infinitive of)."""
+    kind: str | None = None
+    modal_lemma = ""
+    holders = [token, token.head] if token.dep_ == "xcomp" else [token]
+    if token.dep_ == "conj" and not _own_clause(token):
+        holders.append(token.head)  # "shall return or destroy": "shall" is said of both
+    for holder in holders:
+        for child in holder.children:
+            lem = lemma(child)
+            if child.dep_ in ("aux", "auxpass") and lem in MODALITY:
+                kind, modal_lemma = MODALITY[lem], lem
+        lem = lemma(holder)
+        if holder is not token and lem in MODALITY:
+            kind, modal_lemma = MODALITY[lem], lem
+    denied = negated(token) or (token.dep_ == "xcomp" and negated(token.head))
+    if kind is None:
+        return "plain"
+    if kind == "obligation":
+        if denied:
+            weak = modal_lemma in ("need", "require", "have", "oblige", "obligate")
+            return "no_obligation" if weak else "prohibition"
+        return "obligation"
+    return "prohibition" if denied else "permission"
+
+
+# --- the rules --------------------------------------------------------------------------
+
+
+class EveryWordMatched:
+    id = "match.every_word"
+    checks = (
+        "Every content word of the claim (nouns, names, verbs, adjectives, adverbs, figures) "
+        "is in the passage as the same word or lemma, the same figure, a WordNet synonym or a "
+        "narrower word."
+    )
+    example = (
+        "Corvel will send an engineer to install the pumps at Llanwern.",
+        "Corvel will ship the pumps to Llanwern on 5 April.",
+        "no match in the passage for “send”, “engineer”, “install”",
+    )
+
+    def check(self, reading: Reading) -> Iterator[Finding]:
+        missing = [reading.claim[i] for i in reading.content if i not in reading.matches]
+        if missing:
+            listed = ", ".join(f"“{t.text}”" for t in missing[:6])
+            yield Finding(
+                self.id,
+                "unconfirmed",
+                _words(missing),
+                "",
+                f"no match in the passage for {listed}",
+            )
+
+
+class OppositeWord:
+    id = "match.opposite"
+    checks = (
+        "A claim word with no match whose opposite (a direction such as up/down or "
+        "before/after, or a WordNet antonym) stands in the passage sentence the claim "
+        "matches: the passage says the other way."
+    )
+    example = (
+        "If Leverage is below 2.00:1, the Margin goes up by 0.25% per annum.",
+        "If Leverage is below 2.00:1, the Margin is reduced by 0.25% per annum.",
+        "the passage says “reduced”, not “up”",
+    )
+
+    def check(self, reading: Reading) -> Iterator[Finding]:
+        sentences = _matched_sentences(reading)
+        for t in reading.claim:
+            matched = t.i in reading.matches and reading.matches[t.i].how != "broader"
+            if matched and direction_of(lemma(t)) is None:
+                continue
+            other = _opposite_in(reading, t, sentences)
+            if other is not None and not _same_way_in(reading, t, sentences):
+                yield Finding(
+                    self.id,
+                    "contradicted",
+                    t.text,
+                    other.text,
+                    f"the passage says “{other.text}”, not “{t.text}”",
+                )
+
+
+def _matched_sentences(reading: Reading) -> set[int]:
+    out = set()
+    for m in reading.matches.values():
+        if m.passage is not None:
+            out.add(reading.passage[m.passage].sent.start)
+    return out
+
+
+def _opposite_in(reading: Reading, t: Token, sentences: set[int]) -> Token | None:
+    ours = lemma(t)
+    way = direction_of(ours)
+    lexicon = reading.lexicon
+    for p in reading.passage:
+        if p.sent.start not in sentences:
+            continue
+        theirs = lemma(p)
+        if theirs in DIRECTIONS.get(ours, ()):
+            return p
+        other_way = direction_of(theirs)
+        if way and other_way and _opposed(way, other_way):
+            return p
+        if (
+            lexicon is not None
+            and p.pos_ in ("ADJ", "ADV")
+            and t.pos_ == p.pos_
+            and lexicon.antonyms(ours, theirs)
+        ):
+            return p
+    return None
+
+
+def _same_way_in(reading: Reading, t: Token, sentences: set[int]) -> bool:
+    way = direction_of(lemma(t))
+    if way is None:
+        return False
+    return any(direction_of(lemma(p)) == way for p in reading.passage if p.sent.start in sentences)
+
+
+_OPPOSED = {("up", "down"), ("before", "after"), ("above", "below")}
+
+
+def _opposed(a: str, b: str) -> bool:
+    return (a, b) in _OPPOSED or (b, a) in _OPPOSED
+
+
+class SameDirection:
+    id = "direction.kept"
+    checks = (
+        "Each direction the claim gives (up/down, before/after, above/below) is given the "
+        "same way by the passage sentence it matches."
+    )
+    example = (
+        "Invoices are paid before delivery.",
+        "Invoices are paid on delivery.",
+        "the passage does not say “before”",
+    )
+
+    def check(self, reading: Reading) -> Iterator[Finding]:
+        sentences = _matched_sentences(reading)
+        for t in reading.claim:
+            way = direction_of(lemma(t))
+            if way is None or t.pos_ in ("NOUN", "PROPN"):
+                continue
+            if _same_way_in(reading, t, sentences) or _opposite_in(reading, t, sentences):
+                continue  # kept; or the opposite, which `OppositeWord` reports
+            yield Finding(
+                self.id,
+                "unconfirmed",
+                t.text,
+                "",
+                f"the passage does not say “{t.text}”",
+            )
+
+
+class SameModality:
+    id = "modality.kept"
+    checks = (
+        "The claim's predicate carries the modality of the passage's (must / may / may not / "
+        "need not, or a plain statement); a plain statement may restate an obligation. A "
+        "permission against a prohibition, or an obligation against a prohibition, "
+        "contradicts."
+    )
+    example = (
+        "The Tenant may sublet the Premises.",
+        "The Tenant shall not sublet the Premises.",
+        "the passage says “shall not sublet”, the claim “may sublet”",
+    )
+
+    def check(self, reading: Reading) -> Iterator[Finding]:
+        for ours, theirs in _predicates(reading):
+            a, b = deontic(ours), deontic(theirs)
+            if _compatible(a, b):
+                continue
+            effect: Effect = "contradicted" if {a, b} in _CONFLICTS else "unconfirmed"
+            said, claimed = _modal_words(theirs), _modal_words(ours)
+            yield Finding(
+                self.id,
+                effect,
+                claimed,
+                said,
+                f"the passage says “{said}”, the claim “{claimed}”",
+            )
+
+
+_CONFLICTS = [{"permission", "prohibition"}, {"obligation", "prohibition"}]
+
+
+def _compatible(claim: Deontic, passage: Deontic) -> bool:
+    return (
+        claim == passage
+        or (claim == "plain" and passage == "obligation")
+        or ((claim == "obligation" and passage == "plain") and False)
+    )
+
+
+def _modal_words(token: Token) -> str:
+    holders = [token, token.head] if token.dep_ == "xcomp" else [token]
+    words = [
+        c
+        for h in holders
+        for c in h.children
+        if c.dep_ in ("aux", "auxpass", "neg") or c.lower_ in NEGATORS
+    ]
+    if token.dep_ == "xcomp":
+        words.append(token.head)
+    return _words([*words, token])
+
+
+def _predicates(reading: Reading) -> Iterator[tuple[Token, Token]]:
+    """Claim verbs matched to passage verbs (and the claim's root to its match)."""
+    for i, m in reading.matches.items():
+        if m.passage is None:
+            continue
+        ours, theirs = reading.claim[i], reading.passage[m.passage]
+        if ours.pos_ in ("VERB", "AUX") and theirs.pos_ in ("VERB", "AUX"):
+            yield ours, theirs
+
+
+class SamePolarity:
+    id = "polarity.kept"
+    checks = (
+        "A matched verb is denied on both sides or on neither: “not”, “never”, or a subject "
+        "or object under “no” (“No Founder shall” = “Founders may not”)."
+    )
+    example = (
+        "The Supplier is liable for indirect loss.",
+        "The Supplier is not liable for indirect loss.",
+        "the passage denies “liable”; the claim does not",
+    )
+
+    def check(self, reading: Reading) -> Iterator[Finding]:
+        pairs = [(a, b, a, b) for a, b in _predicates(reading)]
+        for i, m in reading.matches.items():
+            if m.passage is None:
+                continue
+            ours, theirs = reading.claim[i], reading.passage[m.passage]
+            if ours.pos_ == "ADJ" and ours.dep_ in ("acomp", "attr") and theirs.pos_ == "ADJ":
+                pairs.append((ours.head, theirs.head, ours, theirs))  # "is (not) liable"
+        for ours, theirs, our_word, their_word in pairs:
+            if deontic(ours) != "plain" or deontic(theirs) != "plain":
+                continue  # the modality rule reads negation with the modal
+            if negated(ours) == negated(theirs):
+                continue
+            side = "the passage denies" if negated(theirs) else "the claim denies"
+            other = "the claim does not" if negated(theirs) else "the passage does not"
+            named = their_word.text if negated(theirs) else our_word.text
+            yield Finding(
+                self.id, "unconfirmed", our_word.text, their_word.text, f"{side} “{named}”; {other}"
+            )
+
+
+class SameQuantity:
+    id = "quantity.kept"
+    checks = (
+        "Each quantity word of the claim (all / every / each / any, some, only, at least, at "
+        "most, more than, less than) is in the passage sentence it matches, in the same class."
+    )
+    example = (
+        "The Landlord must give at least 30 days' notice.",
+        "The Landlord must give 30 days' notice.",
+        "the passage does not say “at least”",
+    )
+
+    def check(self, reading: Reading) -> Iterator[Finding]:
+        sentences = _matched_sentences(reading)
+        theirs = {
+            q
+            for p in reading.passage
+            if p.sent.start in sentences
+            for q in [_quantity(reading.passage, p)]
+            if q is not None
+        }
+        for t in reading.claim:
+            q = _quantity(reading.claim, t)
+            if q is None or q in theirs or (q in _ALL and theirs & _ALL):
+                continue
+            yield Finding(
+                self.id,
+                "unconfirmed",
+                _quantity_words(t),
+                "",
+                f"the passage does not say “{_quantity_words(t)}”",
+            )
+
+
+_ALL = {"all", "any"}
+
+
+def _quantity(doc: Doc, t: Token) -> str | None:
+    before = doc[t.i - 1].lower_ if t.i > 0 else ""
+    after = doc[t.i + 1].lower_ if t.i + 1 < len(doc) else ""
+    if t.like_num or t.pos_ == "NUM":
+        return None
+    if lemma(t) == "up" and after == "to":
+        return "at_most"
+    found = quantifier_of(lemma(t), before)
+    if found is None and direction_of(lemma(t)) in ("above", "below"):
+        # "over 50 miles", "above £100": a bound, as "more than" is
+        return "more" if direction_of(lemma(t)) == "above" else "less"
+    return found
+
+
+def _quantity_words(t: Token) -> str:
+    doc = t.doc
+    if t.i > 0 and doc[t.i - 1].lower_ in ("at", "no", "not", "up"):
+        return f"{doc[t.i - 1].text} {t.text}"
+    return t.text
+
+
+class SameRoles:
+    id = "roles.kept"
+    checks = (
+        "Who does what to whom agrees: for each matched verb, the claim's doer (its subject, "
+        "or the `by` agent of a passive) is the passage's doer, and its object the "
+        "passage's object, or a word inside them."
+    )
+    example = (
+        "The Landlord must pay the Tenant's legal costs.",
+        "The Tenant must pay the Landlord's legal costs.",
+        "the passage says “The Tenant” does this (“pay”), not “The Landlord”",
+    )
+
+    def check(self, reading: Reading) -> Iterator[Finding]:
+        for ours, theirs in _predicates(reading):
+            for role in ("doer", "object"):
+                claim_role = _role(ours, role)
+                passage_role = _role(theirs, role)
+                if claim_role is None or passage_role is None:
+                    continue
+                if claim_role.pos_ == "PRON" or passage_role.pos_ == "PRON":
+                    continue
+                anchors = [
+                    reading.matched(t.i) for t in claim_role.subtree if t.i in reading.content
+                ]
+                inside = own(passage_role) | {x.i for x in passage_role.subtree}
+                placed = [a for a in anchors if a is not None]
+                if not placed or any(a.i in inside for a in placed):
+                    continue
+                yield Finding(
+                    self.id,
+                    "unconfirmed",
+                    _words(claim_role.subtree),
+                    _words(passage_role.subtree),
+                    f"the passage says “{_words(passage_role.subtree)}” "
+                    f"{'does this' if role == 'doer' else 'is the object'} "
+                    f"(“{theirs.text}”), not “{_words(claim_role.subtree)}”",
+                )
+
+
+def _role(verb: Token, role: str) -> Token | None:
+    holders = [verb]
+    if verb.dep_ == "conj" and not any(c.dep_ in ("nsubj", "nsubjpass") for c in verb.children):
+        holders.append(verb.head)  # "return or destroy": the subject of the first verb
+    for holder in holders:
+        for child in holder.children:
+            if role == "doer":
+                if child.dep_ == "nsubj":
+                    return child
+                if child.dep_ == "agent":
+                    return next((g for g in child.children if g.dep_ == "pobj"), None)
+            elif child.dep_ in ("dobj", "nsubjpass"):
+                return child
+    return None
+
+
+class FigureAttached:
+    id = "figure.attached"
+    checks = (
+        "Each figure and date of the claim is said of the same thing in the passage: no word "
+        "the claim attaches to it lies in the phrase of another figure of the passage, and the "
+        "verb it hangs from in the claim governs it in the passage."
+    )
+    example = (
+        "Facility B carries a Margin of 2.75% per annum.",
+        "The Margin is 2.75% per annum for Facility A and 2.25% per annum for Facility B.",
+        "the passage gives “2.25%” for “B”, and “2.75%” for something else",
+    )
+
+    def check(self, reading: Reading) -> Iterator[Finding]:
+        passage = reading.passage
+        tops = _figure_tops(reading, "passage")
+        for i, m in reading.matches.items():
+            if m.how != "figure" or m.passage is None:
+                continue
+            key = reading.figure("claim", i)
+            ours = _top(reading, "passage", passage[m.passage])
+            unit = reading.units.get(("passage", m.passage), "")
+            rivals = [
+                t
+                for t in tops
+                if reading.figure("passage", t.i) not in (key, None)
+                and reading.units.get(("passage", t.i), "") == unit
+                and t.i not in own(ours)
+            ]
+            mine = own(ours)
+            claim_top = _top(reading, "claim", reading.claim[i])
+            for j in reading.content:
+                if j == i or reading.figure("claim", j) is not None:
+                    continue
+                if j in own(claim_top) or claim_top.i in _path_up(reading.claim[j]):
+                    pass
+                anchor = reading.matched(j)
+                if anchor is None or anchor.i in mine:
+                    continue
+                for rival in rivals:
+                    if anchor.i in own(rival):
+                        yield Finding(
+                            self.id,
+                            "unconfirmed",
+                            reading.claim[j].text,
+                            _phrase(rival),
+                            f"the passage gives “{_phrase(rival)}” "
+                            f"for “{anchor.text.rstrip('.')}”, "
+                            f"and “{_phrase(ours)}” for something else",
+                        )
+                        break
+            yield from self._governed(reading, i, ours)
+
+    def _governed(self, reading: Reading, i: int, ours: Token) -> Iterator[Finding]:
+        verb = _verb_above(reading.claim[i])
+        if verb is None or lemma(verb) in _SKIP_VERBS:
+            return
+        match = reading.matched(verb.i)
+        if match is None or match.pos_ not in ("VERB", "AUX"):
+            return
+        theirs = _verb_above(ours)
+        if theirs is None or theirs.i == match.i or _joined(theirs, match):
+            return
+        yield Finding(
+            self.id,
+            "unconfirmed",
+            f"{verb.text} … {reading.claim[i].text}",
+            f"{theirs.text} … {_phrase(ours)}",
+            f"the passage gives “{_phrase(ours)}” for “{theirs.text}”, not “{verb.text}”",
+        )
+
+
+_SKIP_VERBS = frozenset({"be", "have", "carry", "get", "make", "do"})
+
+
+def _joined(a: Token, b: Token) -> bool:
+    """Whether two verbs are one predicate: coordinated, or one the other's complement."""
+    chain = {a.i}
+    for t in (a, b):
+        head = t
+        while head.dep_ in ("conj", "xcomp", "ccomp", "advcl") and head.head.i != head.i:
+            head = head.head
+            chain.add(head.i)
+    return b.i in chain or a.head.i == b.i or b.head.i == a.i
+
+
+def _verb_above(token: Token) -> Token | None:
+    for t in _path_up(token):
+        tok = token.doc[t]
+        if tok.pos_ in ("VERB", "AUX") and tok.i != token.i:
+            return tok
+    return None
+
+
+def _path_up(token: Token) -> list[int]:
+    out = [token.i]
+    while token.head.i != token.i:
+        token = token.head
+        out.append(token.i)
+    return out
+
+
+def _top(reading: Reading, side: str, token: Token) -> Token:
+    """The head of a figure's phrase: climbs while the head is in the same figure, or is
+    the noun the number counts ("2.75" → "%", "30" → "days")."""
+    key = reading.figure(side, token.i)
+    while token.head.i != token.i and (
+        reading.figure(side, token.head.i) == key
+        or (token.dep_ in ("nummod", "compound") and token.head.pos_ in ("NOUN", "SYM", "PROPN"))
+    ):
+        token = token.head
+    return token
+
+
+def _figure_tops(reading: Reading, side: str) -> list[Token]:
+    doc = reading.claim if side == "claim" else reading.passage
+    tops: dict[int, Token] = {}
+    for t in doc:
+        if reading.figure(side, t.i) is not None:
+            top = _top(reading, side, t)
+            tops.setdefault(top.i, top)
+    return list(tops.values())
+
+
+class ConditionKept:
+    id = "condition.kept"
+    checks = (
+        "A condition or exception the passage attaches to the matched statement (unless, "
+        "except, provided that, subject to, if, only if, other than, excluding, "
+        "notwithstanding) is kept by the claim: the claim states a condition too and matches "
+        "some of its words, or matches at least half of them."
+    )
+    example = (
+        "The Recipient must destroy every copy of the Confidential Information.",
+        "The Recipient shall return or destroy all Confidential Information, except that it "
+        "may keep one archival copy.",
+        "the claim leaves out the passage's condition “except that it may keep one archival copy”",
+    )
+
+    def check(self, reading: Reading) -> Iterator[Finding]:
+        sentences = _matched_sentences(reading)
+        targets = {m.passage for m in reading.matches.values() if m.passage is not None}
+        claim_conditions = any(_opens_condition(t) for t in reading.claim)
+        for t in reading.passage:
+            if t.sent.start not in sentences or not _opens_condition(t):
+                continue
+            clause = _condition_clause(t)
+            words = [
+                reading.passage[k]
+                for k in clause
+                if reading.passage[k].pos_ in ("NOUN", "PROPN", "VERB", "ADJ", "NUM")
+                and reading.passage[k].lower_ not in STOP_WORDS
+            ]
+            if not words:
+                continue
+            hit = sum(1 for w in words if w.i in targets)
+            if hit * 2 >= len(words) or (claim_conditions and hit):
+                continue
+            said = _words(reading.passage[k] for k in clause)
+            yield Finding(
+                self.id,
+                "unconfirmed",
+                "",
+                said,
+                f"the claim leaves out the passage's condition “{said}”",
+            )
+
+
+def _opens_condition(t: Token) -> bool:
+    low = t.lower_
+    if low in CONDITIONS and t.dep_ in ("mark", "prep", "advmod", "cc", "ROOT", "advcl", "conj"):
+        return not (low == "save" and t.pos_ == "VERB")
+    nxt = t.doc[t.i + 1] if t.i + 1 < len(t.doc) else None
+    if nxt is None:
+        return False
+    return (low, nxt.lower_) in CONDITION_PAIRS or low in CONDITION_WORDS
+
+
+def _condition_clause(t: Token) -> list[int]:
+    if t.dep_ == "mark" and t.head.i != t.i:
+        return sorted(x.i for x in t.head.subtree)
+    return sorted(x.i for x in t.subtree) if len(list(t.subtree)) > 1 else _rest(t)
+
+
+def _rest(t: Token) -> list[int]:
+    """The marker and what follows it to the end of its sentence or the next comma."""
+    out = []
+    for k in range(t.i, t.sent.end):
+        if k > t.i and t.doc[k].text in (",", ";", "."):
+            break
+        out.append(k)
+    return out
+
+
+RULES: tuple[Rule, ...] = (
+    EveryWordMatched(),
+    OppositeWord(),
+    SameDirection(),
+    SameModality(),
+    SamePolarity(),
+    SameQuantity(),
+    SameRoles(),
+    FigureAttached(),
+    ConditionKept(),
+)
+"""Every rule, in the order their findings are reported."""

@@ -1,0 +1,200 @@
+"""Word classes by lemma: modality, negation, quantity, direction, conditions, attribution."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+Deontic = Literal["obligation", "permission", "prohibition", "no_obligation", "plain"]
+
+MODALITY: dict[str, Literal["obligation", "permission"]] = {
+    "must": "obligation",
+    "shall": "obligation",
+    "require": "obligation",  # "is required to"
+    "oblige": "obligation",
+    "obligate": "obligation",
+    "need": "obligation",
+    "have": "obligation",  # "has to" (only with a `to` infinitive: see the modality rule)
+    "may": "permission",
+    "can": "permission",
+    "could": "permission",
+    "might": "permission",
+    "entitle": "permission",
+    "permit": "permission",
+    "allow": "permission",
+}
+"""Lemmas that make a clause an obligation or a permission (with a negation: a prohibition,
+or no obligation)."""
+
+NEGATORS = frozenset({"not", "n't", "never", "no", "none", "nobody", "nothing", "neither", "nor"})
+
+QUANTIFIERS: dict[str, str] = {
+    "all": "all",
+    "every": "all",
+    "each": "all",
+    "any": "any",
+    "whole": "all",
+    "entire": "all",
+    "some": "some",
+    "several": "some",
+    "certain": "some",
+    "one": "some",
+    "only": "only",
+    "alone": "only",
+    "solely": "only",
+    "exclusively": "only",
+    "sole": "only",
+    "least": "at_least",
+    "minimum": "at_least",
+    "most": "at_most",
+    "maximum": "at_most",
+    "up": "at_most",  # "up to"
+    "exceed": "more",
+    "more": "more",
+    "over": "more",
+    "fewer": "less",
+    "less": "less",
+    "under": "less",
+}
+"""Quantity words by the class a restatement must keep ("each" = "every", "minimum" = "at
+least"); see `quantifier_of` for the two-word forms."""
+
+_DIRECTION_PAIRS = (
+    ("increase", "decrease"),
+    ("rise", "fall"),
+    ("raise", "lower"),
+    ("raise", "reduce"),
+    ("increase", "reduce"),
+    ("up", "down"),
+    ("higher", "lower"),
+    ("high", "low"),
+    ("above", "below"),
+    ("over", "under"),
+    ("before", "after"),
+    ("earlier", "later"),
+    ("early", "late"),
+    ("prior", "after"),
+    ("earliest", "latest"),
+    ("first", "last"),
+    ("add", "deduct"),
+    ("add", "subtract"),
+    ("more", "less"),
+    ("more", "fewer"),
+    ("gain", "loss"),
+    ("profit", "loss"),
+    ("grow", "shrink"),
+    ("expand", "contract"),
+    ("exceed", "below"),
+    ("maximum", "minimum"),
+    ("most", "least"),
+    ("upper", "lower"),
+    ("surplus", "deficit"),
+    ("credit", "debit"),
+    ("accept", "reject"),
+    ("approve", "reject"),
+    ("approve", "decline"),
+    ("include", "exclude"),
+    ("start", "end"),
+    ("begin", "end"),
+    ("open", "close"),
+    ("win", "lose"),
+)
+DIRECTIONS: dict[str, frozenset[str]] = {}
+for _a, _b in _DIRECTION_PAIRS:
+    DIRECTIONS.setdefault(_a, frozenset())
+    DIRECTIONS.setdefault(_b, frozenset())
+    DIRECTIONS[_a] |= {_b}
+    DIRECTIONS[_b] |= {_a}
+"""For each lemma that points one way, the lemmas that point the other."""
+
+_SAME_WAY = {
+    "increase": "up",
+    "rise": "up",
+    "raise": "up",
+    "grow": "up",
+    "gain": "up",
+    "climb": "up",
+    "higher": "up",
+    "up": "up",
+    "decrease": "down",
+    "fall": "down",
+    "reduce": "down",
+    "lower": "down",
+    "drop": "down",
+    "decline": "down",
+    "cut": "down",
+    "shrink": "down",
+    "down": "down",
+    "before": "before",
+    "prior": "before",
+    "earlier": "before",
+    "after": "after",
+    "later": "after",
+    "following": "after",
+    "above": "above",
+    "over": "above",
+    "exceed": "above",
+    "more": "above",
+    "below": "below",
+    "under": "below",
+    "less": "below",
+    "fewer": "below",
+}
+
+
+def direction_of(lemma: str) -> str | None:
+    """The way ``lemma`` points ("up", "down", "before", "after", "above", "below"), or None."""
+    return _SAME_WAY.get(lemma)
+
+
+def quantifier_of(lemma: str, before: str = "") -> str | None:
+    """The class of a quantity word, reading the word ``before`` it ("at least", "no more",
+    "not exceed", "up to")."""
+    if lemma == "least" and before == "at":
+        return "at_least"
+    if lemma == "most" and before == "at":
+        return "at_most"
+    if lemma in ("more", "exceed") and before in ("no", "not"):
+        return "at_most"
+    if lemma in ("less", "fewer") and before in ("no", "not"):
+        return "at_least"
+    if lemma in ("up", "most", "least", "over", "under"):
+        return None  # only in the two-word forms above: "up the chain", "most of"
+    return QUANTIFIERS.get(lemma)
+
+
+CONDITIONS = frozenset({"unless", "except", "excepting", "provided", "providing", "if", "save"})
+"""Words that open a condition or an exception a restatement may not drop ("unless", "except
+that", "provided that", "if"); the two-word openers are `CONDITION_PAIRS`."""
+
+CONDITION_PAIRS = frozenset({("subject", "to"), ("other", "than"), ("only", "if")})
+"""Two-word openers of a condition: "subject to", "other than", "only if"."""
+
+CONDITION_WORDS = frozenset({"excluding", "notwithstanding"})
+"""One-word openers that are not conjunctions ("excluding", "notwithstanding")."""
+
+ATTRIBUTION = frozenset(
+    {
+        "say",
+        "state",
+        "note",
+        "write",
+        "mention",
+        "confirm",
+        "report",
+        "explain",
+        "record",
+        "specify",
+        "provide",
+        "stipulate",
+        "set",
+        "according",
+        "indicate",
+        "show",
+    }
+)
+"""Verbs (and "according to") that only attribute what follows to a source: "the lease
+states that ..." asks the source for what follows, not for the word "states"."""
+
+LIGHT_VERBS = frozenset({"be", "have", "get", "carry", "bear", "make", "do", "hold", "apply"})
+"""Verbs that carry little of their own: "Facility B carries a Margin of 2.75%" says what
+"the Margin for Facility B is 2.75%" says; their objects and figures must still match."""

@@ -1,0 +1,138 @@
+"""The confirmation rules (`support_judge="strict"`), one table row per rule id: each rule's
+documented example finds what its documentation says, with the rule's id; the claim it
+guards, restated truly, is confirmed; and the judge names the rule in every verdict."""
+
+from __future__ import annotations
+
+import pytest
+
+from citeproof import Policy, Source, answer_to_json, verify
+from citeproof.verifier.support.confirm import RULES, confirm
+
+BY_ID = {rule.id: rule for rule in RULES}
+
+# For each rule id: a true restatement of its example's passage that every rule confirms.
+TRUE = {
+    "match.every_word": (
+        "Corvel will ship the pumps to Llanwern.",
+        "Corvel will ship the pumps to Llanwern on 5 April.",
+    ),
+    "match.opposite": (
+        "If Leverage is below 2.00:1, the Margin is reduced by 0.25% per annum.",
+        "If Leverage is below 2.00:1, the Margin is reduced by 0.25% per annum.",
+    ),
+    "direction.kept": ("Invoices are paid before delivery.", "Invoices are paid before delivery."),
+    "modality.kept": ("Founders may not transfer shares.", "No Founder shall transfer any Shares."),
+    "polarity.kept": (
+        "The Supplier is not liable for indirect loss.",
+        "The Supplier is not liable for indirect loss.",
+    ),
+    "quantity.kept": (
+        "The Landlord must give at least 30 days' notice.",
+        "The Landlord must give no less than 30 days' notice.",
+    ),
+    "roles.kept": (
+        "The Tenant must pay the Landlord's legal costs.",
+        "The Landlord's legal costs must be paid by the Tenant.",
+    ),
+    "figure.attached": (
+        "Facility A carries a Margin of 2.75% per annum.",
+        "The Margin is 2.75% per annum for Facility A and 2.25% per annum for Facility B.",
+    ),
+    "condition.kept": (
+        "The Recipient must destroy all Confidential Information, except that it may keep "
+        "one archival copy.",
+        "The Recipient shall return or destroy all Confidential Information, except that it "
+        "may keep one archival copy.",
+    ),
+}
+
+
+def test_every_rule_has_a_row() -> None:
+    assert set(TRUE) == set(BY_ID), "a rule without a table row, or a row without a rule"
+    assert len(BY_ID) == len(RULES), "two rules share an id"
+
+
+@pytest.mark.parametrize("rule_id", sorted(BY_ID))
+def test_each_rule_finds_its_documented_example(rule_id: str) -> None:
+    rule = BY_ID[rule_id]
+    claim, passage, says = rule.example
+    outcome = confirm(claim, passage)
+    assert outcome.outcome != "supported"
+    messages = [f.message for f in outcome.findings if f.rule == rule_id]
+    assert says in messages, f"{rule_id} found {messages} in {outcome.findings}"
+
+
+@pytest.mark.parametrize("rule_id", sorted(TRUE))
+def test_the_same_statement_said_truly_is_confirmed(rule_id: str) -> None:
+    claim, passage = TRUE[rule_id]
+    outcome = confirm(claim, passage)
+    assert outcome.outcome == "supported", outcome.findings
+
+
+STRICT = Policy(support_judge="strict")
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage", "rule"),
+    [
+        (
+            "Facility B carries a Margin of 2.75% per annum.",
+            "The Margin is 2.75% per annum for Facility A and 2.25% per annum for Facility B.",
+            "figure.attached",
+        ),
+        (
+            "If Leverage is below 2.00:1, the Margin for each Facility goes up by 0.25% per annum.",
+            "If Leverage is below 2.00:1, the Margin for each Facility is reduced by 0.25% per "
+            "annum.",
+            "match.opposite",
+        ),
+        (
+            "Within 30 days of a written request, the Recipient must destroy every copy of the "
+            "Confidential Information, including copies held in automatic electronic back-ups.",
+            "Within 30 days of a written request, the Recipient shall return or destroy all "
+            "Confidential Information, except that it may keep one archival copy for compliance "
+            "purposes and any copies held in automatic electronic back-ups.",
+            "condition.kept",
+        ),
+        (
+            "The contractor starts the pump station refit on 5 April.",
+            "The contractor starts the pump station refit on 22 March. Corvel will ship the "
+            "pumps to Llanwern on 5 April.",
+            "figure.attached",
+        ),
+        (
+            "Corvel will send an engineer to install the pumps at Llanwern.",
+            "The contractor starts the pump station refit on 22 March. Corvel will ship the "
+            "pumps to Llanwern on 5 April.",
+            "match.every_word",
+        ),
+    ],
+)
+def test_the_false_claims_of_the_issue_are_never_supported(
+    claim: str, passage: str, rule: str
+) -> None:
+    """Verified as a user would, `CLAIM [source]`: not supported, and the JSON names the
+    rule that decided and the words."""
+    answer = verify(
+        f"{claim} [doc]", [Source(id="doc", kind="document", text=passage)], policy=STRICT
+    )
+    (judged,) = answer_to_json(answer)["claims"]
+    (support,) = judged["support"]
+    assert judged["verdict"] != "supported"
+    assert support["rule"] == rule
+    assert support["reason"]
+
+
+def test_a_confirmed_claim_names_the_confirmation_and_the_default_judge_is_unchanged() -> None:
+    source = Source(
+        id="doc",
+        kind="document",
+        text="The Margin is 2.75% per annum for Facility A and 2.25% per annum for Facility B.",
+    )
+    claim = "Facility A carries a Margin of 2.75% per annum. [doc]"
+    strict = answer_to_json(verify(claim, [source], policy=STRICT))["claims"][0]
+    assert strict["verdict"] == "supported"
+    assert strict["support"][0]["rule"] == "confirmed"
+    default = answer_to_json(verify(claim, [source]))["claims"][0]
+    assert "rule" not in default["support"][0]
