@@ -17,6 +17,11 @@ TRUE = {
         "Corvel will ship the pumps to Llanwern.",
         "Corvel will ship the pumps to Llanwern on 5 April.",
     ),
+    "match.same_statement": (
+        "A public official's entertainment needs the approval of the Compliance team.",
+        "Trips above £3,000 need the approval of the Finance Director. Entertaining a public "
+        "official requires the approval of the Compliance team.",
+    ),
     "match.opposite": (
         "If Leverage is below 2.00:1, the Margin is reduced by 0.25% per annum.",
         "If Leverage is below 2.00:1, the Margin is reduced by 0.25% per annum.",
@@ -99,7 +104,7 @@ STRICT = Policy(support_judge="strict")
             "The contractor starts the pump station refit on 5 April.",
             "The contractor starts the pump station refit on 22 March. Corvel will ship the "
             "pumps to Llanwern on 5 April.",
-            "figure.attached",
+            "match.same_statement",
         ),
         (
             "Corvel will send an engineer to install the pumps at Llanwern.",
@@ -136,3 +141,13 @@ def test_a_confirmed_claim_names_the_confirmation_and_the_default_judge_is_uncha
     assert strict["support"][0]["rule"] == "confirmed"
     default = answer_to_json(verify(claim, [source]))["claims"][0]
     assert "rule" not in default["support"][0]
+
+
+def test_every_rule_is_documented_with_its_example() -> None:
+    from pathlib import Path
+
+    page = (Path(__file__).parents[1] / "docs" / "claim-support.md").read_text(encoding="utf-8")
+    for rule in RULES:
+        claim, _, finds = rule.example
+        assert f"| `{rule.id}` |" in page, f"{rule.id} is not in docs/claim-support.md"
+        assert claim in page and finds in page, f"{rule.id}'s example is not documented"

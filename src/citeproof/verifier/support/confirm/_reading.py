@@ -22,6 +22,7 @@ from citeproof.verifier.support._text import STOP_WORDS, tokenize
 from citeproof.verifier.support.confirm._parse import parse
 from citeproof.verifier.support.lexicon import (
     ATTRIBUTION,
+    DISCOURSE,
     LIGHT_VERBS,
     MODALITY,
     WordNet,
@@ -128,6 +129,8 @@ def content_words(claim: Doc) -> tuple[int, ...]:
             continue
         lem = lemma(t)
         if t.pos_ in ("VERB", "AUX") and (lem in LIGHT_VERBS or lem in MODALITY):
+            continue
+        if lem in DISCOURSE:
             continue
         if t.pos_ == "ADJ" and lem in MODALITY:  # "entitled", "required", "permitted"
             continue

@@ -159,6 +159,75 @@ class EveryWordMatched:
             )
 
 
+class SameStatement:
+    id = "match.same_statement"
+    checks = (
+        "The words of one clause of the claim are matched in one sentence of the passage: a "
+        "word found only in another sentence joins two statements the passage keeps apart "
+        "(“the Compliance team and the Finance Director” where the sentence names only the "
+        "Compliance team)."
+    )
+    example = (
+        "A public official's entertainment needs the approval of the Compliance team and the "
+        "Finance Director.",
+        "Trips above £3,000 need the approval of the Finance Director. Entertaining a public "
+        "official requires the approval of the Compliance team.",
+        "“Finance Director” is in another sentence of the passage than the rest of its clause",
+    )
+
+    def check(self, reading: Reading) -> Iterator[Finding]:
+        clauses: dict[int, list[int]] = {}
+        for i in reading.content:
+            if reading.matched(i) is not None:
+                clauses.setdefault(_clause_head(reading.claim[i]).i, []).append(i)
+        for members in clauses.values():
+            where = {i: _sentence_of(reading, i) for i in members}
+            counts: dict[int, int] = {}
+            for s in where.values():
+                counts[s] = counts.get(s, 0) + 1
+            if len(counts) < 2:
+                continue
+            main = max(counts, key=lambda s: (counts[s], -s))
+            apart = [reading.claim[i] for i in members if where[i] != main]
+            if apart:
+                words = _words(_with_compounds(apart))
+                yield Finding(
+                    self.id,
+                    "unconfirmed",
+                    words,
+                    "",
+                    f"“{words}” is in another sentence of the passage than the rest of its clause",
+                )
+
+
+def _sentence_of(reading: Reading, i: int) -> int:
+    found = reading.matched(i)
+    assert found is not None
+    return found.sent.start
+
+
+def _clause_head(token: Token) -> Token:
+    """The head of the clause ``token`` belongs to: the nearest verb (or root) above it
+    with a subject of its own, or the root."""
+    node = token
+    while node.head.i != node.i:
+        if node.dep_ in ("advcl", "ccomp", "relcl", "acl") or (
+            node.dep_ == "conj" and node.pos_ in ("VERB", "AUX") and _own_clause(node)
+        ):
+            return node
+        node = node.head
+    return node
+
+
+def _with_compounds(tokens: list[Token]) -> list[Token]:
+    out = {t.i: t for t in tokens}
+    for t in tokens:
+        for c in t.children:
+            if c.dep_ == "compound":
+                out[c.i] = c
+    return list(out.values())
+
+
 class OppositeWord:
     id = "match.opposite"
     checks = (
@@ -201,10 +270,13 @@ def _opposite_in(reading: Reading, t: Token, sentences: set[int]) -> Token | Non
     ours = lemma(t)
     way = direction_of(ours)
     lexicon = reading.lexicon
+    said = {lemma(c) for c in reading.claim}
     for p in reading.passage:
         if p.sent.start not in sentences:
             continue
         theirs = lemma(p)
+        if theirs in said:
+            continue  # the claim says it too: "if Leverage is below 2.00:1"
         if theirs in DIRECTIONS.get(ours, ()):
             return p
         other_way = direction_of(theirs)
@@ -227,7 +299,7 @@ def _same_way_in(reading: Reading, t: Token, sentences: set[int]) -> bool:
     return any(direction_of(lemma(p)) == way for p in reading.passage if p.sent.start in sentences)
 
 
-_OPPOSED = {("up", "down"), ("before", "after"), ("above", "below")}
+_OPPOSED = {("up", "down"), ("before", "after")}
 
 
 def _opposed(a: str, b: str) -> bool:
@@ -405,9 +477,9 @@ def _quantity(doc: Doc, t: Token) -> str | None:
     if lemma(t) == "up" and after == "to":
         return "at_most"
     found = quantifier_of(lemma(t), before)
-    if found is None and direction_of(lemma(t)) in ("above", "below"):
+    if found is None and lemma(t) in ("above", "below", "over", "under", "exceed"):
         # "over 50 miles", "above £100": a bound, as "more than" is
-        return "more" if direction_of(lemma(t)) == "above" else "less"
+        return "more" if direction_of(lemma(t)) == "up" else "less"
     return found
 
 
@@ -670,6 +742,7 @@ def _rest(t: Token) -> list[int]:
 
 RULES: tuple[Rule, ...] = (
     EveryWordMatched(),
+    SameStatement(),
     OppositeWord(),
     SameDirection(),
     SameModality(),

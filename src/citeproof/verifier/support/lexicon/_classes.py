@@ -124,25 +124,26 @@ _SAME_WAY = {
     "cut": "down",
     "shrink": "down",
     "down": "down",
+    "above": "up",
+    "over": "up",
+    "exceed": "up",
+    "more": "up",
+    "below": "down",
+    "under": "down",
+    "less": "down",
+    "fewer": "down",
     "before": "before",
     "prior": "before",
     "earlier": "before",
     "after": "after",
     "later": "after",
     "following": "after",
-    "above": "above",
-    "over": "above",
-    "exceed": "above",
-    "more": "above",
-    "below": "below",
-    "under": "below",
-    "less": "below",
-    "fewer": "below",
 }
 
 
 def direction_of(lemma: str) -> str | None:
-    """The way ``lemma`` points ("up", "down", "before", "after", "above", "below"), or None."""
+    """The way ``lemma`` points ("up": more, above, over, rise; "down"; "before"; "after"),
+    or None."""
     return _SAME_WAY.get(lemma)
 
 
@@ -166,8 +167,10 @@ CONDITIONS = frozenset({"unless", "except", "excepting", "provided", "providing"
 """Words that open a condition or an exception a restatement may not drop ("unless", "except
 that", "provided that", "if"); the two-word openers are `CONDITION_PAIRS`."""
 
-CONDITION_PAIRS = frozenset({("subject", "to"), ("other", "than"), ("only", "if")})
-"""Two-word openers of a condition: "subject to", "other than", "only if"."""
+CONDITION_PAIRS = frozenset(
+    {("subject", "to"), ("other", "than"), ("only", "if"), ("as", "long"), ("so", "long")}
+)
+"""Two-word openers of a condition: "subject to", "other than", "only if", "as long (as)"."""
 
 CONDITION_WORDS = frozenset({"excluding", "notwithstanding"})
 """One-word openers that are not conjunctions ("excluding", "notwithstanding")."""
@@ -195,6 +198,50 @@ ATTRIBUTION = frozenset(
 """Verbs (and "according to") that only attribute what follows to a source: "the lease
 states that ..." asks the source for what follows, not for the word "states"."""
 
-LIGHT_VERBS = frozenset({"be", "have", "get", "carry", "bear", "make", "do", "hold", "apply"})
+LIGHT_VERBS = frozenset(
+    {
+        "be",
+        "have",
+        "get",
+        "carry",
+        "bear",
+        "make",
+        "do",
+        "hold",
+        "apply",
+        "come",  # "came to £14,424"
+        "reach",  # "reached £168.2 million"
+        "stand",
+        "remain",
+        "relate",  # "£720 relates to the gift box line"
+        "occur",
+        "happen",
+        "take",  # "takes a backup", "take place"
+        "last",  # "an outage lasting five minutes"
+        "serve",  # "serves notice"
+    }
+)
 """Verbs that carry little of their own: "Facility B carries a Margin of 2.75%" says what
 "the Margin for Facility B is 2.75%" says; their objects and figures must still match."""
+
+DISCOURSE = frozenset(
+    {
+        "instead",
+        "rather",
+        "normally",
+        "usually",
+        "generally",
+        "also",
+        "then",
+        "now",
+        "already",
+        "respectively",
+        "otherwise",
+        "addition",  # "in addition to"
+        "long",  # "as long as": a condition, read by the condition rule
+        "time",  # "one time", "at any time": quantity words carry it
+        "currently",
+        "together",
+    }
+)
+"""Words that order or connect what a claim says, with nothing of their own to back."""
