@@ -180,13 +180,14 @@ DEFAULTS = Policy()
 @click.option(
     "--fail-on",
     "fail_on",
-    type=click.Choice(["quote", "claim", "any"]),
+    type=click.Choice(["quote", "claim", "any", "review"]),
     default=None,
     help="Exit with status 1 when a quote failed (mismatch, not_found, ineligible, or "
     "corrected with its meaning changed), a claim failed (it cites a source not provided, a "
     "flagged source, carries a failed quote, or its sources do not back it: unsupported, "
     "contradicted), "
-    "or either: for CI. The output is written all the same.",
+    "or either (any); review: either, and a claim the strict judge could not confirm "
+    "(unconfirmed). For CI; the output is written all the same.",
 )
 @click.option(
     "--support-judge",

@@ -31,7 +31,7 @@ from citeproof.render import json_text
 from citeproof.sources import ReadLimits
 from citeproof.verifier import Verifier
 
-FailOn = Literal["quote", "claim", "any"]
+FailOn = Literal["quote", "claim", "any", "review"]
 
 FAILED_QUOTE = ("mismatch", "not_found", "ineligible")
 """Quote statuses `--fail-on quote` fails on: not in the source as written, or not provided.
@@ -45,6 +45,10 @@ FAILED_SUPPORT = ("unsupported", "contradicted")
 """Claim-support verdicts that fail a claim (F.2): its sources do not back it, or say
 otherwise. A ``partial`` claim is shown with what is not backed, and passes."""
 
+REVIEW_SUPPORT = ("unconfirmed",)
+"""Verdicts `--fail-on review` fails on besides every other failure: claims citeproof could
+not confirm (the strict judge's review band)."""
+
 CHUNK_LINES = 16
 """Lines per worker task at most."""
 CHUNK_BYTES = 4 * 1024 * 1024
@@ -55,19 +59,20 @@ def failed(answer: VerifiedAnswer, fail_on: FailOn) -> list[str]:
     """What fails ``answer`` under ``--fail-on``: ``q2 not_found``, ``claim c3`` ..., in order."""
     failures: list[str] = []
     failed_quotes = {q.id for q in answer.quotes if q.status in FAILED_QUOTE or q.meaning_changed}
-    if fail_on in ("quote", "any"):
+    if fail_on in ("quote", "any", "review"):
         failures += [
             f"{q.id} {q.status}" + (" (meaning changed)" if q.meaning_changed else "")
             for q in answer.quotes
             if q.id in failed_quotes
         ]
-    if fail_on in ("claim", "any"):
+    if fail_on in ("claim", "any", "review"):
+        support = FAILED_SUPPORT + (REVIEW_SUPPORT if fail_on == "review" else ())
         failures += [
-            f"claim {c.id}" + (f" ({c.verdict})" if c.verdict in FAILED_SUPPORT else "")
+            f"claim {c.id}" + (f" ({c.verdict})" if c.verdict in support else "")
             for c in answer.claims
             if any(cited.status in FAILED_CITATION for cited in c.citations)
             or failed_quotes.intersection(c.quote_ids)
-            or c.verdict in FAILED_SUPPORT
+            or c.verdict in support
         ]
     return failures
 

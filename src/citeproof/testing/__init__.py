@@ -44,6 +44,7 @@ def assert_cited(
     max_contradicted: int = 0,
     max_unsupported: int | None = None,
     max_partial: int | None = None,
+    max_unconfirmed: int | None = None,
     min_quotes: int = 0,
     min_cited_claims: float = 0.0,
     policy: Policy | None = None,
@@ -59,7 +60,8 @@ def assert_cited(
       correction that turns the source's 80% into 90% is a failure, however the quote was
       corrected);
     - more claims have a verdict than its ``max_<verdict>`` allows (``contradicted``: none by
-      default; ``unsupported`` and ``partial``: no limit unless given);
+      default; ``unsupported``, ``partial`` and ``unconfirmed``, the strict judge's review
+      band: no limit unless given);
     - fewer than ``min_quotes`` quotes were found;
     - a smaller share of the claims than ``min_cited_claims`` (0 to 1) cites a provided source.
 
@@ -99,6 +101,7 @@ def assert_cited(
         "contradicted": max_contradicted,
         "unsupported": max_unsupported,
         "partial": max_partial,
+        "unconfirmed": max_unconfirmed,
     }
     for verdict, limit in claim_limits.items():
         judged = [c for c in verified.claims if c.verdict == verdict]

@@ -59,7 +59,8 @@ def attach_support(
     judged = iter(judge.judge_many([r for rs in requests for r in rs]))
     result = []
     for claim, asked in zip(claims, requests, strict=True):
-        support = tuple(_held_back(next(judged), claim, by_id) for _ in asked)
+        strict = judge.policy.support_judge == "strict"
+        support = tuple(_held_back(next(judged), claim, by_id, strict=strict) for _ in asked)
         verdict = _verdict(claim, support, cites_elsewhere)
         result.append(dataclasses.replace(claim, support=support, verdict=verdict))
     return tuple(result)
@@ -92,11 +93,17 @@ def _requests(
 
 
 def _held_back(
-    support: ClaimSupport, claim: VerifiedClaim, quotes: dict[str, VerifiedQuote]
+    support: ClaimSupport,
+    claim: VerifiedClaim,
+    quotes: dict[str, VerifiedQuote],
+    *,
+    strict: bool = False,
 ) -> ClaimSupport:
     """``support``, never ``supported`` for a claim whose quote of that source was not found
     (``unsupported``) or was kept as written with another meaning (``contradicted``: the
-    source says something else, as the quote's differences show)."""
+    source says something else, as the quote's differences show); with the strict judge,
+    nor for one whose quote citeproof corrected with a change of meaning (``unconfirmed``:
+    the answer said something else, and the reader must see what)."""
     if support.verdict == "contradicted":
         return support
     own = [quotes[q] for q in claim.quote_ids if q in quotes]
@@ -109,6 +116,16 @@ def _held_back(
             else "its quote is not what the source says"
         )
         return dataclasses.replace(support, verdict="contradicted", reason=reason)
+    corrected = [q for q in own if q.status == "corrected" and q.meaning_changed]
+    if strict and corrected and support.verdict == "supported":
+        differences = [d for d in corrected[0].differences if d.changes_meaning]
+        said = f": {differences[0].description}" if differences else ""
+        return dataclasses.replace(
+            support,
+            verdict="unconfirmed",
+            reason=f"citeproof corrected its quote and the meaning changed{said}",
+            rule="quote.meaning_changed",
+        )
     missing = [q for q in own if q.status == "not_found"]
     if missing and support.verdict in ("supported", "partial"):
         return dataclasses.replace(
