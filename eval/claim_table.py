@@ -38,6 +38,7 @@ from support_sets import Case, every
 from citeproof import Policy, Source
 from citeproof.verifier.support import SupportJudge
 from citeproof.verifier.support._judge import Request, kept_promise
+from citeproof.verifier.support._nli import NliModel
 
 BUSINESS = Path(__file__).with_name("business")
 FALSE_SUPPORTED = 0.05
@@ -106,13 +107,14 @@ def tally(cases: list[Case], verdicts: list[str]) -> Tally:
 def judge(cases: list[Case], policy: Policy) -> tuple[list[str], list[str], list[str]]:
     """Each case's verdict with the promise, before it, and the rule that decided."""
     shared = SupportJudge(policy)
+    reader = NliModel.get()
     kept, before, rules = [], [], []
     for case in cases:
         judge_ = SupportJudge(policy, encoder=shared.encoder, model=shared.model)
         request = Request(case.claim, case.source)
         found = judge_.examine(case.claim, case.source)
         (support,) = judge_._judged([request], [found])
-        promised = kept_promise(request, found, support)
+        promised = kept_promise(request, found, support, reader)
         before.append(support.verdict)
         kept.append(promised.verdict)
         rules.append(promised.rule)

@@ -74,3 +74,63 @@ def test_a_quote_corrected_with_another_meaning_is_never_shown_supported() -> No
     assert claim["verdict"] == "unconfirmed"
     assert claim["support"][0]["rule"] == "quote.meaning_changed"
     assert "meaning changed" in claim["support"][0]["reason"]
+
+
+class _Reader:
+    """The entailment model's place, with a fixed P(entails): the unit under test is how the
+    strict judge uses it."""
+
+    def __init__(self, entails: float) -> None:
+        self.entails = entails
+        self.asked: list[tuple[str, str]] = []
+
+    def score(self, pairs: list[tuple[str, str]]) -> list[object]:
+        from citeproof.verifier.support._nli import Entailment
+
+        self.asked += pairs
+        return [Entailment(self.entails, 0.0, 1 - self.entails) for _ in pairs]
+
+
+@pytest.mark.parametrize(
+    ("entails", "verdict", "rule"),
+    [(0.9, "supported", "model.raised"), (0.3, "unconfirmed", "match.every_word")],
+)
+def test_the_model_raises_only_words_the_lexicon_missed_and_orders_the_rest(
+    entails: float, verdict: str, rule: str
+) -> None:
+    from citeproof.verifier.support import SupportJudge
+    from citeproof.verifier.support._judge import Request, kept_promise
+
+    source = Source(
+        id="sla", kind="document", text="The Provider keeps each backup for five weeks."
+    )
+    claim = "The Provider retains every backup for five weeks."  # "retains": no WordNet sense
+    judge = SupportJudge(STRICT)
+    found = judge.examine(claim, source)
+    request = Request(claim, source)
+    (support,) = judge._judged([request], [found])
+    reader = _Reader(entails)
+    kept = kept_promise(request, found, support, reader)  # type: ignore[arg-type]
+    if support.verdict != "supported":
+        pytest.skip(f"the head did not back it ({support.verdict}): nothing for the model")
+    assert kept.verdict == verdict
+    assert kept.rule == rule
+    assert kept.score == entails
+    assert reader.asked == [("The Provider keeps each backup for five weeks.", claim)]
+
+
+def test_the_model_never_overrules_a_structural_finding() -> None:
+    from citeproof.verifier.support import SupportJudge
+    from citeproof.verifier.support._judge import Request, kept_promise
+
+    source = Source(id="loan", kind="document", text=LOAN)
+    claim = "Facility B carries a Margin of 2.75% per annum."
+    judge = SupportJudge(STRICT)
+    found = judge.examine(claim, source)
+    request = Request(claim, source)
+    (support,) = judge._judged([request], [found])
+    reader = _Reader(0.99)
+    kept = kept_promise(request, found, support, reader)  # type: ignore[arg-type]
+    assert kept.verdict != "supported"
+    assert kept.rule == "figure.attached"
+    assert reader.asked == []
