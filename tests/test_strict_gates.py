@@ -134,3 +134,45 @@ def test_the_model_never_overrules_a_structural_finding() -> None:
     assert kept.verdict != "supported"
     assert kept.rule == "figure.attached"
     assert reader.asked == []
+
+
+def test_only_the_review_band_is_escalated_in_one_call_and_the_summary_counts_it() -> None:
+    from citeproof.providers import FunctionProvider
+    from citeproof.render import render
+
+    asked: list[str] = []
+
+    def respond(request: object) -> str:
+        prompt = request.prompt  # type: ignore[attr-defined]
+        asked.append(prompt)
+        items = prompt.count("Item ")
+        return json.dumps(
+            [
+                {"item": n, "verdict": "contradicts", "reason": "B is 2.25%"}
+                for n in range(1, items + 1)
+            ]
+        )
+
+    provider = FunctionProvider(respond)
+    sources = [Source(id="loan", kind="document", text=LOAN)]
+    answer = FALSE.strip() + " " + TRUE.strip()
+    verified = verify(answer, sources, policy=STRICT, support_provider=provider)
+    verdicts = [c.verdict for c in verified.claims]
+    assert verdicts == ["contradicted", "supported"]
+    (escalated,) = verified.claims[0].support
+    assert (escalated.method, escalated.rule) == ("provider", "escalated")
+    assert "B is 2.25%" in escalated.reason
+    assert verified.claims[1].support[0].rule == "confirmed"  # decided here, never asked
+    assert len(asked) == 1 and asked[0].count("Item ") == 1
+    assert "(1 escalated to the configured model)" in render(verified, "html")
+    verify(answer, sources, policy=STRICT, support_provider=provider)
+    assert len(asked) == 1  # the same answer again: from the cache
+
+
+def test_escalate_to_is_for_the_strict_judge(files: dict[str, Path]) -> None:
+    code, _, err = invoke(
+        "verify", str(files["false"]), "--source", f"loan={files['loan']}",
+        "--support-judge", "lexical", "--escalate-to", "embedded",
+    )  # fmt: skip
+    assert code == 2
+    assert "--escalate-to goes with the strict judge" in err

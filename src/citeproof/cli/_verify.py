@@ -208,6 +208,15 @@ DEFAULTS = Policy()
     "OPENAI_API_KEY is set, anthropic when ANTHROPIC_API_KEY is set, else the embedded model).",
 )
 @click.option(
+    "--escalate-to",
+    "escalate_to",
+    type=ProviderChoice(),
+    default=None,
+    help="With the strict judge: send the claims it could not confirm (unconfirmed), and only "
+    "those, to this provider, one call per answer, cached; its verdict is recorded as the "
+    "provider's (method provider, rule escalated).",
+)
+@click.option(
     "--from",
     "vendor",
     type=click.Choice(VENDORS),
@@ -251,6 +260,7 @@ def verify_command(
     fail_on: FailOn | None,
     support_judge: SupportJudgeName | None,
     judge_provider: str | None,
+    escalate_to: str | None,
     vendor: str | None,
     encoding: str,
     request_file: Path | None,
@@ -274,6 +284,12 @@ def verify_command(
     if batch is not None and support_judge == "provider":
         raise click.UsageError("--support-judge provider judges one answer, not --batch")
     support_provider = get_provider(judge_provider) if support_judge == "provider" else None
+    if escalate_to is not None:
+        if policy.support_judge != "strict":
+            raise click.UsageError("--escalate-to goes with the strict judge")
+        if batch is not None:
+            raise click.UsageError("--escalate-to judges one answer, not --batch")
+        support_provider = get_provider(escalate_to)
     if batch is not None:
         if vendor is not None:
             raise click.UsageError("--from reads one response file, not --batch")

@@ -26,7 +26,9 @@ def claims_part(answer: VerifiedAnswer) -> str | None:
         for verdict, label in SUPPORT_LABELS.items()
         if counts.get(verdict)
     ]
-    return f"{plural(len(claims), 'claim')}: {', '.join(parts)}"
+    escalated = sum(1 for c in claims if any(s.rule == "escalated" for s in c.support))
+    asked = f" ({escalated} escalated to the configured model)" if escalated else ""
+    return f"{plural(len(claims), 'claim')}: {', '.join(parts)}{asked}"
 
 
 def quotes_part(answer: VerifiedAnswer) -> str | None:

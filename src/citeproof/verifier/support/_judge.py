@@ -187,6 +187,8 @@ class SupportJudge:
                 field="support_judge",
             )
         self.asker = ProviderJudge(provider) if asks and provider is not None else None
+        escalates = policy.support_judge == STRICT and provider is not None
+        self.escalation = ProviderJudge(provider) if escalates and provider else None
         self._given = (encoder, model)
         self._resolved: tuple[TextEncoder | None, NliModel | None, str] | None = None
         self._prepared: dict[str, PreparedSource] = {}
@@ -302,9 +304,12 @@ class SupportJudge:
         if self.policy.support_judge != STRICT:
             return judged
         reader = NliModel.get()
-        return [
+        kept = [
             kept_promise(r, f, s, reader) for r, f, s in zip(requests, found, judged, strict=True)
         ]
+        if self.escalation is None:
+            return kept
+        return escalated(self.escalation, requests, found, kept)
 
     def _judged(
         self, requests: Sequence[Request], found: Sequence[Examined | None]
@@ -886,3 +891,45 @@ def kept_promise(
         unmatched=unmatched,
         left_out=left_out,
     )
+
+
+ESCALATED = "escalated"
+"""The rule id of a verdict the configured LLM gave a claim of the review band."""
+
+
+def escalated(
+    asker: ProviderJudge,
+    requests: Sequence[Request],
+    found: Sequence[Examined | None],
+    kept: list[ClaimSupport],
+) -> list[ClaimSupport]:
+    """``kept`` with each claim of the review band (`unconfirmed`) read by the configured
+    LLM, in one call for them all (cached by the prompt's hash): ``entails`` makes it
+    `supported`, ``contradicts`` `contradicted`, ``neither`` leaves it `unconfirmed`; each
+    such judgement's method is `PROVIDER` and its rule `ESCALATED`."""
+    band = [i for i, s in enumerate(kept) if s.verdict == "unconfirmed" and found[i] is not None]
+    if not band:
+        return kept
+    items = []
+    for i in band:
+        examined = found[i]
+        assert examined is not None
+        text = requests[i].source.text
+        ordered = sorted(examined.chosen, key=lambda s: s.span)
+        passage = " ".join(" ".join(text[slice(*s.span)].split()) for s in ordered)
+        items.append((passage[:READ_CHARS], requests[i].claim))
+    out = list(kept)
+    for i, verdict in zip(band, asker.judge(items), strict=True):
+        said = verdict.entailment
+        if said.entails == 1.0:
+            new: SupportVerdict = "supported"
+            reason = f"the configured model reads the passage as saying this: {verdict.reason}"
+        elif said.contradicts == 1.0:
+            new, reason = "contradicted", f"the configured model: {verdict.reason}"
+        else:
+            new = "unconfirmed"
+            reason = f"{kept[i].reason}; the configured model could not confirm it either"
+        out[i] = dataclasses.replace(
+            kept[i], verdict=new, reason=reason, method=PROVIDER, rule=ESCALATED
+        )
+    return out

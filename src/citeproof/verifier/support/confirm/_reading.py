@@ -58,6 +58,8 @@ class Reading:
     figures: dict[tuple[str, int], str] = field(default_factory=dict)  # (side, token) → key
     units: dict[tuple[str, int], str] = field(default_factory=dict)
     lexicon: WordNet | None = None
+    candidates: dict[int, list[Match]] = field(default_factory=dict)  # every match possible
+    values: dict[tuple[str, int], float] = field(default_factory=dict)
 
     def matched(self, i: int) -> Token | None:
         """The passage token claim token ``i`` is matched to, or None."""
@@ -91,12 +93,46 @@ def read(claim_text: str, passage_text: str, quoted: Sequence[Span] = ()) -> Rea
     for i in inside:
         reading.matches[i] = Match(i, None, QUOTED)
     candidates = {i: _candidates(reading, i) for i in content if i not in inside}
+    reading.candidates = candidates
     weight = _sentence_weight(reading, candidates)
     for i, found in candidates.items():
         if found:
             best = max(found, key=lambda m: (weight.get(_sentence(passage, m.passage), 0), -_at(m)))
             reading.matches[i] = best
+    for _ in range(2):  # twice: a verb's choice settles its arguments', and back
+        _agree(reading, candidates)
     return reading
+
+
+def _agree(reading: Reading, candidates: dict[int, list[Match]]) -> None:
+    """Among a claim word's candidates in the sentence it was matched in, prefer the one
+    whose neighbours in the parse are the matches of its own ("title passes" to the
+    "passes" whose subject is "title", not to the "passes" of "risk passes")."""
+    claim, passage = reading.claim, reading.passage
+    for i, found in candidates.items():
+        chosen = reading.matches.get(i)
+        if chosen is None or chosen.passage is None:
+            continue
+        sentence = _sentence(passage, chosen.passage)
+        rivals = [m for m in found if _sentence(passage, m.passage) == sentence]
+        if len(rivals) < 2:
+            continue
+        token = claim[i]
+        near = {t.i for t in (token.head, *token.children) if t.i != token.i}
+        wanted = {
+            m.passage for k in near if (m := reading.matches.get(k)) and m.passage is not None
+        }
+
+        reading.matches[i] = max(rivals, key=lambda m: _agreement(passage, m, wanted))
+
+
+def _agreement(passage: Doc, match: Match, wanted: set[int]) -> tuple[int, int]:
+    """How many of the passage word's parse neighbours are the matches ``wanted``; earlier
+    first among equals."""
+    assert match.passage is not None
+    p = passage[match.passage]
+    around = {t.i for t in (p.head, *p.children) if t.i != p.i}
+    return (len(around & wanted), -match.passage)
 
 
 def _at(match: Match) -> int:
@@ -147,6 +183,8 @@ def _framing(claim: Doc) -> set[int]:
         lem = lemma(t)
         if lem == "accord" or t.lower_ == "according":
             out.update(x.i for x in t.subtree)
+        elif lem == "word" and t.dep_ == "pobj" and t.head.lower_ == "in":
+            out.update(x.i for x in t.head.subtree)  # "in the memo's words"
         elif lem in ATTRIBUTION and t.pos_ == "VERB" and any(c.dep_ == "ccomp" for c in t.children):
             out.add(t.i)
             for c in t.children:
@@ -158,15 +196,49 @@ def _framing(claim: Doc) -> set[int]:
 def _figures(reading: Reading, side: str, text: str) -> None:
     """Each token inside a figure, date or duration of the fact layer gets that figure's key."""
     doc = reading.claim if side == "claim" else reading.passage
-    spans = [(t.span, t.key, t.unit) for t in tokenize(text) if t.kind in ("number", "date")]
+    spans = [
+        (t.span, t.key, t.unit, t.value) for t in tokenize(text) if t.kind in ("number", "date")
+    ]
     if not spans:
         return
     for token in doc:
-        for (start, end), key, unit in spans:
+        for (start, end), key, unit, value in spans:
             if start <= token.idx < end:
                 reading.figures[(side, token.i)] = key
                 reading.units[(side, token.i)] = unit
+                if value is not None:
+                    reading.values[(side, token.i)] = value
                 break
+
+
+_CURRENCY = {"$": "dollar", "£": "pound", "€": "euro", "¥": "yen"}
+
+
+def _same_amount(reading: Reading, i: int, p: int) -> bool:
+    """The same value in units that agree: the same unit, one side with none ("2000" and
+    "£2,000"; never a duration), or a currency's sign and its name ("$2 million", "two
+    million dollars")."""
+    ours, theirs = reading.values.get(("claim", i)), reading.values.get(("passage", p))
+    if ours is None or theirs is None or ours != theirs:
+        return False
+    a, b = reading.units.get(("claim", i), ""), reading.units.get(("passage", p), "")
+    if a == b:
+        return True
+    if not a or not b:
+        return "d" not in (a, b)
+    return _CURRENCY.get(a) == _unit_word(reading.passage[p]) or _CURRENCY.get(b) == _unit_word(
+        reading.claim[i]
+    )
+
+
+def _unit_word(token: Token) -> str:
+    """The currency a number's next words name ("dollars" → "dollar")."""
+    doc = token.doc
+    for k in range(token.i + 1, min(token.i + 3, len(doc))):
+        word = lemma(doc[k])
+        if word in _CURRENCY.values():
+            return word
+    return ""
 
 
 def _candidates(reading: Reading, i: int) -> list[Match]:
@@ -179,12 +251,9 @@ def _candidates(reading: Reading, i: int) -> list[Match]:
             for p in passage
             if reading.figure("passage", p.i) == key and p.lower_ == token.lower_
         ]
-        return (
-            same
-            or [Match(i, p.i, "figure") for p in passage if reading.figure("passage", p.i) == key][
-                :1
-            ]
-        )
+        keyed = [Match(i, p.i, "figure") for p in passage if reading.figure("passage", p.i) == key]
+        valued = [Match(i, p.i, "figure") for p in passage if _same_amount(reading, i, p.i)]
+        return same or keyed[:1] or valued[:1]
     lem, low = lemma(token), folded(token)
     exact = [
         Match(i, p.i, "same" if folded(p) == low else "lemma")

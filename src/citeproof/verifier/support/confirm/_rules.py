@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Literal, Protocol
 from citeproof.verifier.support._text import STOP_WORDS
 from citeproof.verifier.support.confirm._reading import Reading, lemma
 from citeproof.verifier.support.lexicon import (
+    ANYONE,
     CONDITION_PAIRS,
     CONDITION_WORDS,
     CONDITIONS,
@@ -27,7 +28,7 @@ from citeproof.verifier.support.lexicon import (
 )
 
 if TYPE_CHECKING:
-    from spacy.tokens import Doc, Token
+    from spacy.tokens import Doc, Span, Token
 
 Effect = Literal["unconfirmed", "contradicted"]
 
@@ -82,7 +83,28 @@ def own(token: Token) -> set[int]:
 
 def negated(token: Token) -> bool:
     """Whether the clause of ``token`` is denied: a `neg` child ("not", "never"), or a
-    subject or object introduced by "no" ("No Founder shall")."""
+    subject or object introduced by "no" ("No Founder shall"); a denial bounded by "until"
+    or "without" is none ("not due until 1 May" says when it is due, "may not be kept
+    without consent" that it may be kept with it)."""
+    denied = _denied(token)
+    if not denied:
+        return False
+    bounded = any(c.lower_ == "until" and c.i > token.i for c in token.children) and any(
+        c.dep_ == "neg" for c in token.children
+    )
+    without = any(t.lower_ == "without" and _clause_of(t) == token.i for t in token.subtree)
+    return not (bounded or without)
+
+
+def _clause_of(token: Token) -> int:
+    """The nearest verb above ``token`` (its clause's predicate)."""
+    node = token
+    while node.head.i != node.i and node.head.pos_ not in ("VERB", "AUX"):
+        node = node.head
+    return node.head.i
+
+
+def _denied(token: Token) -> bool:
     for child in token.children:
         if child.dep_ == "neg" or child.lower_ in ("never", "neither"):
             return True
@@ -92,8 +114,8 @@ def negated(token: Token) -> bool:
             return True
         if child.dep_ in ("nsubj", "nsubjpass") and child.lower_ in ("nobody", "none", "nothing"):
             return True
-    if token.dep_ in ("xcomp",) and token.head.i != token.i:
-        return negated(token.head)
+    if token.dep_ in ("xcomp", "acomp") and token.head.i != token.i:
+        return negated(token.head)  # "was not able to waive"
     if token.dep_ == "conj" and not _own_clause(token):
         return negated(token.head)  # "shall not return or destroy"
     return False
@@ -114,8 +136,8 @@ def deontic(token: Token) -> Deontic:
     for holder in holders:
         for child in holder.children:
             lem = lemma(child)
-            if child.dep_ in ("aux", "auxpass") and lem in MODALITY:
-                kind, modal_lemma = MODALITY[lem], lem
+            if child.dep_ in ("aux", "auxpass") and lem in MODALITY and lem != "have":
+                kind, modal_lemma = MODALITY[lem], lem  # "has escalated" is no "has to"
         lem = lemma(holder)
         if holder is not token and lem in MODALITY:
             kind, modal_lemma = MODALITY[lem], lem
@@ -188,7 +210,13 @@ class SameStatement:
             if len(counts) < 2:
                 continue
             main = max(counts, key=lambda s: (counts[s], -s))
-            apart = [reading.claim[i] for i in members if where[i] != main]
+            apart = [
+                reading.claim[i]
+                for i in members
+                if where[i] != main
+                and not _found_in(reading, i, main)
+                and not _referred_to(reading, i, main)
+            ]
             if apart:
                 words = _words(_with_compounds(apart))
                 yield Finding(
@@ -198,6 +226,38 @@ class SameStatement:
                     "",
                     f"“{words}” is in another sentence of the passage than the rest of its clause",
                 )
+
+
+def _referred_to(reading: Reading, i: int, sentence: int) -> bool:
+    """Whether claim token ``i`` is a doer the main sentence names by a pronoun ("Orion
+    agreed ... They asked for 5%"), or stands in the heading the sentence sits under
+    ("3.3 Excess. You must pay ...")."""
+    token = reading.claim[i]
+    found = reading.matched(i)
+    if found is not None and _heading(found.sent):
+        return True
+    doer = token
+    while doer.dep_ in ("compound", "amod", "poss") and doer.head.i != doer.i:
+        doer = doer.head
+    if doer.dep_ not in ("nsubj", "nsubjpass", "pobj") or doer.pos_ not in ("PROPN", "NOUN"):
+        return False
+    main = next(s for s in reading.passage.sents if s.start == sentence)
+    return any(t.pos_ == "PRON" and t.dep_ in ("nsubj", "nsubjpass") for t in main)
+
+
+def _heading(sentence: Span) -> bool:
+    """A heading: a short run of words with no verb ("3.3 Excess.")."""
+    words = [t for t in sentence if t.is_alpha]
+    return 0 < len(words) <= 4 and not any(t.pos_ in ("VERB", "AUX") for t in sentence)
+
+
+def _found_in(reading: Reading, i: int, sentence: int) -> bool:
+    """Whether claim token ``i`` has any match in the passage sentence starting at
+    ``sentence``."""
+    return any(
+        m.passage is not None and reading.passage[m.passage].sent.start == sentence
+        for m in reading.candidates.get(i, ())
+    )
 
 
 def _sentence_of(reading: Reading, i: int) -> int:
@@ -212,7 +272,7 @@ def _clause_head(token: Token) -> Token:
     node = token
     while node.head.i != node.i:
         if node.dep_ in ("advcl", "ccomp", "relcl", "acl") or (
-            node.dep_ == "conj" and node.pos_ in ("VERB", "AUX") and _own_clause(node)
+            node.dep_ == "conj" and node.pos_ in ("VERB", "AUX")
         ):
             return node
         node = node.head
@@ -249,9 +309,11 @@ class OppositeWord:
                 continue
             other = _opposite_in(reading, t, sentences)
             if other is not None and not _same_way_in(reading, t, sentences):
+                # "A after B" restates "B before A": an order turned round is read, not judged
+                temporal = direction_of(lemma(t)) in ("before", "after")
                 yield Finding(
                     self.id,
-                    "contradicted",
+                    "unconfirmed" if temporal else "contradicted",
                     t.text,
                     other.text,
                     f"the passage says “{other.text}”, not “{t.text}”",
@@ -354,7 +416,8 @@ class SameModality:
             a, b = deontic(ours), deontic(theirs)
             if _compatible(a, b):
                 continue
-            effect: Effect = "contradicted" if {a, b} in _CONFLICTS else "unconfirmed"
+            conflict = {a, b} in _CONFLICTS and _same_doer(reading, ours, theirs)
+            effect: Effect = "contradicted" if conflict else "unconfirmed"
             said, claimed = _modal_words(theirs), _modal_words(ours)
             yield Finding(
                 self.id,
@@ -366,6 +429,17 @@ class SameModality:
 
 
 _CONFLICTS = [{"permission", "prohibition"}, {"obligation", "prohibition"}]
+
+
+def _same_doer(reading: Reading, ours: Token, theirs: Token) -> bool:
+    """Whether the two verbs are said of the same doer (or the passage's stands for anyone,
+    or neither names one): a modality said of another party is no contradiction."""
+    claim_role, passage_role = _role(ours, "doer"), _role(theirs, "doer")
+    if claim_role is None or passage_role is None or lemma(passage_role) in ANYONE:
+        return claim_role is None or passage_role is None or lemma(passage_role) in ANYONE
+    inside = {x.i for x in passage_role.subtree}
+    anchors = [reading.matched(t.i) for t in claim_role.subtree]
+    return any(a is not None and a.i in inside for a in anchors)
 
 
 def _compatible(claim: Deontic, passage: Deontic) -> bool:
@@ -476,7 +550,10 @@ def _quantity(doc: Doc, t: Token) -> str | None:
         return None
     if lemma(t) == "up" and after == "to":
         return "at_most"
+    two = doc[t.i - 2].lower_ if t.i > 1 else ""
     found = quantifier_of(lemma(t), before)
+    if before == "be" and two in ("not", "no"):
+        found = quantifier_of(lemma(t), "not be")  # "may not be more than"
     if found is None and lemma(t) in ("above", "below", "over", "under", "exceed"):
         # "over 50 miles", "above £100": a bound, as "more than" is
         return "more" if direction_of(lemma(t)) == "up" else "less"
@@ -512,6 +589,8 @@ class SameRoles:
                     continue
                 if claim_role.pos_ == "PRON" or passage_role.pos_ == "PRON":
                     continue
+                if lemma(passage_role) in ANYONE:
+                    continue  # "no one may discuss": said of staff too
                 anchors = [
                     reading.matched(t.i) for t in claim_role.subtree if t.i in reading.content
                 ]
@@ -609,6 +688,8 @@ class FigureAttached:
         theirs = _verb_above(ours)
         if theirs is None or theirs.i == match.i or _joined(theirs, match):
             return
+        if _complement_of(theirs, match):
+            return  # "may end the employment by giving three months' notice"
         yield Finding(
             self.id,
             "unconfirmed",
@@ -630,6 +711,19 @@ def _joined(a: Token, b: Token) -> bool:
             head = head.head
             chain.add(head.i)
     return b.i in chain or a.head.i == b.i or b.head.i == a.i
+
+
+def _complement_of(verb: Token, above: Token) -> bool:
+    """Whether ``verb`` is a non-finite complement inside ``above``'s clause ("by giving",
+    "to pay"): no subject of its own between them."""
+    node = verb
+    while node.head.i != node.i:
+        if any(c.dep_ in ("nsubj", "nsubjpass") for c in node.children) and node is not verb:
+            return False
+        node = node.head
+        if node.i == above.i:
+            return not any(c.dep_ in ("nsubj", "nsubjpass") for c in verb.children)
+    return False
 
 
 def _verb_above(token: Token) -> Token | None:
@@ -688,7 +782,14 @@ class ConditionKept:
     def check(self, reading: Reading) -> Iterator[Finding]:
         sentences = _matched_sentences(reading)
         targets = {m.passage for m in reading.matches.values() if m.passage is not None}
-        claim_conditions = any(_opens_condition(t) for t in reading.claim)
+        stated = {lemma(t) for t in reading.claim} | {
+            key for (side, _), key in reading.figures.items() if side == "claim"
+        }
+        # The claim states a condition of its own ("when uptime is under 99.9%"): the
+        # passage's may be said in its words.
+        claim_conditions = any(
+            _opens_condition(t) or t.lower_ in _CLAIM_CONDITIONS for t in reading.claim
+        )
         for t in reading.passage:
             if t.sent.start not in sentences or not _opens_condition(t):
                 continue
@@ -701,7 +802,13 @@ class ConditionKept:
             ]
             if not words:
                 continue
-            hit = sum(1 for w in words if w.i in targets)
+            hit = sum(
+                1
+                for w in words
+                if w.i in targets
+                or (claim_conditions
+                and (lemma(w) in stated or reading.figure("passage", w.i) in stated))
+            )
             if hit * 2 >= len(words) or (claim_conditions and hit):
                 continue
             said = _words(reading.passage[k] for k in clause)
@@ -712,6 +819,9 @@ class ConditionKept:
                 said,
                 f"the claim leaves out the passage's condition “{said}”",
             )
+
+
+_CLAIM_CONDITIONS = frozenset({"when", "whenever", "once", "where"})
 
 
 def _opens_condition(t: Token) -> bool:

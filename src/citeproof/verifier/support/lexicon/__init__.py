@@ -15,6 +15,7 @@ from citeproof.lazy import on_first_use
 
 if typing.TYPE_CHECKING:
     from citeproof.verifier.support.lexicon._classes import (
+        ANYONE,
         ATTRIBUTION,
         CONDITION_PAIRS,
         CONDITION_WORDS,
@@ -33,6 +34,7 @@ if typing.TYPE_CHECKING:
 
 
 _WHERE = {
+    "ANYONE": "citeproof.verifier.support.lexicon._classes",
     "ATTRIBUTION": "citeproof.verifier.support.lexicon._classes",
     "CONDITIONS": "citeproof.verifier.support.lexicon._classes",
     "CONDITION_PAIRS": "citeproof.verifier.support.lexicon._classes",
@@ -54,6 +56,7 @@ __getattr__ = on_first_use(globals(), _WHERE)
 
 
 __all__ = [
+    "ANYONE",
     "ATTRIBUTION",
     "CONDITIONS",
     "CONDITION_PAIRS",

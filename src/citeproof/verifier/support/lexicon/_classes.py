@@ -21,17 +21,26 @@ MODALITY: dict[str, Literal["obligation", "permission"]] = {
     "entitle": "permission",
     "permit": "permission",
     "allow": "permission",
+    "able": "permission",  # "is able to", "was not able to"
 }
 """Lemmas that make a clause an obligation or a permission (with a negation: a prohibition,
 or no obligation)."""
 
 NEGATORS = frozenset({"not", "n't", "never", "no", "none", "nobody", "nothing", "neither", "nor"})
 
+ANYONE = frozenset(
+    {"one", "nobody", "anyone", "anybody", "everyone", "everybody", "someone", "none"}
+)
+"""Doers that stand for anyone ("no one may", "everyone must"): a claim naming a party is
+said of them too."""
+
 QUANTIFIERS: dict[str, str] = {
     "all": "all",
     "every": "all",
     "each": "all",
     "any": "any",
+    "either": "any",  # "either party may" = "each party may"
+    "both": "all",
     "whole": "all",
     "entire": "all",
     "some": "some",
@@ -47,6 +56,7 @@ QUANTIFIERS: dict[str, str] = {
     "minimum": "at_least",
     "most": "at_most",
     "maximum": "at_most",
+    "cap": "at_most",  # "capped at $2 million"
     "up": "at_most",  # "up to"
     "exceed": "more",
     "more": "more",
@@ -154,9 +164,9 @@ def quantifier_of(lemma: str, before: str = "") -> str | None:
         return "at_least"
     if lemma == "most" and before == "at":
         return "at_most"
-    if lemma in ("more", "exceed") and before in ("no", "not"):
+    if lemma in ("more", "exceed") and before in ("no", "not", "not be", "no more"):
         return "at_most"
-    if lemma in ("less", "fewer") and before in ("no", "not"):
+    if lemma in ("less", "fewer") and before in ("no", "not", "not be"):
         return "at_least"
     if lemma in ("up", "most", "least", "over", "under"):
         return None  # only in the two-word forms above: "up the chain", "most of"
@@ -219,6 +229,7 @@ LIGHT_VERBS = frozenset(
         "take",  # "takes a backup", "take place"
         "last",  # "an outage lasting five minutes"
         "serve",  # "serves notice"
+        "put",  # "the valuation put the loan-to-value at 83%"
     }
 )
 """Verbs that carry little of their own: "Facility B carries a Margin of 2.75%" says what
