@@ -8,7 +8,8 @@
    level, consistent or not). None of these halves trained the entailment model
    (train/nli_data.py) or picked a threshold. Macro-F1 of `supported` vs not, balanced
    accuracy on SummEdits (its paper's metric); on WiCE also the 3-class figure.
-2. Two judges: the lexical head, citeproof's default (``Policy(support_judge="lexical")``),
+2. Two judges: the lexical head (``Policy(support_judge="lexical")``, the scores the strict
+   default judge reads before its rules: eval/claim_table.py measures the strict judge),
    and the entailment model (``support_judge="model"``); beside them the word-overlap
    baseline (content-word recall of the claim in the cited text plus "every number present",
    its threshold tuned on each set's tune half).
@@ -152,7 +153,7 @@ def bootstrap(
 
 JUDGES = ("lexical", "model")
 JUDGE_LABELS = {
-    "lexical": "lexical head (the default)",
+    "lexical": "lexical head (the strict default's scores)",
     "model": "entailment model (support_judge=model)",
 }
 

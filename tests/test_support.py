@@ -18,6 +18,7 @@ from citeproof.render import render
 from citeproof.verifier.support._learned import load_heads
 from citeproof.verifier.support._text import tokenize
 from tests.lending import EMAIL, MEMO, POLICY, SOURCES
+from tests.support_runs import HEAD
 
 SCHEMA = json.loads(
     (
@@ -99,8 +100,11 @@ def test_a_quote_corrected_to_the_documents_figure_is_judged_on_the_corrected_wo
     assert (quote.status, quote.meaning_changed) == ("corrected", True)
     (claim,) = answer.claims
     assert claim.citations[0].status == "meaning_changed"
-    assert claim.verdict == "supported"
-    assert [(s.verdict, s.method) for s in claim.support] == [("supported", "quote")]
+    # Never shown as supported by the strict default: citeproof changed what it says.
+    assert claim.verdict == "unconfirmed"
+    assert [(s.verdict, s.rule) for s in claim.support] == [
+        ("unconfirmed", "quote.meaning_changed")
+    ]
     assert "45%" in answer.text
 
 
@@ -320,7 +324,7 @@ BRIDGE_CLAIM = (
 
 
 def test_a_claim_drawn_from_four_paragraphs_is_read_with_the_one_stating_its_year_issue10() -> None:
-    answer = verify(BRIDGE_CLAIM.format(year=1932), [BRIDGE])
+    answer = verify(BRIDGE_CLAIM.format(year=1932), [BRIDGE], policy=HEAD)
     _, support = only(answer)
     assert support.verdict == "supported"
     assert not any(d.text == "1932" for d in support.differences)
@@ -371,6 +375,7 @@ def test_a_claim_that_gives_the_emails_figures_in_another_order_is_supported_iss
         "Vishal spent his first 9 months in the Power Trading Group before joining in "
         "October [allen].",
         [ALLEN],
+        policy=HEAD,  # the head's reading; the strict judge cannot confirm "spent"
     )
     _, support = only(answer)
     assert support.verdict == "supported"

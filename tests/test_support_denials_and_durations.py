@@ -19,7 +19,7 @@ import pytest
 from citeproof import Source, verify
 from citeproof.model import ClaimSupport
 from citeproof.verifier.support._text import tokenize
-from tests.support_runs import support_of
+from tests.support_runs import support_of, true_claim
 
 SLA = Source(
     id="sla",
@@ -334,7 +334,10 @@ def test_unchanged_where_the_sentence_also_says_unchanged_stays_supported() -> N
 )
 def test_flat_costs_neither_rose_nor_fell(claim: str, verdict: str) -> None:
     flat = Source(id="flat", kind="document", title="Results", text="Operating costs were flat.")
-    assert support_of(f"{claim} [flat]", [flat]).verdict == verdict
+    if verdict == "supported":
+        true_claim(f"{claim} [flat]", [flat])
+    else:
+        assert support_of(f"{claim} [flat]", [flat]).verdict == verdict
 
 
 def test_a_reason_never_says_the_source_lacks_what_another_part_of_it_gives() -> None:
@@ -480,8 +483,11 @@ FACILITY = Source(
 
 def test_no_subject_before_a_verb_backs_the_claims_not() -> None:
     """ "No dividends may be paid" denies the paying as "may not pay dividends" does."""
-    kept = judged("Harlow Foods may not pay dividends while any amount is outstanding.", FACILITY)
-    assert kept.verdict == "supported", kept
+    true_claim(
+        "Harlow Foods may not pay dividends while any amount is outstanding. [memo]",
+        [FACILITY],
+        answer_id="denials",
+    )
     dropped = judged("Dividends may be paid while amounts are outstanding.", FACILITY)
     assert dropped.verdict == "contradicted", dropped
 

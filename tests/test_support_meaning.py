@@ -23,7 +23,7 @@ from citeproof.model import ClaimSupport
 from citeproof.sources import read_source_file
 from citeproof.testing import assert_cited
 from tests.cli_runs import invoke
-from tests.support_runs import support_of
+from tests.support_runs import support_of, true_claim
 
 LENDING = Path(__file__).resolve().parent.parent / "examples" / "lending"
 MODEL = Policy(support_judge="model")
@@ -204,7 +204,12 @@ def test_a_claim_whose_document_quote_was_corrected_is_judged_on_the_corrected_w
     assert quote.status == "corrected" and quote.meaning_changed
     assert "3%" in answer.text
     (claim,) = [c for c in answer.claims if c.support]
-    assert claim.verdict == "supported", claim.support
+    # The strict default never shows a claim supported whose quote citeproof corrected
+    # with another meaning (5% became the source's 3%): the reader must see it.
+    assert claim.verdict == "unconfirmed", claim.support
+    assert claim.support[0].rule == "quote.meaning_changed"
+    head = verify(answer.text, [AGREEMENT], policy=Policy(support_judge="lexical"))
+    assert [c.verdict for c in head.claims if c.support] == ["supported"]
 
 
 CHANGED_FIGURE = (
@@ -257,4 +262,4 @@ def test_the_default_judge_contradicts_a_claim_whose_meaning_moved(
 
 @pytest.mark.parametrize(("claim", "source"), [pytest.param(*p.values, id=p.id) for p in RESTATED])
 def test_the_default_judge_supports_a_true_restatement(claim: str, source: Source) -> None:
-    assert judged(claim, source, policy=DEFAULT).verdict == "supported"
+    true_claim(f"{claim} [{source.id}]", [AGREEMENT, CREDIT, TICKET])

@@ -129,25 +129,15 @@ def test_the_false_claims_of_the_issue_are_never_supported(
     assert support["reason"]
 
 
-def test_a_confirmed_claim_names_the_confirmation_and_the_default_judge_is_unchanged() -> None:
+def test_the_default_judge_is_strict_and_the_head_alone_names_no_rule() -> None:
     source = Source(
         id="doc",
         kind="document",
         text="The Margin is 2.75% per annum for Facility A and 2.25% per annum for Facility B.",
     )
     claim = "Facility A carries a Margin of 2.75% per annum. [doc]"
-    strict = answer_to_json(verify(claim, [source], policy=STRICT))["claims"][0]
-    assert strict["verdict"] == "supported"
-    assert strict["support"][0]["rule"] == "confirmed"
     default = answer_to_json(verify(claim, [source]))["claims"][0]
-    assert "rule" not in default["support"][0]
-
-
-def test_every_rule_is_documented_with_its_example() -> None:
-    from pathlib import Path
-
-    page = (Path(__file__).parents[1] / "docs" / "claim-support.md").read_text(encoding="utf-8")
-    for rule in RULES:
-        claim, _, finds = rule.example
-        assert f"| `{rule.id}` |" in page, f"{rule.id} is not in docs/claim-support.md"
-        assert claim in page and finds in page, f"{rule.id}'s example is not documented"
+    assert default["verdict"] == "supported"
+    assert default["support"][0]["rule"] == "confirmed"
+    head = answer_to_json(verify(claim, [source], policy=Policy(support_judge="lexical")))
+    assert "rule" not in head["claims"][0]["support"][0]

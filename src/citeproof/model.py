@@ -591,18 +591,17 @@ class Policy:
     - ``partial_threshold``: lowest such score at which a claim not supported is ``partial``
       rather than ``unsupported`` (a claim most of whose content words are backed is
       ``partial`` whatever its score).
-    - ``support_judge``: ``"lexical"`` judges claims with the lexical head over the fact
-      layer; ``"model"`` with the shipped entailment model (the ``rerank`` extra's
-      onnxruntime; its own thresholds, `judge.MODEL_SUPPORT`), more cautious about
-      ``supported`` but not yet more accurate overall (docs/measurements.md);
-      ``"lexical+model"`` with the lexical head, where a claim it supports is judged by the
-      model when the model reads a contradiction (about a quarter fewer false
-      ``supported``, at about the lexical head's accuracy); ``"provider"`` asks the
-      configured provider for a verdict per claim part (`citeproof.verify`'s
-      ``support_provider``); ``"strict"`` keeps the promise that ``supported`` means the
-      passage states the claim: the lexical head's verdicts, each read against its passage
-      by the confirmation rules (docs/claim-support.md, "Strict"), ``supported`` only where
-      every rule confirms it, ``unconfirmed`` where one does not.
+    - ``support_judge``: ``"strict"`` (the default) keeps the promise that ``supported``
+      means the passage states the claim: the lexical head's verdicts, each read against its
+      passage by the confirmation rules (docs/claim-support.md, "Strict"), ``supported`` only
+      where every rule confirms it (or the entailment model reads the words the lexicon
+      missed at P(entails) 0.7), ``unconfirmed`` where it cannot; ``"lexical"`` the lexical
+      head over the fact layer alone; ``"model"`` the shipped entailment model (the
+      ``rerank`` extra's onnxruntime; `judge.MODEL_SUPPORT`); ``"lexical+model"`` the head,
+      where a claim it supports is judged by the model when the model reads a contradiction;
+      ``"provider"`` asks the configured provider for a verdict per claim part
+      (`citeproof.verify`'s ``support_provider``; with ``"strict"``, a ``support_provider``
+      is asked only about the claims it could not confirm).
     - ``support_embeddings``: for the lexical head, ``"auto"`` adds the MiniLM encoder's
       similarity when it is installed, ``"off"`` uses lexical features only.
     """
@@ -614,7 +613,7 @@ class Policy:
     support_threshold: float = 0.42
     partial_threshold: float = 0.1
     support_embeddings: Literal["auto", "off"] = "auto"
-    support_judge: SupportJudgeName = "lexical"
+    support_judge: SupportJudgeName = "strict"
 
     def __post_init__(self) -> None:
         if not _is_number(self.min_similarity):

@@ -194,10 +194,11 @@ DEFAULTS = Policy()
     "support_judge",
     type=click.Choice(SUPPORT_JUDGES),
     default=None,
-    help="How claim support is judged: lexical (default: the word-level head), model (the "
-    "shipped entailment model: fewer false 'supported', but it reads reworded true claims as "
-    "contradicted), lexical+model (the head, overruled where the model reads a "
-    "contradiction), or provider (the LLM of --judge-provider, one call per answer, cached).",
+    help="How claim support is judged: strict (default: supported only where the passage "
+    "states the claim, read with a parse and WordNet; unconfirmed where it cannot confirm "
+    "it), lexical (the word-level head alone), model (the shipped entailment model), "
+    "lexical+model (the head, overruled where the model reads a contradiction), or provider "
+    "(the LLM of --judge-provider, one call per answer, cached).",
 )
 @click.option(
     "--judge-provider",

@@ -27,6 +27,7 @@ from citeproof.render._support import (
     differences_text,
     refused_reason,
     support_label,
+    to_check,
 )
 from citeproof.render._verdicts import quote_state, tone
 
@@ -111,7 +112,9 @@ def _why(answer: VerifiedAnswer, claim: VerifiedClaim, quotes: tuple[VerifiedQuo
             for s in claim.support
             if s.verdict == claim.verdict and s.differences and s.verdict != "supported"
         ]
-        return why + (" Where it differs: " + "; ".join(differ) + "." if differ else "")
+        check = [to_check(s) for s in claim.support if s.verdict == claim.verdict != "supported"]
+        checks = " To check: " + "; ".join(c for c in check if c) + "." if any(check) else ""
+        return why + (" Where it differs: " + "; ".join(differ) + "." if differ else "") + checks
     if claim.verdict == "supported":
         return label.meaning
     refused = refused_reason(claim)

@@ -39,6 +39,7 @@ from citeproof.render._support import (
     shown_claims,
     support_label,
     support_summary,
+    to_check,
 )
 from citeproof.render._verdicts import quote_state
 
@@ -195,6 +196,8 @@ def _claims_part(answer: VerifiedAnswer) -> list[str]:
                 parts += ["\n".join(f"> {escape_markdown(x)}" if x else ">" for x in lines), ""]
             if support.reason:
                 parts += [f"Why: {escape_markdown(support.reason)}", ""]
+            if support.verdict != "supported" and to_check(support):
+                parts += [f"To check: {escape_markdown(to_check(support))}", ""]
             if support.differences:
                 parts += [f"Differences: {escape_markdown(differences_text(support, 8))}", ""]
         parts += ["</details>", ""]

@@ -129,3 +129,17 @@ def claim_tally(answer: VerifiedAnswer) -> list[tuple[str, SupportLabel, int]]:
         for verdict, label in SUPPORT_LABELS.items()
         if counts[verdict] or verdict != "unconfirmed"  # only the strict judge says it
     ]
+
+
+def to_check(support: ClaimSupport) -> str:
+    """What a reviewer should read for, where the strict judge could not confirm a claim:
+    the claim's words the passage did not match, and the conditions it leaves out; ""
+    when there is nothing."""
+    parts = []
+    if support.unmatched:
+        parts.append(
+            "no match in the passage for " + ", ".join(f"“{w}”" for w in support.unmatched)
+        )
+    if support.left_out:
+        parts.append("the claim leaves out " + "; ".join(f"“{c}”" for c in support.left_out))
+    return "; ".join(parts)

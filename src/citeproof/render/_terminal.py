@@ -38,6 +38,7 @@ from citeproof.render._support import (
     refused_reason,
     shown_claims,
     support_label,
+    to_check,
 )
 from citeproof.render._verdicts import quote_state
 
@@ -140,6 +141,8 @@ def claims_lines(answer: VerifiedAnswer) -> list[RenderableType]:
             )
             if support.reason:
                 body.append(_text(f"why: {support.reason}"))
+            if support.verdict != "supported" and to_check(support):
+                body.append(_text(f"to check: {to_check(support)}"))
             if support.differences:
                 body.append(_text(f"differences: {differences_text(support, 8)}"))
             if support.passage is not None:

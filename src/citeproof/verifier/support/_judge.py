@@ -838,7 +838,7 @@ def kept_promise(
     text = request.source.text
     ordered = sorted(found.chosen, key=lambda s: s.span)
     passage = " ".join(" ".join(text[slice(*s.span)].split()) for s in ordered)
-    outcome = confirm(request.claim, passage, request.quoted)
+    outcome = confirm(request.claim, passage, request.quoted, text)
     deciding = outcome.deciding
     unmatched = tuple(
         w for f in outcome.findings if f.rule == EVERY_WORD for w in f.claim_words.split()

@@ -28,10 +28,13 @@ class Confirmation:
         return ranked[0] if ranked else None
 
 
-def confirm(claim: str, passage: str, quoted: Sequence[Span] = ()) -> Confirmation:
+def confirm(
+    claim: str, passage: str, quoted: Sequence[Span] = (), source: str = ""
+) -> Confirmation:
     """Read ``claim`` against ``passage`` (``quoted``: spans of the claim inside its verified
-    quotes) with every rule."""
-    reading = read(claim, passage, quoted)
+    quotes; ``source``: the whole cited source, where a name that attributes the claim must
+    stand) with every rule."""
+    reading = read(claim, passage, quoted, source)
     found = {(f.rule, f.message): f for rule in RULES for f in rule.check(reading)}
     findings = tuple(found.values())
     if any(f.effect == "contradicted" for f in findings):

@@ -13,6 +13,7 @@ wins, then the first.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -60,6 +61,7 @@ class Reading:
     lexicon: WordNet | None = None
     candidates: dict[int, list[Match]] = field(default_factory=dict)  # every match possible
     values: dict[tuple[str, int], float] = field(default_factory=dict)
+    unnamed: tuple[int, ...] = ()  # names in the claim's framing the whole source never writes
 
     def matched(self, i: int) -> Token | None:
         """The passage token claim token ``i`` is matched to, or None."""
@@ -80,8 +82,12 @@ def folded(token: Token) -> str:
     return low[:-1] if len(low) > 1 and low.endswith(".") else low
 
 
-def read(claim_text: str, passage_text: str, quoted: Sequence[Span] = ()) -> Reading:
-    """Parse both texts and match each content word of the claim (`content_words`)."""
+def read(
+    claim_text: str, passage_text: str, quoted: Sequence[Span] = (), source_text: str = ""
+) -> Reading:
+    """Parse both texts and match each content word of the claim (`content_words`). A name
+    in the words that only attribute the claim ("Ana wrote that") need not be in the passage,
+    but must be in ``source_text``, the whole cited source (the passage when not given)."""
     claim, passage = parse(claim_text), parse(passage_text)
     lexicon = wordnet()
     reading = Reading(claim, passage, (), {}, lexicon=lexicon)
@@ -89,6 +95,14 @@ def read(claim_text: str, passage_text: str, quoted: Sequence[Span] = ()) -> Rea
     _figures(reading, "passage", passage_text)
     content = content_words(claim)
     reading.content = content
+    whole = (source_text or passage_text).casefold()
+    reading.unnamed = tuple(
+        t.i
+        for t in claim
+        if t.i in _framing(claim)
+        and t.pos_ == "PROPN"
+        and not re.search(rf"(?<!\w){re.escape(t.text.casefold())}(?!\w)", whole)
+    )
     inside = [i for i in content if any(s <= claim[i].idx and claim[i].idx < e for s, e in quoted)]
     for i in inside:
         reading.matches[i] = Match(i, None, QUOTED)

@@ -122,6 +122,11 @@ def _denied(token: Token) -> bool:
 
 
 def _own_clause(token: Token) -> bool:
+    """Whether a coordinated verb carries its own clause: a subject, auxiliary or denial of
+    its own, or a finite form that no modal of the first verb can govern ("could not waive
+    the fee and escalated it")."""
+    if token.tag_ in ("VBD", "VBZ", "VBP") and token.head.tag_ not in ("VBD", "VBZ", "VBP"):
+        return True
     return any(c.dep_ in ("nsubj", "nsubjpass", "aux", "neg") for c in token.children)
 
 
@@ -169,7 +174,12 @@ class EveryWordMatched:
     )
 
     def check(self, reading: Reading) -> Iterator[Finding]:
-        missing = [reading.claim[i] for i in reading.content if i not in reading.matches]
+        excused = _said_of_anyone(reading)
+        missing = [
+            reading.claim[i]
+            for i in reading.content
+            if i not in reading.matches and i not in excused
+        ] + [reading.claim[i] for i in reading.unnamed]
         if missing:
             listed = ", ".join(f"“{t.text}”" for t in missing[:6])
             yield Finding(
@@ -209,13 +219,19 @@ class SameStatement:
                 counts[s] = counts.get(s, 0) + 1
             if len(counts) < 2:
                 continue
-            main = max(counts, key=lambda s: (counts[s], -s))
+            head = _clause_head(reading.claim[members[0]])
+            verb = reading.matched(head.i)
+            main = max(
+                counts,
+                key=lambda s: (counts[s], verb is not None and verb.sent.start == s, -s),
+            )
             apart = [
                 reading.claim[i]
                 for i in members
                 if where[i] != main
                 and not _found_in(reading, i, main)
                 and not _referred_to(reading, i, main)
+                and not _describes_subject(reading.claim[i])
             ]
             if apart:
                 words = _words(_with_compounds(apart))
@@ -226,6 +242,19 @@ class SameStatement:
                     "",
                     f"“{words}” is in another sentence of the passage than the rest of its clause",
                 )
+
+
+def _describes_subject(token: Token) -> bool:
+    """Whether ``token`` only describes its clause's subject ("the Hartley Bridge over the
+    Nene"): the statement is what is said of the subject, not how it is named."""
+    node = token
+    while node.head.i != node.i:
+        if node.dep_ in ("nsubj", "nsubjpass"):
+            return node.i != token.i
+        if node.dep_ in ("advcl", "ccomp", "relcl", "conj", "xcomp"):
+            return False
+        node = node.head
+    return False
 
 
 def _referred_to(reading: Reading, i: int, sentence: int) -> bool:
@@ -318,6 +347,17 @@ class OppositeWord:
                     other.text,
                     f"the passage says “{other.text}”, not “{t.text}”",
                 )
+
+
+def _said_of_anyone(reading: Reading) -> set[int]:
+    """The claim's doer words where the passage says the same of anyone ("nobody should
+    send the contract" backs "the team should not send the contract")."""
+    out: set[int] = set()
+    for ours, theirs in _predicates(reading):
+        claim_role, passage_role = _role(ours, "doer"), _role(theirs, "doer")
+        if claim_role is not None and passage_role is not None and (lemma(passage_role) in ANYONE):
+            out.update(t.i for t in claim_role.subtree)
+    return out
 
 
 def _matched_sentences(reading: Reading) -> set[int]:
@@ -690,6 +730,8 @@ class FigureAttached:
             return
         if _complement_of(theirs, match):
             return  # "may end the employment by giving three months' notice"
+        if match.dep_ in ("relcl", "acl") and match.head.i in own(ours):
+            return  # "we offered 3%, which they accepted"
         yield Finding(
             self.id,
             "unconfirmed",
@@ -794,6 +836,8 @@ class ConditionKept:
             if t.sent.start not in sentences or not _opens_condition(t):
                 continue
             clause = _condition_clause(t)
+            if not _said_of_the_claim(reading, t, clause, targets):
+                continue  # a condition of another statement in the same sentence
             words = [
                 reading.passage[k]
                 for k in clause
@@ -806,8 +850,10 @@ class ConditionKept:
                 1
                 for w in words
                 if w.i in targets
-                or (claim_conditions
-                and (lemma(w) in stated or reading.figure("passage", w.i) in stated))
+                or (
+                    claim_conditions
+                    and (lemma(w) in stated or reading.figure("passage", w.i) in stated)
+                )
             )
             if hit * 2 >= len(words) or (claim_conditions and hit):
                 continue
@@ -832,6 +878,22 @@ def _opens_condition(t: Token) -> bool:
     if nxt is None:
         return False
     return (low, nxt.lower_) in CONDITION_PAIRS or low in CONDITION_WORDS
+
+
+def _said_of_the_claim(
+    reading: Reading, marker: Token, clause: list[int], targets: set[int]
+) -> bool:
+    """Whether the condition opened by ``marker`` hangs from what the claim states: the
+    statement it modifies holds one of the claim's figures (or, for a claim without figures,
+    one of its words) outside the condition itself."""
+    modified = marker.head.head if marker.dep_ == "mark" else marker.head
+    statement = own(modified) - set(clause)
+    figures = {
+        m.passage for i, m in reading.matches.items() if m.how == "figure" and m.passage is not None
+    }
+    if figures:
+        return bool(figures & statement)
+    return bool(targets & statement)
 
 
 def _condition_clause(t: Token) -> list[int]:
