@@ -112,7 +112,11 @@ def _why(answer: VerifiedAnswer, claim: VerifiedClaim, quotes: tuple[VerifiedQuo
             for s in claim.support
             if s.verdict == claim.verdict and s.differences and s.verdict != "supported"
         ]
-        check = [to_check(s) for s in claim.support if s.verdict == claim.verdict != "supported"]
+        check = [
+            to_check(s)
+            for s in claim.support
+            if s.verdict == claim.verdict and s.verdict in ("unconfirmed", "partial")
+        ]
         checks = " To check: " + "; ".join(c for c in check if c) + "." if any(check) else ""
         return why + (" Where it differs: " + "; ".join(differ) + "." if differ else "") + checks
     if claim.verdict == "supported":

@@ -196,7 +196,7 @@ def _claims_part(answer: VerifiedAnswer) -> list[str]:
                 parts += ["\n".join(f"> {escape_markdown(x)}" if x else ">" for x in lines), ""]
             if support.reason:
                 parts += [f"Why: {escape_markdown(support.reason)}", ""]
-            if support.verdict != "supported" and to_check(support):
+            if support.verdict in ("unconfirmed", "partial") and to_check(support):
                 parts += [f"To check: {escape_markdown(to_check(support))}", ""]
             if support.differences:
                 parts += [f"Differences: {escape_markdown(differences_text(support, 8))}", ""]

@@ -141,7 +141,7 @@ def claims_lines(answer: VerifiedAnswer) -> list[RenderableType]:
             )
             if support.reason:
                 body.append(_text(f"why: {support.reason}"))
-            if support.verdict != "supported" and to_check(support):
+            if support.verdict in ("unconfirmed", "partial") and to_check(support):
                 body.append(_text(f"to check: {to_check(support)}"))
             if support.differences:
                 body.append(_text(f"differences: {differences_text(support, 8)}"))
