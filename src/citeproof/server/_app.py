@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -17,6 +18,7 @@ from starlette.responses import JSONResponse, Response
 
 import citeproof
 from citeproof.errors import CiteproofError, InputError, ProviderError
+from citeproof.model import Policy
 from citeproof.server._api import UPLOAD_PATHS, build_router
 from citeproof.server._auth import Authenticator, RateLimiter
 from citeproof.server._batches import BatchRunner
@@ -28,6 +30,7 @@ from citeproof.server._problems import Problem
 from citeproof.server._review import build_review_router, render
 from citeproof.server._sealing import Sealer
 from citeproof.server._service import Service
+from citeproof.verifier.support import warm_up
 
 log = logging.getLogger("citeproof.server")
 
@@ -52,6 +55,8 @@ def create_app(config: ServiceConfig) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # The claim judge's parser, lexicon and model, before the first request's deadline.
+        await asyncio.to_thread(warm_up, Policy())
         runner.start()
         sealer.start()
         try:

@@ -933,3 +933,13 @@ def escalated(
             kept[i], verdict=new, reason=reason, method=PROVIDER, rule=ESCALATED
         )
     return out
+
+
+def warm_up(policy: Policy) -> None:
+    """Load now what judging claims under ``policy`` loads on first use: for the strict judge
+    the English parse, the lexicon and the entailment model. A service calls it at start, so
+    its first request does not pay for them inside its deadline."""
+    if policy.support_judge != STRICT:
+        return
+    confirm("The parser loads once.", "The parser loads once.")
+    NliModel.get()
