@@ -141,3 +141,47 @@ def test_the_default_judge_is_strict_and_the_head_alone_names_no_rule() -> None:
     assert default["support"][0]["rule"] == "confirmed"
     head = answer_to_json(verify(claim, [source], policy=Policy(support_judge="lexical")))
     assert "rule" not in head["claims"][0]["support"][0]
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage"),
+    [
+        (
+            "Dravo Logistics will get in touch with stockists within two working weeks.",
+            "Dravo Logistics will contact all affected stockists within 10 working days.",
+        ),
+        (
+            "A payment missed because of an administrative error does not count as an Event of "
+            "Default if it is made within three Business Days of the due date.",
+            "Failure to pay any amount due is an Event of Default, unless the failure is caused "
+            "by an administrative or technical error and payment is made within three Business "
+            "Days of its due date.",
+        ),
+    ],
+)
+def test_the_true_claims_of_the_issue_are_never_contradicted(claim: str, passage: str) -> None:
+    answer = verify(f"{claim} [doc]", [Source(id="doc", kind="document", text=passage)])
+    (judged,) = answer_to_json(answer)["claims"]
+    assert judged["verdict"] not in ("contradicted", "supported")
+    assert judged["support"][0]["rule"], "the rule that held it back is named"
+
+
+def test_a_denial_that_restates_no_exception_is_still_contradicted() -> None:
+    passage = (
+        "Failure to pay any amount due is an Event of Default, unless the failure is caused by "
+        "an administrative or technical error and payment is made within three Business Days."
+    )
+    answer = verify(
+        "A late payment is not an Event of Default [doc].",
+        [Source(id="doc", kind="document", text=passage)],
+    )
+    assert answer.claims[0].verdict == "contradicted"
+    exception = answer_to_json(
+        verify(
+            "A payment missed because of an administrative error does not count as an Event of "
+            "Default if it is made within three Business Days [doc].",
+            [Source(id="doc", kind="document", text=passage)],
+        )
+    )["claims"][0]["support"][0]
+    assert exception["rule"] == "polarity.exception"
+    assert "unless the failure is caused" in exception["reason"]

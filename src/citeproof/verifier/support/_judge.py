@@ -80,7 +80,7 @@ from citeproof.verifier.support._nli import Entailment, NliModel
 from citeproof.verifier.support._parts import claim_parts
 from citeproof.verifier.support._provider_judge import ProviderJudge
 from citeproof.verifier.support._text import Token, is_content, tokenize
-from citeproof.verifier.support.confirm import confirm
+from citeproof.verifier.support.confirm import confirm, restated_exception
 
 STRICT = "strict"
 CONFIRMED = "confirmed"
@@ -829,15 +829,18 @@ def kept_promise(
     entailment model (``reader``) reads the claim against the passage: at `RAISE_AT` or
     above the claim is `supported` (rule `model.raised`), below it its P(entails) is the
     judgement's score, which orders the review queue. Otherwise a `supported` verdict becomes
-    `unconfirmed`, naming the rule and the words. The fact layer's `contradicted` and
-    verified quotes stand."""
-    if found is None or support.verdict == "contradicted" or support.method.startswith(QUOTE):
-        return support
-    if not found.chosen:
+    `unconfirmed`, naming the rule and the words. Verified quotes stand, and so does the
+    fact layer's `contradicted`, but for a denial that restates the passage's exception
+    ("does not count ... if made within three days" for "is an Event of Default, unless ...
+    payment is made within three days"): that is `unconfirmed` (rule
+    `polarity.exception`)."""
+    if found is None or support.method.startswith(QUOTE) or not found.chosen:
         return support
     text = request.source.text
     ordered = sorted(found.chosen, key=lambda s: s.span)
     passage = " ".join(" ".join(text[slice(*s.span)].split()) for s in ordered)
+    if support.verdict == "contradicted":
+        return _exception_restated(request, support, passage)
     outcome = confirm(request.claim, passage, request.quoted, text)
     deciding = outcome.deciding
     unmatched = tuple(
@@ -943,3 +946,26 @@ def warm_up(policy: Policy) -> None:
         return
     confirm("The parser loads once.", "The parser loads once.")
     NliModel.get()
+
+
+EXCEPTION = "polarity.exception"
+
+
+def _exception_restated(request: Request, support: ClaimSupport, passage: str) -> ClaimSupport:
+    """The fact layer's `contradicted`, unless its only conflict is the claim's denial and
+    the claim restates the passage's exception: then `unconfirmed`, naming the exception."""
+    denial_only = any(d.kind == "negation" for d in support.differences) and all(
+        d.instead is None for d in support.differences
+    )
+    if not denial_only:
+        return support
+    exception = restated_exception(request.claim, passage)
+    if exception is None:
+        return support
+    return dataclasses.replace(
+        support,
+        verdict="unconfirmed",
+        reason=f"citeproof could not confirm this: the claim's denial may restate the "
+        f"passage's exception “{exception}”",
+        rule=EXCEPTION,
+    )

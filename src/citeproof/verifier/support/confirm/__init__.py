@@ -10,7 +10,12 @@ import typing
 from citeproof.lazy import on_first_use
 
 if typing.TYPE_CHECKING:
-    from citeproof.verifier.support.confirm._confirm import Confirmation, Outcome, confirm
+    from citeproof.verifier.support.confirm._confirm import (
+        Confirmation,
+        Outcome,
+        confirm,
+        restated_exception,
+    )
     from citeproof.verifier.support.confirm._rules import RULES, Finding, Rule
 
 
@@ -21,9 +26,10 @@ _WHERE = {
     "RULES": "citeproof.verifier.support.confirm._rules",
     "Rule": "citeproof.verifier.support.confirm._rules",
     "confirm": "citeproof.verifier.support.confirm._confirm",
+    "restated_exception": "citeproof.verifier.support.confirm._confirm",
 }
 
 __getattr__ = on_first_use(globals(), _WHERE)
 
 
-__all__ = ["RULES", "Confirmation", "Finding", "Outcome", "Rule", "confirm"]
+__all__ = ["RULES", "Confirmation", "Finding", "Outcome", "Rule", "confirm", "restated_exception"]

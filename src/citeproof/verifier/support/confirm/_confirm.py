@@ -8,7 +8,7 @@ from typing import Literal
 
 from citeproof.model import Span
 from citeproof.verifier.support.confirm._reading import read
-from citeproof.verifier.support.confirm._rules import RULES, Finding
+from citeproof.verifier.support.confirm._rules import RULES, Finding, exception_restated
 
 Outcome = Literal["supported", "unconfirmed", "contradicted"]
 
@@ -40,3 +40,9 @@ def confirm(
     if any(f.effect == "contradicted" for f in findings):
         return Confirmation("contradicted", findings)
     return Confirmation("unconfirmed" if findings else "supported", findings)
+
+
+def restated_exception(claim: str, passage: str) -> str | None:
+    """The words of the passage's exception a denying claim restates, or None (see
+    `_rules.exception_restated`)."""
+    return exception_restated(read(claim, passage))

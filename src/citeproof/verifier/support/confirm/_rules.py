@@ -898,7 +898,11 @@ def _said_of_the_claim(
 
 def _condition_clause(t: Token) -> list[int]:
     if t.dep_ == "mark" and t.head.i != t.i:
-        return sorted(x.i for x in t.head.subtree)
+        clause = sorted(x.i for x in t.head.subtree)
+        if t.doc[clause[-1]].dep_ == "cc":  # "unless A and B": the parse hung B elsewhere
+            rest = range(clause[-1] + 1, t.sent.end)
+            clause += [k for k in rest if not t.doc[k].is_punct]
+        return clause
     return sorted(x.i for x in t.subtree) if len(list(t.subtree)) > 1 else _rest(t)
 
 
@@ -925,3 +929,24 @@ RULES: tuple[Rule, ...] = (
     ConditionKept(),
 )
 """Every rule, in the order their findings are reported."""
+
+
+def exception_restated(reading: Reading) -> str | None:
+    """The passage's exception (``unless``, ``except``) a denying claim restates: the claim
+    is denied and matches at least half of the exception's words; None otherwise."""
+    if not any(_denied(t) for t in reading.claim):
+        return None
+    targets = {m.passage for m in reading.matches.values() if m.passage is not None}
+    for t in reading.passage:
+        if t.lower_ not in ("unless", "except") or not _opens_condition(t):
+            continue
+        clause = _condition_clause(t)
+        words = [
+            reading.passage[k]
+            for k in clause
+            if reading.passage[k].pos_ in ("NOUN", "PROPN", "VERB", "ADJ", "NUM")
+            and reading.passage[k].lower_ not in STOP_WORDS
+        ]
+        if words and sum(1 for w in words if w.i in targets) * 2 >= len(words):
+            return _words(reading.passage[k] for k in clause)
+    return None
