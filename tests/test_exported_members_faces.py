@@ -99,7 +99,7 @@ FACES = {
         "name_key", "normalise_markers", "parse_answer",
     ],
     "citeproof.verifier.support": [
-        "SupportJudge", "attach_support", "decide",
+        "SupportJudge", "attach_support", "decide", "warm_up",
     ],
 }  # fmt: skip
 
