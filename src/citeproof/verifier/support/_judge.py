@@ -838,7 +838,7 @@ def kept_promise(
         return support
     text = request.source.text
     ordered = sorted(found.chosen, key=lambda s: s.span)
-    passage = " ".join(" ".join(text[slice(*s.span)].split()) for s in ordered)
+    passage = _read_text(text, ordered)
     if support.verdict == "contradicted":
         return _exception_restated(request, support, passage)
     outcome = confirm(request.claim, passage, request.quoted, text)
@@ -919,7 +919,7 @@ def escalated(
         assert examined is not None
         text = requests[i].source.text
         ordered = sorted(examined.chosen, key=lambda s: s.span)
-        passage = " ".join(" ".join(text[slice(*s.span)].split()) for s in ordered)
+        passage = _read_text(text, ordered)
         items.append((passage[:READ_CHARS], requests[i].claim))
     out = list(kept)
     for i, verdict in zip(band, asker.judge(items), strict=True):
@@ -969,3 +969,14 @@ def _exception_restated(request: Request, support: ClaimSupport, passage: str) -
         f"passage's exception “{exception}”",
         rule=EXCEPTION,
     )
+
+
+def _read_text(text: str, sentences: Sequence[Sentence]) -> str:
+    """The located sentences as one text the parser reads sentence by sentence: each on its
+    own line, closed with a full stop where it has none (a signature line, a heading), so
+    that "Sunita Ravel" above "... which I attach" stays a line of its own."""
+    lines = []
+    for sentence in sentences:
+        line = " ".join(text[slice(*sentence.span)].split())
+        lines.append(line if line[-1:] in ".!?:;" else f"{line}.")
+    return "\n".join(lines)

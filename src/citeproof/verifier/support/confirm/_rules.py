@@ -258,26 +258,44 @@ def _describes_subject(token: Token) -> bool:
 
 
 def _referred_to(reading: Reading, i: int, sentence: int) -> bool:
-    """Whether claim token ``i`` is a doer the main sentence names by a pronoun ("Orion
-    agreed ... They asked for 5%"), or stands in the heading the sentence sits under
+    """Whether claim token ``i`` is a doer the main sentence names by a third-person pronoun
+    ("Orion agreed ... They asked for 5%"), or stands in the heading right above the sentence
     ("3.3 Excess. You must pay ...")."""
     token = reading.claim[i]
     found = reading.matched(i)
-    if found is not None and _heading(found.sent):
-        return True
+    if found is not None and _heading(found.sent) and found.sent.end == sentence:
+        return True  # the heading right above the sentence, not a signature below it
     doer = token
     while doer.dep_ in ("compound", "amod", "poss") and doer.head.i != doer.i:
         doer = doer.head
     if doer.dep_ not in ("nsubj", "nsubjpass", "pobj") or doer.pos_ not in ("PROPN", "NOUN"):
         return False
     main = next(s for s in reading.passage.sents if s.start == sentence)
-    return any(t.pos_ == "PRON" and t.dep_ in ("nsubj", "nsubjpass") for t in main)
+    subjects = {t.lower_ for t in main if t.dep_ in ("nsubj", "nsubjpass")}
+    if subjects & _THIRD_PERSON:
+        return True
+    # "I" and "we" are the writer: a name from another sentence only when it labels who
+    # speaks ("Agent: I can confirm ..."), never a signature or a name said of someone else.
+    return bool(subjects & {"i", "we"}) and found is not None and _speaker_label(found)
+
+
+_THIRD_PERSON = frozenset({"he", "she", "they", "it"})
+
+
+def _speaker_label(token: Token) -> bool:
+    """Whether ``token`` labels who speaks: the first word of its line, followed by a colon
+    ("Agent: I was not able to ...")."""
+    doc = token.doc
+    first = token.i == 0 or "\n" in doc[token.i - 1].text_with_ws
+    return first and token.i + 1 < len(doc) and doc[token.i + 1].text == ":"
 
 
 def _heading(sentence: Span) -> bool:
-    """A heading: a short run of words with no verb ("3.3 Excess.")."""
+    """A heading: a short run of words with no verb, numbered or naming a thing ("3.3
+    Excess."); a name alone is a signature, not a heading ("Sunita Ravel")."""
     words = [t for t in sentence if t.is_alpha]
-    return 0 < len(words) <= 4 and not any(t.pos_ in ("VERB", "AUX") for t in sentence)
+    short = 0 < len(words) <= 4 and not any(t.pos_ in ("VERB", "AUX") for t in sentence)
+    return short and any(t.like_num or t.pos_ == "NOUN" for t in sentence)
 
 
 def _found_in(reading: Reading, i: int, sentence: int) -> bool:
