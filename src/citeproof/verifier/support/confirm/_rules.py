@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol
 
 from citeproof.verifier.support._text import STOP_WORDS
-from citeproof.verifier.support.confirm._reading import Reading, lemma
+from citeproof.verifier.support.confirm._reading import Match, Reading, lemma
 from citeproof.verifier.support.lexicon import (
     ANYONE,
     CONDITION_PAIRS,
@@ -649,13 +649,16 @@ class SameRoles:
                     continue
                 if lemma(passage_role) in ANYONE:
                     continue  # "no one may discuss": said of staff too
-                anchors = [
-                    reading.matched(t.i) for t in claim_role.subtree if t.i in reading.content
-                ]
                 inside = own(passage_role) | {x.i for x in passage_role.subtree}
-                placed = [a for a in anchors if a is not None]
-                if not placed or any(a.i in inside for a in placed):
-                    continue
+                placed = [
+                    m.passage
+                    for t in claim_role.subtree
+                    if t.i in reading.content
+                    for m in reading.candidates.get(t.i, [])
+                    if m.passage is not None
+                ]
+                if not placed or any(k in inside for k in placed):
+                    continue  # some occurrence of the claim's doer is the passage's
                 yield Finding(
                     self.id,
                     "unconfirmed",
@@ -705,20 +708,20 @@ class FigureAttached:
             key = reading.figure("claim", i)
             ours = _top(reading, "passage", passage[m.passage])
             unit = reading.units.get(("passage", m.passage), "")
+            stated = {k for (side, _), k in reading.figures.items() if side == "claim"}
             rivals = [
                 t
                 for t in tops
                 if reading.figure("passage", t.i) not in (key, None)
+                and reading.figure("passage", t.i) not in stated  # the claim says it too
                 and reading.units.get(("passage", t.i), "") == unit
                 and t.i not in own(ours)
             ]
             mine = own(ours)
-            claim_top = _top(reading, "claim", reading.claim[i])
+            elsewhere = _other_figures_phrases(reading, key)
             for j in reading.content:
-                if j == i or reading.figure("claim", j) is not None:
-                    continue
-                if j in own(claim_top) or claim_top.i in _path_up(reading.claim[j]):
-                    pass
+                if j == i or reading.figure("claim", j) is not None or j in elsewhere:
+                    continue  # a word the claim itself says of another of its figures
                 anchor = reading.matched(j)
                 if anchor is None or anchor.i in mine:
                     continue
@@ -740,16 +743,21 @@ class FigureAttached:
         verb = _verb_above(reading.claim[i])
         if verb is None or lemma(verb) in _SKIP_VERBS:
             return
+        if reading.units.get(("claim", i)) == "th":
+            return  # an ordinal names which one ("the first film"), it is said of no verb
         match = reading.matched(verb.i)
         if match is None or match.pos_ not in ("VERB", "AUX"):
             return
         theirs = _verb_above(ours)
-        if theirs is None or theirs.i == match.i or _joined(theirs, match):
+        if theirs is None or lemma(theirs) in _SKIP_VERBS:
+            return  # said in a naming clause ("The February 1969 nor'easter was ...")
+        candidates = [
+            reading.passage[m.passage]
+            for m in reading.candidates.get(verb.i, [Match(verb.i, match.i, "same")])
+            if m.passage is not None
+        ]
+        if any(_governs(c, theirs, ours) for c in candidates):
             return
-        if _complement_of(theirs, match):
-            return  # "may end the employment by giving three months' notice"
-        if match.dep_ in ("relcl", "acl") and match.head.i in own(ours):
-            return  # "we offered 3%, which they accepted"
         yield Finding(
             self.id,
             "unconfirmed",
@@ -760,6 +768,29 @@ class FigureAttached:
 
 
 _SKIP_VERBS = frozenset({"be", "have", "carry", "get", "make", "do"})
+
+
+def _governs(match: Token, theirs: Token, ours: Token) -> bool:
+    """Whether the passage verb ``match`` is the one the figure ``ours`` hangs from
+    (``theirs``): the same, one predicate with it, its non-finite complement, or a relative
+    clause on the figure ("we offered 3%, which they accepted")."""
+    if match.pos_ not in ("VERB", "AUX"):
+        return False
+    return (
+        theirs.i == match.i
+        or _joined(theirs, match)
+        or _complement_of(theirs, match)  # "may end the employment by giving three months'"
+        or (match.dep_ in ("relcl", "acl") and match.head.i in own(ours))
+    )
+
+
+def _other_figures_phrases(reading: Reading, key: str | None) -> set[int]:
+    """The claim's words inside the phrase of one of its figures other than ``key``."""
+    out: set[int] = set()
+    for top in _figure_tops(reading, "claim"):
+        if reading.figure("claim", top.i) not in (key, None):
+            out |= own(top)
+    return out
 
 
 def _joined(a: Token, b: Token) -> bool:
