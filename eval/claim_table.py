@@ -114,7 +114,7 @@ def judge(cases: list[Case], policy: Policy) -> tuple[list[str], list[str], list
         request = Request(case.claim, case.source)
         found = judge_.examine(case.claim, case.source)
         (support,) = judge_._judged([request], [found])
-        promised = kept_promise(request, found, support, reader)
+        promised = kept_promise(request, found, support, lambda: reader)
         before.append(support.verdict)
         kept.append(promised.verdict)
         rules.append(promised.rule)

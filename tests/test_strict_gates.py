@@ -110,7 +110,7 @@ def test_the_model_raises_only_words_the_lexicon_missed_and_orders_the_rest(
     request = Request(claim, source)
     (support,) = judge._judged([request], [found])
     reader = _Reader(entails)
-    kept = kept_promise(request, found, support, reader)  # type: ignore[arg-type]
+    kept = kept_promise(request, found, support, lambda: reader)  # type: ignore[return-value]
     if support.verdict != "supported":
         pytest.skip(f"the head did not back it ({support.verdict}): nothing for the model")
     assert kept.verdict == verdict
@@ -130,7 +130,7 @@ def test_the_model_never_overrules_a_structural_finding() -> None:
     request = Request(claim, source)
     (support,) = judge._judged([request], [found])
     reader = _Reader(0.99)
-    kept = kept_promise(request, found, support, reader)  # type: ignore[arg-type]
+    kept = kept_promise(request, found, support, lambda: reader)  # type: ignore[return-value]
     assert kept.verdict != "supported"
     assert kept.rule == "figure.attached"
     assert reader.asked == []

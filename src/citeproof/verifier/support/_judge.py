@@ -45,7 +45,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from citeproof.embedding import TextEncoder
@@ -303,9 +303,9 @@ class SupportJudge:
         judged = self._judged(requests, found)
         if self.policy.support_judge != STRICT:
             return judged
-        reader = NliModel.get()
         kept = [
-            kept_promise(r, f, s, reader) for r, f, s in zip(requests, found, judged, strict=True)
+            kept_promise(r, f, s, NliModel.get)
+            for r, f, s in zip(requests, found, judged, strict=True)
         ]
         if self.escalation is None:
             return kept
@@ -820,13 +820,14 @@ def kept_promise(
     request: Request,
     found: Examined | None,
     support: ClaimSupport,
-    reader: NliModel | None = None,
+    reader: Callable[[], NliModel | None] = lambda: None,
 ) -> ClaimSupport:
     """``support`` held to the promise that `supported` means the passage states the claim:
     the claim is read against the passage the judge located (`confirm`), and it is
     `supported` when every rule confirms it; `contradicted` when a rule finds the passage
     says otherwise. When the only finding is words the lexicon could not match, the
-    entailment model (``reader``) reads the claim against the passage: at `RAISE_AT` or
+    entailment model (``reader()``, loaded only then) reads the claim against the passage: at
+    `RAISE_AT` or
     above the claim is `supported` (rule `model.raised`), below it its P(entails) is the
     judgement's score, which orders the review queue. Otherwise a `supported` verdict becomes
     `unconfirmed`, naming the rule and the words. Verified quotes stand, and so does the
@@ -868,8 +869,9 @@ def kept_promise(
         )
     score = support.score
     band = support.verdict == "supported"  # the head backs it; the rules could not confirm
-    if band and reader is not None and all(f.rule == EVERY_WORD for f in outcome.findings):
-        (read,) = reader.score([(passage[:READ_CHARS], request.claim)])
+    model = reader() if band and all(f.rule == EVERY_WORD for f in outcome.findings) else None
+    if model is not None:
+        (read,) = model.score([(passage[:READ_CHARS], request.claim)])
         score = read.entails
         if read.entails >= RAISE_AT:
             words = ", ".join(f"“{w}”" for w in unmatched)
