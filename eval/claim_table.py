@@ -32,7 +32,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from support_eval import overlap, tune_baseline
+from support_eval import balanced_accuracy, overlap, tune_baseline
 from support_sets import Case, every
 
 from citeproof import Policy, Source
@@ -145,7 +145,8 @@ def main() -> int:
     if limit:
         sets = defaultdict(list, {k: v[:limit] for k, v in sets.items()})
     tune = every("tune")
-    threshold = tune_baseline(tune, lambda g, p: _youden(g, p))
+    # The word-overlap threshold a user would pick from the tune halves: balanced accuracy.
+    threshold = tune_baseline(tune, balanced_accuracy)
     print(
         "| set | judge | false claims called supported (95% interval) | true claims "
         "supported | contradicted precision (n) | left for review |"
@@ -189,16 +190,6 @@ def main() -> int:
         print(f"\nbusiness coverage {coverage:.1%} (target {COVERAGE:.0%})")
     print("claim table: " + ("false supported within 5% on every set" if ok else "MISSED 5%"))
     return 0 if ok else 1
-
-
-def _youden(gold: list[bool], predicted: list[bool]) -> float:
-    """Balanced accuracy: the word-overlap threshold a user would pick from the tune halves."""
-    rates = []
-    for cls in (True, False):
-        picked = [p for g, p in zip(gold, predicted, strict=True) if g == cls]
-        if picked:
-            rates.append(sum(p == cls for p in picked) / len(picked))
-    return sum(rates) / len(rates)
 
 
 if __name__ == "__main__":
