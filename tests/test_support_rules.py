@@ -185,3 +185,29 @@ def test_a_denial_that_restates_no_exception_is_still_contradicted() -> None:
     )["claims"][0]["support"][0]
     assert exception["rule"] == "polarity.exception"
     assert "unless the failure is caused" in exception["reason"]
+
+
+def test_every_judgement_of_the_example_answer_names_its_rule() -> None:
+    """No verdict without a rule id, but those its verified quotes settle (method quote)."""
+    from tests.test_golden import example_answer
+
+    answer = example_answer()
+    judged = [s for c in answer.claims for s in c.support]
+    assert judged
+    for support in judged:
+        assert support.rule or support.method.startswith("quote"), support
+    rules = {s.rule for s in judged}
+    assert {"facts.number", "facts.name", "facts.negation"} <= rules, rules
+
+
+def test_every_rule_is_documented_with_its_example() -> None:
+    from pathlib import Path
+
+    page = (Path(__file__).parents[1] / "docs" / "claim-support.md").read_text(encoding="utf-8")
+    for rule in RULES:
+        claim, _, finds = rule.example
+        assert f"| `{rule.id}` |" in page, f"{rule.id} is not in docs/claim-support.md"
+        assert claim in page and finds in page, f"{rule.id}'s example is not documented"
+    for rule_id in ("confirmed", "model.raised", "escalated", "quote.meaning_changed",
+                    "polarity.exception", "facts.number", "no_passage"):  # fmt: skip
+        assert f"`{rule_id}`" in page, f"{rule_id} is not in docs/claim-support.md"

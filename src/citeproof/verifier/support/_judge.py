@@ -835,13 +835,15 @@ def kept_promise(
     ("does not count ... if made within three days" for "is an Event of Default, unless ...
     payment is made within three days"): that is `unconfirmed` (rule
     `polarity.exception`)."""
-    if found is None or support.method.startswith(QUOTE) or not found.chosen:
+    if found is None or support.method.startswith(QUOTE):
         return support
+    if not found.chosen:  # the cited source has nothing on this
+        return dataclasses.replace(support, rule=support.rule or NO_PASSAGE)
     text = request.source.text
     ordered = sorted(found.chosen, key=lambda s: s.span)
     passage = _read_text(text, ordered)
     if support.verdict == "contradicted":
-        return _exception_restated(request, support, passage)
+        return _exception_restated(request, _fact_rule(support), passage)
     outcome = confirm(request.claim, passage, request.quoted, text)
     deciding = outcome.deciding
     unmatched = tuple(
@@ -951,6 +953,8 @@ def warm_up(policy: Policy) -> None:
 
 
 EXCEPTION = "polarity.exception"
+NO_PASSAGE = "no_passage"
+"""The rule id of a claim whose cited source holds no sentence that shares its words."""
 
 
 def _exception_restated(request: Request, support: ClaimSupport, passage: str) -> ClaimSupport:
@@ -982,3 +986,22 @@ def _read_text(text: str, sentences: Sequence[Sentence]) -> str:
         line = " ".join(text[slice(*sentence.span)].split())
         lines.append(line if line[-1:] in ".!?:;" else f"{line}.")
     return "\n".join(lines)
+
+
+def _fact_rule(support: ClaimSupport) -> ClaimSupport:
+    """A contradiction of the fact layer named by what it found: ``facts.number``,
+    ``facts.date``, ``facts.name``, ``facts.comparative``, ``facts.word`` (another value or
+    word in the claim's place) or ``facts.negation`` (a denial on one side only)."""
+    if support.rule:
+        return support
+    deciding = next(
+        (
+            d
+            for d in support.differences
+            if (d.instead is not None and d.text) or d.kind == "negation"
+        ),
+        None,
+    )  # the difference `_fact_reason` speaks of
+    return dataclasses.replace(
+        support, rule=f"facts.{deciding.kind}" if deciding is not None else "facts"
+    )
