@@ -826,10 +826,9 @@ def kept_promise(
     the claim is read against the passage the judge located (`confirm`), and it is
     `supported` when every rule confirms it; `contradicted` when a rule finds the passage
     says otherwise. When the only finding is words the lexicon could not match, the
-    entailment model (``reader()``, loaded only then) reads the claim against the passage: at
-    `RAISE_AT` or
-    above the claim is `supported` (rule `model.raised`), below it its P(entails) is the
-    judgement's score, which orders the review queue. Otherwise a `supported` verdict becomes
+    entailment model (``reader()``, loaded only then) reads the claim against the passage:
+    at `RAISE_AT` or above the claim is `supported` (rule `model.raised`), below it its
+    P(entails) is the judgement's score, which orders the review queue. Otherwise a `supported` verdict becomes
     `unconfirmed`, naming the rule and the words. Verified quotes stand, and so does the
     fact layer's `contradicted`, but for a denial that restates the passage's exception
     ("does not count ... if made within three days" for "is an Event of Default, unless ...
