@@ -828,8 +828,8 @@ def kept_promise(
     says otherwise. When the only finding is words the lexicon could not match, the
     entailment model (``reader()``, loaded only then) reads the claim against the passage:
     at `RAISE_AT` or above the claim is `supported` (rule `model.raised`), below it its
-    P(entails) is the judgement's score, which orders the review queue. Otherwise a `supported` verdict becomes
-    `unconfirmed`, naming the rule and the words. Verified quotes stand, and so does the
+    P(entails) is the judgement's score, which orders the review queue. Otherwise a
+    `supported` verdict becomes `unconfirmed`, naming the rule and the words. Verified quotes stand, and so does the
     fact layer's `contradicted`, but for a denial that restates the passage's exception
     ("does not count ... if made within three days" for "is an Event of Default, unless ...
     payment is made within three days"): that is `unconfirmed` (rule
