@@ -829,11 +829,12 @@ def kept_promise(
     entailment model (``reader()``, loaded only then) reads the claim against the passage:
     at `RAISE_AT` or above the claim is `supported` (rule `model.raised`), below it its
     P(entails) is the judgement's score, which orders the review queue. Otherwise a
-    `supported` verdict becomes `unconfirmed`, naming the rule and the words. Verified quotes stand, and so does the
-    fact layer's `contradicted`, but for a denial that restates the passage's exception
-    ("does not count ... if made within three days" for "is an Event of Default, unless ...
-    payment is made within three days"): that is `unconfirmed` (rule
-    `polarity.exception`)."""
+    `supported` verdict becomes `unconfirmed`, naming the rule and the words.
+
+    Verified quotes stand, and so does the fact layer's `contradicted` (named by what it
+    found: `_fact_rule`), but for a denial that restates the passage's exception ("does not
+    count ... if made within three days" for "is an Event of Default, unless ... payment is
+    made within three days"): that is `unconfirmed` (rule `polarity.exception`)."""
     if found is None or support.method.startswith(QUOTE):
         return support
     if not found.chosen:  # the cited source has nothing on this
