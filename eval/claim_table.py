@@ -37,8 +37,9 @@ from support_sets import Case, every
 
 from citeproof import Policy, Source
 from citeproof.verifier.support import SupportJudge
-from citeproof.verifier.support._judge import Request, kept_promise
 from citeproof.verifier.support._nli import NliModel
+from citeproof.verifier.support._promise import kept_promise
+from citeproof.verifier.support._request import Request
 
 BUSINESS = Path(__file__).with_name("business")
 FALSE_SUPPORTED = 0.05

@@ -99,7 +99,8 @@ def test_the_model_raises_only_words_the_lexicon_missed_and_orders_the_rest(
     entails: float, verdict: str, rule: str
 ) -> None:
     from citeproof.verifier.support import SupportJudge
-    from citeproof.verifier.support._judge import Request, kept_promise
+    from citeproof.verifier.support._promise import kept_promise
+    from citeproof.verifier.support._request import Request
 
     source = Source(
         id="sla", kind="document", text="The Provider keeps each backup for five weeks."
@@ -121,7 +122,8 @@ def test_the_model_raises_only_words_the_lexicon_missed_and_orders_the_rest(
 
 def test_the_model_never_overrules_a_structural_finding() -> None:
     from citeproof.verifier.support import SupportJudge
-    from citeproof.verifier.support._judge import Request, kept_promise
+    from citeproof.verifier.support._promise import kept_promise
+    from citeproof.verifier.support._request import Request
 
     source = Source(id="loan", kind="document", text=LOAN)
     claim = "Facility B carries a Margin of 2.75% per annum."

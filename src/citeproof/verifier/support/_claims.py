@@ -29,7 +29,8 @@ from citeproof.model import (
     VerifiedClaim,
     VerifiedQuote,
 )
-from citeproof.verifier.support._judge import Request, SupportJudge
+from citeproof.verifier.support._judge import SupportJudge
+from citeproof.verifier.support._request import Request
 from citeproof.verifier.support._text import is_content, tokenize
 
 JUDGED_CITATIONS = ("ok", "corrected", "flagged", "meaning_changed")

@@ -27,6 +27,10 @@ With ``support_judge="model"`` the shipped entailment model (`nli`) judges meani
 (and its verified quotes alone do not settle) is read by the model as above, and the model's
 ``contradicted`` stands (`SupportJudge._overruled`).
 
+``support_judge="strict"`` (the default): the lexical head's verdicts, each then held to the
+promise that `supported` means the passage states the claim (`_promise.kept_promise`), and,
+with a provider, the claims it could not confirm escalated to it (`_promise.escalated`).
+
 ``support_judge="provider"`` asks the team's LLM the same question per part
 (`provider_judge`), one call per answer. The model is asked once per answer
 (`SupportJudge.judge_many`) and scores each pair on its own (`_nli`), so a verdict does not
@@ -45,7 +49,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from citeproof.embedding import TextEncoder
@@ -78,15 +82,10 @@ from citeproof.verifier.support._locate import (
 )
 from citeproof.verifier.support._nli import Entailment, NliModel
 from citeproof.verifier.support._parts import claim_parts
+from citeproof.verifier.support._promise import STRICT, escalated, kept_promise
 from citeproof.verifier.support._provider_judge import ProviderJudge
+from citeproof.verifier.support._request import MODEL, PROVIDER, QUOTE, Examined, Request
 from citeproof.verifier.support._text import Token, is_content, tokenize
-from citeproof.verifier.support.confirm import confirm, restated_exception
-
-STRICT = "strict"
-CONFIRMED = "confirmed"
-"""The rule id of a claim every rule confirms."""
-EVERY_WORD = "match.every_word"
-CONDITION = "condition.kept"
 
 ANCHOR = 0.3
 _CLAUSE = re.compile(r";\s*")
@@ -101,29 +100,6 @@ CONTRADICTS = 0.6
 MODEL_SUPPORT = 0.5
 MODEL_PARTIAL = 0.2
 """The entailment model's thresholds on P(entails) (of each part; of the weakest part)."""
-MODEL = "entailment"
-PROVIDER = "provider"
-QUOTE = "quote"
-
-
-@dataclass(frozen=True, slots=True)
-class Examined:
-    """What the fact layer and the encoder found for one claim against one source."""
-
-    check: FactCheck
-    values: dict[str, float]
-    chosen: tuple[Sentence, ...]
-    share: float  # weighted share of the claim the chosen sentences hold
-
-
-@dataclass(frozen=True, slots=True)
-class Request:
-    """One claim to judge against one source it cites (see `SupportJudge.judge`)."""
-
-    claim: str
-    source: Source
-    paragraph: int | None = None
-    quoted: tuple[Span, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -804,204 +780,3 @@ def _passage(source: Source, chosen: Sequence[Sentence]) -> SupportPassage | Non
     same = [s for s in chosen if s.paragraph == paragraph]
     start, end = min(x.span[0] for x in same), max(x.span[1] for x in same)
     return SupportPassage(source.id, paragraph, (start, end), source.text[start:end])
-
-
-RAISE_AT = 0.7
-"""The entailment model's P(entails) at which a claim whose only finding is words the lexicon
-could not match is `supported` (rule `model.raised`). On every tune half false `supported`
-stays at most 2% from 0.6 up (0.5: 3.0% on AttributionBench); 0.7 keeps a margin
-(docs/measurements.md, "The claim table")."""
-RAISED = "model.raised"
-READ_CHARS = 2000
-"""The passage the model reads, at most: its located sentences."""
-
-
-def kept_promise(
-    request: Request,
-    found: Examined | None,
-    support: ClaimSupport,
-    reader: Callable[[], NliModel | None] = lambda: None,
-) -> ClaimSupport:
-    """``support`` held to the promise that `supported` means the passage states the claim:
-    the claim is read against the passage the judge located (`confirm`), and it is
-    `supported` when every rule confirms it; `contradicted` when a rule finds the passage
-    says otherwise. When the only finding is words the lexicon could not match, the
-    entailment model (``reader()``, loaded only then) reads the claim against the passage:
-    at `RAISE_AT` or above the claim is `supported` (rule `model.raised`), below it its
-    P(entails) is the judgement's score, which orders the review queue. Otherwise a
-    `supported` verdict becomes `unconfirmed`, naming the rule and the words.
-
-    Verified quotes stand, and so does the fact layer's `contradicted` (named by what it
-    found: `_fact_rule`), but for a denial that restates the passage's exception ("does not
-    count ... if made within three days" for "is an Event of Default, unless ... payment is
-    made within three days"): that is `unconfirmed` (rule `polarity.exception`)."""
-    if found is None or support.method.startswith(QUOTE):
-        return support
-    if not found.chosen:  # the cited source has nothing on this
-        return dataclasses.replace(support, rule=support.rule or NO_PASSAGE)
-    text = request.source.text
-    ordered = sorted(found.chosen, key=lambda s: s.span)
-    passage = _read_text(text, ordered)
-    if support.verdict == "contradicted":
-        return _exception_restated(request, _fact_rule(support), passage)
-    outcome = confirm(request.claim, passage, request.quoted, text)
-    deciding = outcome.deciding
-    unmatched = tuple(
-        w for f in outcome.findings if f.rule == EVERY_WORD for w in f.claim_words.split()
-    )
-    left_out = tuple(f.passage_words for f in outcome.findings if f.rule == CONDITION)
-    if outcome.outcome == "supported":
-        return dataclasses.replace(
-            support,
-            verdict="supported",
-            reason="the passage states each part of this"
-            if support.verdict != "supported"
-            else support.reason,
-            rule=CONFIRMED,
-        )
-    assert deciding is not None
-    if outcome.outcome == "contradicted":
-        return dataclasses.replace(
-            support,
-            verdict="contradicted",
-            reason=deciding.message,
-            rule=deciding.rule,
-            unmatched=unmatched,
-            left_out=left_out,
-        )
-    score = support.score
-    band = support.verdict == "supported"  # the head backs it; the rules could not confirm
-    model = reader() if band and all(f.rule == EVERY_WORD for f in outcome.findings) else None
-    if model is not None:
-        (read,) = model.score([(passage[:READ_CHARS], request.claim)])
-        score = read.entails
-        if read.entails >= RAISE_AT:
-            words = ", ".join(f"“{w}”" for w in unmatched)
-            return dataclasses.replace(
-                support,
-                verdict="supported",
-                score=score,
-                reason=f"the passage states this in other words ({words} read by the "
-                f"entailment model, P(entails) {read.entails:.2f})",
-                rule=RAISED,
-                unmatched=unmatched,
-            )
-    verdict: SupportVerdict = "unconfirmed" if support.verdict == "supported" else support.verdict
-    return dataclasses.replace(
-        support,
-        verdict=verdict,
-        score=score,
-        reason=f"citeproof could not confirm this: {deciding.message}"
-        if verdict == "unconfirmed"
-        else support.reason,
-        rule=deciding.rule,
-        unmatched=unmatched,
-        left_out=left_out,
-    )
-
-
-ESCALATED = "escalated"
-"""The rule id of a verdict the configured LLM gave a claim of the review band."""
-
-
-def escalated(
-    asker: ProviderJudge,
-    requests: Sequence[Request],
-    found: Sequence[Examined | None],
-    kept: list[ClaimSupport],
-) -> list[ClaimSupport]:
-    """``kept`` with each claim of the review band (`unconfirmed`) read by the configured
-    LLM, in one call for them all (cached by the prompt's hash): ``entails`` makes it
-    `supported`, ``contradicts`` `contradicted`, ``neither`` leaves it `unconfirmed`; each
-    such judgement's method is `PROVIDER` and its rule `ESCALATED`."""
-    band = [i for i, s in enumerate(kept) if s.verdict == "unconfirmed" and found[i] is not None]
-    if not band:
-        return kept
-    items = []
-    for i in band:
-        examined = found[i]
-        assert examined is not None
-        text = requests[i].source.text
-        ordered = sorted(examined.chosen, key=lambda s: s.span)
-        passage = _read_text(text, ordered)
-        items.append((passage[:READ_CHARS], requests[i].claim))
-    out = list(kept)
-    for i, verdict in zip(band, asker.judge(items), strict=True):
-        said = verdict.entailment
-        if said.entails == 1.0:
-            new: SupportVerdict = "supported"
-            reason = f"the configured model reads the passage as saying this: {verdict.reason}"
-        elif said.contradicts == 1.0:
-            new, reason = "contradicted", f"the configured model: {verdict.reason}"
-        else:
-            new = "unconfirmed"
-            reason = f"{kept[i].reason}; the configured model could not confirm it either"
-        out[i] = dataclasses.replace(
-            kept[i], verdict=new, reason=reason, method=PROVIDER, rule=ESCALATED
-        )
-    return out
-
-
-def warm_up(policy: Policy) -> None:
-    """Load now what judging claims under ``policy`` loads on first use: for the strict judge
-    the English parse, the lexicon and the entailment model. A service calls it at start, so
-    its first request does not pay for them inside its deadline."""
-    if policy.support_judge != STRICT:
-        return
-    confirm("The parser loads once.", "The parser loads once.")
-    NliModel.get()
-
-
-EXCEPTION = "polarity.exception"
-NO_PASSAGE = "no_passage"
-"""The rule id of a claim whose cited source holds no sentence that shares its words."""
-
-
-def _exception_restated(request: Request, support: ClaimSupport, passage: str) -> ClaimSupport:
-    """The fact layer's `contradicted`, unless its only conflict is the claim's denial and
-    the claim restates the passage's exception: then `unconfirmed`, naming the exception."""
-    denial_only = any(d.kind == "negation" for d in support.differences) and all(
-        d.instead is None for d in support.differences
-    )
-    if not denial_only:
-        return support
-    exception = restated_exception(request.claim, passage)
-    if exception is None:
-        return support
-    return dataclasses.replace(
-        support,
-        verdict="unconfirmed",
-        reason=f"citeproof could not confirm this: the claim's denial may restate the "
-        f"passage's exception “{exception}”",
-        rule=EXCEPTION,
-    )
-
-
-def _read_text(text: str, sentences: Sequence[Sentence]) -> str:
-    """The located sentences as one text the parser reads sentence by sentence: each on its
-    own line, closed with a full stop where it has none (a signature line, a heading), so
-    that "Sunita Ravel" above "... which I attach" stays a line of its own."""
-    lines = []
-    for sentence in sentences:
-        line = " ".join(text[slice(*sentence.span)].split())
-        lines.append(line if line[-1:] in ".!?:;" else f"{line}.")
-    return "\n".join(lines)
-
-
-def _fact_rule(support: ClaimSupport) -> ClaimSupport:
-    """A contradiction of the fact layer named by what it found: ``facts.number``,
-    ``facts.date``, ``facts.name``, ``facts.comparative``, ``facts.word`` (another value or
-    word in the claim's place) or ``facts.negation`` (a denial on one side only)."""
-    if support.rule:
-        return support
-    deciding = next(
-        (
-            d
-            for d in support.differences
-            if (d.instead is not None and d.text) or d.kind == "negation"
-        ),
-        None,
-    )  # the difference `_fact_reason` speaks of
-    return dataclasses.replace(
-        support, rule=f"facts.{deciding.kind}" if deciding is not None else "facts"
-    )
