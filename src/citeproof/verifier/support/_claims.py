@@ -110,21 +110,15 @@ def _held_back(
     own = [quotes[q] for q in claim.quote_ids if q in quotes]
     changed = [q for q in own if q.status == "mismatch" and q.meaning_changed]
     if changed:
-        differences = [d for d in changed[0].differences if d.changes_meaning]
-        reason = (
-            f"its quote is not what the source says: {differences[0].description}"
-            if differences
-            else "its quote is not what the source says"
-        )
+        reason = f"its quote is not what the source says{_first_change(changed[0])}"
         return dataclasses.replace(support, verdict="contradicted", reason=reason)
     corrected = [q for q in own if q.status == "corrected" and q.meaning_changed]
     if strict and corrected and support.verdict == "supported":
-        differences = [d for d in corrected[0].differences if d.changes_meaning]
-        said = f": {differences[0].description}" if differences else ""
         return dataclasses.replace(
             support,
             verdict="unconfirmed",
-            reason=f"citeproof corrected its quote and the meaning changed{said}",
+            reason=f"citeproof corrected its quote and the meaning changed"
+            f"{_first_change(corrected[0])}",
             rule="quote.meaning_changed",
         )
     missing = [q for q in own if q.status == "not_found"]
@@ -133,6 +127,12 @@ def _held_back(
             support, verdict="unsupported", reason="its quote was not found in the source"
         )
     return support
+
+
+def _first_change(quote: VerifiedQuote) -> str:
+    """``": "`` and the first difference of ``quote`` that changes the meaning, or ``""``."""
+    changes = [d for d in quote.differences if d.changes_meaning]
+    return f": {changes[0].description}" if changes else ""
 
 
 # How answers name the sources they cite ("Source 1 says", "per document #2", "S3 notes"):

@@ -96,10 +96,11 @@ def read(
     content = content_words(claim)
     reading.content = content
     whole = (source_text or passage_text).casefold()
+    framing = _framing(claim)
     reading.unnamed = tuple(
         t.i
         for t in claim
-        if t.i in _framing(claim)
+        if t.i in framing
         and t.pos_ == "PROPN"
         and not re.search(rf"(?<!\w){re.escape(t.text.casefold())}(?!\w)", whole)
     )

@@ -709,15 +709,15 @@ class FigureAttached:
             ours = _top(reading, "passage", passage[m.passage])
             unit = reading.units.get(("passage", m.passage), "")
             stated = {k for (side, _), k in reading.figures.items() if side == "claim"}
+            mine = own(ours)
             rivals = [
                 t
                 for t in tops
                 if reading.figure("passage", t.i) not in (key, None)
                 and reading.figure("passage", t.i) not in stated  # the claim says it too
                 and reading.units.get(("passage", t.i), "") == unit
-                and t.i not in own(ours)
+                and t.i not in mine
             ]
-            mine = own(ours)
             elsewhere = _other_figures_phrases(reading, key)
             for j in reading.content:
                 if j == i or reading.figure("claim", j) is not None or j in elsewhere:
