@@ -9,12 +9,38 @@ import email.policy
 import mimetypes
 from dataclasses import dataclass
 from email.message import EmailMessage, Message
+from functools import lru_cache
 
 from citeproof.errors import SourceError
 from citeproof.sources._html_reader import html_to_text
 from citeproof.sources._limits import DEFAULT_LIMITS, ReadLimits, over_limit
 from citeproof.sources._segment import Segmented, email_paragraphs
 from citeproof.sources._text_reader import normalise_newlines
+
+PARSED_HEADERS = 4096
+"""Parsed header values kept (least recently used go): the same ``Content-Type`` of every
+part, asked for again and again while a message is read, is parsed once."""
+
+
+class _ParsedOnce(email.policy.EmailPolicy):
+    """``email.policy.default``, but a header is parsed once, not again on every ``get``:
+    the standard library parses the raw value anew on each access (``get_content_type``,
+    ``get_filename``, ``iter_attachments`` ask for the same headers many times). A parsed
+    header is immutable (a ``str`` with read-only attributes), so the same value is shared."""
+
+    def header_fetch_parse(self, name: str, value: str) -> str:
+        if hasattr(value, "name"):
+            return value
+        return _parsed_header(name, value)
+
+
+_POLICY = _ParsedOnce()
+
+
+@lru_cache(maxsize=PARSED_HEADERS)
+def _parsed_header(name: str, value: str) -> str:
+    parsed: str = email.policy.default.header_fetch_parse(name, value)
+    return parsed
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +83,7 @@ def read_message(raw: bytes, where: str, limits: ReadLimits = DEFAULT_LIMITS) ->
     if not raw.strip():
         raise SourceError("the message is empty", where=where)
     try:
-        message = email.message_from_bytes(raw, policy=email.policy.default)
+        message = email.message_from_bytes(raw, policy=_POLICY)
         _check_depth(message, limits, where)
     except RecursionError:
         raise _too_deep(limits, where) from None

@@ -59,6 +59,7 @@ CREATE TABLE IF NOT EXISTS sources (
 );
 CREATE INDEX IF NOT EXISTS sources_by_doc ON sources (doc_id, superseded);
 CREATE INDEX IF NOT EXISTS sources_by_parent ON sources (parent_doc_id);
+CREATE INDEX IF NOT EXISTS sources_by_message ON sources (message_id);
 CREATE TABLE IF NOT EXISTS passages (
     id         INTEGER PRIMARY KEY,
     source_id  TEXT NOT NULL REFERENCES sources (id),
