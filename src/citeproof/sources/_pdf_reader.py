@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import io
+import logging
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from pypdf import PageObject, PdfReader
@@ -64,6 +68,57 @@ def read_pdf_pages(
 
 
 def _read_pages(raw: bytes, where: str, limits: ReadLimits) -> tuple[list[list[Block]], str | None]:
+    with _pypdf_warnings_held():
+        return _read_pages_quietly(raw, where, limits)
+
+
+_HELD: ContextVar[list[str] | None] = ContextVar("pypdf_warnings_held", default=None)
+"""pypdf's warnings about the PDF being read in this thread or task; None outside a read."""
+
+
+class _PypdfWarnings(logging.Handler):
+    """pypdf's own warnings (``EOF marker not found``, ``incorrect startxref pointer``...)
+    about a file it repairs as it reads. While citeproof reads a PDF they are held for that
+    read, so that what reaches a person is citeproof's message naming the file, never
+    pypdf's lines before it. Outside a read they go where Python sends them without this
+    handler (standard error, unless the application handles pypdf's logger itself)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        held = _HELD.get()
+        if held is not None:
+            held.append(record.getMessage())
+            return
+        last = logging.lastResort
+        if last is not None and record.levelno >= last.level and self._alone(record):
+            last.handle(record)
+
+    def _alone(self, record: logging.LogRecord) -> bool:
+        """No other handler would see ``record``: Python would print it on standard error."""
+        logger: logging.Logger | None = logging.getLogger(record.name)
+        while logger is not None:
+            if any(handler is not self for handler in logger.handlers):
+                return False
+            logger = logger.parent if logger.propagate else None
+        return True
+
+
+logging.getLogger("pypdf").addHandler(_PypdfWarnings())
+
+
+@contextmanager
+def _pypdf_warnings_held() -> Iterator[list[str]]:
+    """Hold pypdf's warnings for the read inside (see `_PypdfWarnings`)."""
+    held: list[str] = []
+    token = _HELD.set(held)
+    try:
+        yield held
+    finally:
+        _HELD.reset(token)
+
+
+def _read_pages_quietly(
+    raw: bytes, where: str, limits: ReadLimits
+) -> tuple[list[list[Block]], str | None]:
     deadline = Deadline.start(limits, where)
     try:
         reader = PdfReader(io.BytesIO(raw))
