@@ -36,6 +36,10 @@ demo: $(STAMP)
 		--format html --out out/ask-referral.html
 	$(DEMO_ASK) "What loan-to-value did the Hartley valuation give?" \
 		--format html --out out/ask-hartley.html
+	@# The answers so far come from the store: re-validated against it, they hold. (The lending
+	@# answer below is verified against files given on the command line, which the store never
+	@# held: re-validated, it would read as source_missing.)
+	$(BIN)/citeproof revalidate --audit out/audit.db --store out/mailbox.db
 	$(BIN)/citeproof verify examples/lending/answer.md $(DEMO_SOURCES) --format html --out out/answer.html
 	$(BIN)/citeproof verify examples/lending/answer.md $(DEMO_SOURCES) --format json --out out/answer.json \
 		--audit out/audit.db --rules examples/lending/rules.toml \
@@ -43,9 +47,6 @@ demo: $(STAMP)
 	$(BIN)/citeproof audit verify --audit out/audit.db
 	$(BIN)/citeproof verify examples/lending/answer.md $(DEMO_SOURCES) --format term
 	$(BIN)/python examples/service/demo.py
-	@# The lending answer's sources were given as files, not ingested: they show as source_missing
-	@# (revalidate exits 1 when a record changed; the demo expects that and goes on).
-	@$(BIN)/citeproof revalidate --audit out/audit.db --store out/mailbox.db || test $$? -eq 1
 	$(BIN)/citeproof report --audit out/audit.db
 	$(BIN)/citeproof report --audit out/audit.db --format html --out out/report.html
 	$(BIN)/python tools/screenshots.py

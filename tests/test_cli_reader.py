@@ -45,7 +45,8 @@ def test_an_empty_answer_or_source_is_verified_with_a_warning(tmp_path: Path) ->
 
 
 def test_a_windows_1252_export_is_read_with_encoding(tmp_path: Path) -> None:
-    (tmp_path / "answer.txt").write_bytes("The memo says “naïve résumés” [memo].".encode("cp1252"))
+    # The source is the export; the answer, as an LLM wrote it, is UTF-8.
+    (tmp_path / "answer.txt").write_text("The memo says “naïve résumés” [memo].", "utf-8")
     (tmp_path / "memo.txt").write_bytes("We reject naïve résumés outright.".encode("cp1252"))
     args = ["verify", str(tmp_path / "answer.txt"), "--source", f"memo={tmp_path / 'memo.txt'}"]
     code, _, err = invoke(*args)

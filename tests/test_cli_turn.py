@@ -240,7 +240,7 @@ def test_batch_with_audit_appends_one_record_per_good_line(tmp_path: Path) -> No
     code, out, err = invoke("audit", "verify", "--audit", str(audit))
     assert code == 0, out + err
     assert "3 records" in out + err
-    assert "1 source texts" in out  # the three answers' one document, stored once
+    assert "1 source text\n" in out  # the three answers' one document, stored once
 
 
 @pytest.mark.model

@@ -15,10 +15,13 @@ from citeproof.asking import ask_store, turn_request, turn_to_json
 from citeproof.cli._common import (
     Command,
     OutputFormat,
+    PathType,
     ProviderChoice,
+    check_outcome_options,
     conclude_from_options,
     deprecated,
     emit,
+    examples,
     exit_codes,
     format_answer,
     format_option,
@@ -36,7 +39,28 @@ _SQLITE_MAGIC = b"SQLite format 3\x00"
 @click.command(
     "ask",
     cls=Command,
-    epilog=exit_codes(
+    short_help="Answer a question from the sources and verify the answer.",
+    sections=(
+        (
+            "Model and retrieval options",
+            (
+                "model",
+                "model_path",
+                "quote_first",
+                "budget",
+                "limit",
+                "rerank",
+                "max_tokens",
+                "timeout",
+            ),
+        ),
+        ("Evidence, rules and audit", ("audit", "rules_path", "facts_path", "live_spec")),
+    ),
+    epilog=examples(
+        'citeproof ask "Who approves a loan above 80% LTV?" --store mailbox.db',
+        'citeproof ask "What did the valuation give?" --source mail/ --format html',
+    )
+    + exit_codes(
         (0, "answered and verified; the verdicts are in the output"),
         (1, "an error stopped it: the store, the provider, a rule file... (the message says)"),
     ),
@@ -45,20 +69,20 @@ _SQLITE_MAGIC = b"SQLite format 3\x00"
 @click.option(
     "--store",
     "store_path",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    type=PathType(exists=True, dir_okay=False, path_type=Path),
     help="The source store (.db) made by `citeproof ingest` to answer from.",
 )
 @click.option(
     "--source",
     "source_paths",
     multiple=True,
-    type=click.Path(exists=True, path_type=Path),
+    type=PathType(exists=True, path_type=Path),
     help="A file or folder to ingest now into a temporary store, instead of --store. Repeatable.",
 )
 @click.option(
     "--sources",
     "legacy_sources",
-    type=click.Path(exists=True, path_type=Path),
+    type=PathType(exists=True, path_type=Path),
     hidden=True,
     help="A store, or a folder or file to ingest now.",
 )
@@ -80,7 +104,7 @@ _SQLITE_MAGIC = b"SQLite format 3\x00"
 )
 @click.option(
     "--model-path",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    type=PathType(exists=True, dir_okay=False, path_type=Path),
     default=None,
     help="A GGUF file for the embedded model (default: CITEPROOF_MODEL_PATH, the cache "
     "~/.cache/citeproof/models, then the installed weight packages).",
@@ -109,7 +133,7 @@ _SQLITE_MAGIC = b"SQLite format 3\x00"
 )
 @click.option(
     "--out",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=PathType(dir_okay=False, path_type=Path),
     default=None,
     help="Write here instead of standard output.",
 )
@@ -170,6 +194,7 @@ def ask_command(
 
     With --format json, the JSON contract carries the turn too: the passages, the prompt's
     eligibility record, the model and the stage timings."""
+    check_outcome_options(rules_path, facts_path, live_spec)
     if legacy_sources is not None:
         deprecated("--sources", "--store DB, or --source PATH for files to ingest now")
     if as_json:

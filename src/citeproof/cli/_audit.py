@@ -22,12 +22,12 @@ from citeproof.audit import (
     verify_log,
     verify_proof,
 )
-from citeproof.cli._common import Group, exit_codes
+from citeproof.cli._common import Group, PathType, examples, exit_codes
 from citeproof.errors import AuditError
-from citeproof.render import json_text, visible
+from citeproof.render import json_text, plural, visible
 
 AUDIT_HELP = "Audit log: a SQLite file path or a postgresql:// URL."
-CHECKPOINTS_HELP = "Checkpoint directory (default: <db>.checkpoints next to a SQLite file)."
+CHECKPOINTS_HELP = "Checkpoint folder (default: <db>.checkpoints next to a SQLite file)."
 
 
 def _open(audit: str, checkpoints: str | None) -> AuditStore:
@@ -40,7 +40,7 @@ def _print_json(data: Any) -> None:
 
 audit_option = click.option("--audit", "audit", required=True, metavar="DB", help=AUDIT_HELP)
 checkpoints_option = click.option(
-    "--checkpoints", type=click.Path(file_okay=False), default=None, help=CHECKPOINTS_HELP
+    "--checkpoints", type=PathType(file_okay=False), default=None, help=CHECKPOINTS_HELP
 )
 
 
@@ -54,7 +54,12 @@ AN_ERROR = (1, "an error stopped it: no such log or record, an unreadable log (t
         "sample": "citeproof.cli._sample:sample_command",
         "review": "citeproof.cli._sample:review_command",
     },
-    epilog=exit_codes(
+    short_help="Check the audit log, prove and replay what it holds.",
+    epilog=examples(
+        "citeproof audit verify --audit audit.db",
+        "citeproof audit show REQUEST_ID --audit audit.db",
+    )
+    + exit_codes(
         (0, "the command did what it says"),
         (1, "a damaged log (verify), a proof that fails (check-proof), a replay that differs "
             "(replay), or an error (the message says)"),
@@ -66,7 +71,9 @@ def audit_group() -> None:
 
 @audit_group.command(
     "verify",
-    epilog=exit_codes(
+    short_help="Re-hash every record and check the signed checkpoints.",
+    epilog=examples("citeproof audit verify --audit audit.db")
+    + exit_codes(
         (0, "every record re-hashes and every checkpoint checks: the log is intact"),
         (1, "the log is damaged (the first bad record or checkpoint is named), or an error"),
     ),
@@ -75,7 +82,7 @@ def audit_group() -> None:
 @checkpoints_option
 @click.option(
     "--public-key",
-    type=click.Path(dir_okay=False, exists=True),
+    type=PathType(dir_okay=False, exists=True),
     default=None,
     help="Pinned Ed25519 public key (PEM) to check checkpoints with (default: signing.pub).",
 )
@@ -91,8 +98,9 @@ def verify_command(
         _print_json(report.to_json())
     elif report.problem is None:
         click.echo(
-            f"ok: {report.records} records, root {report.root_hash}, "
-            f"{report.checkpoints} signed checkpoints, {report.texts} source texts"
+            f"ok: {plural(report.records, 'record')}, root {report.root_hash}, "
+            f"{plural(report.checkpoints, 'signed checkpoint')}, "
+            f"{plural(report.texts, 'source text')}"
         )
         if report.checkpoints == 0:
             click.echo("warning: no checkpoints, a truncated tail cannot be detected", err=True)
@@ -116,7 +124,12 @@ sequence_option = click.option(
 )
 
 
-@audit_group.command("show", epilog=exit_codes((0, "the record was printed"), AN_ERROR))
+@audit_group.command(
+    "show",
+    short_help="Print the record logged under REQUEST_ID as JSON.",
+    epilog=examples("citeproof audit show REQUEST_ID --audit audit.db --texts")
+    + exit_codes((0, "the record was printed"), AN_ERROR),
+)
 @click.argument("request_id")
 @audit_option
 @checkpoints_option
@@ -160,7 +173,12 @@ def show_command(
         _print_json([shown(record) for record in records])
 
 
-@audit_group.command("proof", epilog=exit_codes((0, "the proof was printed"), AN_ERROR))
+@audit_group.command(
+    "proof",
+    short_help="Print an inclusion proof for REQUEST_ID, checkable offline.",
+    epilog=examples("citeproof audit proof REQUEST_ID --audit audit.db > proof.json")
+    + exit_codes((0, "the proof was printed"), AN_ERROR),
+)
 @click.argument("request_id")
 @audit_option
 @checkpoints_option
@@ -185,7 +203,12 @@ def proof_command(
         _print_json(proof.to_json())
 
 
-@audit_group.command("consistency", epilog=exit_codes((0, "the proof was printed"), AN_ERROR))
+@audit_group.command(
+    "consistency",
+    short_help="Print a consistency proof between two checkpoints.",
+    epilog=examples("citeproof audit consistency --audit audit.db --from 10 > proof.json")
+    + exit_codes((0, "the proof was printed"), AN_ERROR),
+)
 @audit_option
 @checkpoints_option
 @click.option(
@@ -212,7 +235,10 @@ def consistency_command(
 
 
 @audit_group.command(
-    "checkpoint", epilog=exit_codes((0, "the checkpoint was written and printed"), AN_ERROR)
+    "checkpoint",
+    short_help="Sign and write a checkpoint of the log as it is now.",
+    epilog=examples("citeproof audit checkpoint --audit audit.db")
+    + exit_codes((0, "the checkpoint was written and printed"), AN_ERROR),
 )
 @audit_option
 @checkpoints_option
@@ -226,14 +252,16 @@ def checkpoint_command(audit: str, checkpoints: str | None) -> None:
 
 @audit_group.command(
     "check-proof",
-    epilog=exit_codes(
+    short_help="Check an inclusion or consistency proof offline.",
+    epilog=examples("citeproof audit check-proof proof.json --public-key signing.pub")
+    + exit_codes(
         (0, "the proof holds"), (1, "the proof is malformed or does not hold: FAILED and why")
     ),
 )
 @click.argument("proof_file", type=click.File("r"))
 @click.option(
     "--public-key",
-    type=click.Path(dir_okay=False, exists=True),
+    type=PathType(dir_okay=False, exists=True),
     required=True,
     help="The log's Ed25519 public key (signing.pub).",
 )
@@ -249,7 +277,9 @@ def check_proof_command(proof_file: Any, public_key: str) -> None:
 
 @audit_group.command(
     "replay",
-    epilog=exit_codes(
+    short_help="Re-run a logged request and compare what comes out.",
+    epilog=examples("citeproof audit replay REQUEST_ID --audit audit.db")
+    + exit_codes(
         (0, "the same answer, evidence bundle and decision came out"),
         (1, "the replay differs (each difference is listed), or an error"),
     ),

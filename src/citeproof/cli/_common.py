@@ -13,13 +13,20 @@ from typing import TYPE_CHECKING, Any, Literal
 import click
 
 from citeproof import environment
-from citeproof.cli._group import Command, Group, errors_to_exit_status, exit_codes
+from citeproof.cli._group import (
+    Command,
+    Group,
+    PathType,
+    errors_to_exit_status,
+    examples,
+    exit_codes,
+)
 from citeproof.errors import InputError
 from citeproof.json_input import load_json
 from citeproof.model import VerifiedAnswer
 from citeproof.operations import ENGINES
 from citeproof.providers import plugin_provider_names, provider_names
-from citeproof.render import FORMATS, Format, json_text, render, safe_console, visible
+from citeproof.render import FORMATS, Format, json_text, plural, render, safe_console, visible
 
 if TYPE_CHECKING:
     from citeproof.outcome import LiveValues, Outcome
@@ -28,12 +35,15 @@ __all__ = [
     "Command",
     "Group",
     "OutputFormat",
+    "PathType",
     "ProviderChoice",
+    "check_outcome_options",
     "conclude_from_options",
     "deprecated",
     "emit",
     "engine_options",
     "errors_to_exit_status",
+    "examples",
     "exit_codes",
     "format_answer",
     "format_option",
@@ -125,7 +135,8 @@ def emit(text: str, out: Path | None, answer: VerifiedAnswer | None = None) -> N
     out.write_text(text, encoding="utf-8")
     if answer is not None:
         counts = ", ".join(f"{n} {status}" for status, n in answer.counts().items() if n)
-        summary = f"{len(answer.quotes)} quotes: {counts}" if answer.quotes else "no quotes"
+        quotes = plural(len(answer.quotes), "quote")
+        summary = f"{quotes}: {counts}" if answer.quotes else "no quotes"
         click.echo(visible(f"wrote {out} ({summary})", one_line=True), err=True)
 
 
@@ -141,28 +152,44 @@ def outcome_options(command: Callable[..., Any]) -> Callable[..., Any]:
         click.option(
             "--rules",
             "rules_path",
-            type=click.Path(exists=True, dir_okay=False, path_type=Path),
+            type=PathType(exists=True, dir_okay=False, path_type=Path),
             default=None,
             help="A rule file (.toml or .json) to decide on after the evidence is attached.",
         ),
         click.option(
             "--facts",
             "facts_path",
-            type=click.Path(exists=True, dir_okay=False, path_type=Path),
+            type=PathType(exists=True, dir_okay=False, path_type=Path),
             default=None,
-            help="A JSON object of request facts the rules read (loan amount, valuation...).",
+            help="With --rules: a JSON object of request facts the rules read (loan amount, "
+            "valuation...).",
         ),
         click.option(
             "--live",
             "live_spec",
             default=None,
             metavar="FILE_OR_URL",
-            help="Where today's live values come from: a JSON file or an https:// service.",
+            help="With --rules: where today's live values come from, a JSON file or an "
+            "https:// service.",
         ),
     ]
     for option in reversed(options):
         command = option(command)
     return command
+
+
+def check_outcome_options(
+    rules_path: Path | None, facts_path: Path | None, live_spec: str | None
+) -> None:
+    """Refuse ``--facts`` or ``--live`` without ``--rules``: only the rules read them, so
+    either alone would be ignored (checked before any work is done)."""
+    given = [name for name, value in (("--facts", facts_path), ("--live", live_spec)) if value]
+    if given and rules_path is None:
+        what = " and ".join(given)
+        verb = "are" if len(given) > 1 else "is"
+        raise click.UsageError(
+            f"{what} {verb} read by the rules only: give --rules FILE with {what}"
+        )
 
 
 def conclude_from_options(
@@ -204,8 +231,9 @@ def conclude_from_options(
     console = safe_console(stderr=True)
     coverage = outcome.validation.coverage
     console.print(
-        f"evidence: {len(outcome.bundle.evidence)} objects, bundle {outcome.bundle.bundle_hash}, "
-        f"coverage {coverage.with_evidence}/{coverage.claims} claims"
+        f"evidence: {plural(len(outcome.bundle.evidence), 'object')}, "
+        f"bundle {outcome.bundle.bundle_hash}, "
+        f"coverage {coverage.with_evidence}/{plural(coverage.claims, 'claim')}"
     )
     if outcome.decision is not None:
         fired = ", ".join(r.rule_id for r in outcome.decision.results if r.fired) or "none"

@@ -8,12 +8,14 @@ errors import no command's dependencies.
 from __future__ import annotations
 
 import importlib
+import os
 import textwrap
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 import click
+from click.utils import format_filename
 
 from citeproof.errors import CiteproofError
 from citeproof.render import visible
@@ -31,11 +33,61 @@ def errors_to_exit_status() -> Iterator[None]:
 
 
 class Command(click.Command):
-    """A citeproof command: errors leave it through `errors_to_exit_status`."""
+    """A citeproof command: errors leave it through `errors_to_exit_status`.
+
+    ``sections`` lists the options its help shows under their own headings, after the
+    basic ones: ``(("Batch options", ("batch", "workers")), ...)``, by parameter name. The
+    options named in no section are listed first, under "Options"."""
+
+    def __init__(
+        self, *args: Any, sections: Sequence[tuple[str, Sequence[str]]] = (), **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.sections = tuple((title, tuple(names)) for title, names in sections)
+        known = {param.name for param in self.params}
+        unknown = [n for _, names in self.sections for n in names if n not in known]
+        if unknown:  # pragma: no cover - a wiring mistake
+            raise TypeError(f"{self.name}: sections name no option {', '.join(unknown)}")
 
     def invoke(self, ctx: click.Context) -> Any:
         with errors_to_exit_status():
             return super().invoke(ctx)
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The basic options under "Options", then each section's, the columns aligned."""
+        rows: dict[str | None, tuple[str, str]] = {}
+        for param in self.get_params(ctx):
+            row = param.get_help_record(ctx)
+            if row is not None and not isinstance(param, click.Argument):
+                rows[param.name] = row
+        placed = {name for _, names in self.sections for name in names}
+        parts = [("Options", [row for name, row in rows.items() if name not in placed])]
+        parts += [(title, [rows[n] for n in names if n in rows]) for title, names in self.sections]
+        width = min(max((len(term) for term, _ in rows.values()), default=0), _TERM_WIDTH)
+        for title, part in parts:
+            if part:
+                with formatter.section(title):
+                    formatter.write_dl([(term.ljust(width), text) for term, text in part])
+
+
+_TERM_WIDTH = 30
+"""click's widest option column; a longer option name puts its help on the next line."""
+
+
+class PathType(click.Path):
+    """click's ``Path``, in citeproof's words: a folder is a "folder" (``FOLDER`` in the
+    help, "... is a folder." in an error), never a "directory"."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        if self.name == "directory":
+            self.name = "folder"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        dash = self.file_okay and self.allow_dash and value in ("-", b"-")
+        if not self.dir_okay and not dash and os.path.isdir(value):
+            self.fail(f"{self.name.title()} {format_filename(value)!r} is a folder.", param, ctx)
+        return super().convert(value, param, ctx)
 
 
 class Group(click.Group):
@@ -75,6 +127,12 @@ class Group(click.Group):
         except click.ClickException as error:
             setattr(error, "message", visible(error.message))  # noqa: B010 (click marks it Final)
             raise
+
+
+def examples(*lines: str) -> str:
+    """A help epilog's examples, each a command line as typed, kept as written; put before
+    `exit_codes`: ``epilog=examples("citeproof verify ...") + exit_codes(...)``."""
+    return "\b\nExamples:\n" + "\n".join(f"  {line}" for line in lines) + "\n\n"
 
 
 def exit_codes(*codes: tuple[int, str]) -> str:

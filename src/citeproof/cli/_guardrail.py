@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from citeproof.asking import default_budget
-from citeproof.cli._common import Command, exit_codes
+from citeproof.cli._common import Command, PathType, examples, exit_codes
 from citeproof.operations import Margins, compare, describe, read_golden, run_golden
 from citeproof.providers import Provider, get_provider
 from citeproof.sources import SourceStore
@@ -28,7 +28,12 @@ def _provider(spec: str) -> Provider:
 @click.command(
     "guardrail",
     cls=Command,
-    epilog=exit_codes(
+    short_help="Fail when a candidate model cites worse than the baseline.",
+    epilog=examples(
+        "citeproof guardrail --golden golden.jsonl --store mailbox.db \\",
+        "    --baseline openai/gpt-4o --candidate openai/gpt-4o-mini",
+    )
+    + exit_codes(
         (0, "the candidate is within the margins"),
         (1, "the candidate is worse by more than a margin, or an error (the message says)"),
     ),
@@ -36,7 +41,7 @@ def _provider(spec: str) -> Provider:
 @click.option(
     "--golden",
     required=True,
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    type=PathType(exists=True, dir_okay=False, path_type=Path),
     help="Golden questions, JSON lines: id, question, expected_sources.",
 )
 @click.option("--baseline", required=True, metavar="PROVIDER[/MODEL]", help="The current model.")
@@ -45,7 +50,7 @@ def _provider(spec: str) -> Provider:
     "--store",
     "store_path",
     required=True,
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    type=PathType(exists=True, dir_okay=False, path_type=Path),
     help="The source store the questions are answered from.",
 )
 @click.option(

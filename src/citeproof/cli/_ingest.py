@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import logging
 from pathlib import Path
 
 import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from citeproof.cli._common import Command, exit_codes
+from citeproof.cli._common import Command, PathType, examples, exit_codes
 from citeproof.render import markup_safe, plural, safe_console, visible
 from citeproof.sources import IngestReport, ReadLimits, SourceStore, find_files, ingest_files
 
@@ -17,18 +16,23 @@ from citeproof.sources import IngestReport, ReadLimits, SourceStore, find_files,
 @click.command(
     "ingest",
     cls=Command,
-    epilog=exit_codes(
+    short_help="Read mail and documents into a source store.",
+    epilog=examples(
+        "citeproof ingest mailbox/ --store mailbox.db",
+        "citeproof ingest policy.pdf memo.docx --store mailbox.db --acl underwriting",
+    )
+    + exit_codes(
         (0, "every file was ingested (or was unchanged, or is a format citeproof ignores)"),
         (1, "a file failed (the others are ingested all the same), or the store cannot open"),
         (2, "a PATH does not exist (nothing is ingested and no store is made)"),
     ),
 )
-@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path, exists=True))
+@click.argument("paths", nargs=-1, required=True, type=PathType(path_type=Path, exists=True))
 @click.option(
     "--store",
     "store_path",
     required=True,
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=PathType(dir_okay=False, path_type=Path),
     help="The SQLite source store to write (created if missing).",
 )
 @click.option(
@@ -42,7 +46,7 @@ from citeproof.sources import IngestReport, ReadLimits, SourceStore, find_files,
     "--trusted",
     "trusted",
     multiple=True,
-    type=click.Path(file_okay=False, path_type=Path),
+    type=PathType(file_okay=False, path_type=Path),
     metavar="FOLDER",
     help="A folder of genuine mail whose messages are identified by Message-ID (the same "
     "message saved twice there is one document). Elsewhere a message is identified by its file.",
@@ -63,7 +67,6 @@ def ingest_command(
     from PATHS (files or folders) into the store. Unchanged files are left as they are; a
     changed file becomes a new version. Exits with status 1 if any file failed; the others
     are ingested all the same."""
-    logging.getLogger("pypdf").setLevel(logging.ERROR)  # damaged PDFs are reported below
     out = safe_console()
     err = safe_console(stderr=True)
     found = find_files(paths, follow_symlinks=follow_symlinks)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import click
 
 import citeproof
-from citeproof.cli._group import Group, exit_codes
+from citeproof.cli._group import Group, examples, exit_codes
 
 COMMANDS = {
     "verify": "citeproof.cli._verify:verify_command",
@@ -31,7 +31,13 @@ COMMANDS = {
 @click.group(
     cls=Group,
     lazy=COMMANDS,
-    epilog=exit_codes(
+    epilog=examples(
+        "citeproof verify answer.md --source policy.pdf --source memo.docx",
+        "citeproof ingest mailbox/ --store mailbox.db",
+        'citeproof ask "Who approves a loan above 80% LTV?" --store mailbox.db',
+        "citeproof COMMAND --help",
+    )
+    + exit_codes(
         (0, "success; the verdicts are in the output"),
         (1, "an error (the message names what and where), or a check that did not hold "
             "(see each command's --help)"),

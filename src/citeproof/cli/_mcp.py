@@ -6,13 +6,15 @@ from pathlib import Path
 
 import click
 
-from citeproof.cli._common import Command, exit_codes
+from citeproof.cli._common import Command, PathType, examples, exit_codes
 
 
 @click.command(
     "mcp",
     cls=Command,
-    epilog=exit_codes(
+    short_help="Serve verify and the audit log as MCP tools on stdin/stdout.",
+    epilog=examples("citeproof mcp --audit audit.db --store mailbox.db")
+    + exit_codes(
         (0, "the client closed the connection"),
         (1, "it could not start: the `mcp` extra is not installed (the message says)"),
     ),
@@ -27,7 +29,7 @@ from citeproof.cli._common import Command, exit_codes
 )
 @click.option(
     "--store",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    type=PathType(exists=True, dir_okay=False, path_type=Path),
     metavar="STORE",
     help="A source store (from `citeproof ingest`) that sources_search reads and verify's "
     "stored ids name. The tools open no other.",

@@ -9,14 +9,19 @@ from typing import Any
 
 import click
 
-from citeproof.cli._common import Command, check_address, exit_codes
+from citeproof.cli._common import Command, PathType, check_address, examples, exit_codes
 from citeproof.cli._workers import run_workers
 
 
 @click.command(
     "proxy",
     cls=Command,
-    epilog=exit_codes(
+    short_help="A verifying proxy in front of an OpenAI or Anthropic API.",
+    epilog=examples(
+        "citeproof proxy --upstream https://api.openai.com/v1 --audit audit.db",
+        "OPENAI_BASE_URL=http://127.0.0.1:8766/v1 python my_app.py",
+    )
+    + exit_codes(
         (0, "stopped cleanly (Ctrl-C or SIGTERM)"),
         (1, "it could not start: a bad --upstream URL or --limits file, an audit log it "
             "cannot open (the message says)"),
@@ -40,7 +45,7 @@ from citeproof.cli._workers import run_workers
 )
 @click.option(
     "--data",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=PathType(file_okay=False, path_type=Path),
     default=None,
     help="A `citeproof serve` data folder: answers are also listed in its review app, under "
     "--principal (the audit log is DATA/audit.db unless --audit names one).",
@@ -53,7 +58,7 @@ from citeproof.cli._workers import run_workers
 )
 @click.option(
     "--store",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    type=PathType(exists=True, dir_okay=False, path_type=Path),
     default=None,
     help="A source store (citeproof ingest) that a request's citeproof.store member retrieves "
     "from, as `citeproof ask` does; only sources --principal may read.",
@@ -71,7 +76,7 @@ from citeproof.cli._workers import run_workers
 @click.option(
     "--limits",
     "limits_path",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    type=PathType(exists=True, dir_okay=False, path_type=Path),
     default=None,
     help="A JSON object of the service's limits to change (body_bytes, deadline_seconds...).",
 )

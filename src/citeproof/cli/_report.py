@@ -11,7 +11,7 @@ import click
 
 from citeproof.audit import open_store
 from citeproof.cli._audit import AUDIT_HELP, checkpoints_option
-from citeproof.cli._common import Command, exit_codes
+from citeproof.cli._common import Command, PathType, examples, exit_codes
 from citeproof.cli._revalidate import existing_audit
 from citeproof.operations import parse_since, render_report_html, render_report_term, report_of_log
 from citeproof.render import plural
@@ -20,7 +20,12 @@ from citeproof.render import plural
 @click.command(
     "report",
     cls=Command,
-    epilog=exit_codes((0, "the report was written"), (1, "an error (the message says)")),
+    short_help="Coverage, corrections, drift and latency over the audit log.",
+    epilog=examples(
+        "citeproof report --audit audit.db --since 7d",
+        "citeproof report --audit audit.db --format html --out report.html",
+    )
+    + exit_codes((0, "the report was written"), (1, "an error (the message says)")),
 )
 @click.option("--audit", "audit", required=True, metavar="DB", help=AUDIT_HELP)
 @checkpoints_option
@@ -48,7 +53,7 @@ from citeproof.render import plural
 )
 @click.option(
     "--out",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=PathType(dir_okay=False, path_type=Path),
     default=None,
     help="Write here instead of standard output.",
 )

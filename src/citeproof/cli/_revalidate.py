@@ -13,7 +13,7 @@ import click
 
 from citeproof.audit import open_store
 from citeproof.cli._audit import AUDIT_HELP, checkpoints_option
-from citeproof.cli._common import Command, engine_options, exit_codes
+from citeproof.cli._common import Command, PathType, engine_options, examples, exit_codes
 from citeproof.errors import AuditStoreError
 from citeproof.operations import DEFAULT_CHUNK_SIZE, Engine
 from citeproof.operations.revalidate_log import revalidate_log
@@ -32,7 +32,9 @@ def existing_audit(audit: str) -> str:
 @click.command(
     "revalidate",
     cls=Command,
-    epilog=exit_codes(
+    short_help="Re-verify logged answers against today's sources.",
+    epilog=examples("citeproof revalidate --audit audit.db --store mailbox.db")
+    + exit_codes(
         (0, "every logged answer's evidence holds against the current sources"),
         (1, "an answer changed, cites a superseded version or a missing source, or an error "
             "(the message says)"),
@@ -43,7 +45,7 @@ def existing_audit(audit: str) -> str:
     "--store",
     "store_path",
     required=True,
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    type=PathType(exists=True, dir_okay=False, path_type=Path),
     help="The source store (made by `citeproof ingest`) holding the current versions.",
 )
 @click.option("--json", "as_json", is_flag=True, help="One JSON line per answer, in log order.")

@@ -15,7 +15,7 @@ import click
 from citeproof.audit import BadRecord, ReadCheck, open_store
 from citeproof.canonical import canonical_json
 from citeproof.cli._audit import AUDIT_HELP, checkpoints_option
-from citeproof.cli._common import Command, exit_codes
+from citeproof.cli._common import Command, PathType, examples, exit_codes
 from citeproof.cli._revalidate import existing_audit
 from citeproof.errors import CiteproofError
 from citeproof.operations import (
@@ -29,13 +29,15 @@ from citeproof.operations import (
 )
 from citeproof.outcome import payload_with_texts
 from citeproof.outcome.verify_again import verify_again
-from citeproof.render import render_html
+from citeproof.render import plural, render_html
 
 
 @click.command(
     "sample",
     cls=Command,
-    epilog=exit_codes((0, "the sample was written"), (1, "an error (the message says)")),
+    short_help="Draw a reproducible sample of logged answers for review.",
+    epilog=examples("citeproof audit sample --audit audit.db --seed 2026-Q1 --out review/")
+    + exit_codes((0, "the sample was written"), (1, "an error (the message says)")),
 )
 @click.option("--audit", "audit", required=True, metavar="DB", help=AUDIT_HELP)
 @checkpoints_option
@@ -51,7 +53,7 @@ from citeproof.render import render_html
     "--out",
     "out_dir",
     required=True,
-    type=click.Path(file_okay=False, path_type=Path),
+    type=PathType(file_okay=False, path_type=Path),
     help="Folder for the review pages and sample.csv.",
 )
 def sample_command(
@@ -79,7 +81,7 @@ def sample_command(
             (out_dir / page).write_text(render_html(answer), encoding="utf-8")
             rows.append(SampleRow(record, page))
     (out_dir / "sample.csv").write_text(sample_csv(rows), encoding="utf-8")
-    click.echo(f"{len(rows)} answers sampled -> {out_dir / 'sample.csv'}")
+    click.echo(f"{plural(len(rows), 'answer')} sampled -> {out_dir / 'sample.csv'}")
     if not check.ok:
         click.echo(f"audit log: {check.summary()}", err=True)
 
@@ -87,7 +89,9 @@ def sample_command(
 @click.command(
     "review",
     cls=Command,
-    epilog=exit_codes(
+    short_help="Append a reviewer's verdict on a logged answer.",
+    epilog=examples("citeproof audit review REQUEST_ID --audit audit.db --verdict ok")
+    + exit_codes(
         (0, "the verdict was appended"),
         (1, "no answer is logged under REQUEST_ID, or another error (the message says)"),
     ),

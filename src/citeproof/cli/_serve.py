@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from citeproof.cli._common import Command, Group, check_address, exit_codes
+from citeproof.cli._common import Command, Group, PathType, check_address, examples, exit_codes
 from citeproof.cli._workers import run_workers
 
 DEFAULT_DATA = Path("citeproof-data")
@@ -19,7 +19,12 @@ DEFAULT_DATA = Path("citeproof-data")
 @click.command(
     "serve",
     cls=Command,
-    epilog=exit_codes(
+    short_help="Run the HTTP API and the reviewers' pages.",
+    epilog=examples(
+        "citeproof serve --dev",
+        "citeproof serve --data /srv/citeproof --workers 4",
+    )
+    + exit_codes(
         (0, "stopped cleanly (Ctrl-C or SIGTERM)"),
         (
             1,
@@ -32,14 +37,14 @@ DEFAULT_DATA = Path("citeproof-data")
 @click.option("--port", type=int, default=8765, show_default=True, help="Port to listen on.")
 @click.option(
     "--data",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=PathType(file_okay=False, path_type=Path),
     default=DEFAULT_DATA,
     show_default=True,
     help="Folder for the service database, and by default the source store and audit log.",
 )
 @click.option(
     "--store",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=PathType(dir_okay=False, path_type=Path),
     default=None,
     help="The SQLite source store (default: DATA/sources.db).",
 )
@@ -62,7 +67,7 @@ DEFAULT_DATA = Path("citeproof-data")
 @click.option(
     "--limits",
     "limits_path",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    type=PathType(exists=True, dir_okay=False, path_type=Path),
     default=None,
     help="A JSON object of limits to change (body_bytes, rate_per_minute, deadline_seconds...).",
 )
@@ -146,7 +151,9 @@ def serve_command(
 @click.group(
     "token",
     cls=Group,
-    epilog=exit_codes((0, "done"), (1, "the data folder or the name was refused")),
+    short_help="Bearer tokens for the service: one per principal.",
+    epilog=examples("citeproof token add alice --data /srv/citeproof")
+    + exit_codes((0, "done"), (1, "the data folder or the name was refused")),
 )
 def token_group() -> None:
     """Bearer tokens for the service: one per principal."""
@@ -154,7 +161,9 @@ def token_group() -> None:
 
 @token_group.command(
     "add",
-    epilog=exit_codes(
+    short_help="Make a bearer token for principal NAME and print it.",
+    epilog=examples("citeproof token add alice --data /srv/citeproof")
+    + exit_codes(
         (0, "the token is printed"),
         (1, "NAME has a token already (use --replace), or the data folder cannot be written"),
     ),
@@ -162,7 +171,7 @@ def token_group() -> None:
 @click.argument("name")
 @click.option(
     "--data",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=PathType(file_okay=False, path_type=Path),
     default=DEFAULT_DATA,
     show_default=True,
     help="The service's data folder (as given to `citeproof serve`).",

@@ -19,7 +19,7 @@ from citeproof.adapters.convert import convert
 from citeproof.errors import InputError
 from citeproof.json_input import load_json
 from citeproof.model import Policy, Source, VerifiedAnswer
-from citeproof.render import visible
+from citeproof.render import plural, visible
 from citeproof.sources import read_bounded
 
 
@@ -72,8 +72,8 @@ def _report(converted: Converted) -> None:
     tally = ", ".join(
         f"{n} {status.replace('_', ' ')}" for status, n in converted.summary().items()
     )
-    count = len(converted.citations)
-    click.echo(f"{converted.vendor}: {count} citations ({tally or 'none'})", err=True)
+    count = plural(len(converted.citations), "citation")
+    click.echo(f"{converted.vendor}: {count} ({tally or 'none'})", err=True)
     for citation in converted.citations:
         check = citation.check
         if check is not None and check.status in ("moved", "not_verbatim"):

@@ -17,14 +17,23 @@ from citeproof.adapters import VENDORS
 from citeproof.cli._common import (
     Command,
     OutputFormat,
+    PathType,
     ProviderChoice,
+    check_outcome_options,
     conclude_from_options,
     emit,
     engine_options,
+    examples,
     exit_codes,
     format_answer,
     format_option,
     outcome_options,
+)
+from citeproof.cli._fail_on import (
+    NOTHING_CHECKED,
+    batch_line_unchecked,
+    fail_on_option,
+    failures,
 )
 from citeproof.errors import InputError
 from citeproof.model import SUPPORT_JUDGES, Policy, Source, SupportJudgeName
@@ -61,9 +70,10 @@ def _split_source_arg(value: str) -> tuple[str | None, Path]:
     return None, Path(value)
 
 
-def _read_text(path: Path, what: str, limit: int, encoding: str = "utf-8") -> str:
-    """The text of ``path`` ('-': standard input) in ``encoding`` (UTF-8: a BOM allowed),
-    reading at most ``limit`` bytes; a byte the encoding does not define is refused."""
+def _read_text(path: Path, what: str, limit: int) -> str:
+    """The UTF-8 text of ``path`` ('-': standard input; a BOM allowed), reading at most
+    ``limit`` bytes; a byte that is not UTF-8 is refused. For the answer and JSON files:
+    ``--encoding`` names the sources' encoding, never theirs."""
     try:
         if str(path) == "-":
             raw = read_bounded(sys.stdin.buffer, limit)
@@ -74,18 +84,23 @@ def _read_text(path: Path, what: str, limit: int, encoding: str = "utf-8") -> st
         raise InputError(f"cannot read the {what}: {error.strerror}", where=str(path)) from None
     if raw is None:
         raise InputError(f"more than {limit:,} bytes", where=str(path), field=what)
-    return _decode(raw, encoding, str(path), what)
+    hint = f"the {what} is read as UTF-8 (--encoding names the sources' encoding only)"
+    return _decode(raw, "utf-8", str(path), what, hint)
 
 
-def _decode(raw: bytes, encoding: str, where: str, what: str) -> str:
+def _decode(raw: bytes, encoding: str, where: str, what: str, hint: str) -> str:
+    """``raw`` in ``encoding`` (UTF-8: a BOM allowed, or UTF-16 with its BOM); a byte the
+    encoding does not define is refused with ``hint`` (what to do), never guessed."""
+    if encoding == "utf-8" and raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        encoding = "utf-16"
     try:
         return raw.decode("utf-8-sig" if encoding == "utf-8" else encoding)
     except UnicodeDecodeError as error:
         line = raw[: error.start].count(b"\n") + 1
-        name = "UTF-8" if encoding == "utf-8" else encoding
+        name = {"utf-8": "UTF-8", "utf-16": "UTF-16"}.get(encoding, encoding)
         raise InputError(
-            f"invalid {name} at byte {error.start} (line {line}); give --encoding if the "
-            "file is in another encoding",
+            f"invalid {name} at byte {error.start} (line {line}): "
+            f"{raw[error.start : error.start + 4]!r}; {hint}",
             where=where,
             field=what,
         ) from None
@@ -104,7 +119,25 @@ DEFAULTS = Policy()
 @click.command(
     "verify",
     cls=Command,
-    epilog=exit_codes(
+    short_help="Check an answer's quotes and claims against its sources.",
+    sections=(
+        (
+            "Judging options",
+            ("number_sources", "ineligible", "min_similarity", "support_judge", "judge_provider",
+             "escalate_to"),
+        ),
+        ("LLM API responses", ("vendor", "request_file")),
+        ("Batches", ("batch", "engine", "address", "workers")),
+        ("Evidence, rules and audit", ("audit", "rules_path", "facts_path", "live_spec")),
+    ),
+    epilog=examples(
+        "citeproof verify answer.md --source policy=policy.pdf --source memo.docx",
+        "citeproof verify answer.md --source mail.eml --format html --out page.html",
+        "citeproof verify answer.md --source note.txt --encoding cp1252 --fail-on any",
+        "citeproof verify response.json --from anthropic --format json",
+        "citeproof verify --batch answers.jsonl --out verified.jsonl --fail-on quote",
+    )
+    + exit_codes(
         (
             0,
             "verified; the verdicts are in the output (see --fail-on to act on them); an "
@@ -114,21 +147,23 @@ DEFAULTS = Policy()
             1,
             "an error stopped it (the message names what and where): a file that cannot be "
             "read as text; with --batch, a line was rejected; with --fail-on, a quote or "
-            "claim failed",
+            "claim failed, or (any, review) nothing could be checked",
         ),
     ),
-)
+)  # fmt: skip
 @click.argument(
     "answer_file",
     required=False,
-    type=click.Path(path_type=Path, allow_dash=True, exists=True, dir_okay=False),
+    type=PathType(path_type=Path, allow_dash=True, exists=True, dir_okay=False),
 )
 @click.option(
     "--source",
     "source_args",
     multiple=True,
     metavar="[ID=]FILE",
-    help="A document source (.txt, .md, .html; .eml becomes an email body). Repeatable.",
+    help="A source document: .pdf, .docx, .html, .md or .txt (.eml: the email's body). "
+    "ID is what the answer cites it by (default: the file name without its suffix). "
+    "Repeatable.",
 )
 @click.option(
     "--email",
@@ -140,21 +175,33 @@ DEFAULTS = Policy()
 @click.option(
     "--sources",
     "sources_file",
-    type=click.Path(path_type=Path, exists=True, dir_okay=False),
+    type=PathType(path_type=Path, exists=True, dir_okay=False),
     help="A JSON file with a list of sources (the batch contract's source objects).",
 )
 @format_option
 @click.option(
     "--out",
     "out",
-    type=click.Path(path_type=Path, dir_okay=False),
+    type=PathType(path_type=Path, dir_okay=False),
     help="Write here instead of standard output (required with --batch).",
 )
+@fail_on_option
 @click.option(
-    "--batch",
-    "batch",
-    type=click.Path(path_type=Path, exists=True, dir_okay=False),
-    help="Verify every line of a JSON-lines file (see the JSON contract).",
+    "--encoding",
+    default="utf-8",
+    metavar="ENCODING",
+    show_default=True,
+    callback=_encoding,
+    help="The encoding of the .txt and .md sources (e.g. cp1252 for Windows mail exports); "
+    "the answer is read as UTF-8. A byte it does not define is refused, never guessed. "
+    "Other formats (.eml, .html, .pdf, .docx) name their own.",
+)
+@click.option(
+    "--number-sources",
+    is_flag=True,
+    default=False,
+    help="Give the sources the ids 1..n in the order given, for an answer that cites [1], [2]. "
+    "Without it, citations are matched by id, never by position.",
 )
 @click.option(
     "--ineligible",
@@ -169,25 +216,6 @@ DEFAULTS = Policy()
     default=None,
     help="Lowest similarity for an approximate match "
     f"(default: the measured {DEFAULTS.min_similarity}).",
-)
-@click.option(
-    "--number-sources",
-    is_flag=True,
-    default=False,
-    help="Give the sources the ids 1..n in the order given, for an answer that cites [1], [2]. "
-    "Without it, citations are matched by id, never by position.",
-)
-@click.option(
-    "--fail-on",
-    "fail_on",
-    type=click.Choice(["quote", "claim", "any", "review"]),
-    default=None,
-    help="Exit with status 1 when a quote failed (mismatch, not_found, ineligible, or "
-    "corrected with its meaning changed), a claim failed (it cites a source not provided, a "
-    "flagged source, carries a failed quote, or its sources do not back it: unsupported, "
-    "contradicted), "
-    "or either (any); review: either, and a claim the strict judge could not confirm "
-    "(unconfirmed). For CI; the output is written all the same.",
 )
 @click.option(
     "--support-judge",
@@ -227,19 +255,16 @@ DEFAULTS = Policy()
     "verify its native citations.",
 )
 @click.option(
-    "--encoding",
-    default="utf-8",
-    show_default=True,
-    callback=_encoding,
-    help="The encoding of ANSWER_FILE and of .txt and .md sources (e.g. cp1252 for Windows "
-    "mail exports). A byte it does not define is refused, never guessed. Other formats "
-    "(.eml, .html, .pdf, .docx) name their own.",
-)
-@click.option(
     "--request",
     "request_file",
-    type=click.Path(path_type=Path, exists=True, dir_okay=False),
+    type=PathType(path_type=Path, exists=True, dir_okay=False),
     help="With --from: the JSON request that holds the cited documents.",
+)
+@click.option(
+    "--batch",
+    "batch",
+    type=PathType(path_type=Path, exists=True, dir_okay=False),
+    help="Verify every line of a JSON-lines file (see the JSON contract).",
 )
 @engine_options(
     None,
@@ -254,17 +279,17 @@ def verify_command(
     sources_file: Path | None,
     fmt: OutputFormat,
     out: Path | None,
-    batch: Path | None,
+    fail_on: FailOn | None,
+    encoding: str,
+    number_sources: bool,
     ineligible: Literal["flag", "remove"] | None,
     min_similarity: float | None,
-    number_sources: bool,
-    fail_on: FailOn | None,
     support_judge: SupportJudgeName | None,
     judge_provider: str | None,
     escalate_to: str | None,
     vendor: str | None,
-    encoding: str,
     request_file: Path | None,
+    batch: Path | None,
     engine: Engine | None,
     address: str | None,
     workers: int | None,
@@ -277,6 +302,7 @@ def verify_command(
 
     With --audit, --rules, --facts and --live: attach the evidence, decide the rules on
     today's live values, and append the record to the audit log."""
+    check_outcome_options(rules_path, facts_path, live_spec)
     policy = _policy(ineligible, min_similarity)
     if support_judge is not None:
         policy = replace(policy, support_judge=support_judge)
@@ -296,6 +322,8 @@ def verify_command(
             raise click.UsageError("--from reads one response file, not --batch")
         if out is None:
             raise click.UsageError("--batch needs --out OUT.jsonl")
+        if rules_path is not None:
+            raise click.UsageError("--rules decides on one answer, not --batch")
         from citeproof.audit import open_store
         from citeproof.operations import BatchSettings
 
@@ -333,7 +361,7 @@ def verify_command(
         if number_sources:
             sources = _numbered(sources)
         # A character is at most four bytes of UTF-8 (and a BOM may come first).
-        answer = _read_text(answer_file, "answer", 4 * MAX_ANSWER_CHARS + 3, encoding)
+        answer = _read_text(answer_file, "answer", 4 * MAX_ANSWER_CHARS + 3)
         _warn_if_empty(answer, sources, str(answer_file))
         verified = verify(answer, sources, policy=policy, support_provider=support_provider)
         record = {"command": "verify", "answer_file": str(answer_file)}
@@ -347,11 +375,9 @@ def verify_command(
     )
     emit(format_answer(verified, fmt), out, verified)
     if fail_on:
-        from citeproof.operations import failed
-
-        failures = failed(verified, fail_on)
-        if failures:
-            click.echo(f"failed (--fail-on {fail_on}): {', '.join(failures)}", err=True)
+        failed = failures(verified, fail_on)
+        if failed:
+            click.echo(f"failed (--fail-on {fail_on}): {', '.join(failed)}", err=True)
             sys.exit(1)
 
 
@@ -391,10 +417,16 @@ def _source_file(
     if not path.exists() or path.is_dir():
         why = "is a folder" if path.is_dir() else "does not exist"
         raise click.BadParameter(f"{path} {why}", param_hint=f"'{option}'")
-    if encoding == "utf-8" or path.suffix.lower() not in (*MARKDOWN_SUFFIXES, ".txt", ""):
+    if path.suffix.lower() not in (*MARKDOWN_SUFFIXES, ".txt", ""):
         return read_source_file(path, source_id=source_id, kind=kind, limits=limits)
-    # A .txt or .md source in another encoding: decoded strictly, then read as UTF-8.
-    text = _decode(read_file_bounded(path, limits, str(path)), encoding, str(path), "source")
+    # A .txt or .md source: decoded strictly in --encoding, then read as UTF-8.
+    hint = (
+        "if the file is in another encoding, give it with --encoding (e.g. --encoding cp1252)"
+        if encoding == "utf-8"
+        else f"the file is not in {encoding}: give its encoding with --encoding"
+    )
+    raw = read_file_bounded(path, limits, str(path))
+    text = _decode(raw, encoding, str(path), "source", hint)
     parts = read_markdown if path.suffix.lower() in MARKDOWN_SUFFIXES else read_text
     document = parts(text.encode("utf-8"), str(path))
     check_extent(document.text, len(document.paragraphs), limits, str(path))
@@ -419,7 +451,7 @@ def _gather_sources(
     if sources_file is not None:
         from citeproof.outcome import read_sources  # pydantic: only for JSON
 
-        text = _read_text(sources_file, "sources", limits.max_file_bytes)
+        text = _read_text(sources_file, "sources", limits.max_file_bytes)  # JSON: UTF-8
         sources.extend(read_sources(text, where=str(sources_file), limits=limits))
     for value in source_args:
         sources.append(_source_file(value, "--source", None, limits, encoding))
@@ -480,10 +512,14 @@ def _run_batch(
                 if result.audit is not None and log is not None:
                     payload, request_id, texts = result.audit
                     log.append(payload, request_id, texts=texts)
-                if result.failures:
+                failed = list(result.failures)
+                unchecked = result.problem is None and not failed
+                if unchecked and batch_line_unchecked(result.output, settings.fail_on):
+                    failed = [NOTHING_CHECKED]
+                if failed:
                     failing += 1
                     where = f"{settings.where}: line {result.number}"
-                    errors.print(visible(f"failed {where}: {', '.join(result.failures)}"))
+                    errors.print(visible(f"failed {where}: {', '.join(failed)}"))
                 sink.write(result.output + "\n")
         except BatchLineFailed as error:
             raise InputError(str(error.args[0])) from None
