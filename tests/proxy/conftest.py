@@ -51,13 +51,15 @@ class Received:
 class Replay:
     """A loopback server that answers ``POST /v1/messages`` with recorded bytes: the
     ``.sse`` recording when the request asks for a stream (event by event, flushed each
-    time), the ``.json`` one otherwise; ``status``/``error`` make it answer an error."""
+    time), the ``.json`` one otherwise; ``status``/``error`` make it answer an error;
+    ``headers`` are sent with every answer."""
 
     messages: bytes
     stream: bytes
     status: int = 200
     error: bytes = b""
     delay: float = 0.0
+    headers: dict[str, str] = field(default_factory=dict)
     received: list[Received] = field(default_factory=list)
     server: ThreadingHTTPServer | None = None
 
@@ -91,6 +93,7 @@ class Replay:
                 self.send_header("content-type", kind)
                 self.send_header("content-length", str(len(content)))
                 self.send_header("request-id", "req_replayed0001")
+                self._own_headers()
                 self.end_headers()
                 self.wfile.write(content)
 
@@ -100,11 +103,16 @@ class Replay:
                 self.send_header("cache-control", "no-cache")
                 self.send_header("request-id", "req_replayed0002")
                 self.send_header("connection", "close")
+                self._own_headers()
                 self.end_headers()
                 for event in content.split(b"\n\n")[:-1]:
                     self.wfile.write(event + b"\n\n")
                     self.wfile.flush()
                 self.close_connection = True
+
+            def _own_headers(self) -> None:
+                for name, value in replay.headers.items():
+                    self.send_header(name, value)
 
             def log_message(self, format: str, *args: Any) -> None:
                 pass

@@ -99,6 +99,7 @@ def test_the_configuration_reaches_the_workers_whole() -> None:
         data=Path("/srv/citeproof"),
         principal="support-bot",
         store=Path("/srv/store.db"),
+        buffer_bytes=12_345_678,
     )
     assert config_from_json(json.loads(json.dumps(config_to_json(config)))) == config
 

@@ -9,6 +9,10 @@ sources, then annotated, corrected or blocked as ``--on-fail`` says.
   model's own, without native citations whose offsets a new text would break;
 - ``block``: an answer with a contradicted claim, a quote not found or an ineligible citation
   becomes a 422 problem naming each; any other answer is annotated.
+
+A vendor citation whose location cannot be right (an offset out of range) does not cost the
+answer: it is left out, unchecked, listed in the record's ``invalid_citations`` and counted a
+failure (`citeproof.proxy._citations`).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from citeproof.adapters import Converted, citation_report, from_anthropic, from_
 from citeproof.model import VerifiedAnswer
 from citeproof.outcome import answer_to_json
 from citeproof.proxy._apis import VendorApi
+from citeproof.proxy._citations import InvalidCitation, convert_flagging
 from citeproof.proxy._request_sources import ProxiedRequest
 from citeproof.verifier import Verifier
 
@@ -31,19 +36,35 @@ ON_FAIL: tuple[OnFail, ...] = ("annotate", "correct", "block")
 
 @dataclass(frozen=True, slots=True)
 class CheckedAnswer:
-    """A vendor response verified: the conversion, the verified answer, what failed."""
+    """A vendor response verified: the conversion, the verified answer, what failed, and
+    the citations left out as invalid."""
 
     converted: Converted
     verified: VerifiedAnswer
     failures: tuple[str, ...]
+    invalid: tuple[InvalidCitation, ...] = ()
+
+    @classmethod
+    def of(
+        cls,
+        converted: Converted,
+        verified: VerifiedAnswer,
+        invalid: tuple[InvalidCitation, ...] = (),
+        *,
+        also: tuple[str, ...] = (),
+    ) -> CheckedAnswer:
+        """``verified`` with its failures: the invalid citations', ``also``, the answer's."""
+        found = tuple(c.failure() for c in invalid) + also + failures(verified)
+        return cls(converted, verified, found, invalid)
 
     def record(self, request: ProxiedRequest, request_id: str | None = None) -> dict[str, Any]:
         """The ``citeproof`` member: the contract's record, the vendor's citations, notes
-        (what could not be read as a source or converted) and the failures, with the audit
-        log's ``request_id`` when the answer was recorded."""
+        (what could not be read as a source or converted), the citations left out as invalid
+        and the failures, with the audit log's ``request_id`` when the answer was recorded."""
         member = {
             **answer_to_json(self.verified),
             "vendor_citations": citation_report(self.converted),
+            "invalid_citations": [citation.to_json() for citation in self.invalid],
             "notes": list(request.notes) + list(self.converted.notes),
             "outcome": "fail" if self.failures else "pass",
             "failures": list(self.failures),
@@ -53,21 +74,33 @@ class CheckedAnswer:
         return member
 
 
-def convert(api: VendorApi, response: object, request: ProxiedRequest) -> Converted:
-    """The vendor's adapter over ``response``, with the request's sources as the caller's."""
-    if api.vendor == "anthropic":
-        return from_anthropic(response, request.forward, request.sources)
-    return from_openai(response, request.sources)
+def convert(
+    api: VendorApi, response: object, request: ProxiedRequest
+) -> tuple[Converted, tuple[InvalidCitation, ...]]:
+    """The vendor's adapter over ``response``, with the request's sources as the caller's;
+    the citations it refused, left out."""
+
+    def adapter(body: object) -> Converted:
+        if api.vendor == "anthropic":
+            return from_anthropic(body, request.forward, request.sources)
+        return from_openai(body, request.sources)
+
+    return convert_flagging(adapter, response)
 
 
-def check(converted: Converted, response: Mapping[str, Any], verifier: Verifier) -> CheckedAnswer:
+def check(
+    converted: Converted,
+    response: Mapping[str, Any],
+    verifier: Verifier,
+    invalid: tuple[InvalidCitation, ...] = (),
+) -> CheckedAnswer:
     """Verify the ``converted`` ``response`` over ``verifier`` (the request's sources only: a
     citation to any other is ineligible); the answer's id is the vendor's."""
     answer_id = response.get("id")
     verified = verifier.verify(
         converted.answer, answer_id=answer_id if isinstance(answer_id, str) and answer_id else None
     )
-    return CheckedAnswer(converted, verified, failures(verified))
+    return CheckedAnswer.of(converted, verified, invalid)
 
 
 def failures(verified: VerifiedAnswer) -> tuple[str, ...]:

@@ -5,8 +5,14 @@ The service's edge (`citeproof.server.EdgeMiddleware`) counts each request body 
 is read and cuts off a client that stops sending; verification of a non-streamed answer runs in
 a worker thread under the service's request deadline. Errors citeproof makes about the request
 (its ``citeproof`` member, its sources, a limit) are ``application/problem+json`` naming the
-field; errors about the upstream (unreachable, too slow) come in the vendor's own shape; the
-upstream's own errors pass through as it sent them.
+field; errors about the upstream (unreachable, too slow, an answer past the buffer budget)
+come in the vendor's own shape; the upstream's own errors pass through as it sent them.
+
+What the upstream sends back is checked, never trusted: its JSON goes through one bounded,
+total parse (`citeproof.proxy._parse`), its own ``X-Citeproof-*`` headers are dropped, the
+answers all requests hold at once share one buffer budget (`citeproof.proxy._budget`), and
+a stream is relayed so that nothing in it ends the caller's stream early
+(`citeproof.proxy._relayed`).
 """
 
 from __future__ import annotations
@@ -26,10 +32,10 @@ from starlette.applications import Starlette
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
-from starlette.types import ASGIApp
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from citeproof import compact_json
-from citeproof.adapters import citation_report, from_anthropic
+from citeproof.adapters import citation_report
 from citeproof.errors import CiteproofError, InputError
 from citeproof.model import Policy
 from citeproof.proxy._answers import (
@@ -38,20 +44,19 @@ from citeproof.proxy._answers import (
     check,
     convert,
     corrected,
-    failures,
     summary_headers,
 )
 from citeproof.proxy._apis import APIS, VendorApi
-from citeproof.proxy._correcting import StreamCorrector
+from citeproof.proxy._budget import BUFFER_BYTES, BufferBudget, Held, OverBudget
+from citeproof.proxy._parse import read_json
 from citeproof.proxy._recording import Recorder, recorder_for
-from citeproof.proxy._relay import Relay, relay_for
+from citeproof.proxy._relayed import RelayedStream, StreamWork
 from citeproof.proxy._request_sources import ProxiedRequest, read_request
-from citeproof.proxy._sse import EventSplitter, EventTooLarge
 from citeproof.proxy._store_sources import StoreAccess
-from citeproof.proxy._stream import RECORD_EVENT, AnswerVerdict, SentenceVerdict, StreamVerifier
 from citeproof.proxy._upstream import (
     Upstream,
     UpstreamTimeouts,
+    answer_headers,
     forwarded_headers,
     upstream_base,
 )
@@ -74,7 +79,9 @@ class ProxyConfig:
     policy answers are verified under (a request's ``citeproof.policy`` changes it for that
     request), the limits, and where answers are recorded (``audit``: a log; ``data``: a
     service data folder, whose review app then lists them under ``principal``); ``store`` is
-    the source store a request's ``citeproof.store`` retrieves from, read as ``principal``."""
+    the source store a request's ``citeproof.store`` retrieves from, read as ``principal``;
+    ``buffer_bytes`` is the buffer budget: the bytes of upstream answers all requests of a
+    process may hold at once."""
 
     upstream: str
     on_fail: OnFail = "annotate"
@@ -85,13 +92,16 @@ class ProxyConfig:
     data: Path | None = None
     principal: str = "proxy"
     store: Path | None = None
+    buffer_bytes: int = BUFFER_BYTES
 
 
 def check_proxy_config(config: ProxyConfig) -> None:
     """Refuse what `create_proxy_app` would refuse, without keeping anything open: the
-    upstream's URL, and the audit log or data folder (opened, then closed). ``citeproof proxy
-    --workers N`` checks here before anything listens; each worker builds its own app."""
+    upstream's URL, the buffer budget, and the audit log or data folder (opened, then
+    closed). ``citeproof proxy --workers N`` checks here before anything listens; each worker
+    builds its own app."""
     upstream_base(config.upstream)
+    _check_budget(config.buffer_bytes)
     recorder_for(config.audit, config.data, config.principal).close()
 
 
@@ -99,6 +109,7 @@ def create_proxy_app(
     config: ProxyConfig, *, transport: httpx.AsyncBaseTransport | None = None
 ) -> ASGIApp:
     """The proxy for ``config`` (an ASGI application); ``transport`` replaces the network."""
+    _check_budget(config.buffer_bytes)
     upstream = Upstream(config.upstream, timeouts=config.timeouts, transport=transport)
     recorder = recorder_for(config.audit, config.data, config.principal)
     proxy = _Proxy(config, upstream, recorder)
@@ -127,6 +138,11 @@ def create_proxy_app(
     )
 
 
+def _check_budget(value: object) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise InputError(f"must be a positive whole number, got {value!r}", field="buffer_bytes")
+
+
 async def _healthy(request: Request) -> Response:
     return JSONResponse({"status": "ok"})
 
@@ -138,6 +154,7 @@ class _Proxy:
         self.recorder = recorder
         self.limits = config.limits
         self.store = StoreAccess(config.store, config.principal) if config.store else None
+        self.budget = BufferBudget(config.buffer_bytes)
         self._lane: anyio.CapacityLimiter | None = None
 
     async def handle(self, api: VendorApi, request: Request) -> Response:
@@ -162,17 +179,38 @@ class _Proxy:
             return _vendor_error(api, 504, "the upstream did not answer in time")
         except httpx.HTTPError as error:
             return _vendor_error(api, 502, f"cannot reach the upstream ({type(error).__name__})")
-        passed = forwarded_headers(answer.headers.items())
+        passed = answer_headers(answer.headers.items())
         streamed = "text/event-stream" in answer.headers.get("content-type", "")
         if answer.status_code != 200 or verifier is None:
             if verifier is None:
                 passed["X-Citeproof-Outcome"] = "no-sources"
             return _passed_through(answer, passed)
         meta = self._metadata(api, proxied, answer, streamed=streamed)
+        held = self.budget.hold()
         if streamed:
-            events = self._relay(api, proxied, verifier, answer, meta)
+            work = StreamWork(
+                api,
+                proxied,
+                verifier,
+                self.config.on_fail,
+                self.limits.answer_chars,
+                meta,
+                self._in_thread,
+                self._record_now,
+            )
+            events = RelayedStream(work, held).events(answer)
             return StreamingResponse(events, status_code=200, headers=passed)
-        return await self._whole(api, proxied, verifier, answer, passed, meta)
+        try:
+            return await self._whole(api, proxied, verifier, answer, passed, meta, held)
+        except OverBudget as error:
+            held.release()
+            await answer.aclose()
+            if error.retry:
+                return _vendor_error(api, 503, str(error), headers={"Retry-After": "1"})
+            return _vendor_error(api, 502, str(error))
+        except BaseException:
+            held.release()
+            raise
 
     async def _whole(
         self,
@@ -182,17 +220,21 @@ class _Proxy:
         answer: httpx.Response,
         passed: dict[str, str],
         meta: dict[str, Any],
+        held: Held,
     ) -> Response:
+        """A non-streamed answer, read whole within ``held`` (its share of the buffer budget,
+        given back once the reply has been sent), verified, and annotated."""
         try:
-            raw = await _read_bounded(answer, MAX_RESPONSE_BYTES)
+            raw = await _read_bounded(answer, MAX_RESPONSE_BYTES, held)
         except httpx.HTTPError:
+            held.release()
             return _vendor_error(api, 502, "the upstream's answer was cut off")
-        try:
-            response = compact_json.loads(raw)
-        except (ValueError, RecursionError):
-            return _vendor_error(api, 502, "the upstream's answer is not JSON")
-        if not isinstance(response, dict):
-            return _vendor_error(api, 502, "the upstream's answer is not a JSON object")
+        response, unreadable = await self._in_thread(read_json, raw)  # off the event loop
+        del raw
+        if unreadable is not None or not isinstance(response, dict):
+            held.release()
+            what = unreadable or ("not JSON" if response is None else "not a JSON object")
+            return _vendor_error(api, 502, f"the upstream's answer cannot be read: {what}")
         # Verified, recorded and its record made in one turn of the verify lane.
         checked, request_id, record = await self._in_thread(
             self._check_and_record, api, response, proxied, verifier, meta
@@ -209,13 +251,13 @@ class _Proxy:
                 field="citeproof.failures",
             )
             payload = {**problem.to_json(), "failures": list(checked.failures), "citeproof": record}
-            return Response(
-                compact_json.dumps(payload), 422, headers=headers, media_type=PROBLEM_TYPE
+            return _HeldResponse(
+                held, compact_json.dumps(payload), 422, headers=headers, media_type=PROBLEM_TYPE
             )
         if self.config.on_fail == "correct":
             response = corrected(api, response, checked)
         body = compact_json.dumps({**response, "citeproof": record})
-        return Response(body, headers=headers, media_type="application/json")
+        return _HeldResponse(held, body, headers=headers, media_type="application/json")
 
     def _check_and_record(
         self,
@@ -226,131 +268,17 @@ class _Proxy:
         meta: Mapping[str, Any],
     ) -> tuple[CheckedAnswer, str | None, dict[str, Any]]:
         """The answer verified, recorded (its request id) and its ``citeproof`` member."""
-        converted = convert(api, response, proxied)
+        converted, invalid = convert(api, response, proxied)
         check_sizes(self.limits, converted.answer, ())
-        checked = check(converted, response, verifier)
+        checked = check(converted, response, verifier, invalid)
         request_id = self._record_now(checked, meta)
         return checked, request_id, checked.record(proxied, request_id)
-
-    async def _relay(
-        self,
-        api: VendorApi,
-        proxied: ProxiedRequest,
-        verifier: Verifier,
-        answer: httpx.Response,
-        meta: dict[str, Any],
-    ) -> AsyncIterator[bytes]:
-        """The upstream's events as they come, each sentence's verdict after the event that
-        completed it, and the record before the last event."""
-
-        def convert_block(block: dict[str, Any]) -> str:
-            converted = from_anthropic({"content": [block]}, proxied.forward, proxied.sources)
-            return converted.answer
-
-        relay = relay_for(api, convert_block)
-        stream = StreamVerifier(verifier=verifier)
-        corrector = StreamCorrector(relay, stream) if self.config.on_fail == "correct" else None
-
-        def released(verdicts: list[SentenceVerdict], *, ended: bool = False) -> list[bytes]:
-            """The judged sentences' held text, in the corrected wording (all that is held once
-            the answer has ended), then their verdict events."""
-            held = []
-            if corrector is not None:
-                held = corrector.judged(verdicts) + (corrector.finish() if ended else [])
-            return held + [relay.ours(verdict.to_json()) for verdict in verdicts]
-
-        splitter = EventSplitter()
-        broken: str | None = None
-        finished = False
-        try:
-            async for chunk in answer.aiter_bytes():
-                for event in splitter.feed(chunk):
-                    if relay.is_end(event) and not finished:
-                        finished = True
-                        if broken is None:  # the last sentence's verdict, before the record
-                            for piece in released(await stream.aend(), ended=True):
-                                yield piece
-                        ours, blocked = await self._finish(
-                            api, proxied, relay, stream, broken, meta
-                        )
-                        for piece in ours:
-                            yield piece
-                        if blocked:
-                            return  # the error event ends the stream
-                    before = len(stream.text)
-                    text = relay.take(event)
-                    if corrector is None:
-                        yield event.raw
-                    elif finished:
-                        yield corrector.repeat_whole(event)
-                    else:
-                        span = (before, before + len(text)) if text else None
-                        for piece in corrector.hold(event, span):
-                            yield piece
-                    if not text or broken is not None or finished:
-                        continue
-                    try:
-                        if len(stream.text) + len(text) > self.limits.answer_chars:
-                            raise InputError(
-                                f"the answer is over {self.limits.answer_chars} characters",
-                                field="answer",
-                            )
-                        for piece in released(await stream.afeed(text)):
-                            yield piece
-                    except CiteproofError as error:
-                        broken = str(error)
-                        if corrector is not None:
-                            for piece in corrector.give_up():
-                                yield piece
-                        yield relay.ours({"type": "citeproof.error", "message": broken})
-            if not finished:
-                if broken is None:
-                    for piece in released(await stream.aend(), ended=True):
-                        yield piece
-                ours, _ = await self._finish(api, proxied, relay, stream, broken, meta)
-                for piece in ours:
-                    yield piece
-                yield splitter.rest()
-        except httpx.HTTPError:
-            yield relay.error("the upstream's stream was cut off")
-        except EventTooLarge as error:
-            yield relay.error(str(error))
-        finally:
-            await answer.aclose()
-
-    async def _finish(
-        self,
-        api: VendorApi,
-        proxied: ProxiedRequest,
-        relay: Relay,
-        stream: StreamVerifier,
-        broken: str | None,
-        meta: dict[str, Any],
-    ) -> tuple[list[bytes], bool]:
-        """The events that end a stream: the last sentences' verdicts, the record, and with
-        ``block`` an error event for an answer that failed (True: the stream stops there)."""
-        if broken is not None:
-            return [], False
-        try:
-            converted = await self._in_thread(convert, api, relay.response(), proxied)
-            stream.answer_id = relay.answer_id()
-            events = await stream.aclose(answer=converted.answer)
-        except CiteproofError as error:
-            return [relay.ours({"type": "citeproof.error", "message": str(error)})], False
-        ours = [relay.ours(e.to_json()) for e in events if isinstance(e, SentenceVerdict)]
-        verified = next(e.verified for e in events if isinstance(e, AnswerVerdict))
-        checked = CheckedAnswer(converted, verified, failures(verified))
-        request_id = await self._in_thread(self._record_now, checked, meta)
-        record = checked.record(proxied, request_id)
-        ours.append(relay.ours({"type": RECORD_EVENT, "record": record}))
-        if self.config.on_fail == "block" and checked.failures:
-            ours.append(relay.error("citeproof blocked the answer: " + "; ".join(checked.failures)))
-            return ours, True
-        return ours, False
 
     def _record_now(self, checked: CheckedAnswer, meta: Mapping[str, Any]) -> str | None:
         """Record ``checked`` (in the verify lane); its request id, None when not kept."""
         request = {**meta, "vendor_citations": citation_report(checked.converted)}
+        if checked.invalid:
+            request["invalid_citations"] = [citation.to_json() for citation in checked.invalid]
         return self.recorder.record(checked.verified, request)
 
     def _metadata(
@@ -391,18 +319,39 @@ class _Proxy:
             ) from None
 
 
-async def _read_bounded(answer: httpx.Response, limit: int) -> bytes:
+async def _read_bounded(answer: httpx.Response, limit: int, held: Held) -> bytes:
+    """The whole answer, at most ``limit`` bytes, each byte taken from the buffer budget
+    before it is kept (an announced length, before anything is read). Raises `OverBudget`."""
     chunks: list[bytes] = []
     size = 0
     try:
+        declared = answer.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) <= limit:
+            held.resize(int(declared))
         async for chunk in answer.aiter_bytes():
             size += len(chunk)
             if size > limit:
                 raise Problem(502, "Upstream answer too large", f"over {limit:,} bytes")
+            held.resize(max(size, held.size))
             chunks.append(chunk)
     finally:
         await answer.aclose()
     return b"".join(chunks)
+
+
+class _HeldResponse(Response):
+    """A reply built from a buffered answer: its share of the buffer budget is given back
+    once the reply has been sent, or could not be."""
+
+    def __init__(self, held: Held, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._held = held
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self._held.release()
 
 
 def _passed_through(answer: httpx.Response, headers: dict[str, str]) -> Response:
@@ -418,8 +367,10 @@ def _passed_through(answer: httpx.Response, headers: dict[str, str]) -> Response
     return StreamingResponse(body(), status_code=answer.status_code, headers=headers)
 
 
-def _vendor_error(api: VendorApi, status: int, message: str) -> Response:
-    return JSONResponse(api.error_body(status, message), status_code=status)
+def _vendor_error(
+    api: VendorApi, status: int, message: str, headers: Mapping[str, str] | None = None
+) -> Response:
+    return JSONResponse(api.error_body(status, message), status_code=status, headers=headers)
 
 
 async def _problem(request: Request, error: Exception) -> Response:

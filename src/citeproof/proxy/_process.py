@@ -37,6 +37,7 @@ def config_to_json(config: ProxyConfig) -> dict[str, Any]:
         "data": str(config.data) if config.data is not None else None,
         "principal": config.principal,
         "store": str(config.store) if config.store is not None else None,
+        "buffer_bytes": config.buffer_bytes,
     }
 
 
@@ -52,6 +53,7 @@ def config_from_json(data: dict[str, Any]) -> ProxyConfig:
         data=Path(data["data"]) if data["data"] is not None else None,
         principal=str(data["principal"]),
         store=Path(data["store"]) if data["store"] is not None else None,
+        buffer_bytes=int(data["buffer_bytes"]),
     )
 
 

@@ -96,8 +96,8 @@ class ChatRelay:
         delta = choices[0].get("delta")
         if not isinstance(delta, dict) or not isinstance(delta.get("content"), str):
             return None
-        delta["content"] = text
-        return write_event(event.name, chunk)
+        first = {**choices[0], "delta": {**delta, "content": text}}
+        return write_event(event.name, {**chunk, "choices": [first, *choices[1:]]})
 
     def response(self) -> dict[str, Any]:
         return {

@@ -4,6 +4,10 @@ Each upstream event is kept as its exact bytes, so what the caller receives is w
 upstream sent, event for event, with citeproof's own events between them. An event is read
 only for its ``event:`` name and its ``data:`` lines, per the SSE format (comments and other
 fields are passed on, not read).
+
+Its data is parsed once, as it is split off, by the proxy's one bounded, total parse
+(`citeproof.proxy._parse`): JSON it cannot read makes the event *unreadable*, the reason in
+`Event.problem`, instead of raising wherever the event is used.
 """
 
 from __future__ import annotations
@@ -13,6 +17,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
+
+from citeproof.proxy._parse import read_json
 
 _END = re.compile(rb"\r\n\r\n|\n\n|\r\r")
 _LINE = re.compile(r"\r\n|\n|\r")
@@ -24,18 +30,20 @@ whole answer and its sources, a few MB at most."""
 @dataclass(frozen=True, slots=True)
 class Event:
     """One server-sent event: its bytes as sent (the blank line ending it included), its
-    type (``None`` when it has none) and its data lines joined."""
+    type (``None`` when it has none), its data lines joined, their JSON value (``None`` when
+    the data is not JSON, or unreadable), and ``problem``: why the data cannot be read (None:
+    it can)."""
 
     raw: bytes
     name: str | None
     data: str
+    value: Any = None
+    problem: str | None = None
 
     def json(self) -> Any:
-        """The data as JSON, or None when it is not JSON (``[DONE]``)."""
-        try:
-            return json.loads(self.data)
-        except ValueError:
-            return None
+        """The data as JSON, or None when it is not JSON (``[DONE]``) or cannot be read.
+        The value is shared by every caller: read it, never change it."""
+        return self.value
 
 
 class EventTooLarge(ValueError):
@@ -60,6 +68,11 @@ class EventSplitter:
             raw, self._buffer = self._buffer[: end.end()], self._buffer[end.end() :]
             yield read_event(raw)
 
+    @property
+    def pending(self) -> int:
+        """Bytes held of an event not yet complete."""
+        return len(self._buffer)
+
     def rest(self) -> bytes:
         """What came after the last complete event (an upstream that stopped mid-event)."""
         rest, self._buffer = self._buffer, b""
@@ -76,7 +89,9 @@ def read_event(raw: bytes) -> Event:
             name = value
         elif field == "data":
             data.append(value)
-    return Event(raw, name, "\n".join(data))
+    joined = "\n".join(data)
+    parsed, problem = read_json(joined)
+    return Event(raw, name, joined, parsed, problem)
 
 
 def write_event(name: str | None, data: Any) -> bytes:

@@ -4,7 +4,9 @@ The request goes to ``UPSTREAM + /v1/...`` and nowhere else: the path is the API
 the caller names. The caller's headers travel as they came (``Authorization``, ``x-api-key``,
 ``anthropic-version``, ``OpenAI-Organization``...), except those that describe one connection
 (``Host``, ``Content-Length``, hop-by-hop headers); they are held only for the one request,
-never stored or logged. The upstream's headers come back the same way.
+never stored or logged. The upstream's headers come back the same way, except its own
+``X-Citeproof-*`` headers, in any case: only citeproof writes those (an upstream could forge a
+verdict there, or a request id).
 """
 
 from __future__ import annotations
@@ -48,9 +50,24 @@ def upstream_base(url: str) -> str:
     return f"{parts.scheme}://{parts.netloc}{path}"
 
 
+OWN_HEADERS = "x-citeproof-"
+"""The prefix of citeproof's own headers (lower case)."""
+
+
 def forwarded_headers(headers: Iterable[tuple[str, str]]) -> dict[str, str]:
     """The headers to pass on, either way: all but those of one connection."""
     return {name: value for name, value in headers if name.lower() not in _CONNECTION_HEADERS}
+
+
+def answer_headers(headers: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """The upstream's headers to pass back to the caller: those `forwarded_headers` passes,
+    less any ``X-Citeproof-*`` (whatever its case)."""
+    passed = forwarded_headers(headers)
+    return {name: value for name, value in passed.items() if not _own(name)}
+
+
+def _own(name: str) -> bool:
+    return name.lower().startswith(OWN_HEADERS)
 
 
 @dataclass(frozen=True, slots=True)
