@@ -323,3 +323,38 @@ def test_an_answer_larger_than_the_whole_budget_is_a_502_naming_it() -> None:
     assert answer.status_code == 502
     message = answer.json()["error"]["message"]  # the OpenAI SDK's shape
     assert "buffer budget" in message and f"{ANSWER_BYTES // 2:,}" in message
+
+
+@pytest.mark.parametrize("on_fail", ["correct", "block"])
+@pytest.mark.parametrize("name", list(CHAT_HOSTILE))
+def test_a_hostile_event_with_correct_or_block_still_ends_in_the_record(
+    on_fail: str, name: str
+) -> None:
+    async def streamed() -> bytes:
+        def upstream(request: httpx.Request) -> httpx.Response:
+            headers = {"content-type": "text/event-stream"}
+            return httpx.Response(200, headers=headers, content=chat_stream(CHAT_HOSTILE[name]))
+
+        config = ProxyConfig(upstream="http://upstream.test", on_fail=on_fail)  # type: ignore[arg-type]
+        app = create_proxy_app(config, transport=httpx.MockTransport(upstream))
+        async with httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=app), base_url="http://proxy.test"
+        ) as client:
+            body = CHAT_REQUEST | CHAT_OWN | {"stream": True}
+            answer = await client.post("/v1/chat/completions", json=body)
+            assert answer.status_code == 200
+            return answer.content
+
+    events = sse_events(asyncio.run(streamed()))
+    names = [event_name for event_name, _, _ in events]
+    assert "citeproof.error" in names and "citeproof.record" in names
+    text = "".join(
+        (json.loads(data).get("choices") or [{}])[0].get("delta", {}).get("content") or ""
+        for event_name, data, _ in events
+        if event_name is None and data.startswith("{")
+    )
+    assert BEFORE in text  # the text before the break, released as the upstream sent it
+    if on_fail == "correct":
+        assert AFTER in text and events[-1][1] == "[DONE]"
+    else:  # the failing record, then the error event that ends a blocked stream
+        assert "citeproof blocked the answer" in events[-1][1]
