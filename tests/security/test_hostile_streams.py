@@ -144,8 +144,8 @@ def test_a_hostile_chat_event_reaches_the_openai_sdk_as_an_error_event_with_a_re
     chunks = list(client.chat.completions.create(**CHAT_REQUEST, stream=True, extra_body=CHAT_OWN))
     text = "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
     assert text.startswith(BEFORE) and text.endswith(AFTER)  # the upstream's text, all of it
-    ours = [(c.model_extra or {}).get("citeproof") for c in chunks]
-    ours = [event for event in ours if event is not None]
+    extras = [c.model_extra or {} for c in chunks]
+    ours: list[dict[str, Any]] = [extra["citeproof"] for extra in extras if "citeproof" in extra]
     kinds = [event["type"] for event in ours]
     assert "citeproof.error" in kinds and kinds[-1] == "citeproof.record"
     record = ours[-1]["record"]
