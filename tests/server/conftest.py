@@ -110,7 +110,7 @@ class Server:
 
     def client(self, name: str | None = None, **settings: Any) -> httpx.Client:
         headers = {"Authorization": f"Bearer {self.token(name)}"} if name else {}
-        return httpx.Client(base_url=self.url, headers=headers, timeout=60, **settings)
+        return httpx.Client(base_url=self.url, headers=headers, **{"timeout": 60, **settings})
 
     def state(self) -> ServiceState:
         return ServiceState(self.data / "service.db")

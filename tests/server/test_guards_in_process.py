@@ -463,6 +463,7 @@ def edge(app: Callable[..., Awaitable[None]], metrics: Metrics, **limits: Any) -
         "upload_bytes": 20,
         "upload_paths": ["/upload"],
         "read_seconds": READ_SECONDS,
+        "body_seconds": 60.0,
         **limits,
     }
     return EdgeMiddleware(app, metrics=metrics, **settings)

@@ -135,6 +135,7 @@ def create_proxy_app(
         upload_bytes=config.limits.upload_bytes,
         upload_paths=(),
         read_seconds=config.limits.body_read_seconds,
+        body_seconds=config.limits.body_seconds,
     )
 
 

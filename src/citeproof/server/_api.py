@@ -4,13 +4,16 @@ Handlers read the body themselves (through the edge's counted, time-limited rece
 the library's synchronous work in a thread, under the request deadline: past it the client
 gets a 503 problem at once and the worker is free for others.
 
-A worker verifies one answer at a time, in arrival order (the ``verify`` lane of
-`VERIFY_THREADS` threads); other work has `WORK_THREADS`. Verification is CPU under one
-interpreter lock: answers verified side by side only take the lock from each other, so every
-request takes as long as the slowest, and the thread appending to the audit log, holding the
-log's write lock for every worker, waits for the interpreter lock behind them while the other
-worker's appends queue (32 clients on two workers, 16 threads verifying: appends waited 44 ms
-at p50; docs/measurements.md).
+A worker verifies one answer at a time (the verify lane, `citeproof.server._lanes`), its
+principals served in turn; other work has `WORK_THREADS` threads. Verification is CPU under
+one interpreter lock: answers verified side by side only take the lock from each other, so
+every request takes as long as the slowest, and the thread appending to the audit log,
+holding the log's write lock for every worker, waits for the interpreter lock behind them
+while the other worker's appends queue (32 clients on two workers, 16 threads verifying:
+appends waited 44 ms at p50; docs/measurements.md).
+
+The caller is known from the request's headers before its body is read: a client without a
+valid token cannot hold a connection open sending a body.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from citeproof.errors import InputError
 from citeproof.outcome import BatchLine
 from citeproof.server._attempts import AbandonedWork, Attempt
 from citeproof.server._auth import Authenticator
+from citeproof.server._lanes import FairLane
 from citeproof.server._problems import PROBLEM_TYPE, Problem
 from citeproof.server._service import AskIn, ReadersIn, Service, body_digest, dumps
 
@@ -38,8 +42,9 @@ Lane = Literal["work", "verify"]
 UPLOAD_PATHS = ("/v1/sources", "/v1/batches")
 WORK_THREADS = 16
 """Threads per worker process running requests' work; as many abandoned ones at most."""
-VERIFY_THREADS = 1
-"""Threads per worker process verifying answers (see above); abandoned ones do not count."""
+VERIFY_THREADS = 64
+"""Threads per worker process holding verifications: one verifies, the others wait in the
+verify lane for their principal's turn; more wait for a thread, in arrival order."""
 MAX_UPLOAD_FILES = 100
 
 
@@ -82,6 +87,7 @@ def build_router(service: Service, auth: Authenticator) -> APIRouter:
     limits = service.limits
     lanes: dict[Lane, anyio.CapacityLimiter] = {}
     abandoned = AbandonedWork(WORK_THREADS, service.metrics.count_abandoned)
+    verifying = FairLane()
 
     def lane(name: Lane) -> anyio.CapacityLimiter:
         """The threads of one kind of work (``work``, ``verify``), made in the event loop."""
@@ -91,12 +97,16 @@ def build_router(service: Service, auth: Authenticator) -> APIRouter:
         return lanes[name]
 
     async def in_thread(
-        function: Callable[..., T], *args: Any, lane_name: Lane = "work", **kwargs: Any
+        function: Callable[..., T],
+        *args: Any,
+        lane_name: Lane = "work",
+        principal: str = "",
+        **kwargs: Any,
     ) -> T:
         """``function`` in a thread of its lane under the request deadline, which counts the
-        wait for the lane's thread (in arrival order). Past it the caller is answered 503 and
-        the work is abandoned: it stops at its next check and writes no audit record (unless
-        it was writing it already: then its result is the answer)."""
+        wait for the lane (in the verify lane, ``principal``'s turn). Past it the caller is
+        answered 503 and the work is abandoned: it stops at its next check and writes no
+        audit record (unless it was writing it already: then its result is the answer)."""
         if abandoned.full:
             raise Problem(
                 503,
@@ -105,7 +115,11 @@ def build_router(service: Service, auth: Authenticator) -> APIRouter:
                 headers={"Retry-After": "1"},
             )
         attempt: Attempt[T] = Attempt(abandoned)
-        call = functools.partial(attempt.run, functools.partial(function, *args, **kwargs))
+        call = functools.partial(
+            attempt.run,
+            functools.partial(function, *args, **kwargs),
+            lane=(verifying, principal) if lane_name == "verify" else None,
+        )
         try:
             with anyio.move_on_after(limits.deadline_seconds):
                 return await anyio.to_thread.run_sync(
@@ -127,11 +141,6 @@ def build_router(service: Service, auth: Authenticator) -> APIRouter:
     async def who(request: Request) -> str:
         return await in_thread(auth.principal, request)
 
-    def verify_as_caller(raw: bytes, request: Request) -> dict[str, Any]:
-        return service.verify_body(
-            raw, auth.principal(request), where="request body", kind="verify"
-        )
-
     @router.post(
         "/v1/verify",
         tags=["verify"],
@@ -145,16 +154,19 @@ def build_router(service: Service, auth: Authenticator) -> APIRouter:
         json``; the answer is logged in the audit log under the caller's principal. With an
         ``Idempotency-Key`` header, a repeated request returns the first response."""
         key = request.headers.get("idempotency-key")
-        if key is None:
-            # The caller is known in the same turn of the verify lane as the verification: a
-            # second thread asking for the principal meanwhile would wait for the interpreter
-            # lock behind the one verifying (a fifth fewer requests a second at 32 clients).
-            # So the body is read first, within the edge's limits on its size and time.
-            raw = await request.body()
-            record = await in_thread(verify_as_caller, raw, request, lane_name="verify")
-            return _json(dumps(record))
         principal = await who(request)
         raw = await request.body()
+        if key is None:
+            record = await in_thread(
+                service.verify_body,
+                raw,
+                principal,
+                where="request body",
+                kind="verify",
+                lane_name="verify",
+                principal=principal,
+            )
+            return _json(dumps(record))
         if not key or len(key) > 200:
             raise InputError("must be 1 to 200 characters", field="Idempotency-Key")
         claim, stored = await in_thread(
@@ -183,6 +195,7 @@ def build_router(service: Service, auth: Authenticator) -> APIRouter:
                 where="request body",
                 kind="verify",
                 lane_name="verify",
+                principal=principal,
             )
         except BaseException:
             await in_thread(service.state.release_key, principal, key)
@@ -343,7 +356,19 @@ def build_router(service: Service, auth: Authenticator) -> APIRouter:
 
     @router.get("/healthz", tags=["health"])
     async def healthz() -> Response:
-        """The process answers."""
+        """The process answers, and can start work: 503 when its threads have been taken up
+        by work abandoned past its deadline for longer than a deadline (then a liveness probe
+        should restart it)."""
+        stuck = abandoned.full_for()
+        if stuck > limits.deadline_seconds:
+            return JSONResponse(
+                {
+                    "status": "stuck",
+                    "detail": f"{abandoned.running} threads have been running work abandoned "
+                    f"past its deadline for {stuck:.0f} s",
+                },
+                status_code=503,
+            )
         return JSONResponse({"status": "ok"})
 
     @router.get("/readyz", tags=["health"])

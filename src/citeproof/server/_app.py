@@ -142,6 +142,7 @@ def create_app(config: ServiceConfig) -> FastAPI:
         upload_bytes=config.limits.upload_bytes,
         upload_paths=UPLOAD_PATHS,
         read_seconds=config.limits.body_read_seconds,
+        body_seconds=config.limits.body_seconds,
     )
     return app
 

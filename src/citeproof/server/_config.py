@@ -36,6 +36,9 @@ class Limits:
     """A request still unanswered after this is answered 503; the client is free again."""
     body_read_seconds: float = 10.0
     """Longest wait for the next chunk of a request body (a slow client is cut off)."""
+    body_seconds: float = 60.0
+    """Longest time to receive a whole request body, however it trickles in (one byte every
+    few seconds is cut off here). Raise it for large uploads over slow links."""
     header_seconds: float = 10.0
     """Time a connection has to send a request's line and headers, from when it opens or its
     previous response ended; then it is closed (idle and slowloris connections)."""

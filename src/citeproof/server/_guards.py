@@ -36,11 +36,12 @@ DOCS_CSP = (
 
 
 class BodyTimeout(Problem):
-    def __init__(self, seconds: float) -> None:
+    def __init__(self, seconds: float, *, whole: bool = False) -> None:
+        what = "the whole request body" if whole else "the request body"
         super().__init__(
             408,
             "Request timeout",
-            f"the request body did not arrive within {seconds:g} s",
+            f"{what} did not arrive within {seconds:g} s",
             field="body",
             headers={"Connection": "close"},
         )
@@ -69,6 +70,7 @@ class EdgeMiddleware:
         upload_bytes: int,
         upload_paths: Collection[str],
         read_seconds: float,
+        body_seconds: float,
     ) -> None:
         self.app = app
         self.metrics = metrics
@@ -76,6 +78,7 @@ class EdgeMiddleware:
         self.upload_bytes = upload_bytes
         self.upload_paths = frozenset(upload_paths)
         self.read_seconds = read_seconds
+        self.body_seconds = body_seconds
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -126,19 +129,24 @@ class EdgeMiddleware:
             )
 
     def _limited(self, receive: Receive, limit: int) -> Receive:
-        """``receive`` that counts body bytes and gives up on a client that stops sending."""
+        """``receive`` that counts body bytes and gives up on a client that stops sending, or
+        sends so slowly that the whole body takes longer than ``body_seconds`` from when the
+        request's headers arrived."""
         received = 0
         complete = False
         seconds = self.read_seconds
+        whole = self.body_seconds
+        deadline = time.monotonic() + whole
 
         async def limited() -> Message:
             nonlocal received, complete
             if complete:  # after the body only a disconnect can come: no cut-off
                 return dict(await receive())
-            with anyio.move_on_after(seconds) as scope:
+            wait = min(seconds, deadline - time.monotonic())
+            with anyio.move_on_after(wait) as scope:
                 message: Message = await receive()
             if scope.cancelled_caught:
-                raise BodyTimeout(seconds)
+                raise BodyTimeout(whole, whole=True) if wait < seconds else BodyTimeout(seconds)
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > limit:

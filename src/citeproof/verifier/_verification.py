@@ -20,6 +20,7 @@ from citeproof.model import (
     not_unicode,
 )
 from citeproof.providers import Provider
+from citeproof.stopping import checkpoint
 from citeproof.verifier._catalog import SourceCatalog, citable_names
 from citeproof.verifier._correct import apply_verdicts
 from citeproof.verifier._judgement import judge_quote
@@ -122,18 +123,20 @@ class Verifier:
             min_similarity=policy.min_similarity, max_ellipsis_gap=policy.max_ellipsis_gap
         )
         stamp = (now or datetime.now(UTC)).isoformat(timespec="seconds")
-        judgements = [
-            judge_quote(
-                quote,
-                self.catalog,
-                self.index_for,
-                settings,
-                excerpt_context=policy.excerpt_context,
-                now=stamp,
-                holds=self.may_hold,
+        judgements = []
+        for quote in parsed.quotes:
+            checkpoint()  # the caller may stop or pause the work between quotes
+            judgements.append(
+                judge_quote(
+                    quote,
+                    self.catalog,
+                    self.index_for,
+                    settings,
+                    excerpt_context=policy.excerpt_context,
+                    now=stamp,
+                    holds=self.may_hold,
+                )
             )
-            for quote in parsed.quotes
-        ]
         text, quotes, claims = apply_verdicts(parsed, judgements, self.catalog, policy)
         # Claim support: every cited claim judged against each source it cites.
         by_id = {source.id: source for source in self.catalog}

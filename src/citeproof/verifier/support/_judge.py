@@ -49,13 +49,15 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from citeproof.embedding import TextEncoder
 from citeproof.errors import PolicyError
 from citeproof.model import ClaimSupport, Policy, Source, Span, SupportPassage, SupportVerdict
 from citeproof.providers import Provider
+from citeproof.stopping import checkpoint
 from citeproof.verifier.support._facts import (
     FactCheck,
     check_facts,
@@ -274,14 +276,14 @@ class SupportJudge:
         (`kept_promise`)."""
         found = [
             self.examine(r.claim, r.source, paragraph=r.paragraph, quoted=r.quoted)
-            for r in requests
+            for r in _checked(requests)
         ]
         judged = self._judged(requests, found)
         if self.policy.support_judge != STRICT:
             return judged
         kept = [
             kept_promise(r, f, s, NliModel.get)
-            for r, f, s in zip(requests, found, judged, strict=True)
+            for r, f, s in _checked(zip(requests, found, judged, strict=True))
         ]
         if self.escalation is None:
             return kept
@@ -468,6 +470,17 @@ class SupportJudge:
             method=method,
             reason=reason,
         )
+
+
+_T = TypeVar("_T")
+
+
+def _checked(items: Iterable[_T]) -> Iterator[_T]:
+    """``items``, with a `checkpoint` before each: the caller may stop or pause the work
+    between claims."""
+    for item in items:
+        checkpoint()
+        yield item
 
 
 def _lead(sentence: Sentence, claim: Sequence[Token], text: str) -> tuple[Token, ...]:
