@@ -92,8 +92,8 @@ FACES = {
     ],
     "citeproof.verifier.match": [
         "IndexCache", "MatchSettings", "MayHold", "Normalised", "OffsetMap", "QuoteText", "RULINGS",
-        "SHARED", "SourceIndex", "TextIndex", "VerbatimProbe", "content_key", "find_quote",
-        "may_hold", "normalise", "parse_quote", "prepare",
+        "SHARED", "SourceIndex", "TextIndex", "VerbatimProbe", "content_key", "corpus_of",
+        "find_quote", "may_hold", "normalise", "parse_quote", "prepare",
     ],
     "citeproof.verifier.parse": [
         "name_key", "normalise_markers", "parse_answer",

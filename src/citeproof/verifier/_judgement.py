@@ -7,7 +7,7 @@ corrected answer text.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from citeproof.model import (
@@ -28,6 +28,7 @@ from citeproof.verifier.match import (
     MayHold,
     SourceIndex,
     VerbatimProbe,
+    corpus_of,
     find_quote,
     may_hold,
     parse_quote,
@@ -96,21 +97,26 @@ def judge_quote(
             + _provided_hint(catalog, [c.label for c in quote.citations]),
         )
 
-    primary = _best_match(quote.text, [(s, c.paragraph) for c, s in eligible], index_for, settings)
-    if primary is not None and primary[1].method == "exact":
+    cited = [(s, c.paragraph) for c, s in eligible]
+    primary = _best_match(quote.text, cited, index_for, settings, exact_only=True, holds=_searched)
+    if primary is not None:
         return _found_in_primary(quote, eligible, primary, excerpt_context, now)
 
-    # Not word for word in the cited source: a secondary source that holds it word for word
-    # is the better attribution; otherwise the closest wording, cited source first (003.3).
+    # Not word for word in the cited source: a source that holds it word for word is the
+    # better attribution; otherwise the closest wording, cited source first (003.3). Looked
+    # for in that order, so a quote another source holds word for word costs no
+    # approximate search.
     cited_ids = [s.id for _, s in eligible]
-    others = [(s, None) for s in catalog.others(cited_ids)]
-    # With a close wording in the cited source, only a verbatim copy elsewhere can win.
-    secondary = _best_match(
-        quote.text, others, index_for, settings, exact_only=primary is not None, holds=holds
-    )
+    elsewhere = _Others(quote.text, catalog, cited_ids)
+    verbatim = [(s, None) for s in elsewhere.verbatim()]
+    secondary = _best_match(quote.text, verbatim, index_for, settings, exact_only=True, holds=holds)
+    if secondary is None:
+        primary = _best_match(quote.text, cited, index_for, settings)
+        if primary is not None:
+            return _found_in_primary(quote, eligible, primary, excerpt_context, now)
+        others, near = elsewhere.approximate()
+        secondary = _best_match(quote.text, others, index_for, settings, near=near)
     first_citation, first_cited = eligible[0] if eligible else (None, None)
-    if primary is not None and (secondary is None or secondary[1].method != "exact"):
-        return _found_in_primary(quote, eligible, primary, excerpt_context, now)
     if secondary is not None:
         holding, match = secondary
         return _found(quote, first_citation, first_cited, holding, match, excerpt_context, now)
@@ -127,6 +133,44 @@ def judge_quote(
         excerpt=excerpt,
         note=f"not found in {where} provided in this turn",
     )
+
+
+def _searched(probe: VerbatimProbe, source: Source) -> bool:
+    """A cited source is searched whatever a probe would say (it is indexed anyway)."""
+    return True
+
+
+class _Others:
+    """The sources other than the cited ones that may hold a quote, in the order given,
+    found by one search over all the turn's sources (the `Corpus` of their texts, built
+    once per set of texts), not by one search per source."""
+
+    def __init__(self, text: str, catalog: SourceCatalog, cited_ids: Sequence[str]) -> None:
+        self._text = text
+        self._sources = list(catalog)
+        self._skip = set(cited_ids)
+        self._others = catalog.others(cited_ids)
+
+    def verbatim(self) -> list[Source]:
+        """Those that may hold the quote word for word."""
+        if not self._others:
+            return []
+        found = corpus_of([s.text for s in self._sources]).narrow(self._text)
+        if found is None:
+            return self._others
+        return [self._sources[i] for i in found if self._sources[i].id not in self._skip]
+
+    def approximate(self) -> tuple[list[tuple[Source, None]], dict[str, tuple[int, ...]]]:
+        """Those where the quote may be, approximately, with where in each (offsets in
+        its text, by source id): nowhere in particular when the corpus cannot tell."""
+        if not self._others:
+            return [], {}
+        places = corpus_of([s.text for s in self._sources]).places(self._text)
+        if places is None:
+            return [(s, None) for s in self._others], {}
+        picked = [(self._sources[i], near) for i, near in places.items()]
+        kept = [(s, near) for s, near in picked if s.id not in self._skip]
+        return [(s, None) for s, _ in kept], {s.id: near for s, near in kept}
 
 
 def _provided_hint(catalog: SourceCatalog, labels: Sequence[str]) -> str:
@@ -188,10 +232,12 @@ def _best_match(
     *,
     exact_only: bool = False,
     holds: MayHold = may_hold,
+    near: Mapping[str, tuple[int, ...]] | None = None,
 ) -> tuple[Source, Match] | None:
     """The best match among ``candidates``: exact beats approximate, then the cited paragraph,
     then similarity; ties keep the order the sources were given in. With ``exact_only`` a
-    source that cannot hold the quote word for word (``holds``) is not even indexed."""
+    source that cannot hold the quote word for word (``holds``) is not even indexed.
+    ``near``: by source id, where in the source to look (`find_quote`'s ``near``)."""
     best: tuple[Source, Match] | None = None
     best_rank: tuple[bool, bool, float] | None = None
     probe = VerbatimProbe.of(text) if exact_only else None
@@ -199,7 +245,12 @@ def _best_match(
         if probe is not None and not holds(probe, source):
             continue
         match = find_quote(
-            text, index_for(source), paragraph=paragraph, settings=settings, exact_only=exact_only
+            text,
+            index_for(source),
+            paragraph=paragraph,
+            settings=settings,
+            exact_only=exact_only,
+            near=near.get(source.id, ()) if near else (),
         )
         if match is None:
             continue

@@ -1,5 +1,6 @@
 """Finding a quote in a source: offset-preserving normalisation, exact search, candidate
-index and bounded alignment, ellipsis segments.
+index and bounded alignment, ellipsis segments; the sources of one answer searched as one
+(`corpus_of`) for those that may hold a quote.
 
 Public entry points: `prepare(source) -> SourceIndex` (paid once per text: indexes are kept in
 a shared, bounded `IndexCache`) and
@@ -12,6 +13,7 @@ from citeproof.lazy import on_first_use
 
 if typing.TYPE_CHECKING:
     from citeproof.verifier.match._cache import SHARED, IndexCache, content_key, prepare
+    from citeproof.verifier.match._corpus import corpus_of
     from citeproof.verifier.match._index import SourceIndex, TextIndex
     from citeproof.verifier.match._normalise import Normalised, OffsetMap, normalise
     from citeproof.verifier.match._probe import RULINGS, MayHold, VerbatimProbe, may_hold
@@ -32,6 +34,7 @@ _WHERE = {
     "TextIndex": "citeproof.verifier.match._index",
     "VerbatimProbe": "citeproof.verifier.match._probe",
     "content_key": "citeproof.verifier.match._cache",
+    "corpus_of": "citeproof.verifier.match._corpus",
     "find_quote": "citeproof.verifier.match._search",
     "may_hold": "citeproof.verifier.match._probe",
     "normalise": "citeproof.verifier.match._normalise",
@@ -55,6 +58,7 @@ __all__ = [
     "TextIndex",
     "VerbatimProbe",
     "content_key",
+    "corpus_of",
     "find_quote",
     "may_hold",
     "normalise",

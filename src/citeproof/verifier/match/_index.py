@@ -264,6 +264,16 @@ class SourceIndex:
         start, end = para_norm[paragraph - 1]
         return int(start), int(end)
 
+    def to_normalised(self, originals: tuple[int, ...]) -> list[int]:
+        """The normalised offset of each original offset (of the first character at or
+        after it)."""
+        import numpy as np
+
+        if not originals:
+            return []
+        positions = np.array(originals, dtype=np.int64)
+        return [int(p) for p in self.norm.offsets.to_normalised(positions).tolist()]
+
     def paragraph_of(self, original: int) -> int:
         """1-based paragraph holding original index ``original``, or the nearest one."""
         import numpy as np

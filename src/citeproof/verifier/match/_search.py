@@ -71,6 +71,7 @@ def find_quote(
     paragraph: int | None = None,
     settings: MatchSettings = MatchSettings(),
     exact_only: bool = False,
+    near: tuple[int, ...] = (),
 ) -> Match | None:
     """Where ``text`` occurs in ``index.source``, or None.
 
@@ -81,11 +82,15 @@ def find_quote(
     among equal placements the one in ``paragraph`` (1-based) wins, then the earliest;
     ``segments`` holds one original span per segment of an elided quote, else ``()``.
     With ``exact_only`` only a verbatim occurrence is looked for (no approximate search).
+    ``near``: offsets in the source text where an approximate occurrence may start (found
+    by a search over many sources, `Corpus.places`): an approximate search of a quote
+    without an ellipsis aligns it there only (and in the cited paragraph), not wherever
+    the source's own candidates are.
     """
-    key = (text, paragraph, settings, exact_only)
+    key = (text, paragraph, settings, exact_only, near)
     found = index.core.recall(key)
     if found is FORGOTTEN:
-        found = _find(text, index, paragraph, settings, exact_only)
+        found = _find(text, index, paragraph, settings, exact_only, near)
         index.core.remember(key, found)
     if not isinstance(found, Match) or found.source_id == index.source.id:
         return found if isinstance(found, Match) else None
@@ -99,6 +104,7 @@ def _find(
     paragraph: int | None,
     settings: MatchSettings,
     exact_only: bool,
+    near: tuple[int, ...] = (),
 ) -> Match | None:
     quote = parse_quote(text)
     if not quote.full:
@@ -116,7 +122,10 @@ def _find(
         return None if chain is None else _match(index, chain, elided=True)
     if not _long_enough(quote.segments[0]):
         return None
-    regions = _regions(index, quote.segments[0], prefer)
+    if near:
+        regions = _regions_near(index, quote.segments[0], prefer, near)
+    else:
+        regions = _regions(index, quote.segments[0], prefer)
     hits = _fuzzy(index, quote.segments[0], regions, settings, whole=True)
     best = _best(hits, prefer)
     return None if best is None else _match(index, [best], elided=False)
@@ -161,6 +170,21 @@ def _regions(
         regions.append(prefer)
     slack = len(quote) // 3 + 8
     for start in index.candidates(quote, _CANDIDATES):
+        regions.append((max(0, start - slack), min(size, start + len(quote) + 2 * slack)))
+    return regions
+
+
+def _regions_near(
+    index: SourceIndex, quote: str, prefer: tuple[int, int] | None, near: tuple[int, ...]
+) -> list[tuple[int, int]]:
+    """Normalised windows around ``near`` (original offsets), as `_regions` makes them
+    around the index's candidates, and the preferred paragraph when it is short."""
+    size = len(index.text)
+    regions: list[tuple[int, int]] = []
+    if prefer is not None and prefer[1] - prefer[0] <= _ALIGN_WHOLE:
+        regions.append(prefer)
+    slack = len(quote) // 3 + 8
+    for start in index.to_normalised(near):
         regions.append((max(0, start - slack), min(size, start + len(quote) + 2 * slack)))
     return regions
 

@@ -1,0 +1,387 @@
+"""All of an answer's sources as one text: which of them may hold a quote, and where, found
+by one search over them all instead of one search per source.
+
+The texts are joined, each as it is where normalisation keeps its words as they are
+(`plain`), else normalised, with a separator no word crosses. A quote is looked up once over
+the whole. Word for word (`Corpus.narrow`): the texts that hold every one of its words (its
+ASCII words by `str.find`; from word postings once they are built). Approximately
+(`Corpus.places`): where the quote's rarest words cluster, as `SourceIndex.candidates` finds
+them inside one source, the words found by scanning the casefolded text, or in word
+postings once the texts are long enough for those to pay. Only the sources so named are
+then searched, and only there (`find_quote`'s ``near``): the corpus narrows, the aligner
+decides. Built once per set of texts and kept (`corpus_of`); what it found for a quote is
+kept with it.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, TypeVar
+
+from citeproof.verifier.match._index import _Postings, is_word, quote_tokens
+from citeproof.verifier.match._normalise import normalise
+from citeproof.verifier.match._probe import VerbatimProbe, plain
+from citeproof.verifier.match._quote import parse_quote
+
+if TYPE_CHECKING:
+    from citeproof.verifier.match._normalise import IntArray, OffsetMap
+
+SEPARATOR = "\x00"
+"""Between two texts: not a word character, so no word found spans two sources."""
+POSTINGS_MIN_CHARS = 4_000_000
+"""From this many characters on, the corpus finds a quote's words in word postings (built
+once, on the first approximate search) rather than by scanning its text for each word."""
+MAX_PLACES = 16  # places of a quote's words looked at, densest first: each names a source
+ANCHORS = 6  # rarest quote words that vote for where the quote would be
+VOTES = 20_000  # most votes counted per quote
+SCANNED_VOTES = 3_000  # ...and found by scanning, past the two rarest words
+COUNTED = 8  # longest (rarest) quote words counted in the text when scanning
+REMEMBERED = 512  # answers kept per corpus, of each kind: a quote asked again costs a lookup
+MAX_CHARS = 64_000_000
+"""Characters of text the kept corpora join, in all (least recently used go)."""
+
+
+class Corpus:
+    """The joined texts of one set of sources (in the order given; a text is named by its
+    position). Thread-safe: the lazy parts (the casefolded text, the word postings) are
+    built under a lock, everything else is read-only."""
+
+    __slots__ = (
+        "_folded",
+        "_lock",
+        "_maps",
+        "_places",
+        "_postings",
+        "_remembered",
+        "_starts",
+        "chars",
+        "text",
+    )
+
+    def __init__(self, texts: Sequence[str]) -> None:
+        import numpy as np
+
+        parts: list[str] = []
+        # For a text joined normalised, its map back to the text's own offsets.
+        self._maps: list[OffsetMap | None] = []
+        for text in texts:
+            if plain(text):
+                parts.append(text)
+                self._maps.append(None)
+            else:
+                normalised = normalise(text)
+                parts.append(normalised.text)
+                self._maps.append(normalised.offsets)
+        starts: list[int] = []
+        at = 0
+        for part in parts:
+            starts.append(at)
+            at += len(part) + len(SEPARATOR)
+        self.text = SEPARATOR.join(parts)
+        self.chars = sum(len(text) for text in texts)
+        self._starts: IntArray = np.array(starts, dtype=np.int64)
+        self._folded: str | None = None
+        self._postings: _Postings | None = None
+        self._lock = threading.Lock()
+        self._remembered: OrderedDict[str, tuple[int, ...] | None] = OrderedDict()
+        self._places: OrderedDict[str, dict[int, tuple[int, ...]] | None] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._starts)
+
+    def narrow(self, quote: str) -> tuple[int, ...] | None:
+        """Positions (in the order the texts were given) of the texts that may hold
+        ``quote`` word for word; None when the corpus cannot tell (a quote with no ASCII
+        word to look for): any of them may."""
+        return _remembered(self._lock, self._remembered, quote, self._verbatim)
+
+    def places(self, quote: str) -> dict[int, tuple[int, ...]] | None:
+        """Where ``quote`` may be, approximately: for each text worth searching (by its
+        position), offsets in that text near which the quote would start. None when the
+        corpus cannot tell (no word of the quote is in any text): search them all."""
+        return _remembered(self._lock, self._places, quote, self._approximate)
+
+    def source_at(self, position: int) -> int:
+        """Which text the joined text's ``position`` falls in."""
+        import numpy as np
+
+        return int(np.searchsorted(self._starts, position, side="right")) - 1
+
+    # -- word for word ------------------------------------------------------------------
+
+    def _verbatim(self, quote: str) -> tuple[int, ...] | None:
+        """The texts holding every word of the quote: from the word postings when they are
+        built (the texts holding each of its rarest words), else by scanning."""
+        if self._postings is not None:
+            return self._posted_verbatim(quote)
+        return self._scanned_verbatim(quote)
+
+    def _posted_verbatim(self, quote: str) -> tuple[int, ...] | None:
+        import numpy as np
+
+        postings = self._built_postings()
+        tokens = quote_tokens(parse_quote(quote).bare)
+        if not tokens:
+            return None
+        rarest = sorted((postings.frequency(word), word) for word, _ in tokens)[:3]
+        if rarest[0][0] == 0:
+            return ()
+        holding: IntArray | None = None
+        for _, word in rarest:
+            places = postings.of(word)
+            texts = np.unique(np.searchsorted(self._starts, places, side="right") - 1)
+            holding = texts if holding is None else np.intersect1d(holding, texts, True)
+        assert holding is not None
+        return tuple(int(t) for t in holding.tolist())
+
+    def _scanned_verbatim(self, quote: str) -> tuple[int, ...] | None:
+        """The texts holding every ASCII word of the quote (`VerbatimProbe.words`): one
+        `str.find` pass for the longest, then the others looked for inside each text that
+        holds it."""
+        words = VerbatimProbe.of(quote).words
+        if not words:
+            return None
+        text = self.text
+        ends = [*(int(s) - len(SEPARATOR) for s in self._starts[1:]), len(text)]
+        found: list[int] = []
+        at = text.find(words[0])
+        while at >= 0:
+            source = self.source_at(at)
+            start, end = int(self._starts[source]), ends[source]
+            if all(text.find(word, start, end) >= 0 for word in words[1:]):
+                found.append(source)
+            if source + 1 >= len(self._starts):
+                break
+            at = text.find(words[0], end)
+        return tuple(found)
+
+    # -- approximately ------------------------------------------------------------------
+
+    def _approximate(self, quote: str) -> dict[int, tuple[int, ...]] | None:
+        import numpy as np
+
+        parsed = parse_quote(quote)
+        if not parsed.segments:
+            return {}
+        segment = max(parsed.segments, key=len)
+        votes = self._votes(segment)
+        if votes is None:
+            return None
+        if not len(votes):
+            return {}
+        width = max(16, len(segment) // 3)
+        places = _densest(np.sort(votes), width)
+        found: dict[int, list[int]] = {}
+        for place in places:
+            # A place just before a text's start may be the quote at its start (its words
+            # sit closer together there than in the quote): that text is named too.
+            for at in dict.fromkeys((max(place, 0), max(place + width, 0))):
+                source = self.source_at(at)
+                start = int(self._starts[source])
+                found.setdefault(source, []).append(max(place, start) - start)
+        return {source: self._original(source, found[source]) for source in sorted(found)}
+
+    def _original(self, source: int, offsets: list[int]) -> tuple[int, ...]:
+        """Offsets into the joined part of text ``source`` as offsets into the text."""
+        offset_map = self._maps[source]
+        unique = sorted(set(offsets))
+        if offset_map is None:
+            return tuple(unique)
+        return tuple(dict.fromkeys(offset_map.start(o) for o in unique))
+
+    def _votes(self, segment: str) -> IntArray | None:
+        """Where the segment would start, by each occurrence of its rarest words; None
+        when no word of it can be looked for."""
+        if len(self.text) >= POSTINGS_MIN_CHARS:
+            return self._posted_votes(segment)
+        return self._scanned_votes(segment)
+
+    def _posted_votes(self, segment: str) -> IntArray | None:
+        import numpy as np
+
+        postings = self._built_postings()
+        known: list[tuple[int, str, int]] = []
+        unknown: list[tuple[str, int]] = []
+        for word, offset in quote_tokens(segment):
+            freq = postings.frequency(word)
+            if freq:
+                known.append((freq, word, offset))
+            elif len(word) >= 3:
+                unknown.append((word, offset))
+        if len(known) < 3:  # a misspelt quote: source words close to its unknown ones
+            for word, offset in unknown:
+                known.extend(
+                    (postings.frequency(w), w, offset) for w in postings.similar_words(word)
+                )
+        if not known:
+            return None
+        known.sort()
+        votes: list[IntArray] = []
+        spent = 0
+        for _, word, offset in known[:ANCHORS]:
+            posts = postings.of(word)[: max(VOTES - spent, 1)]
+            votes.append(posts - offset)
+            spent += len(posts)
+            if spent >= VOTES:
+                break
+        return np.concatenate(votes)
+
+    def _scanned_votes(self, segment: str) -> IntArray | None:
+        """The same from a scan of the casefolded text for each word, longer (rarer) words
+        first, until twice `ANCHORS` of them are found."""
+        import numpy as np
+
+        folded = self._built_folded()
+        words = sorted(
+            ((word, offset) for word, offset in quote_tokens(segment) if len(word) >= 3),
+            key=lambda t: (-len(t[0]), t[1]),
+        )
+        known: list[tuple[int, str, int]] = []
+        for word, offset in words[:COUNTED]:
+            count = folded.count(word)
+            if count:
+                known.append((count, word, offset))
+        if not known:
+            return None
+        known.sort()
+        votes: list[int] = []
+        counted = 0
+        for n, (count, word, offset) in enumerate(known[:ANCHORS]):
+            # Each occurrence is a step in Python: a common word votes only when the rarer
+            # ones are too few to place the quote.
+            if n >= 2 and counted + count > SCANNED_VOTES:
+                break
+            counted += count
+            at = folded.find(word)
+            while at >= 0 and len(votes) < VOTES:
+                end = at + len(word)
+                # Whole words only: "war" is not in "warden".
+                if not (at > 0 and is_word(folded[at - 1])) and not (
+                    end < len(folded) and is_word(folded[end])
+                ):
+                    votes.append(at - offset)
+                at = folded.find(word, end)
+        return np.array(votes, dtype=np.int64)
+
+    def _built_folded(self) -> str:
+        """The joined text casefolded, text by text (see `_fold`)."""
+        if self._folded is None:
+            folded = SEPARATOR.join(_fold(part) for part in self.text.split(SEPARATOR))
+            with self._lock:
+                self._folded = folded
+        return self._folded
+
+    def _built_postings(self) -> _Postings:
+        built = self._postings
+        if built is None:
+            with self._lock:
+                if self._postings is None:
+                    self._postings = _Postings(self.text)
+                built = self._postings
+        return built
+
+
+def _fold(text: str) -> str:
+    """``text`` casefolded, or lower-cased where casefolding would move offsets ("ß" is "ss"
+    casefolded), or as it is where both would: a word is then found only as written."""
+    if text.isascii():
+        return text.lower()
+    folded = text.casefold()
+    if len(folded) != len(text):
+        folded = text.lower()
+    return folded if len(folded) == len(text) else text
+
+
+def _densest(votes: IntArray, width: int) -> list[int]:
+    """Starts of the densest windows of ``width`` among sorted ``votes``: those with as
+    many votes as the densest or one fewer (a misspelt or changed word votes nowhere), but
+    never a place only one word voted for when another had two; densest first, then
+    earliest, at most `MAX_PLACES`. A short quote's words may occur together in many
+    places: which of them is the quote, only the aligner can tell."""
+    import numpy as np
+
+    density = np.searchsorted(votes, votes + width, side="left") - np.arange(len(votes))
+    order = np.argsort(-density, kind="stable")  # ties: earliest position first
+    top = int(density[order[0]]) if len(order) else 0
+    floor = max(top - 1, min(top, 2))
+    chosen: list[int] = []
+    for i in order[: 50 * MAX_PLACES].tolist():
+        if density[i] < floor or len(chosen) >= MAX_PLACES:
+            break
+        v = int(votes[i])
+        if all(abs(v - c) >= width for c in chosen):
+            chosen.append(v)
+    return chosen
+
+
+_V = TypeVar("_V")
+
+
+def _remembered(
+    lock: threading.Lock,
+    table: OrderedDict[str, _V],
+    quote: str,
+    find: Callable[[str], _V],
+) -> _V:
+    """``find(quote)``, kept in ``table`` (the `REMEMBERED` most recent)."""
+    with lock:
+        if quote in table:
+            table.move_to_end(quote)
+            return table[quote]
+    found = find(quote)
+    with lock:
+        table[quote] = found
+        while len(table) > REMEMBERED:
+            table.popitem(last=False)
+    return found
+
+
+class CorpusCache:
+    """Corpora kept by their texts (the texts themselves are the key: the same strings
+    given again, or equal ones, find the corpus built before), least recently used go once
+    they join more than ``max_chars``. Thread-safe; two threads asking for the same new set
+    may both build it, one is kept."""
+
+    def __init__(self, max_chars: int = MAX_CHARS) -> None:
+        self.max_chars = max_chars
+        self._entries: OrderedDict[tuple[str, ...], Corpus] = OrderedDict()
+        self._chars = 0
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def get(self, texts: Sequence[str]) -> Corpus:
+        key = tuple(texts)
+        with self._lock:
+            found = self._entries.get(key)
+            if found is not None:
+                self._entries.move_to_end(key)
+                return found
+        corpus = Corpus(key)
+        with self._lock:
+            if key in self._entries:
+                return self._entries[key]
+            if corpus.chars <= self.max_chars:
+                self._entries[key] = corpus
+                self._chars += corpus.chars
+                while self._chars > self.max_chars:
+                    _, dropped = self._entries.popitem(last=False)
+                    self._chars -= dropped.chars
+        return corpus
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+            self._chars = 0
+
+
+CORPORA = CorpusCache()
+"""The corpora every verification in this process shares."""
+
+
+def corpus_of(texts: Sequence[str]) -> Corpus:
+    """The corpus of ``texts`` (in this order), built now only if not kept (`CORPORA`)."""
+    return CORPORA.get(texts)
