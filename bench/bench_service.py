@@ -345,21 +345,29 @@ def drive_wrk(
 
 
 def start_service(
-    data: Path, port: int, workers: int, *, name: str = "bench", wait_seconds: float = 60.0
+    data: Path,
+    port: int,
+    workers: int,
+    *,
+    name: str = "bench",
+    wait_seconds: float = 60.0,
+    limits: dict[str, float] | None = None,
 ) -> tuple[subprocess.Popen[bytes], str]:
     """`citeproof serve` on ``port`` with a token named ``name`` and the rate limit lifted
-    (the benches measure throughput, not the rate limit); waits for ``/healthz``. Returns the
-    process and the token."""
+    (the benches measure throughput, not the rate limit), and any other ``limits``; waits for
+    ``/healthz``. Returns the process and the token."""
     citeproof = str(Path(sys.executable).parent / "citeproof")
     token = subprocess.run(
         [citeproof, "token", "add", name, "--data", str(data)],
         capture_output=True, text=True, check=True,
     ).stdout.strip()  # fmt: skip
-    limits = data / "limits.json"
-    limits.write_text(json.dumps({"rate_per_minute": 10_000_000, "rate_burst": 1_000_000}))
+    limits_file = data / "limits.json"
+    limits_file.write_text(
+        json.dumps({"rate_per_minute": 10_000_000, "rate_burst": 1_000_000, **(limits or {})})
+    )
     process = subprocess.Popen(
         [citeproof, "serve", "--port", str(port), "--data", str(data),
-         "--workers", str(workers), "--limits", str(limits)],
+         "--workers", str(workers), "--limits", str(limits_file)],
         stdout=subprocess.DEVNULL,
     )  # fmt: skip
     for _ in range(int(wait_seconds * 10)):

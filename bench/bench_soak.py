@@ -14,7 +14,10 @@ loopback port (a fresh data folder, a token, the rate limit lifted), then:
    beside the first, and what the attacker saw (connections refused at once with 503, closed
    by the header deadline);
 3. **memory**: ``--rss-requests`` requests, each with a fresh source of ~1M characters never
-   seen before; each worker's resident memory (VmRSS) before and after, and its peak (VmHWM).
+   seen before; each worker's resident memory (VmRSS) before and after, and its peak (VmHWM);
+4. **deadline storm** and 5. **two principals** (`soak_fairness.py`, on a second service
+   whose deadline is 2 s; ``--fairness-seconds`` 30 per part of phase 5; ``--fairness-only``
+   runs just these two).
 
 Targets: the same error count with and without the attack (0), p95 under attack within 1.5x
 of p95 without it, and worker RSS levelling off (bounded caches) rather than growing with the
@@ -41,6 +44,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_service import free_port, request_line, start_service
+from soak_fairness import STORM_DEADLINE, add_token, storm, two_principals
 
 LOAD_ADDRESS = "127.0.0.2"
 ATTACK_ADDRESS = "127.0.0.1"
@@ -242,9 +246,58 @@ def main() -> None:
     parser.add_argument("--rss-requests", type=int, default=10_000)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--short", action="store_true", help="5 s per phase, 20 fresh sources")
+    parser.add_argument("--fairness-seconds", type=float, default=30.0)
+    parser.add_argument("--fairness-only", action="store_true", help="phases 4 and 5 only")
     args = parser.parse_args()
     if args.short:
-        args.seconds, args.rss_requests = 5.0, 20
+        args.seconds, args.rss_requests, args.fairness_seconds = 5.0, 20, 10.0
+    if not args.fairness_only:
+        flood_and_memory(args)
+    fairness(args)
+
+
+def fairness(args: argparse.Namespace) -> None:
+    """Phases 4 and 5, on a service of their own whose deadline is `STORM_DEADLINE`."""
+    folder = Path(tempfile.mkdtemp(prefix="citeproof-soak-"))
+    port = free_port()
+    server, token = start_service(
+        folder, port, args.workers, name="alice", wait_seconds=180.0,
+        limits={"deadline_seconds": STORM_DEADLINE},
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    try:
+        print(f"\nload average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} at start")
+        citeproof = str(Path(sys.executable).parent / "citeproof")
+        tokens = {"alice": token, "bob": add_token(citeproof, folder, "bob")}
+        pids = worker_pids(server)
+        stormed = storm(url, token, pids)
+        print(
+            f"deadline storm ({STORM_DEADLINE:g} s): replies {stormed['statuses']}; after the "
+            f"last deadline a one-quote verify answered 200 in {stormed['answered_s']:.2f} s, "
+            f"CPU idle in {stormed['idle_s']:.2f} s, abandoned work {stormed['abandoned']} "
+            f"(equal after {stormed['settled_s']:.2f} s), /healthz {stormed['healthz']}"
+        )
+        shared = two_principals(url, tokens, args.fairness_seconds)
+        alone, with_alice = shared["alone"], shared["with_alice"]
+        print(
+            f"two principals: bob alone p50 {alone['p50_ms']:.1f} ms, p95 "
+            f"{alone['p95_ms']:.1f} ms ({alone['requests']} requests); while alice sent "
+            f"{shared['alice_heavy_answers']} heavy answers p50 {with_alice['p50_ms']:.1f} ms, "
+            f"p95 {with_alice['p95_ms']:.1f} ms ({with_alice['requests']} requests): "
+            f"{with_alice['p95_ms'] / alone['p95_ms']:.1f}x"
+        )
+        print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} at end")
+    finally:
+        server.send_signal(signal.SIGTERM)
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def flood_and_memory(args: argparse.Namespace) -> None:
+    """Phases 1 to 3."""
     folder = Path(tempfile.mkdtemp(prefix="citeproof-soak-"))
     port = free_port()
     server, token = start(folder, port, args.workers)
