@@ -16,6 +16,7 @@ from tests.server.browser import chromium
 from tests.server.conftest import Server, start_server
 from tests.server.csp import DOCS_CSP, STRICT_CSP
 from tests.server.lines import body, lending_line
+from tests.server.sign_in import form_token
 
 FIXED = {
     "x-content-type-options": "nosniff",
@@ -49,7 +50,7 @@ def responses(service: Server) -> dict[str, httpx.Response]:
     with httpx.Client(base_url=service.url, timeout=60) as http:
         # Signing in takes the sign-in form's CSRF token (its cookie rides along).
         sign_in = http.get("/review")
-        csrf = sign_in.cookies["citeproof_csrf"]
+        csrf = form_token(sign_in)
         return {
             "answer page": http.get(f"/review/{ANSWER}", headers=bearer),
             "list page": http.get("/review", headers=bearer),

@@ -6,8 +6,8 @@ host name can make a browser treat the service as that site. What callers may re
 
 - every request that changes something (any method but GET, HEAD and OPTIONS) that a browser
   says comes from another origin (``Sec-Fetch-Site`` other than ``same-origin`` or ``none``,
-  or, from a browser that does not send it, an ``Origin`` whose host is not the request's
-  ``Host``) is answered 403 and never reaches
+  or, from a browser that does not send it, an ``Origin`` that is ``null`` or whose host and
+  port are not the request's ``Host``) is answered 403 and never reaches
   the application; clients that are not browsers send neither header and are not affected;
 - with ``--dev`` (no tokens), a request whose ``Host`` is not a loopback name (``localhost``,
   ``127.0.0.1``..., ``[::1]``, any port) is answered 421, and a JSON endpoint refuses a body
@@ -57,10 +57,14 @@ def cross_origin(method: str, headers: Mapping[str, str]) -> str | None:
     if site is not None and site not in ("same-origin", "none"):
         return f"Sec-Fetch-Site is {site!r}: the request comes from another site's page"
     origin = headers.get("origin")
-    if site is not None or origin in (None, "null"):
-        # Sec-Fetch-Site, when sent, is the browser's own word. "null" is what a page with
-        # Referrer-Policy no-referrer (the review app's) sends for its own forms.
+    if site is not None or origin is None:
+        # Sec-Fetch-Site, when sent, is the browser's own word: "null" is what a page with
+        # Referrer-Policy no-referrer (the review app's) sends for its own forms, and such a
+        # browser says same-origin. Without it, "null" is a sandboxed frame, a data: URL or
+        # a redirect from anywhere: nothing shows it is this service's own page.
         return None
+    if origin == "null":
+        return "Origin is 'null' and no Sec-Fetch-Site says the page is this service's own"
     if urlsplit(origin).netloc.lower() != headers.get("host", "").lower():
         return f"Origin {origin!r} is not this service"
     return None

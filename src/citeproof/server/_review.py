@@ -6,15 +6,14 @@ one external script, ``/static/review.js``, loaded under the strict CSP. In a br
 token is given once on the login form and kept in an HttpOnly, SameSite=Strict cookie.
 
 Signing in is guarded against login CSRF (another site signing the reviewer in as someone
-else): the form carries a CSRF token that must equal the one in a SameSite=Strict cookie set
-with the form, and `citeproof.server._origins` refuses a POST a browser says comes from
-another origin.
+else): the form carries a CSRF token the service signed for the nonce in a SameSite=Strict
+cookie set with the form (`citeproof.server._csrf`: a pair made up by the caller is refused),
+and `citeproof.server._origins` refuses a POST a browser says comes from another origin.
 """
 
 from __future__ import annotations
 
-import hmac
-import secrets
+import time
 from datetime import UTC, datetime
 from importlib.resources import files
 from pathlib import Path
@@ -29,6 +28,7 @@ from starlette.convertors import PathConvertor, register_url_convertor
 from starlette.responses import RedirectResponse, Response
 
 from citeproof.server._auth import REVIEW_COOKIE, Authenticator
+from citeproof.server._csrf import csrf_refusal, issue_csrf
 from citeproof.server._problems import Problem
 from citeproof.server._service import Service
 from citeproof.server._views import (
@@ -71,6 +71,13 @@ def render(request: Request, name: str, context: dict[str, Any], status: int = 2
 
 def build_review_router(service: Service, auth: Authenticator) -> APIRouter:
     router = APIRouter(include_in_schema=False)
+    keys: list[bytes] = []
+
+    def csrf_key() -> bytes:
+        """The deployment's key, read from the service database once."""
+        if not keys:
+            keys.append(service.state.deployment_key())
+        return keys[0]
 
     async def who(request: Request) -> str | None:
         try:
@@ -81,12 +88,13 @@ def build_review_router(service: Service, auth: Authenticator) -> APIRouter:
             raise
 
     def login(request: Request, message: str | None = None, status: int = 401) -> Response:
-        """The sign-in form, with a fresh CSRF token in the form and in its cookie."""
-        csrf = secrets.token_urlsafe(32)
-        response = render(request, "login.html", {"message": message, "csrf": csrf}, status)
+        """The sign-in form, with a fresh CSRF pair: its token in the form, its nonce in the
+        cookie."""
+        csrf = issue_csrf(csrf_key(), time.time())
+        response = render(request, "login.html", {"message": message, "csrf": csrf.token}, status)
         response.set_cookie(
             CSRF_COOKIE,
-            csrf,
+            csrf.cookie,
             httponly=True,
             samesite="strict",
             secure=request.url.scheme == "https",
@@ -125,8 +133,8 @@ def build_review_router(service: Service, auth: Authenticator) -> APIRouter:
         async with request.form(max_files=0, max_fields=4) as form:
             token = str(form.get("token") or "").strip()
             sent = str(form.get("csrf") or "")
-        expected = request.cookies.get(CSRF_COOKIE, "")
-        if not expected or not hmac.compare_digest(sent.encode(), expected.encode()):
+        cookie = request.cookies.get(CSRF_COOKIE, "")
+        if csrf_refusal(csrf_key(), cookie, sent, time.time()) is not None:
             return login(request, "The sign-in form expired; sign in again.", status=403)
         if not token or service.state.principal_for(token) is None:
             return login(request, "That token is not known.")
