@@ -241,7 +241,14 @@ def _best_match(
     best: tuple[Source, Match] | None = None
     best_rank: tuple[bool, bool, float] | None = None
     probe = VerbatimProbe.of(text) if exact_only else None
-    for source, paragraph in candidates:
+    # Whether a candidate from the n-th on names a paragraph: a match there can outrank
+    # one found before; else nothing outranks a word-for-word match, and the search stops.
+    named_from = [False] * (len(candidates) + 1)
+    for n in reversed(range(len(candidates))):
+        named_from[n] = named_from[n + 1] or candidates[n][1] is not None
+    for n, (source, paragraph) in enumerate(candidates):
+        if best_rank is not None and best_rank[0] and not named_from[n]:
+            break
         if probe is not None and not holds(probe, source):
             continue
         match = find_quote(

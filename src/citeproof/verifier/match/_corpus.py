@@ -36,8 +36,10 @@ once, on the first approximate search) rather than by scanning its text for each
 MAX_PLACES = 16  # places of a quote's words looked at, densest first: each names a source
 ANCHORS = 6  # rarest quote words that vote for where the quote would be
 VOTES = 20_000  # most votes counted per quote
-SCANNED_VOTES = 3_000  # ...and found by scanning, past the two rarest words
-COUNTED = 8  # longest (rarest) quote words counted in the text when scanning
+SCANNED_VOTES = 3_000  # ...and found by scanning, past the rarest two words
+COUNTED = 6  # longest (rarest) quote words counted in the text when scanning...
+SCANNED_ANCHORS = 4  # ...and the rarest of them that vote
+CHECKED = 3  # more words a text must hold, beside the longest, to hold a quote word for word
 REMEMBERED = 512  # answers kept per corpus, of each kind: a quote asked again costs a lookup
 MAX_CHARS = 64_000_000
 """Characters of text the kept corpora join, in all (least recently used go)."""
@@ -137,9 +139,9 @@ class Corpus:
         return tuple(int(t) for t in holding.tolist())
 
     def _scanned_verbatim(self, quote: str) -> tuple[int, ...] | None:
-        """The texts holding every ASCII word of the quote (`VerbatimProbe.words`): one
-        `str.find` pass for the longest, then the others looked for inside each text that
-        holds it."""
+        """The texts holding the quote's longest ASCII words (`VerbatimProbe.words`): one
+        `str.find` pass for the longest, then the next `CHECKED` looked for inside each
+        text that holds it."""
         words = VerbatimProbe.of(quote).words
         if not words:
             return None
@@ -150,7 +152,7 @@ class Corpus:
         while at >= 0:
             source = self.source_at(at)
             start, end = int(self._starts[source]), ends[source]
-            if all(text.find(word, start, end) >= 0 for word in words[1:]):
+            if all(text.find(word, start, end) >= 0 for word in words[1 : 1 + CHECKED]):
                 found.append(source)
             if source + 1 >= len(self._starts):
                 break
@@ -229,8 +231,10 @@ class Corpus:
         return np.concatenate(votes)
 
     def _scanned_votes(self, segment: str) -> IntArray | None:
-        """The same from a scan of the casefolded text for each word, longer (rarer) words
-        first, until twice `ANCHORS` of them are found."""
+        """The same from a scan of the casefolded text: the `COUNTED` longest words
+        counted, the rarest `SCANNED_ANCHORS` of them found (whole words), but past the
+        rarest two only while they occur `SCANNED_VOTES` times in all. Each count and each
+        search is a pass over the text: few words, the longest (most often the rarest)."""
         import numpy as np
 
         folded = self._built_folded()
@@ -248,14 +252,12 @@ class Corpus:
         known.sort()
         votes: list[int] = []
         counted = 0
-        for n, (count, word, offset) in enumerate(known[:ANCHORS]):
-            # Each occurrence is a step in Python: a common word votes only when the rarer
-            # ones are too few to place the quote.
+        for n, (count, word, offset) in enumerate(known[:SCANNED_ANCHORS]):
             if n >= 2 and counted + count > SCANNED_VOTES:
                 break
             counted += count
-            at = folded.find(word)
-            while at >= 0 and len(votes) < VOTES:
+            at, most = folded.find(word), len(votes) + VOTES
+            while at >= 0 and len(votes) < most:
                 end = at + len(word)
                 # Whole words only: "war" is not in "warden".
                 if not (at > 0 and is_word(folded[at - 1])) and not (
