@@ -6,7 +6,7 @@ import re
 
 import httpx
 
-_FIELD = re.compile(r'<input type="hidden" name="csrf" value="([^"]+)">')
+_FIELD = re.compile(r'name="csrf" value="([^"]+)"')
 
 
 def form_token(page: httpx.Response) -> str:

@@ -88,6 +88,16 @@ from citeproof.cli._workers import run_workers
     help="Seconds to wait for the upstream's next bytes before answering 504.",
 )
 @click.option(
+    "--buffer-bytes",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="BYTES",
+    help="The bytes of upstream answers a worker holds at once, all its requests together "
+    "(default 100000000). An answer that would go past it is refused in the vendor's error "
+    "shape: 503 with Retry-After while other requests hold the budget, 502 when it is larger "
+    "than the whole budget.",
+)
+@click.option(
     "--workers",
     type=click.IntRange(min=1),
     default=1,
@@ -105,6 +115,7 @@ def proxy_command(
     on_fail: str,
     limits_path: Path | None,
     upstream_timeout: float,
+    buffer_bytes: int | None,
     workers: int,
 ) -> None:
     """Serve the OpenAI (/v1/chat/completions, /v1/responses) and Anthropic (/v1/messages)
@@ -143,6 +154,8 @@ def proxy_command(
         principal=principal,
         store=store.resolve() if store else None,
     )
+    if buffer_bytes is not None:
+        config = replace(config, buffer_bytes=buffer_bytes)
     # A bad --upstream, --audit or --data fails here, before anything listens. With --workers N
     # each worker builds its own app, so the parent only checks, keeping nothing open.
     if workers == 1:
