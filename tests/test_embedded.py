@@ -7,6 +7,10 @@ the default model answers one real question in test_cli_turn.py.
 
 from __future__ import annotations
 
+import http.server
+import json
+import threading
+import time
 from collections.abc import Iterator
 from urllib.parse import urlsplit
 
@@ -23,10 +27,13 @@ from citeproof.providers import (
     EmbeddedModel,
     EmbeddedProvider,
     Message,
+    Pace,
+    Progress,
     RetryPolicy,
     deadline_after,
     forbid_model_requests,
     get_provider,
+    progress_to,
     wants_quote_first,
 )
 from citeproof.providers._embedded import default_threads, model_file
@@ -156,3 +163,59 @@ def test_a_grammar_that_does_not_compile_is_refused_by_the_server_D(
     # So the test above shows something: the server does check what it is given.
     with pytest.raises(ProviderRequestError, match="grammar"):
         EmbeddedProvider(embedded).generate(ASK, max_tokens=4, grammar='root ::= "open')
+
+
+def test_the_embedded_model_streams_its_progress_within_a_budget_scaled_to_the_work(
+    embedded: EmbeddedModel,
+) -> None:
+    provider = EmbeddedProvider(embedded)
+    seen: list[Progress] = []
+    story = [Message("user", "Write a long story about a lighthouse keeper.")]
+    with progress_to(seen.append):
+        generation = provider.generate(story, max_tokens=24)
+    assert generation.usage.completion_tokens and len(seen) >= generation.usage.completion_tokens
+    written = [p.written for p in seen]
+    assert written == sorted(written) and written[-1] == generation.usage.completion_tokens
+    assert seen[-1].read == generation.usage.prompt_tokens
+    # The budget is the time for this prompt and 24 tokens at the slowest pace, no constant.
+    assert seen[0].budget > Pace().total_seconds(0, 24) > Pace().total_seconds(0, 4)
+
+
+class _Stalling(http.server.BaseHTTPRequestHandler):
+    """An OpenAI-compatible server whose model writes one token and then stops."""
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers["Content-Length"]))
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.end_headers()
+        chunk = {
+            "id": "c1",
+            "object": "chat.completion.chunk",
+            "created": 0,
+            "model": "stalling",
+            "choices": [{"index": 0, "delta": {"content": "Once"}, "finish_reason": None}],
+        }
+        self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+        self.wfile.flush()
+        time.sleep(5)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def test_a_model_that_stops_writing_fails_at_its_pace_not_a_fixed_timeout() -> None:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Stalling)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        provider = OpenAICompatProvider(
+            "stalling",
+            base_url=f"http://127.0.0.1:{server.server_address[1]}/v1",
+            pace=Pace(start_seconds=0.5, read_floor=1e6, write_floor=1e6),
+        )
+        seen: list[Progress] = []
+        with progress_to(seen.append), pytest.raises(ProviderTimeout, match=r"within 0\.5"):
+            provider.generate(ASK, max_tokens=8)
+        assert [p.written for p in seen] == [1]  # it wrote, then stalled
+    finally:
+        server.shutdown()

@@ -42,15 +42,17 @@ def ask_store(
     budget_chars: int | None = None,
     limit: int = 8,
     max_tokens: int = 300,
-    timeout: float = 120.0,
+    timeout: float | None = None,
     retriever: Retriever | None = None,
     only_readable: bool = False,
 ) -> Turn:
     """One turn over ``store``: only sources ``user`` may read are eligible (the store's
     access lists), the prompt carries ``budget_chars`` (default: `default_budget`), and the
-    model call must end within ``timeout`` seconds. ``retriever`` defaults to BM25 over the
-    store (pass a re-ranking one to re-rank). With ``only_readable``, sources ``user`` may not
-    read are not even retrieved or named in the turn's eligibility record."""
+    model call must end within ``timeout`` seconds (None: the provider's own bound, which for
+    the embedded model is scaled to the prompt and the answer's length). ``retriever``
+    defaults to BM25 over the store (pass a re-ranking one to re-rank). With
+    ``only_readable``, sources ``user`` may not read are not even retrieved or named in the
+    turn's eligibility record."""
     readers = [user or ""] if only_readable else None
     return run_turn(
         question,
@@ -63,7 +65,7 @@ def ask_store(
         budget_chars=budget_chars or default_budget(provider),
         limit=limit,
         max_tokens=max_tokens,
-        deadline=deadline_after(timeout),
+        deadline=None if timeout is None else deadline_after(timeout),
     )
 
 

@@ -27,8 +27,8 @@ from citeproof.cli._common import (
     format_option,
     outcome_options,
 )
-from citeproof.cli._progress import generation_line, stage
-from citeproof.providers import EmbeddedProvider, get_provider
+from citeproof.cli._progress import generation_line, model_progress, stage
+from citeproof.providers import EmbeddedProvider, get_provider, progress_to
 from citeproof.render import json_text, safe_console, visible
 from citeproof.sources import SourceStore, collect_files, ingest_files
 from citeproof.turn import Retriever, StoreRetriever
@@ -161,9 +161,10 @@ _SQLITE_MAGIC = b"SQLite format 3\x00"
 @click.option(
     "--timeout",
     type=float,
-    default=120.0,
-    show_default=True,
-    help="Overall deadline for the model call, in seconds.",
+    default=None,
+    help="Overall deadline for the model call, in seconds. Default: the embedded model may "
+    "take the time its prompt and answer need on this machine, as long as it keeps reading "
+    "and writing; other providers 120 s a try.",
 )
 @outcome_options
 def ask_command(
@@ -184,7 +185,7 @@ def ask_command(
     limit: int,
     rerank: bool,
     max_tokens: int,
-    timeout: float,
+    timeout: float | None,
     audit: str | None,
     rules_path: Path | None,
     facts_path: Path | None,
@@ -225,7 +226,10 @@ def ask_command(
             retriever = RerankingRetriever(StoreRetriever(store), reranker)
         name = getattr(chosen, "name", None) or "the model"
         doing = f"asking {name}: retrieving, then the model reads and answers…"
-        with stage(console, doing, "answered and verified"):
+        with (
+            stage(console, doing, "answered and verified") as say,
+            progress_to(lambda progress: say(model_progress(progress))),
+        ):
             turn = ask_store(
                 question,
                 store,

@@ -29,6 +29,7 @@ if typing.TYPE_CHECKING:
         forbid_model_requests,
         model_requests_allowed,
     )
+    from citeproof.providers._pace import Pace, Progress, progress_to
     from citeproof.providers._registry import (
         default_provider_name,
         get_provider,
@@ -48,6 +49,8 @@ _WHERE = {
     "Generation": "citeproof.providers._base",
     "GrammarProvider": "citeproof.providers._constrained",
     "Message": "citeproof.providers._base",
+    "Pace": "citeproof.providers._pace",
+    "Progress": "citeproof.providers._pace",
     "Provider": "citeproof.providers._base",
     "Request": "citeproof.providers._function",
     "RetryPolicy": "citeproof.providers._retry",
@@ -61,6 +64,7 @@ _WHERE = {
     "get_provider": "citeproof.providers._registry",
     "model_requests_allowed": "citeproof.providers._model_requests",
     "plugin_provider_names": "citeproof.providers._registry",
+    "progress_to": "citeproof.providers._pace",
     "provider_names": "citeproof.providers._registry",
     "register_provider": "citeproof.providers._registry",
     "wants_quote_first": "citeproof.providers._constrained",
@@ -78,6 +82,8 @@ __all__ = [
     "Generation",
     "GrammarProvider",
     "Message",
+    "Pace",
+    "Progress",
     "Provider",
     "Request",
     "RetryPolicy",
@@ -91,6 +97,7 @@ __all__ = [
     "get_provider",
     "model_requests_allowed",
     "plugin_provider_names",
+    "progress_to",
     "provider_names",
     "register_provider",
     "wants_quote_first",

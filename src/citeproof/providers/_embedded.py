@@ -26,6 +26,7 @@ from citeproof import environment
 from citeproof.errors import ProviderConfigError, extra_needed
 from citeproof.providers._base import ChatMessage, Generation
 from citeproof.providers._openai_compat import LOCAL_API_KEY, OpenAICompatProvider
+from citeproof.providers._pace import Pace
 from citeproof.providers._retry import RetryPolicy
 from citeproof.providers._weights import (
     QWEN_1_5B,
@@ -202,7 +203,9 @@ class EmbeddedProvider:
     weights, ``model_path`` and ``context_tokens`` (`shared_model`), started on the first
     `generate`. ``quote_first`` (see `citeproof.providers._constrained`) makes the turn
     pipeline send a grammar of the sources' sentences. A prompt longer than the context
-    raises `ProviderRequestError`.
+    raises `ProviderRequestError`. The answer is streamed, its time scaled to the prompt and
+    ``max_tokens`` at ``pace`` (`Pace`: the slowest progress taken as progress), not fixed in
+    seconds; a caller's deadline still applies.
     """
 
     name = "embedded"
@@ -213,7 +216,7 @@ class EmbeddedProvider:
         *,
         model_path: str | Path | None = None,
         context_tokens: int = DEFAULT_CONTEXT_TOKENS,
-        timeout: float = 300.0,
+        pace: Pace | None = None,
         retry: RetryPolicy = LOCAL_RETRY,
         quote_first: bool = True,
     ) -> None:
@@ -226,7 +229,7 @@ class EmbeddedProvider:
         self.weights = model.weights if isinstance(model, EmbeddedModel) else weights_for(model)
         self.model_path = model_path
         self.context_tokens = self._model.context_tokens if self._model else context_tokens
-        self.timeout = timeout
+        self.pace = pace or Pace()
         self.retry = retry
         self.quote_first = quote_first
         self._client: OpenAICompatProvider | None = None
@@ -254,9 +257,9 @@ class EmbeddedProvider:
                 model.name,
                 base_url=model.base_url,
                 api_key=LOCAL_API_KEY,
-                timeout=self.timeout,
                 retry=self.retry,
                 name=self.name,
+                pace=self.pace,
             )
         return self._client.generate(
             messages,

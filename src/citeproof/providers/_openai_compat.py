@@ -7,15 +7,27 @@ Settings come from the arguments, else the environment: ``OPENAI_BASE_URL``,
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
+from typing import Any
 
 import openai
-from openai.types.chat import ChatCompletion, ChatCompletionMessageParam
+from openai.types.chat import (
+    ChatCompletion,
+    ChatCompletionMessageParam,
+    ChatCompletionStreamOptionsParam,
+)
 
 from citeproof import environment
-from citeproof.errors import ProviderConfigError, ProviderError, ProviderModelError
+from citeproof.errors import (
+    ProviderConfigError,
+    ProviderError,
+    ProviderModelError,
+    ProviderTimeout,
+)
 from citeproof.providers._base import ChatMessage, Generation, Usage
 from citeproof.providers._model_requests import check_model_request, is_loopback
+from citeproof.providers._pace import Pace, Progress, estimated_tokens, report_progress
 from citeproof.providers._retry import DEFAULT_RETRY, RetryPolicy
 from citeproof.providers._sdk import SdkErrorTypes, SdkProvider
 
@@ -31,7 +43,9 @@ class OpenAICompatProvider(SdkProvider):
     some servers (llama.cpp) answer with whatever model they have loaded, whatever name is
     asked for. With ``quote_first`` (for llama.cpp-compatible servers, which accept a GBNF
     ``grammar``), the turn pipeline asks for evidence lines under a grammar first
-    (`citeproof.providers._constrained`).
+    (`citeproof.providers._constrained`). With a ``pace`` (a model on this machine), the
+    answer is streamed and its time scaled to the work (`citeproof.providers._pace`): one
+    attempt, ``timeout`` unused.
     """
 
     errors = SdkErrorTypes(
@@ -50,8 +64,10 @@ class OpenAICompatProvider(SdkProvider):
         name: str = "openai",
         client: openai.OpenAI | None = None,
         quote_first: bool = False,
+        pace: Pace | None = None,
     ) -> None:
         self.name = name
+        self.pace = pace
         self.quote_first = quote_first
         self.model = _setting(model, environment.MODEL, "model", name)
         self.timeout = timeout
@@ -94,6 +110,11 @@ class OpenAICompatProvider(SdkProvider):
             self._check_model = False
         wire = [_wire_message(m) for m in messages]
         extra = {"grammar": grammar} if grammar is not None else None
+        if self.pace is not None:
+            prompt_tokens = estimated_tokens([m.content for m in messages])
+            return self._paced(
+                self.pace, wire, prompt_tokens, max_tokens, temperature, deadline, extra
+            )
 
         def call(timeout: float) -> Generation:
             completion = self.client.chat.completions.create(
@@ -107,6 +128,76 @@ class OpenAICompatProvider(SdkProvider):
             return self._generation(completion)
 
         return self._send(call, deadline)
+
+    def _paced(
+        self,
+        pace: Pace,
+        wire: list[ChatCompletionMessageParam],
+        prompt_tokens: int,
+        max_tokens: int,
+        temperature: float,
+        deadline: float | None,
+        extra: dict[str, Any] | None,
+    ) -> Generation:
+        """One streamed call whose time is scaled to ``prompt_tokens`` and ``max_tokens``:
+        any wait for the next token is bounded by the time to read the prompt, the whole by
+        the time to read it and write ``max_tokens`` (and by ``deadline``, if given)."""
+        started = time.monotonic()
+        scaled = pace.total_seconds(prompt_tokens, max_tokens)
+        end = started + scaled if deadline is None else min(deadline, started + scaled)
+        stall = min(pace.first_token_seconds(prompt_tokens), max(end - started, 0.001))
+        parts: list[str] = []
+        written = 0
+        finish: str | None = None
+        usage = Usage()
+        answered_by = self.model
+        with self._sdk_errors(stall):
+            stream = self.client.chat.completions.create(
+                model=self.model,
+                messages=wire,
+                max_tokens=max_tokens,
+                temperature=temperature,
+                timeout=openai.Timeout(stall, connect=10.0),
+                extra_body=extra,
+                stream=True,
+                stream_options=ChatCompletionStreamOptionsParam(include_usage=True),
+            )
+            with stream:
+                for chunk in stream:
+                    now = time.monotonic()
+                    if now > end:
+                        raise ProviderTimeout(
+                            f"no whole answer within {end - started:.0f} s: the time for "
+                            f"about {prompt_tokens:,} prompt tokens and {max_tokens:,} to "
+                            f"write at the slowest pace taken as progress "
+                            f"({written:,} written)",
+                            provider=self.name,
+                            model=self.model,
+                        )
+                    answered_by = chunk.model or answered_by
+                    if chunk.usage is not None:
+                        usage = Usage(chunk.usage.prompt_tokens, chunk.usage.completion_tokens)
+                    for choice in chunk.choices:
+                        if choice.delta.content:
+                            parts.append(choice.delta.content)
+                            written += 1
+                        finish = choice.finish_reason or finish
+                    report_progress(
+                        Progress(
+                            read=usage.prompt_tokens or prompt_tokens,
+                            written=usage.completion_tokens or written,
+                            seconds=now - started,
+                            budget=end - started,
+                        )
+                    )
+        return Generation(
+            text="".join(parts),
+            model=answered_by,
+            provider=self.name,
+            usage=usage,
+            seconds=time.monotonic() - started,
+            finish_reason=finish,
+        )
 
     def verify_model(self) -> None:
         """Raise `ProviderModelError` unless the server lists ``model`` among its models."""
