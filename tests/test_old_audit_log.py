@@ -5,8 +5,9 @@ record's codec (``make_log.py`` says how; it is not re-run). Each command that r
 must make of it what that code did, and logging the same answers today must write the same
 payloads, byte for byte, but for the changes of ``citeproof/audit-payload/2``: its schema name,
 and the sources' texts kept once beside the records instead of in each one (named by their
-hashes, which the payload also lists under ``texts``). The records are hash-chained, so their
-meaning must not drift.
+hashes, which the payload also lists under ``texts``), and the claims' numbers (an added member;
+the evidence coverage counts the numbered claims, so a heading or a bare "Yes." is no longer a
+gap). The records are hash-chained, so their meaning must not drift.
 """
 
 from __future__ import annotations
@@ -74,7 +75,17 @@ def test_every_old_answer_verifies_again_to_what_was_logged(old: Path) -> None:
         assert again.payload["texts"] == [s["content_hash"] for s in payload["sources"]]
         today = {**payload_with_texts(again.payload, again.texts), "schema": payload["schema"]}
         del today["texts"]
-        assert payload_json(today) == payload_json(payload)
+        claims = today["answer"]["claims"]
+        numbers = [claim.pop("number") for claim in claims]
+        assert [n for n in numbers if n is not None] == list(range(1, len(claims) + 1))[
+            : len([n for n in numbers if n is not None])
+        ]
+        coverage, logged = today["validation"].pop("coverage"), payload["validation"]["coverage"]
+        assert set(coverage["gaps"]) <= set(logged["gaps"])
+        assert coverage["claims"] == len([n for n in numbers if n is not None])
+        logged_payload = {**payload, "validation": {**payload["validation"]}}
+        del logged_payload["validation"]["coverage"]
+        assert payload_json(today) == payload_json(logged_payload)
 
 
 def _rules_as_logged(payload: dict[str, Any]) -> dict[str, Any]:

@@ -271,7 +271,7 @@ def test_every_rendering_shows_the_verdict_and_the_difference_issue10() -> None:
     assert 'class="badge verdict-contradicted tone-bad"' in html
     assert "Residential Credit Policy rev. 7 says “45%”" in html  # by its title, not its id
     terminal = render(answer, "term")
-    assert "c1 ≠ Contradicted" in terminal and "S1 says “45%”" in terminal
+    assert "claim 1 ≠ Contradicted" in terminal and "S1 says “45%”" in terminal
 
 
 def test_the_lexical_head_judges_without_the_encoder_issue10() -> None:

@@ -45,14 +45,16 @@ def test_coverage_on_the_example_answer_spec_e() -> None:
     answer = example_answer()
     validation = validate(answer, build_evidence(answer), mode="flag")
     coverage = validation.coverage
-    # c1 (the question), c2 ("Yes.") and c5 carry no citation: gaps, not errors. c3's quote was
-    # corrected with its meaning changed ("any offer is made" is not "an offer is issued", F.1):
-    # the strict judge leaves it unconfirmed, never supported; c8 and the paraphrases c10-c13
-    # have evidence, but their sources do not support them.
-    gaps = ("c1", "c2", "c3", "c5", "c8", "c10", "c11", "c12", "c13")
-    assert (coverage.claims, coverage.with_evidence, coverage.gaps) == (13, 4, gaps)
-    assert coverage.ratio == pytest.approx(4 / 13)
-    assert validation.to_json()["coverage"]["ratio"] == 0.3077
+    # c1 (the question) and c2 ("Yes.") assert nothing: not numbered, not counted. c5 carries
+    # no citation: a gap, not an error. c3's quote was corrected with its meaning changed ("any
+    # offer is made" is not "an offer is issued", F.1): the strict judge leaves it unconfirmed,
+    # never supported; c8 and the paraphrases c10-c13 have evidence, but their sources do not
+    # support them.
+    gaps = ("c3", "c5", "c8", "c10", "c11", "c12", "c13")
+    assert (coverage.claims, coverage.with_evidence, coverage.gaps) == (11, 4, gaps)
+    assert coverage.claims == len(answer.numbered_claims())
+    assert coverage.ratio == pytest.approx(4 / 11)
+    assert validation.to_json()["coverage"]["ratio"] == 0.3636
 
 
 def test_example_answer_citing_a_source_not_provided_is_rejected_issue4() -> None:

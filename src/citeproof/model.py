@@ -7,6 +7,7 @@ Field names match the JSON contract (``schema/verified-answer.schema.json``).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from collections.abc import Iterable
@@ -478,7 +479,13 @@ class VerifiedClaim:
     """A claim of the corrected answer. ``support`` holds one judgement per distinct source
     the claim cites (eligible ones only); ``verdict`` sums them up: the best verdict over its
     sources, ``uncited`` for a claim without citation in an answer that cites elsewhere, and
-    ``none`` when there is nothing to judge (no citation in an answer without any)."""
+    ``none`` when there is nothing to judge (no citation in an answer without any).
+
+    ``number`` is the claim as a reader names it, the same in every rendering, the JSON
+    contract and the audit record: 1 to n in reading order over the claims that carry words
+    and cite a source, carry a quote, were judged or assert something (`CLAIM_NUMBERING`);
+    None for a heading, a question, a bare "Yes." (``id`` stays the parser's ``c1``...).
+    """
 
     id: str
     text: str
@@ -488,6 +495,15 @@ class VerifiedClaim:
     quote_ids: tuple[str, ...]
     support: tuple[ClaimSupport, ...] = ()
     verdict: ClaimVerdict = "none"
+    number: int | None = None
+
+
+CLAIM_NUMBERING = (
+    "claims are numbered 1 to n in reading order; a claim is numbered when it carries words "
+    "(outside its citation markers) and cites a source, carries a quote, was judged, or "
+    "asserts something (three content words, not a question)"
+)
+"""Which claims carry a `VerifiedClaim.number`, in words (the docs and the schema say it too)."""
 
 
 ExclusionReason = Literal["not_in_turn", "not_permitted", "superseded", "over_budget"]
@@ -562,6 +578,26 @@ class VerifiedAnswer:
         for quote in self.quotes:
             tally[quote.status] += 1
         return tally
+
+    def numbered_claims(self) -> tuple[VerifiedClaim, ...]:
+        """The claims a reader is shown, in their numbers' order: every count of claims
+        (a rendering's, the summary's, the evidence coverage's) counts these.
+
+        Claims that carry no number (made by hand, or read from a record older than the
+        numbering) are numbered here by what they carry: a citation, a quote or a verdict.
+        """
+        if any(claim.number is not None for claim in self.claims):
+            numbered = [claim for claim in self.claims if claim.number is not None]
+            return tuple(sorted(numbered, key=lambda claim: claim.number or 0))
+        carrying = [
+            claim
+            for claim in self.claims
+            if claim.verdict != "none" or claim.quote_ids or claim.citations
+        ]
+        return tuple(
+            dataclasses.replace(claim, number=number)
+            for number, claim in enumerate(carrying, start=1)
+        )
 
     def claim_counts(self) -> dict[str, int]:
         """Number of claims per support verdict (`CLAIM_VERDICTS`), every verdict present."""

@@ -230,10 +230,13 @@ def conclude_from_options(
         )
     console = safe_console(stderr=True)
     coverage = outcome.validation.coverage
+    numbers = {claim.id: claim.number for claim in answer.numbered_claims()}
+    gaps = [str(numbers[gap]) for gap in coverage.gaps if numbers.get(gap) is not None]
+    without = f" (gaps: claims {', '.join(gaps)})" if gaps else ""
     console.print(
         f"evidence: {plural(len(outcome.bundle.evidence), 'object')}, "
         f"bundle {outcome.bundle.bundle_hash}, "
-        f"coverage {coverage.with_evidence}/{plural(coverage.claims, 'claim')}"
+        f"coverage {coverage.with_evidence}/{plural(coverage.claims, 'claim')}{without}"
     )
     if outcome.decision is not None:
         fired = ", ".join(r.rule_id for r in outcome.decision.results if r.fired) or "none"

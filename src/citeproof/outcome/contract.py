@@ -190,6 +190,7 @@ def answer_to_json(answer: VerifiedAnswer) -> dict[str, Any]:
     claims = [
         {
             "id": c.id,
+            "number": c.number,
             "text": c.text,
             "span": list(c.span),
             "original_span": list(c.original_span),

@@ -75,7 +75,9 @@ def _replay(record: Mapping[str, Any]) -> ReplayResult:
     differences: list[str] = []
     sources = [_source(item, n, differences) for n, item in enumerate(record["sources"])]
     answer = verify_again(record, sources)
-    same_answer = answer_to_json(answer) == record["answer"]
+    logged_answer = record["answer"]
+    older = _before_numbering(logged_answer)
+    same_answer = _as_logged(answer_to_json(answer), older) == logged_answer
     if not same_answer:
         differences.append("verification: the answer verifies differently now")
 
@@ -89,7 +91,11 @@ def _replay(record: Mapping[str, Any]) -> ReplayResult:
         EvidenceBundle.from_json({k: v for k, v in logged_evidence.items() if k != "request_id"})
 
     validation = validate(answer, bundle, mode="flag").to_json()
-    same_validation = validation == record["validation"]
+    logged_validation = record["validation"]
+    if older:  # coverage counted every claim with text then; it follows from answer and bundle
+        validation = {k: v for k, v in validation.items() if k != "coverage"}
+        logged_validation = {k: v for k, v in logged_validation.items() if k != "coverage"}
+    same_validation = validation == logged_validation
     if not same_validation:
         differences.append("validation: the evidence validates differently now")
 
@@ -123,6 +129,23 @@ def _replay(record: Mapping[str, Any]) -> ReplayResult:
         replayed_outcome=str(decision["outcome"]),
         differences=tuple(differences),
     )
+
+
+def _before_numbering(logged: Mapping[str, Any]) -> bool:
+    """Whether a logged answer predates the claims' numbers (its claims carry no ``number``)."""
+    claims = logged.get("claims") or []
+    return bool(claims) and all(
+        isinstance(claim, Mapping) and "number" not in claim for claim in claims
+    )
+
+
+def _as_logged(fresh: dict[str, Any], older: bool) -> dict[str, Any]:
+    """The answer verified again, as a record of its version would hold it: without the
+    members added since (each follows from what the record does hold)."""
+    if not older:
+        return fresh
+    claims = [{k: v for k, v in claim.items() if k != "number"} for claim in fresh["claims"]]
+    return {**fresh, "claims": claims}
 
 
 def _source(item: Mapping[str, Any], position: int, differences: list[str]) -> Source:

@@ -19,9 +19,11 @@ raises `EvidenceError` (all problems attached as ``.problems``); in ``mode="flag
 returned in the `Validation`.
 
 Evidence coverage is computed per answer: the claims with at least one well-formed
-evidence object, over the claims that carry text, i.e. that have a letter or digit outside
-their citation markers (a claim that is only a marker, or only punctuation, asserts nothing).
-Every claim counts, cited or not: an uncited claim is a coverage gap, not an error. A claim
+evidence object, over the numbered claims (`VerifiedAnswer.numbered_claims`: those that carry
+words and cite, quote, were judged or assert something; the claims every rendering counts). A
+heading, a question, a bare "Yes." or a claim that is only a marker asserts nothing and is not
+counted. Every numbered claim counts, cited or not: an uncited claim is a coverage gap, not an
+error. A claim
 counts as covered only when its claim support is ``supported`` (or was not judged:
 ``none``); a partial, unsupported, contradicted or uncited claim is a gap.
 """
@@ -70,7 +72,7 @@ class EvidenceProblem:
 
 @dataclass(frozen=True, slots=True)
 class Coverage:
-    """Evidence coverage of one answer: claims with well-formed evidence over claims with text.
+    """Evidence coverage of one answer: claims with well-formed evidence over numbered claims.
 
     ``gaps`` are the ids of the claims with text but no well-formed evidence. With no claims
     the ratio is 1.0 (nothing is unsupported).
@@ -293,19 +295,9 @@ def _coverage(answer: VerifiedAnswer, well_formed: Sequence[Evidence]) -> Covera
     # A claim judged partial, unsupported or contradicted has evidence, but not coverage.
     judged_short = {c.id for c in answer.claims if c.verdict not in ("supported", "none")}
     backed = {item.claim_id for item in well_formed} - judged_short
-    counted = [claim.id for claim in answer.claims if _carries_text(answer, claim)]
+    counted = [claim.id for claim in answer.numbered_claims()]
     gaps = tuple(cid for cid in counted if cid not in backed)
     return Coverage(len(counted), len(counted) - len(gaps), gaps)
-
-
-def _carries_text(answer: VerifiedAnswer, claim: VerifiedClaim) -> bool:
-    start, end = claim.span
-    chars = list(answer.text[start:end])
-    for citation in claim.citations:
-        a, b = citation.answer_span
-        for i in range(max(a, start), min(b, end)):
-            chars[i - start] = " "
-    return any(c.isalnum() for c in chars)
 
 
 def _is_iso_time(text: str) -> bool:

@@ -180,7 +180,9 @@ def _refused(answer: VerifiedAnswer, quote: VerifiedQuote) -> str:
 def quote_check(answer: VerifiedAnswer, quote: VerifiedQuote) -> str:
     """One quote's check inside a panel."""
     state = quote_state(quote)
-    parts = [f'<p class="check-head">{badge(state)}</p>']
+    parts = [
+        f'<p class="check-head"><span class="qid">{escape(quote.id)}</span> {badge(state)}</p>'
+    ]
     warning = meaning_warning(quote)
     if warning:
         parts.append(

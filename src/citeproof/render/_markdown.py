@@ -33,6 +33,7 @@ from citeproof.render._markdown_safety import canonical_url, markdown_link, neut
 from citeproof.render._safe_text import visible
 from citeproof.render._support import (
     badge_position,
+    claim_name,
     claim_tally,
     differences_text,
     refused_reason,
@@ -107,7 +108,8 @@ def _answer_with_badges(answer: VerifiedAnswer) -> str:
     for claim in shown_claims(answer):
         # Claim support: the verdict beside the claim's last marker.
         at = badge_position(claim)
-        edits.append(Edit(at, at, f" *{escape_markdown(support_summary(claim))}*"))
+        said = f"{claim_name(claim)}: {support_summary(claim)}"
+        edits.append(Edit(at, at, f" *{escape_markdown(said)}*"))
     return apply_edits(text, edits)
 
 
@@ -179,7 +181,9 @@ def _claims_part(answer: VerifiedAnswer) -> list[str]:
     parts = [f"**Claims checked:** {tally}", ""]
     for claim in claims:
         label = support_label(claim.verdict)
-        summary = escape(f"show passage · {claim.id} {label.badge}: “{shorten(claim.text, 60)}”")
+        summary = escape(
+            f"show passage · {claim_name(claim)} {label.badge}: “{shorten(claim.text, 60)}”"
+        )
         parts += [f"<details><summary>{summary}</summary>", ""]
         if not claim.support:
             refused = refused_reason(claim)

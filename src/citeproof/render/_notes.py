@@ -1,5 +1,5 @@
-"""The numbered notes of an answer: one per claim that cites, quotes or was judged, in text
-order, each with the place its marker goes (the claim's end) and what the marker shows.
+"""The numbered notes of an answer: one per numbered claim, under its number, in text order,
+each with the place its marker goes (the claim's end) and what the marker shows.
 
 The HTML page draws a note as a numbered marker that opens its source panel.
 """
@@ -13,8 +13,6 @@ from citeproof.render._edits import with_quote_marks
 from citeproof.render._labels import Label, state_label
 from citeproof.render._support import SUPPORT_LABELS, support_label
 from citeproof.render._verdicts import quote_state, worst
-
-NOT_JUDGED = Label("Not judged", "–", "Cites a source; there was nothing in it to judge.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,11 +29,9 @@ class Note:
 
     @property
     def label(self) -> Label:
-        if self.verdict in SUPPORT_LABELS:
+        if self.verdict in SUPPORT_LABELS or self.verdict == "none":
             support = support_label(self.verdict)
             return Label(support.word, support.symbol, support.meaning)
-        if self.verdict == "none":
-            return NOT_JUDGED
         return state_label(self.verdict)
 
 
@@ -52,30 +48,28 @@ def _noted(claim: VerifiedClaim) -> bool:
 
 
 def notes(answer: VerifiedAnswer) -> list[Note]:
-    """The answer's notes, numbered from 1 in the order their markers appear."""
+    """The answer's notes in the order their markers appear: one per numbered claim, under
+    the claim's own number (`VerifiedClaim.number`, the same in every rendering), and one per
+    quote whose claim has none, numbered after them."""
     text = answer.text
     by_claim: dict[str, list[VerifiedQuote]] = {}
     for quote in sorted(answer.quotes, key=lambda q: q.corrected_span[0]):
         by_claim.setdefault(quote.claim_id, []).append(quote)
-    found: list[tuple[int, VerifiedClaim | None, tuple[VerifiedQuote, ...], str]] = []
-    noted: set[str] = set()
-    for claim in answer.claims:
+    found: list[Note] = []
+    for claim in answer.numbered_claims():
         if not _noted(claim):
-            continue
-        noted.add(claim.id)
-        quotes = tuple(by_claim.get(claim.id, ()))
+            continue  # numbered, but nothing to show: it cites and quotes nothing
+        quotes = tuple(by_claim.pop(claim.id, ()))
         verdict: str = claim.verdict
-        if verdict not in SUPPORT_LABELS:
+        if verdict not in SUPPORT_LABELS and quotes:
             verdict = worst([quote_state(q) for q in quotes]) or "none"
-        found.append((_end(text, claim.span[1]), claim, quotes, verdict))
-    for claim_id, orphans in by_claim.items():
-        if claim_id in noted:
-            continue
-        for quote in orphans:
-            end = with_quote_marks(text, quote.corrected_span)[1]
-            found.append((_end(text, end), None, (quote,), quote_state(quote)))
-    found.sort(key=lambda item: item[0])
-    return [
-        Note(number, claim, quotes, at, verdict)
-        for number, (at, claim, quotes, verdict) in enumerate(found, start=1)
-    ]
+        number = claim.number or 0
+        found.append(Note(number, claim, quotes, _end(text, claim.span[1]), verdict))
+    orphans = sorted(
+        (q for quotes in by_claim.values() for q in quotes), key=lambda q: q.corrected_span[0]
+    )
+    after = max((note.number for note in found), default=0)
+    for number, quote in enumerate(orphans, start=after + 1):
+        end = with_quote_marks(text, quote.corrected_span)[1]
+        found.append(Note(number, None, (quote,), _end(text, end), quote_state(quote)))
+    return sorted(found, key=lambda note: (note.at, note.number))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from citeproof.model import VerifiedAnswer
 from citeproof.render._labels import STATUS_LABELS
-from citeproof.render._support import SUPPORT_LABELS, shown_claims
+from citeproof.render._support import claim_tally, shown_claims
 from citeproof.render._verdicts import quote_state
 
 
@@ -17,15 +17,10 @@ def plural(count: int, word: str, many: str | None = None) -> str:
 
 def claims_part(answer: VerifiedAnswer) -> str | None:
     """``11 claims: 4 supported, 1 partly supported, …``, or None with no claim shown."""
-    claims = shown_claims(answer)
-    if not claims:
+    if not shown_claims(answer):
         return None
-    counts = answer.claim_counts()
-    parts = [
-        f"{counts[verdict]} {label.word.lower()}"
-        for verdict, label in SUPPORT_LABELS.items()
-        if counts.get(verdict)
-    ]
+    claims = answer.numbered_claims()
+    parts = [f"{n} {label.word.lower()}" for _, label, n in claim_tally(answer) if n]
     escalated = sum(1 for c in claims if any(s.rule == "escalated" for s in c.support))
     asked = f" ({escalated} escalated to the configured model)" if escalated else ""
     return f"{plural(len(claims), 'claim')}: {', '.join(parts)}{asked}"

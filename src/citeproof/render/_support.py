@@ -10,7 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from citeproof.model import ClaimDifference, ClaimSupport, VerifiedAnswer, VerifiedClaim
+from citeproof.model import (
+    CLAIM_VERDICTS,
+    ClaimDifference,
+    ClaimSupport,
+    VerifiedAnswer,
+    VerifiedClaim,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,13 +52,34 @@ SUPPORT_LABELS: dict[str, SupportLabel] = {
 }
 
 
+NOT_CHECKED = SupportLabel(
+    "Not checked", "–", "It cites no source, so there was nothing to check it against."
+)
+"""A numbered claim with nothing judged (verdict ``none``): it cites no source."""
+
+
 def support_label(verdict: str) -> SupportLabel:
-    return SUPPORT_LABELS[verdict]
+    return SUPPORT_LABELS.get(verdict, NOT_CHECKED)
 
 
 def shown_claims(answer: VerifiedAnswer) -> list[VerifiedClaim]:
-    """The claims whose support a rendering shows: every claim judged or left uncited."""
-    return [c for c in answer.claims if c.verdict in SUPPORT_LABELS]
+    """The claims whose verdict a rendering lists, by their numbers: the numbered claims
+    (`VerifiedAnswer.numbered_claims`) that were judged or left uncited."""
+    return [c for c in answer.numbered_claims() if c.verdict in SUPPORT_LABELS]
+
+
+def claim_name(claim: VerifiedClaim) -> str:
+    """``claim 3``: a claim as every rendering names it (its number, not its parser id)."""
+    return f"claim {claim.number}" if claim.number is not None else claim.id
+
+
+def numbered_counts(answer: VerifiedAnswer) -> dict[str, int]:
+    """The numbered claims per verdict (`CLAIM_VERDICTS`), every verdict present: what every
+    count of claims counts (``none``: numbered, but citing no source, not checked)."""
+    counts = dict.fromkeys(CLAIM_VERDICTS, 0)
+    for claim in answer.numbered_claims():
+        counts[claim.verdict] += 1
+    return counts
 
 
 def badge_position(claim: VerifiedClaim) -> int:
@@ -123,11 +150,14 @@ def refused_reason(claim: VerifiedClaim) -> str | None:
 
 
 def claim_tally(answer: VerifiedAnswer) -> list[tuple[str, SupportLabel, int]]:
-    counts = answer.claim_counts()
+    """(verdict, label, count) over the numbered claims; ``unconfirmed`` (only the strict
+    judge says it) and ``not checked`` only where a claim is."""
+    counts = numbered_counts(answer)
+    labels = [*SUPPORT_LABELS.items(), ("none", NOT_CHECKED)]
     return [
         (verdict, label, counts[verdict])
-        for verdict, label in SUPPORT_LABELS.items()
-        if counts[verdict] or verdict != "unconfirmed"  # only the strict judge says it
+        for verdict, label in labels
+        if counts[verdict] or verdict not in ("unconfirmed", "none")
     ]
 
 

@@ -33,6 +33,7 @@ from citeproof.render._labels import (
 from citeproof.render._safe_text import visible
 from citeproof.render._summary import plural
 from citeproof.render._support import (
+    claim_name,
     claim_tally,
     differences_text,
     refused_reason,
@@ -88,14 +89,18 @@ def quotes_table(answer: VerifiedAnswer) -> Table:
         expand=False,
     )
     table.add_column("id", no_wrap=True)
+    table.add_column("claim", no_wrap=True)
     table.add_column("status", no_wrap=True)
     table.add_column("quote as written", ratio=3)
     table.add_column("where found", ratio=2)
     table.add_column("correction", ratio=3)
+    numbers = {claim.id: claim.number for claim in answer.numbered_claims()}
     for quote in answer.quotes:
         # Text objects, not markup strings: "[bold]" in a quote must print as written.
+        number = numbers.get(quote.claim_id)
         table.add_row(
             _text(quote.id),
+            _text(str(number) if number is not None else "—"),
             _text(state_label(quote_state(quote)).badge),
             _text(shorten(quote.text, 70)),
             _text(_where(answer, quote)),
@@ -121,10 +126,12 @@ def claims_lines(answer: VerifiedAnswer) -> list[RenderableType]:
     tally = " · ".join(f"{label.badge}: {n}" for _, label, n in claim_tally(answer))
     lines: list[RenderableType] = [
         _text(""),
-        _text(f"{plural(len(claims), 'claim')} checked. {tally}", style="bold"),
+        _text(f"{plural(len(answer.numbered_claims()), 'claim')}. {tally}", style="bold"),
     ]
     for claim in claims:
-        head = f"{claim.id} {support_label(claim.verdict).badge}: {shorten(claim.text, 70)}"
+        head = (
+            f"{claim_name(claim)} {support_label(claim.verdict).badge}: {shorten(claim.text, 70)}"
+        )
         body: list[RenderableType] = []
         refused = refused_reason(claim)
         if refused:

@@ -13,6 +13,9 @@ batch (`SupportJudge.judge_many`).
 A claim whose only citations were refused (not provided this turn) is ``unsupported`` with
 no judgement. A claim without citation is ``uncited`` when the answer cites elsewhere and the
 claim asserts something (three content words or more, not a question); otherwise ``none``.
+
+Each claim a reader is shown then gets its number, 1 to n in reading order (`number_claims`):
+the one name every rendering, the JSON contract and the audit record give it.
 """
 
 from __future__ import annotations
@@ -64,7 +67,39 @@ def attach_support(
         support = tuple(_held_back(next(judged), claim, by_id, strict=strict) for _ in asked)
         verdict = _verdict(claim, support, cites_elsewhere)
         result.append(dataclasses.replace(claim, support=support, verdict=verdict))
-    return tuple(result)
+    return number_claims(text, result)
+
+
+def number_claims(text: str, claims: Sequence[VerifiedClaim]) -> tuple[VerifiedClaim, ...]:
+    """``claims`` with their numbers (`citeproof.model.CLAIM_NUMBERING`): 1 to n in reading
+    order over those that carry words outside their markers and cite a source, carry a
+    quote, were judged or assert something; a heading, a question or a bare "Yes." has none.
+    ``text`` is the corrected answer."""
+    numbered: list[VerifiedClaim] = []
+    number = 0
+    for claim in sorted(claims, key=lambda c: c.span):
+        counts = _has_words(text, claim) and (
+            bool(claim.citations)
+            or bool(claim.quote_ids)
+            or claim.verdict != "none"
+            or _asserts(claim.text)
+        )
+        if counts:
+            number += 1
+        numbered.append(dataclasses.replace(claim, number=number if counts else None))
+    by_id = {claim.id: claim for claim in numbered}
+    return tuple(by_id[claim.id] for claim in claims)
+
+
+def _has_words(text: str, claim: VerifiedClaim) -> bool:
+    """Whether the claim has a letter or digit outside its citation markers."""
+    start, end = claim.span
+    chars = list(text[start:end])
+    for citation in claim.citations:
+        a, b = citation.answer_span
+        for i in range(max(a, start), min(b, end)):
+            chars[i - start] = " "
+    return any(c.isalnum() for c in chars)
 
 
 def _requests(
