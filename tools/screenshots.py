@@ -2,11 +2,13 @@
 
 Run: ``.venv/bin/python tools/screenshots.py`` (the last step of ``make demo``). It starts
 ``citeproof serve --dev`` on a free loopback port with its data in ``out/shots-service/``, posts
-the lending example answer, and writes PNGs to ``out/shots/``: the review list, the review page
-(closed, then with a claim's source panel open), ``/docs``, and the pages ``make demo`` wrote to
-``out/`` (``answer.html``, ``report.html``) when they are there. It needs playwright and the
-system Chromium (``/usr/bin/chromium``); without them it says so and exits 0, since the pages
-themselves were written.
+the lending example answer, and writes PNGs to ``out/shots/``: the review queue, the review page
+(closed, with a claim's panel open, with a quote's panel open), ``/docs``, the example's answer
+page (closed, with a panel open), and the pages ``make demo`` wrote to ``out/``
+(``report.html``, the ``ask`` pages) when they are there. ``--docs`` writes the review app's
+and the answer page's shots to ``docs/screenshots/`` instead, the ones the docs show. It needs
+playwright and the system Chromium (``/usr/bin/chromium``); without them it says so and exits
+0, since the pages themselves were written.
 """
 
 from __future__ import annotations
@@ -67,13 +69,27 @@ def _shoot(browser: Any, url: str, path: Path, width: int, height: int, click: s
         page.goto(url, wait_until="load")
         if click and page.locator(click).count():
             page.locator(click).first.click()
-            page.wait_for_timeout(200)
+            page.wait_for_timeout(300)
         page.screenshot(path=str(path), full_page=not click)
     finally:
         context.close()
 
 
+def _answer_page(out: Path) -> Path:
+    """The example answer's own page (what ``citeproof verify --format html`` writes)."""
+    from citeproof import Source, verify
+    from citeproof.render import render_html
+
+    line = batch_line()
+    sources = [Source(**source) for source in line["sources"]]  # type: ignore[attr-defined]
+    answer = verify(str(line["answer"]), sources, answer_id=str(line["id"]))
+    path = out / "shots-answer.html"
+    path.write_text(render_html(answer), encoding="utf-8")
+    return path
+
+
 def main() -> int:
+    to_docs = "--docs" in sys.argv[1:]
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
@@ -83,7 +99,7 @@ def main() -> int:
         print("screenshots: skipped (no /usr/bin/chromium)")
         return 0
     out = ROOT / "out"
-    shots = out / "shots"
+    shots = ROOT / "docs" / "screenshots" if to_docs else out / "shots"
     shots.mkdir(parents=True, exist_ok=True)
     data = out / "shots-service"
     shutil.rmtree(data, ignore_errors=True)
@@ -99,17 +115,21 @@ def main() -> int:
         )
         posted.raise_for_status()
         review = f"{url}/review/{posted.json()['id']}"
+        answer = _answer_page(out).as_uri()
         pages: list[tuple[str, str, str]] = [
             ("review-list", f"{url}/review", ""),
             ("review", review, ""),
-            ("review-claim", review, "#answer-text button.chip[data-kind='claim']"),
-            ("docs", f"{url}/docs", ""),
+            ("review-claim", review, "a.marker.tone-bad"),
+            ("review-quote", review, "a.quote-link"),
+            ("answer", answer, ""),
+            ("answer-panel", answer, "a.marker.tone-bad"),
+            ("answer-quote", answer, "a.quote-link"),
         ]
-        for name in ("answer", "ask-referral", "ask-hartley", "report", "review-hartley"):
-            if (out / f"{name}.html").exists():
-                pages.append((name, (out / f"{name}.html").as_uri(), ""))
-        if (out / "answer.html").exists():
-            pages.append(("answer-panel", (out / "answer.html").as_uri(), "a.marker"))
+        if not to_docs:
+            pages.append(("docs", f"{url}/docs", ""))
+            for name in ("ask-referral", "ask-hartley", "report", "review-hartley"):
+                if (out / f"{name}.html").exists():
+                    pages.append((name, (out / f"{name}.html").as_uri(), ""))
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(
                 executable_path=str(CHROMIUM),
@@ -126,7 +146,7 @@ def main() -> int:
     finally:
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=30)
-    print(f"screenshots: {len(written)} written to out/shots/")
+    print(f"screenshots: {len(written)} written to {shots.relative_to(ROOT)}/")
     return 0
 
 

@@ -41,11 +41,14 @@ def batch_line() -> dict[str, object]:
     return {"id": "hartley-demo", "answer": answer, "sources": sources}
 
 
-def self_contained(page: str, css: str, script: str) -> str:
-    """The served review page with its own style sheet and script inlined (they are ours and
-    fixed; answer and source text in the page stay escaped text)."""
-    link = '<link rel="stylesheet" href="/static/review.css">'
-    page = page.replace(link, f"<style>{css}</style>")
+STYLES = ("/static/answer.css", "/static/review.css")
+
+
+def self_contained(page: str, styles: dict[str, str], script: str) -> str:
+    """The served review page with its own style sheets (by path) and script inlined (they are
+    ours and fixed; answer and source text in the page stay escaped text)."""
+    for path, css in styles.items():
+        page = page.replace(f'<link rel="stylesheet" href="{path}">', f"<style>{css}</style>")
     start = page.find('<script src="/static/review.js"')
     end = page.find("</script>", start)
     if start >= 0 and end >= 0:
@@ -88,9 +91,9 @@ def main() -> None:
         review = f"{url}/review/{record['id']}"
         page = httpx.get(review, timeout=60)
         page.raise_for_status()
-        css = httpx.get(f"{url}/static/review.css", timeout=60).text
+        styles = {path: httpx.get(f"{url}{path}", timeout=60).text for path in STYLES}
         script = httpx.get(f"{url}/static/review.js", timeout=60).text
-        saved = self_contained(page.text, css, script)
+        saved = self_contained(page.text, styles, script)
         (out / "review-hartley.html").write_text(saved, encoding="utf-8")
         print(f"service: POST /v1/verify -> {record['id']} ({counts})")
         print(f"service: review page {review} saved to out/review-hartley.html")

@@ -134,10 +134,13 @@ def test_a_meaning_change_looks_unlike_a_cosmetic_fix(page: Any, tmp_path: Path)
     red, green, blue = (int(x) for x in changed[0][4:-1].split(",")[:3])
     assert red > 2 * green and red > 2 * blue
     # Before → after in the text itself: the model's year struck, the source's beside it.
-    mark = page.locator("mark.quote.state-meaning_changed")
+    mark = page.locator("article.answer mark.quote.state-meaning_changed")
     assert mark.locator("del").text_content().rstrip(",") == "1917"
     assert mark.locator("ins").text_content().rstrip(",") == "1916"
-    assert "Meaning changed" in page.locator(".qsym.state-meaning_changed").text_content()
+    assert (
+        "Meaning changed"
+        in page.locator("article.answer .qsym.state-meaning_changed").text_content()
+    )
     assert page.locator("mark.quote.state-corrected del").count() == 0
 
 
@@ -157,34 +160,30 @@ def test_the_keyboard_reaches_every_marker(page: Any, answer_page: str) -> None:
     assert page.locator(f"#note-{markers}").is_visible()
 
 
-def test_each_claim_chip_is_inside_its_own_sentence_in_the_review_app(
+def test_each_claim_marker_is_inside_its_own_sentence_in_the_review_app(
     page: Any, dev: Server
 ) -> None:
     page.goto(f"{dev.url}/review/reader-1")
-    placed = page.evaluate(INSIDE_OWN_CLAIM, "#answer-text button.chip[data-kind='claim']")
+    placed = page.evaluate(INSIDE_OWN_CLAIM, "article.answer a.marker")
     assert len(placed) >= 4 and all(p["claim"] and p["inside"] for p in placed), placed
-    # The chip closes its own claim's text: the last words before it are the claim's.
-    for chip in page.locator("#answer-text button.chip[data-kind='claim']").all():
-        key = chip.get_attribute("data-key")
-        claim_text = page.locator(f"#claim-{key}").text_content()
-        assert claim_text.endswith(chip.text_content())
     _no_sideways_scroll(page)
 
 
-def test_a_claim_chip_opens_its_passage_with_the_words_that_differ(page: Any, dev: Server) -> None:
+def test_a_claim_marker_opens_its_passage_with_the_words_that_differ(
+    page: Any, dev: Server
+) -> None:
     page.goto(f"{dev.url}/review/reader-1")
-    chip = page.locator("#answer-text button.chip[data-kind='claim'][data-start]").first
-    key = chip.get_attribute("data-key")
-    chip.click()
-    assert page.locator("#panel-title").text_content().startswith("Claim: ")
-    assert page.locator(f"#detail-{key}").is_visible()
-    assert page.locator("#source-panel mark.passage").count() == 1
+    marker = page.locator("article.answer a.marker.tone-bad").first
+    target = marker.get_attribute("href")
+    marker.click()
+    panel = page.locator(f"section.panel{target}")
+    assert panel.is_visible() and panel.locator("mark.match").count() >= 1
+    assert panel.locator("mark.differs").count() >= 1
     # A not-found quote opens the nearest passage and says why it was refused.
-    page.locator("#answer-text button.chip[data-status='not_found']").click()
-    assert page.locator("#panel-title").text_content() == "Nearest passage: not a match"
-    assert page.locator("#source-panel mark.passage").count() == 1
-    refused = page.locator(".detail:visible .refused").text_content()
+    page.locator("a.quote-link:has(mark.state-not_found)").click()
+    refused = page.locator("section.panel:target p.refused").text_content()
     assert refused.startswith("Refused: the nearest passage shares") and "2024" in refused
+    assert page.locator("section.panel:target mark.match").count() >= 1
     _no_sideways_scroll(page)
 
 
@@ -208,12 +207,11 @@ def test_the_review_panel_is_a_bottom_sheet_on_a_phone(browser: Any, dev: Server
     page = context.new_page()
     try:
         page.goto(f"{dev.url}/review/reader-1")
-        chip = page.locator("#answer-text button.chip[data-kind='claim'][data-start]").first
-        chip.click()
-        sheet = page.locator("#source-panel").bounding_box()
+        page.locator("article.answer a.marker").first.click()
+        sheet = page.locator("section.panel:target").bounding_box()
         assert sheet is not None and sheet["x"] == 0 and sheet["width"] == 390
         assert sheet["y"] > 200 and sheet["y"] + sheet["height"] <= 845  # the lower part
-        assert page.locator("#source-panel mark.passage").is_visible()
+        assert page.locator("section.panel:target .panel-head").is_visible()
         _no_sideways_scroll(page)
     finally:
         context.close()
@@ -232,10 +230,10 @@ def test_a_saved_review_page_opens_styled_and_working(
     demo = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(demo)
     served = httpx.get(f"{dev.url}/review/reader-1", timeout=60).text
-    css = httpx.get(f"{dev.url}/static/review.css", timeout=60).text
+    styles = {path: httpx.get(f"{dev.url}{path}", timeout=60).text for path in demo.STYLES}
     script = httpx.get(f"{dev.url}/static/review.js", timeout=60).text
     saved = tmp_path / "review.html"
-    saved.write_text(demo.self_contained(served, css, script), encoding="utf-8")
+    saved.write_text(demo.self_contained(served, styles, script), encoding="utf-8")
     assert "/static/" not in saved.read_text(encoding="utf-8")
     context = browser.new_context()
     requests: list[str] = []
@@ -244,11 +242,11 @@ def test_a_saved_review_page_opens_styled_and_working(
     try:
         page.goto(saved.as_uri())
         radius = page.evaluate(
-            "getComputedStyle(document.querySelector('#answer-text button.chip')).borderRadius"
+            "getComputedStyle(document.querySelector('article.answer a.marker')).borderRadius"
         )
         assert radius not in ("", "0px")  # styled from the file alone
-        page.locator("#answer-text button.chip[data-status='corrected']").first.click()
-        assert page.locator("#source-panel mark.passage").count() == 1  # its script runs
+        page.locator("article.answer a.marker").first.click()
+        assert page.locator("span.claim.lit").count() == 1  # its script runs
         assert all(url.startswith("file://") for url in requests)
     finally:
         context.close()

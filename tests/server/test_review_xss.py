@@ -5,6 +5,7 @@ violation is even attempted, and no request leaves for another host while a page
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import quote, urlsplit
@@ -36,7 +37,9 @@ INSPECT = """() => {
   const allowed = new Set(["html", "head", "meta", "title", "link", "script", "body", "header",
     "a", "span", "main", "div", "article", "h1", "h2", "h3", "p", "code", "button", "ol", "ul",
     "li", "aside", "section", "dl", "dt", "dd", "del", "ins", "mark", "table", "thead", "tbody",
-    "tr", "th", "td", "form", "label", "input", "select", "option"]);
+    "tr", "th", "td", "form", "label", "input", "select", "option", "nav", "time", "details",
+    "summary", "figure", "figcaption", "blockquote", "strong", "em", "br", "footer", "hr",
+    "h4", "h5", "h6", "pre", "s", "caption"]);
   return {
     fired: window.__fired, xss: window.__xss === undefined ? null : String(window.__xss),
     csp: window.__csp, scripts: [...document.scripts].map((s) => s.getAttribute("src")),
@@ -50,17 +53,19 @@ INSPECT = """() => {
   };
 }"""
 
-OPEN_EVERY_CHIP = """() => [...document.querySelectorAll("button.chip")].map((chip) => {
-  chip.click();
-  const marks = document.querySelectorAll("mark.passage");
+OPEN_EVERY_NOTE = """() => [...document.querySelectorAll("a.marker, a.quote-link")].map((a) => {
+  a.click();
+  const panel = document.querySelector("section.panel:target");
+  const marks = panel ? panel.querySelectorAll("mark.match") : [];
   return {
-    start: chip.hasAttribute("data-start"), marks: marks.length,
-    marked: marks.length ? marks[0].textContent : "",
-    diff: [...document.querySelectorAll(".detail .diff ins")].some((e) => e.offsetParent),
+    open: Boolean(panel && getComputedStyle(panel).display !== "none"), marks: marks.length,
+    marked: [...marks].map((m) => m.textContent).join(" "),
+    diff: panel ? [...panel.querySelectorAll(".diff ins")].length > 0 : false,
   };
 })"""
 
-OWN_LINKS = {"/static/review.css", "/static/review.js", "/review"}
+OWN_LINKS = {"/static/answer.css", "/static/review.css", "/static/review.js", "/review"}
+ON_THE_PAGE = re.compile(r"#(?:note|ref)-\d+")
 
 
 def hostile_line(number: int, payload: str) -> dict[str, Any]:
@@ -116,7 +121,8 @@ def _check(page: Any, server: Server, requests: list[str], where: str) -> dict[s
     assert found["handlers"] == [], (where, found["handlers"])
     assert found["metas"] == 0, where
     for link in found["links"]:
-        assert link in OWN_LINKS or link.startswith("/review/"), (where, link)
+        own = link in OWN_LINKS or link.startswith("/review/")
+        assert own or ON_THE_PAGE.fullmatch(link), (where, link)
     hosts = {urlsplit(url).hostname for url in requests}
     assert hosts <= {"127.0.0.1"}, (where, hosts)
     return found
@@ -139,18 +145,17 @@ def test_no_payload_runs_or_reaches_the_network_on_the_answer_pages_F_5(
             requests.clear()
             response = page.goto(f"{hostile.url}/review/{quote(payload, safe='')}")
             assert response is not None and response.status == 200, payload
-            # Open every chip: the script moves source text into a highlight.
-            for opened in page.evaluate(OPEN_EVERY_CHIP):
-                if opened["start"]:
-                    assert opened["marks"] == 1, payload
-                    highlighted += payload in opened["marked"]
-                    diffs += opened["diff"]
+            # Open every note, by its marker and by its quotes' marks.
+            opened_all = page.evaluate(OPEN_EVERY_NOTE)
+            assert opened_all and all(opened["open"] for opened in opened_all), payload
+            highlighted += any(payload in opened["marked"] for opened in opened_all)
+            diffs += any(opened["diff"] for opened in opened_all)
             _check(page, hostile, requests, payload)
-            assert payload in page.locator("#answer-text").text_content(), payload
-            assert payload in page.locator("#source-panel").text_content(), payload
+            assert payload in page.locator("section.sources").text_content(), payload
+            assert payload in page.locator("details.record").text_content(), payload
         # The payloads went through verification like any text: most quotes were found,
         # highlighted in their source, and the changed one shown as a diff.
-        assert highlighted >= len(PAYLOADS) and diffs >= len(PAYLOADS) // 2
+        assert highlighted >= len(PAYLOADS) * 9 // 10 and diffs >= len(PAYLOADS) // 2
         assert dialogs == []
     finally:
         context.close()
@@ -166,10 +171,10 @@ def test_no_payload_runs_on_the_list_page_F_5(browser: Any, hostile: Server) -> 
         page.goto(f"{hostile.url}/review?q=")
         found = _check(page, hostile, requests, "list")
         assert len([link for link in found["links"] if link.startswith("/review/")]) == 50
-        shown = page.locator(".answer-id").all_text_contents()
+        shown = page.locator(".answer-row .answer-id").all_text_contents()
         assert set(shown) <= set(PAYLOADS) and len(shown) == 50
         page.goto(f"{hostile.url}/review?q={quote('<script>', safe='')}")
         found = _check(page, hostile, requests, "search")
-        assert page.locator(".answer-id").count() >= 5
+        assert page.locator(".answer-row .answer-id").count() >= 5
     finally:
         context.close()

@@ -6,12 +6,15 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from citeproof.cli._common import Command, Group, PathType, check_address, examples, exit_codes
 from citeproof.cli._workers import run_workers
+
+if TYPE_CHECKING:
+    from citeproof.server import ServiceState
 
 DEFAULT_DATA = Path("citeproof-data")
 
@@ -186,3 +189,58 @@ def token_add_command(name: str, data: Path, replace: bool) -> None:
     secret = state.add_token(name, replace=replace)
     click.echo(secret)
     click.echo(f"token for {name!r} saved (hashed) in {data / 'service.db'}", err=True)
+
+
+_DATA_OPTION = click.option(
+    "--data",
+    type=PathType(file_okay=False, path_type=Path),
+    default=DEFAULT_DATA,
+    show_default=True,
+    help="The service's data folder (as given to `citeproof serve`).",
+)
+
+
+def _existing_state(data: Path) -> ServiceState:
+    from citeproof.errors import InputError
+    from citeproof.server import ServiceState
+
+    path = data / "service.db"
+    if not path.is_file():
+        raise InputError(f"no service data in {data} (start `citeproof serve --data {data}`)")
+    return ServiceState(path)
+
+
+@token_group.command(
+    "list",
+    short_help="List the principals that have a token, and when each was made.",
+    epilog=examples("citeproof token list --data /srv/citeproof")
+    + exit_codes((0, "the list is printed"), (1, "the data folder holds no service data")),
+)
+@_DATA_OPTION
+def token_list_command(data: Path) -> None:
+    """List the principals that have a token, one a line, with the time each was made. Tokens
+    themselves are never shown: only their hashes are kept."""
+    tokens = _existing_state(data).tokens()
+    for name, created_at in tokens:
+        click.echo(f"{name}\t{created_at}")
+    if not tokens:
+        click.echo(f"no tokens in {data / 'service.db'}", err=True)
+
+
+@token_group.command(
+    "revoke",
+    short_help="Stop principal NAME's token at once.",
+    epilog=examples("citeproof token revoke alice --data /srv/citeproof")
+    + exit_codes((0, "the token was revoked"), (1, "NAME has no token, or there is no data")),
+)
+@click.argument("name")
+@_DATA_OPTION
+def token_revoke_command(name: str, data: Path) -> None:
+    """Stop principal NAME's token at once: the API and the review app refuse it from the next
+    request (a reviewer signed in with it is signed out). `citeproof token add NAME` issues a
+    new one."""
+    from citeproof.errors import InputError
+
+    if not _existing_state(data).revoke_token(name):
+        raise InputError(f"{name!r} has no token", field="name")
+    click.echo(f"token for {name!r} revoked", err=True)

@@ -18,7 +18,7 @@ from citeproof.model import VerifiedAnswer, expect_instance
 
 if TYPE_CHECKING:
     from citeproof.render._diffs import word_diff
-    from citeproof.render._html import render_html
+    from citeproof.render._html import AnswerBody, answer_body, render_html
     from citeproof.render._labels import (
         STATUS_LABELS,
         judged_by_its_quote,
@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from citeproof.render._markdown import render_markdown
     from citeproof.render._nearest import nearest_passage, refusal
     from citeproof.render._safe_text import json_text, markup_safe, safe_console, visible
+    from citeproof.render._style import PAGE_CSS
     from citeproof.render._summary import plural
     from citeproof.render._support import SUPPORT_LABELS
     from citeproof.render._terminal import render_terminal
@@ -63,8 +64,11 @@ def render(answer: VerifiedAnswer, format: Format) -> str:
 # Each rendering is imported when it is first used: HTML needs markdown-it and nh3, the
 # terminal report rich, and `import citeproof` needs none of them.
 _RENDERERS = {
+    "AnswerBody": "citeproof.render._html",
+    "PAGE_CSS": "citeproof.render._style",
     "STATUS_LABELS": "citeproof.render._labels",
     "SUPPORT_LABELS": "citeproof.render._support",
+    "answer_body": "citeproof.render._html",
     "json_text": "citeproof.render._safe_text",
     "judged_by_its_quote": "citeproof.render._labels",
     "markup_safe": "citeproof.render._safe_text",
@@ -88,9 +92,12 @@ __getattr__ = on_first_use(globals(), _RENDERERS)
 
 __all__ = [
     "FORMATS",
+    "PAGE_CSS",
     "STATUS_LABELS",
     "SUPPORT_LABELS",
+    "AnswerBody",
     "Format",
+    "answer_body",
     "json_text",
     "judged_by_its_quote",
     "markup_safe",

@@ -10,6 +10,7 @@ can become live HTML even if a fragment builder has a bug.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from html import escape
 
 import nh3
@@ -19,11 +20,11 @@ from citeproof.model import VerifiedAnswer
 from citeproof.render._edits import Edit, apply_edits, layout, unused_token_base
 from citeproof.render._html_panels import panel, title_of
 from citeproof.render._html_parts import (
-    badge,
     block_quote,
     css_name,
     inline_quote,
     marker,
+    quote_mark,
     verdict_badge,
 )
 from citeproof.render._labels import (
@@ -136,6 +137,7 @@ def answer_html(answer: VerifiedAnswer, marked: list[Note]) -> tuple[str, list[s
         return f"{base}{slot:0{width}d}"
 
     markers = {n.number: marker(n.number, n.verdict, n.label.word, n.label.symbol) for n in marked}
+    opens = {q.id: n.number for n in marked for q in n.quotes}
     in_block: dict[str, list[str]] = {}
     blocks = [(span, q) for span, q in plan.quotes if q.style == "block"]
     taken = [span for span, _ in plan.quotes]
@@ -177,13 +179,13 @@ def answer_html(answer: VerifiedAnswer, marked: list[Note]) -> tuple[str, list[s
         name = token()
         edits.append(Edit(span[0], span[1], name))
         if quote.style == "block":
-            fragments[name] = block_quote(quote, in_block.get(quote.id, []))
+            fragments[name] = block_quote(quote, in_block.get(quote.id, []), opens.get(quote.id))
             block_tokens.add(name)
         else:
             widened = span != quote.corrected_span
             opening_mark = text[span[0]] if widened else ""
             closing_mark = text[span[1] - 1] if widened else ""
-            fragments[name] = inline_quote(quote, opening_mark, closing_mark)
+            fragments[name] = inline_quote(quote, opening_mark, closing_mark, opens.get(quote.id))
 
     rendered = _markdown().render(apply_edits(text, edits))
     html_edits: list[Edit] = []
@@ -211,26 +213,33 @@ def answer_html(answer: VerifiedAnswer, marked: list[Note]) -> tuple[str, list[s
             body = body.replace(opening, "").replace(closing, "")
     body = re.sub(r"<p>\s*</p>", "", body)
     lost.extend(
-        f"<p>{inline_quote(q, '“', '”')}</p>" if q.style == "inline" else block_quote(q, [])
+        f"<p>{inline_quote(q, '“', '”', opens.get(q.id))}</p>"
+        if q.style == "inline"
+        else block_quote(q, [], opens.get(q.id))
         for q in plan.unplaced
     )
     return body, lost
 
 
 def help_html() -> str:
-    """The legend, in a help popover: what each claim verdict and quote state means."""
-    rows = [
+    """The legend, in a help popover: what each claim verdict means, and each quote state as
+    it is drawn in the text (its underline and its symbol)."""
+    claims = "".join(
         f"<li>{verdict_badge(verdict)} {escape(label.meaning)}</li>"
         for verdict, label in SUPPORT_LABELS.items()
-    ]
-    states = [*STATUS_LABELS, "meaning_changed"]
-    rows += [f"<li>{badge(state)} {escape(state_label(state).meaning)}</li>" for state in states]
+    )
+    quotes = "".join(
+        f'<li><span class="sample"><mark class="quote state-{css_name(state)}">quoted words'
+        f"</mark>{quote_mark(state)}</span> <strong>{escape(state_label(state).word)}</strong>: "
+        f"{escape(state_label(state).meaning)}</li>"
+        for state in [*STATUS_LABELS, "meaning_changed"]
+    )
     return (
         '<details class="help"><summary title="What the marks mean">? What the marks mean'
         '</summary><div class="help-body"><p>A number after a claim opens the passage it was '
-        "checked against. Claims:</p>"
-        f'<ul class="legend">{"".join(rows[: len(SUPPORT_LABELS)])}</ul><p>Quotes:</p>'
-        f'<ul class="legend">{"".join(rows[len(SUPPORT_LABELS) :])}</ul></div></details>'
+        "checked against; so do a quote's words and its mark. Claims:</p>"
+        f'<ul class="legend">{claims}</ul><p>Quotes, underlined by their check:</p>'
+        f'<ul class="legend quotes">{quotes}</ul></div></details>'
     )
 
 
@@ -295,8 +304,10 @@ def sources_html(answer: VerifiedAnswer) -> str:
     return f'<section class="sources"><h2>Sources provided</h2>{listing}{extra}</section>'
 
 
-def sanitize(body: str) -> str:
-    """Keep only the tags and attributes this page uses; drop scripts and their content."""
+def sanitize(body: str, *, outside_links: bool = True) -> str:
+    """Keep only the tags and attributes this page uses; drop scripts and their content.
+    Without ``outside_links`` only links to places on the page keep their target: the rest
+    stay as text (shown, not followed)."""
     cleaned: str = nh3.clean(
         body,
         tags=set(ALLOWED_TAGS),
@@ -306,7 +317,7 @@ def sanitize(body: str) -> str:
         strip_comments=True,
         link_rel="noopener noreferrer",
         filter_style_properties={"text-align"},
-        attribute_filter=_absolute_links_only,
+        attribute_filter=_absolute_links_only if outside_links else _on_page_links_only,
     )
     return cleaned
 
@@ -322,9 +333,26 @@ def _absolute_links_only(tag: str, attribute: str, value: str) -> str | None:
     return value
 
 
-def render_html(answer: VerifiedAnswer) -> str:
-    """A complete page: the answer first, with a numbered marker after each checked claim that
-    opens its source panel; one summary line; the legend in a help popover; the sources."""
+@dataclass(frozen=True, slots=True)
+class AnswerBody:
+    """The answer page without its frame, for a page that draws it in its own (the review
+    app): ``html`` the sanitised content of ``<main class="citeproof">``, ``lit`` (note
+    number, element id) for each element to light while that note's panel is open."""
+
+    html: str
+    lit: tuple[tuple[int, str], ...]
+
+
+def _on_page_links_only(tag: str, attribute: str, value: str) -> str | None:
+    if attribute == "href" and not value.startswith("#"):
+        return None
+    return value
+
+
+def answer_body(answer: VerifiedAnswer, *, outside_links: bool = True) -> AnswerBody:
+    """The answer first, with a numbered marker after each checked claim that opens its
+    source panel; one summary line; the legend in a help popover; the sources. Without
+    ``outside_links``, links out of the page are kept as text (`sanitize`)."""
     marked = notes(answer)
     body, lost = answer_html(answer, marked)
     unplaced = (
@@ -336,20 +364,26 @@ def render_html(answer: VerifiedAnswer) -> str:
     headline = f'<p class="nothing-checked">{escape(nothing)}</p>' if nothing else ""
     heading = page_heading(answer)
     panels = "".join(panel(answer, note) for note in marked)
-    page_body = (
-        f'<main class="citeproof"><header><h1>{escape(heading)}</h1>'
+    content = (
+        f"<header><h1>{escape(heading)}</h1>"
         f"{summary_html(answer)}{headline}{help_html()}</header>"
         f'<article class="answer">{body}</article>{unplaced}'
         f'<section class="panels">{panels}</section>'
         f"{sources_html(answer)}"
-        "<footer><p>Checked by citeproof. A number after a claim opens the passage it was "
-        "checked against.</p></footer></main>"
+        "<footer><p>Checked by citeproof. A number after a claim, or a quote's mark, opens the "
+        "passage it was checked against.</p></footer>"
     )
-    title = f"{heading} {answer.id}"
-    lit = open_note_css(
+    lit = tuple(
         [(n.number, f"claim-{css_name(n.claim.id)}") for n in marked if n.claim is not None]
         + [(n.number, f"ref-{n.number}") for n in marked]
     )
+    return AnswerBody(sanitize(content, outside_links=outside_links), lit)
+
+
+def render_html(answer: VerifiedAnswer) -> str:
+    """A complete page: `answer_body` in a frame with its style sheet; no script."""
+    drawn = answer_body(answer)
+    title = f"{page_heading(answer)} {answer.id}"
     # The style sheet is ours and fixed, so it is added after sanitising the body.
     return (
         "<!DOCTYPE html>\n"
@@ -357,6 +391,7 @@ def render_html(answer: VerifiedAnswer) -> str:
         '<meta http-equiv="Content-Security-Policy" '
         "content=\"default-src 'none'; style-src 'unsafe-inline'\">"
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{escape(title)}</title><style>{PAGE_CSS}{lit}</style></head>\n"
-        f"<body>{sanitize(page_body)}</body></html>\n"
+        f"<title>{escape(title)}</title><style>{PAGE_CSS}{open_note_css(list(drawn.lit))}"
+        "</style></head>\n"
+        f'<body><main class="citeproof">{drawn.html}</main></body></html>\n'
     )

@@ -89,7 +89,11 @@ def quote_words(quote: VerifiedQuote) -> str:
 def quote_symbol(quote: VerifiedQuote) -> str:
     """The small symbol after a quote: its state in a word for screen readers and on hover;
     a meaning change also shows its word, since it is an error, not a detail."""
-    state = quote_state(quote)
+    return quote_mark(quote_state(quote))
+
+
+def quote_mark(state: str) -> str:
+    """The symbol after a quote in ``state`` (`quote_symbol`), also drawn in the legend."""
     label = state_label(state)
     shown = f" {escape(label.word)}" if state == "meaning_changed" else ""
     hidden = "" if shown else f'<span class="vh"> {escape(label.word)}</span>'
@@ -100,20 +104,35 @@ def quote_symbol(quote: VerifiedQuote) -> str:
     )
 
 
-def inline_quote(quote: VerifiedQuote, opening: str, closing: str) -> str:
+def _opens(quote: VerifiedQuote, number: int | None, inner: str) -> str:
+    """``inner`` as a link that opens note ``number``'s panel, titled with the quote's state;
+    as it is when the quote has no note."""
+    if number is None:
+        return inner
+    label = state_label(quote_state(quote))
+    title = f"{label.word}: {label.meaning} Open its source ({number})"
+    return f'<a class="quote-link" href="#note-{number}" title="{escape(title)}">{inner}</a>'
+
+
+def inline_quote(
+    quote: VerifiedQuote, opening: str, closing: str, number: int | None = None
+) -> str:
     """The quote where it stands in a sentence: marked text in its state's style, then its
-    symbol. ``opening``/``closing`` are the quotation marks the answer used (or none)."""
+    symbol, the two a link to note ``number``'s panel. ``opening``/``closing`` are the
+    quotation marks the answer used (or none)."""
     state = css_name(quote_state(quote))
-    return (
+    inner = (
         f'<mark class="quote state-{state}" id="quote-{css_name(quote.id)}">'
         f"{escape(opening)}{quote_words(quote)}{escape(closing)}</mark>{quote_symbol(quote)}"
     )
+    return _opens(quote, number, inner)
 
 
-def block_quote(quote: VerifiedQuote, markers: list[str]) -> str:
-    """A block quote as a figure: the text, then its symbol and the markers of its claims."""
+def block_quote(quote: VerifiedQuote, markers: list[str], number: int | None = None) -> str:
+    """A block quote as a figure: the text, then its symbol (a link to note ``number``'s
+    panel) and the markers of its claims."""
     state = css_name(quote_state(quote))
-    caption = quote_symbol(quote) + "".join(markers)
+    caption = _opens(quote, number, quote_symbol(quote)) + "".join(markers)
     return (
         f'<figure class="block-quote state-{state}" id="quote-{css_name(quote.id)}">'
         f'<blockquote class="quote state-{state}">{quote_words(quote)}</blockquote>'

@@ -1,8 +1,9 @@
 """The answer page's style sheet. Colours come from `citeproof.render._verdicts` (the palette
 every rendering shares) and only reinforce the status: every badge also has a word and a
-symbol, and quote underlines differ in shape (solid, double, dashed, wavy, dotted) for
-colour-blind readers. A note's panel opens with CSS ``:target``: beside the answer on a wide
-screen, as a bottom sheet on a phone; the page has no script.
+symbol, and quote underlines differ in shape (solid, dashed, wavy, dotted) for colour-blind
+readers; the legend draws each as it is drawn in the text. A note's panel opens with CSS
+``:target``: beside the answer on a wide screen, as a bottom sheet on a phone; the page has no
+script.
 """
 
 from citeproof.render._verdicts import PALETTE_CSS
@@ -29,10 +30,12 @@ section.sources, section.unplaced { padding: .25rem 1.25rem 1rem; margin-top: 1.
 .vh { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0);
   white-space: nowrap; }
 mark.quote { background: none; color: inherit; padding: 0 .05rem;
-  text-decoration-line: underline; text-decoration-thickness: 2px; text-underline-offset: 3px; }
+  text-decoration-line: underline; text-decoration-thickness: 2px; text-underline-offset: 3px;
+  text-decoration-skip-ink: none; }
+a.quote-link { color: inherit; text-decoration: none; border-radius: 3px; }
+a.quote-link:hover mark.quote, a.quote-link:focus-visible mark.quote { background: #fff8c5; }
 mark.quote.state-verified { text-decoration-color: var(--ok-line); }
-mark.quote.state-corrected { text-decoration-color: var(--fixed-line);
-  text-decoration-style: double; }
+mark.quote.state-corrected { text-decoration-color: var(--fixed-line); }
 mark.quote.state-mismatch { background: var(--warn-fill); text-decoration-color: var(--warn-line);
   text-decoration-style: dashed; }
 mark.quote.state-not_found { background: var(--bad-fill); text-decoration-color: var(--bad-ink);
@@ -61,8 +64,7 @@ figure.block-quote { margin: 1rem 0; }
 figure.block-quote blockquote { margin: 0; padding: .6rem 1rem; white-space: pre-line;
   border-left: 4px solid var(--line); background: #fafbfc; }
 figure.block-quote.state-verified blockquote { border-left-color: var(--ok-line); }
-figure.block-quote.state-corrected blockquote { border-left-color: var(--fixed-line);
-  border-left-style: double; }
+figure.block-quote.state-corrected blockquote { border-left-color: var(--fixed-line); }
 figure.block-quote.state-mismatch blockquote { border-left-color: var(--warn-line);
   border-left-style: dashed; }
 figure.block-quote.state-not_found blockquote, figure.block-quote.state-meaning_changed blockquote
@@ -82,6 +84,7 @@ details.help .help-body { position: absolute; z-index: 5; left: 0; right: 0; mar
   box-shadow: 0 8px 24px rgba(31, 35, 40, .15); }
 ul.legend { list-style: none; padding: 0; margin: .25rem 0 .5rem; }
 ul.legend li { margin: .2rem 0; }
+ul.legend .sample { white-space: nowrap; margin-right: .25rem; }
 section.panels { margin: 0; }
 section.panel { display: none; }
 section.panel:target { display: block; position: fixed; z-index: 10; top: 0; right: 0;

@@ -1,8 +1,10 @@
-"""The reviewer's web app: ``/review`` (recent answers, searchable) and ``/review/{id}`` (the
-answer first, a chip per quote and per supported claim, the source panel).
+"""The reviewer's web app: ``/review`` (the queue: answers filtered by what went wrong, worst
+first, searchable) and ``/review/{id}`` (the answer as the answer page draws it: numbered
+markers, each opening its panel, the legend, the sources). ``POST /review/logout`` signs out.
 
 Server-rendered with Jinja2 (autoescape on: answer and source text only ever become text);
-one external script, ``/static/review.js``, loaded under the strict CSP. In a browser the
+one external script, ``/static/review.js``, and two style sheets (``/static/answer.css``: the
+answer page's own, and ``/static/review.css``), loaded under the strict CSP. In a browser the
 token is given once on the login form and kept in an HttpOnly, SameSite=Strict cookie.
 
 Signing in is guarded against login CSRF (another site signing the reviewer in as someone
@@ -27,17 +29,13 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.convertors import PathConvertor, register_url_convertor
 from starlette.responses import RedirectResponse, Response
 
+from citeproof.errors import CiteproofError
+from citeproof.render import PAGE_CSS
 from citeproof.server._auth import REVIEW_COOKIE, Authenticator
 from citeproof.server._csrf import csrf_refusal, issue_csrf
 from citeproof.server._problems import Problem
 from citeproof.server._service import Service
-from citeproof.server._views import (
-    LEGEND,
-    STATUS_LABELS,
-    answer_page,
-    relative_time,
-    verdict_chips,
-)
+from citeproof.server._views import FILTER_KEYS, FILTERS, SORTS, review_page, row
 
 TEMPLATES = Path(str(files("citeproof.server") / "templates"))
 templates = Jinja2Templates(
@@ -87,11 +85,18 @@ def build_review_router(service: Service, auth: Authenticator) -> APIRouter:
                 return None
             raise
 
-    def login(request: Request, message: str | None = None, status: int = 401) -> Response:
+    def login(
+        request: Request, message: str | None = None, status: int = 401, notice: str = ""
+    ) -> Response:
         """The sign-in form, with a fresh CSRF pair: its token in the form, its nonce in the
         cookie."""
         csrf = issue_csrf(csrf_key(), time.time())
-        response = render(request, "login.html", {"message": message, "csrf": csrf.token}, status)
+        response = render(
+            request,
+            "login.html",
+            {"message": message, "notice": notice, "csrf": csrf.token},
+            status,
+        )
         response.set_cookie(
             CSRF_COOKIE,
             csrf.cookie,
@@ -102,29 +107,48 @@ def build_review_router(service: Service, auth: Authenticator) -> APIRouter:
         )
         return response
 
+    @router.get("/static/answer.css")
+    async def answer_css() -> Response:
+        return Response(PAGE_CSS, media_type="text/css", headers={"Cache-Control": "no-cache"})
+
     @router.get("/review")
-    async def recent(request: Request, q: str = "", status: str = "") -> Response:
+    async def recent(
+        request: Request, q: str = "", status: str = "", sort: str = "worst"
+    ) -> Response:
         principal = await who(request)
         if principal is None:
             return login(request)
-        status = status if status in STATUS_LABELS else ""
+        chosen = FILTER_KEYS.get(status)
+        sort = sort if sort in SORTS else "worst"
+        search = q[:200]
+        severity = [f.counts for f in FILTERS] if sort == "worst" else []
+
+        def load() -> tuple[list[Any], dict[str, int]]:
+            entries = service.state.recent_answers(
+                principal,
+                search=search,
+                status="|".join(chosen.counts) if chosen else "",
+                severity=severity,
+            )
+            tally = service.state.answer_tally(
+                principal, {f.key: f.counts for f in FILTERS}, search=search
+            )
+            return entries, tally
+
+        entries, tally = await anyio.to_thread.run_sync(load)
         now = datetime.now(UTC)
-        entries = await anyio.to_thread.run_sync(
-            lambda: service.state.recent_answers(principal, search=q[:200], status=status)
-        )
         return render(
             request,
             "list.html",
             {
-                "entries": entries,
+                "rows": [row(entry, now) for entry in entries],
                 "q": q,
-                "status": status,
-                "statuses": STATUS_LABELS,
+                "status": chosen.key if chosen else "",
+                "sort": sort,
+                "sorts": SORTS,
+                "filters": FILTERS,
+                "tally": tally,
                 "principal": principal,
-                "chips": {entry.answer_id: verdict_chips(entry.counts) for entry in entries},
-                "when": {
-                    entry.answer_id: relative_time(entry.created_at, now) for entry in entries
-                },
             },
         )
 
@@ -149,6 +173,18 @@ def build_review_router(service: Service, auth: Authenticator) -> APIRouter:
         )
         return response
 
+    @router.post("/review/logout")
+    async def log_out(request: Request) -> Response:
+        response = login(request, status=200, notice="Signed out.")
+        response.delete_cookie(
+            REVIEW_COOKIE,
+            httponly=True,
+            samesite="strict",
+            secure=request.url.scheme == "https",
+            path="/review",
+        )
+        return response
+
     @router.get("/review/{answer_id:answer_id}")
     async def review(answer_id: str, request: Request) -> Response:
         principal = await who(request)
@@ -158,10 +194,11 @@ def build_review_router(service: Service, auth: Authenticator) -> APIRouter:
         payload = await anyio.to_thread.run_sync(service.payload, entry)
 
         def page() -> Response:  # in a thread: a long page never holds up other requests
-            view = answer_page(payload, request_id=entry.request_id, created_at=entry.created_at)
-            return render(
-                request, "answer.html", {"page": view, "principal": principal, "legend": LEGEND}
-            )
+            try:
+                view = review_page(payload, entry, datetime.now(UTC))
+            except (CiteproofError, KeyError, TypeError, ValueError) as error:
+                raise Problem(500, "Audit log mismatch", f"unreadable answer: {error}") from None
+            return render(request, "answer.html", {"page": view, "principal": principal})
 
         return await anyio.to_thread.run_sync(page)
 

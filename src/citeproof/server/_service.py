@@ -27,6 +27,7 @@ from citeproof.model import Policy, Source, VerifiedAnswer
 from citeproof.outcome import Outcome, conclude, payload_with_texts, read_batch_line
 from citeproof.providers import Provider, get_provider
 from citeproof.server import _attempts as attempts
+from citeproof.server._answer_record import index_counts
 from citeproof.server._attempts import CommitOnce
 from citeproof.server._config import Limits, ServiceConfig
 from citeproof.server._metrics import Metrics
@@ -138,10 +139,7 @@ class Service:
             request_id=outcome.request_id,
             audit_sequence=outcome.audit_sequence,
             kind=kind,
-            counts={
-                **verified.counts(),
-                **{f"claim_{v}": n for v, n in verified.claim_counts().items() if v != "none"},
-            },
+            counts=index_counts(verified),
             text=verified.text,
         )
         self.metrics.count_verdicts(verified.counts())

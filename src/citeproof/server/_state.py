@@ -11,12 +11,13 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import re
 import secrets
 import sqlite3
 import threading
 import time
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -202,6 +203,15 @@ class ServiceState:
     def token_names(self) -> list[str]:
         return [str(name) for (name,) in self._db().execute("SELECT name FROM tokens ORDER BY 1")]
 
+    def tokens(self) -> list[tuple[str, str]]:
+        """(principal, created at) of every token, by name; never a secret or its digest."""
+        rows = self._db().execute("SELECT name, created_at FROM tokens ORDER BY name")
+        return [(str(name), str(created)) for name, created in rows]
+
+    def revoke_token(self, name: str) -> bool:
+        """Stop ``name``'s token at once; False when ``name`` has none."""
+        return self._db().execute("DELETE FROM tokens WHERE name = ?", (name,)).rowcount > 0
+
     # --- answers ---------------------------------------------------------------------------
     def record_answer(
         self,
@@ -243,19 +253,48 @@ class ServiceState:
         return _answer(row) if row else None
 
     def recent_answers(
-        self, principal: str, *, search: str = "", status: str = "", limit: int = 50
+        self,
+        principal: str,
+        *,
+        search: str = "",
+        status: str = "",
+        limit: int = 50,
+        severity: Sequence[Sequence[str]] = (),
     ) -> list[AnswerEntry]:
-        """``principal``'s answers, newest first: those whose id or text contains ``search``
-        and, with ``status``, that have at least one quote of that status."""
-        pattern = "%" + search.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        """``principal``'s answers whose id or text contains ``search`` and, with ``status``,
+        that count at least one ``status`` (a key of their counts; ``a|b`` reads ``b`` where
+        an answer has no ``a``). Newest first; with ``severity`` (groups of such keys, worst
+        first), those with the worst group first, then newest."""
+        worst = " ".join(
+            f"WHEN {_count_sql(keys)} > 0 THEN {len(severity) - n}"
+            for n, keys in enumerate(severity)
+        )
+        order = f"CASE {worst} ELSE 0 END DESC, seq DESC" if severity else "seq DESC"
+        where, values = _matching(principal, search)
+        if status:
+            where += f" AND {_count_sql(status.split('|'))} > 0"
         rows = self._db().execute(
-            f"SELECT {_ANSWER_COLUMNS} FROM answers WHERE principal = :who "
-            "AND (answer_id LIKE :p ESCAPE '\\' OR text LIKE :p ESCAPE '\\') "
-            "AND (:status = '' OR COALESCE(json_extract(counts, '$.' || :status), 0) > 0) "
-            "ORDER BY seq DESC LIMIT :limit",
-            {"who": principal, "p": pattern, "status": status, "limit": limit},
+            f"SELECT {_ANSWER_COLUMNS} FROM answers WHERE {where} ORDER BY {order} LIMIT :limit",
+            {**values, "limit": limit},
         )
         return [_answer(row) for row in rows]
+
+    def answer_tally(
+        self, principal: str, groups: Mapping[str, Sequence[str]], *, search: str = ""
+    ) -> dict[str, int]:
+        """How many of ``principal``'s answers matching ``search`` count at least one of each
+        group's key (read as in `recent_answers`), and ``""``: how many match at all."""
+        columns = ", ".join(f"COALESCE(SUM({_count_sql(keys)} > 0), 0)" for keys in groups.values())
+        where, values = _matching(principal, search)
+        row = (
+            self._db()
+            .execute(
+                f"SELECT COUNT(*){', ' + columns if columns else ''} FROM answers WHERE {where}",
+                values,
+            )
+            .fetchone()
+        )
+        return {"": int(row[0]), **{name: int(n) for name, n in zip(groups, row[1:], strict=True)}}
 
     def request_sequences(self, principal: str, request_id: str) -> list[int]:
         """The audit sequences of the records ``principal`` logged under ``request_id``,
@@ -409,6 +448,27 @@ class ServiceState:
             "UPDATE batches SET status = 'done', finished_at = ? WHERE id = ?",
             (utc_now(), batch_id),
         )
+
+
+_COUNT_KEY = re.compile(r"[a-z_]{1,40}")
+
+
+def _count_sql(keys: Sequence[str]) -> str:
+    """The first of ``keys`` an answer's counts hold, else 0, as SQL. Keys are citeproof's
+    own names (lowercase words): anything else is refused rather than quoted."""
+    for key in keys:
+        if not _COUNT_KEY.fullmatch(key):
+            raise InputError(f"not a count: {key!r}", field="status")
+    reads = ", ".join(f"json_extract(counts, '$.{key}')" for key in keys)
+    return f"COALESCE({reads}, 0)"
+
+
+def _matching(principal: str, search: str) -> tuple[str, dict[str, str]]:
+    pattern = "%" + search.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+    return (
+        "principal = :who AND (answer_id LIKE :p ESCAPE '\\' OR text LIKE :p ESCAPE '\\')",
+        {"who": principal, "p": pattern},
+    )
 
 
 _ANSWER_COLUMNS = "answer_id, principal, request_id, audit_sequence, kind, counts, text, created_at"
