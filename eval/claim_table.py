@@ -1,7 +1,8 @@
 """The claim table: how often each judge calls a false claim `supported`, on every set.
 
-For each set (the held-out halves of eval/support_sets.py, and the business claims of
-eval/business/, written and labelled before any judge read them), three judges side by side:
+For each set (the held-out halves of eval/support_sets.py, ContractNLI's dev split, and the
+business claims of eval/business/, written and labelled before any judge read them), three
+judges side by side:
 
 - **citeproof**: today's judge, every verdict held to the promise (`kept_promise`: the
   confirmation rules of `verifier/support/confirm/`);
@@ -33,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from support_eval import balanced_accuracy, overlap, tune_baseline
-from support_sets import Case, every
+from support_sets import Case, contractnli, every
 
 from citeproof import Policy, Source
 from citeproof.verifier.support import SupportJudge
@@ -141,7 +142,7 @@ def main() -> int:
     limit = int(sys.argv[sys.argv.index("--limit") + 1]) if "--limit" in sys.argv else None
     policy = Policy(support_judge="strict")
     sets: dict[str, list[Case]] = defaultdict(list)
-    for case in [*every("held_out"), *business_cases()]:
+    for case in [*every("held_out"), *contractnli("held_out"), *business_cases()]:
         sets[case.dataset].append(case)
     if limit:
         sets = defaultdict(list, {k: v[:limit] for k, v in sets.items()})

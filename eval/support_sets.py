@@ -1,10 +1,12 @@
-"""The held-out claim-support sets beside AttributionBench and WiCE: Factcheck-GPT and
-SummEdits, each as (claim, cited source, supported?) cases.
+"""The held-out claim-support sets beside AttributionBench and WiCE: Factcheck-GPT,
+SummEdits and ContractNLI, each as (claim, cited source, supported?) cases.
 
 The halves are the ones the entailment model's training uses (train/nli_data.py): Factcheck-GPT
 split by the claim, SummEdits by its row id, and the SummEdits domain `HELD_OUT_DOMAIN`
 (sales calls) never trained on at all. Only the halves and the domain the model never saw are
-returned here; ``tune`` gives the other halves, for picking thresholds.
+returned here; ``tune`` gives the other halves, for picking thresholds (`every`).
+ContractNLI (NDAs), never trained or tuned on, is apart (`contractnli`): the claim table reads
+its dev split; its test split is kept for later.
 """
 
 from __future__ import annotations
@@ -85,6 +87,31 @@ def summedits(half: str) -> list[Case]:
                     domain,
                 )
             )
+    return out
+
+
+def contractnli(half: str) -> list[Case]:
+    """ContractNLI's hypotheses against their NDAs' evidence spans (or, for NotMentioned, the
+    three spans of the NDA nearest the hypothesis): ``held_out`` its dev split, ``tune`` its
+    50 training NDAs."""
+    split_name = {"held_out": "dev", "tune": "train50"}[half]
+    out = []
+    path = NLI / "contractnli" / "pairs.jsonl"
+    for line in path.open(encoding="utf-8"):
+        row = json.loads(line)
+        if row["id"].split("/", 1)[0] != split_name:
+            continue
+        out.append(
+            Case(
+                "contractnli",
+                row["id"],
+                row["claim"],
+                Source(id="nda", kind="document", text=row["evidence"]),
+                row["label"] == "entailment",
+                row["label"],
+                row["orig_label"],
+            )
+        )
     return out
 
 
