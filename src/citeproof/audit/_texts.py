@@ -1,7 +1,7 @@
 """Texts a log keeps once, by their hash: the sources' full texts that many records name.
 
-An answer's record names each source's text by its content hash (``sha256:`` and the SHA-256
-of its UTF-8, as the source store names a version) instead of carrying it: the same documents
+An answer's record names each source's text by its content hash (`citeproof.text_hash`: the
+one definition the source store names a version by too) instead of carrying it: the same documents
 behind many answers are stored once, and a record is a few kilobytes instead of the size of
 its sources. A payload lists the keys of the texts it needs in its top-level ``texts`` (a JSON
 list of strings): the record's hash, and so the chain and the Merkle tree, covers them. A
@@ -12,14 +12,13 @@ log does not hold.
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 
 from citeproof.errors import AuditRecordError
-
-TEXT_KEY_PREFIX = "sha256:"
+from citeproof.text_hash import bytes_key, text_bytes
+from citeproof.text_hash import text_key as text_key  # the audit face's name for it
 
 
 def named_keys(payload: object) -> list[str]:
@@ -31,25 +30,10 @@ def named_keys(payload: object) -> list[str]:
     return list(dict.fromkeys(named))
 
 
-def text_key(text: str) -> str:
-    """The key `text` is stored under: ``sha256:<64 hex>`` of its UTF-8 (a lone surrogate as
-    ``surrogatepass`` writes it)."""
-    return _key_of(text_bytes(text))
-
-
-def _key_of(data: bytes) -> str:
-    return TEXT_KEY_PREFIX + hashlib.sha256(data).hexdigest()
-
-
-def text_bytes(text: str) -> bytes:
-    """A text as stored: UTF-8, a lone surrogate kept (``surrogatepass``)."""
-    return text.encode("utf-8", "surrogatepass")
-
-
 def stored_text(key: str, stored: bytes) -> str:
     """The text stored under `key`; `AuditRecordError` when it does not hash to the key (it
     was changed after it was written)."""
-    if _key_of(stored) != key:
+    if bytes_key(stored) != key:
         raise AuditRecordError(f"the stored text {key} does not hash to its key: it was changed")
     return stored.decode("utf-8", "surrogatepass")
 
@@ -64,7 +48,7 @@ def texts_to_write(texts: Mapping[str, str], known: KnownTexts) -> list[tuple[st
         if not isinstance(text, str):
             raise AuditRecordError(f"text {key!r} must be a string, not {type(text).__name__}")
         data = text_bytes(text)
-        if not isinstance(key, str) or _key_of(data) != key:
+        if not isinstance(key, str) or bytes_key(data) != key:
             raise AuditRecordError(f"text key {key!r} is not the hash of its text")
         rows.append((key, data))
     return rows

@@ -17,21 +17,22 @@ from collections import OrderedDict
 from pathlib import Path
 
 from citeproof.model import SourceKind
+from citeproof.text_hash import TEXT_KEY_PREFIX, text_key
 
 _PREFIX: dict[str, str] = {"document": "d", "email_body": "e", "attachment": "a"}
 ID_HEX = 12
 
 
 def content_hash(text: str) -> str:
-    """SHA-256 of the UTF-8 text, as ``sha256:<64 hex>``: names one version of a source.
+    """The text's key (`citeproof.text_hash.text_key`: ``sha256:<64 hex>`` of its UTF-8), the
+    key the audit log stores it under: names one version of a source.
 
     The same text object hashed again soon after is not read again (one answer's evidence,
-    validation and audit record each name every source's hash); a lone surrogate is hashed
-    as ``surrogatepass`` writes it."""
+    validation and audit record each name every source's hash)."""
     known = _RECENT.get(text)
     if known is not None:
         return known
-    digest = "sha256:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    digest = text_key(text)
     _RECENT.put(text, digest)
     return digest
 
@@ -72,7 +73,7 @@ _RECENT = _RecentTexts(texts=256, chars=16_000_000)  # the sources of the answer
 
 def short_version(digest: str) -> str:
     """The version recorded when none is given: the first 12 hex digits of the content hash."""
-    return digest.removeprefix("sha256:")[:ID_HEX]
+    return digest.removeprefix(TEXT_KEY_PREFIX)[:ID_HEX]
 
 
 def file_doc_id(path: Path) -> str:
