@@ -30,7 +30,7 @@ if typing.TYPE_CHECKING:
         inclusion_proof,
         verify_proof,
     )
-    from citeproof.audit._reading import BadRecord, ReadCheck, checked_records
+    from citeproof.audit._reading import BadRecord, ReadCheck, check_stored_texts, checked_records
     from citeproof.audit._record import (
         AppendedRecord,
         AppendsRecords,
@@ -69,6 +69,7 @@ _WHERE = {
     "Row": "citeproof.audit._store",
     "VerifyReport": "citeproof.audit._verify",
     "build_entry": "citeproof.audit._record",
+    "check_stored_texts": "citeproof.audit._reading",
     "checked_records": "citeproof.audit._reading",
     "consistency_proof": "citeproof.audit._proofs",
     "inclusion_proof": "citeproof.audit._proofs",
@@ -108,6 +109,7 @@ __all__ = [
     "Row",
     "VerifyReport",
     "build_entry",
+    "check_stored_texts",
     "checked_records",
     "consistency_proof",
     "inclusion_proof",

@@ -11,7 +11,10 @@ What a record-by-record pass cannot see is said in the `ReadCheck` instead: a si
 checkpoint whose chain head differs from the records read (the records before it were
 rewritten, chain and all), a checkpoint larger than the log (records were dropped from its
 end), and how many records come after the last signed checkpoint (not sealed yet: dropping
-them would go unnoticed until the next checkpoint).
+them would go unnoticed until the next checkpoint). `check_stored_texts`, run once the records
+are read, adds the source texts the log keeps beside its records (`citeproof.audit._texts`):
+one that no longer hashes to its key (changed in the database), or that a record read names
+and the log does not hold.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from citeproof.audit._chain import GENESIS_HASH, record_hash
 from citeproof.audit._checkpoint import Checkpoint
 from citeproof.audit._record import AuditRecord, parse_entry
 from citeproof.audit._store import AuditStore
+from citeproof.audit._texts import named_keys
 from citeproof.errors import AuditRecordError, CheckpointError
 
 
@@ -52,10 +56,16 @@ class ReadCheck:
     """Records read after the last signed checkpoint: not yet covered by a signature."""
     signed: dict[int, Checkpoint] | None = field(default=None, repr=False, compare=False)
     """The valid signed checkpoints by size, loaded once for all the reads of this check."""
+    text_problems: list[str] = field(default_factory=list)
+    """Stored texts changed, unreadable or missing (`check_stored_texts`)."""
+    texts: int = 0
+    """Stored texts read and re-hashed by `check_stored_texts`."""
+    named: set[str] = field(default_factory=set, repr=False, compare=False)
+    """The keys of the texts the good records read name."""
 
     @property
     def ok(self) -> bool:
-        return not self.bad and not self.checkpoint_problems
+        return not self.bad and not self.checkpoint_problems and not self.text_problems
 
     def summary(self) -> str:
         """One line a person can act on."""
@@ -66,6 +76,7 @@ class ReadCheck:
                 f"{self.bad[0].detail})"
             )
         parts.extend(self.checkpoint_problems)
+        parts.extend(self.text_problems)
         if self.unsealed:
             parts.append(f"{self.unsealed} after the last signed checkpoint (not sealed yet)")
         return "; ".join(parts)
@@ -76,6 +87,8 @@ class ReadCheck:
             "read": self.read,
             "skipped": [bad.to_json() for bad in self.bad],
             "checkpoint_problems": list(self.checkpoint_problems),
+            "text_problems": list(self.text_problems),
+            "texts": self.texts,
             "unsealed": self.unsealed,
         }
 
@@ -132,6 +145,7 @@ def checked_records(
             expected_previous = None
             continue
         expected_previous = record.record_hash
+        check.named.update(named_keys(fields.get("payload")))
         _compare_checkpoint(signed.get(record.sequence + 1), record, check)
         held = record, fields
     if held is not None:
@@ -143,6 +157,23 @@ def checked_records(
             f"(checkpoint {largest} signed them)"
         )
     check.unsealed = max(0, position - max(largest, start))
+
+
+def check_stored_texts(store: AuditStore, check: ReadCheck) -> None:
+    """Read and re-hash every text ``store`` keeps (once), adding to ``check`` each one that
+    no longer hashes to its key, and the texts the records read so far name that the log
+    does not hold; run it after `checked_records`."""
+    stored, changed = store.check_texts()
+    check.texts = len(stored)
+    if changed:
+        more = f" ({len(changed) - 1} more texts too)" if len(changed) > 1 else ""
+        check.text_problems.append(changed[0][1] + more)
+    lost = sorted(check.named - stored)
+    if lost:
+        more = f" ({len(lost) - 1} more too)" if len(lost) > 1 else ""
+        check.text_problems.append(
+            f"the records name the text {lost[0]}, which the log does not hold{more}"
+        )
 
 
 def _problem(record: AuditRecord) -> tuple[BadRecord | None, dict[str, Any]]:

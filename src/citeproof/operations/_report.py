@@ -35,6 +35,7 @@ from citeproof.audit import (
     AuditStore,
     BadRecord,
     ReadCheck,
+    check_stored_texts,
     checked_records,
     json_path_keys,
     value_at,
@@ -205,8 +206,9 @@ def report_of_log(
 ) -> Report:
     """`build_report` over every good record of ``log``, each checked as it is read
     (`citeproof.audit._reading`): a damaged record, or one whose payload the report cannot
-    read, is skipped and named in the report's ``integrity``. Memory stays bounded by the
-    number of answers' timings, not by the size of the log."""
+    read, is skipped and named in the report's ``integrity``, and so is a stored source text
+    changed since it was written or missing (each read and re-hashed once). Memory stays
+    bounded by the number of answers' timings and of texts, not by the size of the log."""
     check = ReadCheck()
     keys = [json_path_keys(path) for path in REPORT_PATHS]
     rows = (
@@ -214,6 +216,7 @@ def report_of_log(
         for record, fields in checked_records(log, check)
     )
     report = _report(rows, now=now, since=since, freshness=freshness, check=check)
+    check_stored_texts(log, check)
     return replace(report, integrity=check)
 
 
