@@ -6,6 +6,7 @@ default ``../shared/data`` beside the checkout). See bench/README.md.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import random
@@ -18,7 +19,7 @@ from pathlib import Path
 from rapidfuzz import fuzz
 
 from citeproof.model import Source, Span
-from citeproof.verifier.match import find_quote, normalise, prepare
+from citeproof.verifier.match import MatchSettings, find_quote, normalise, prepare
 
 SEED = 20240617
 SIZES_MB = (1, 10, 40)
@@ -151,9 +152,13 @@ def is_hit(found: Span | None, true: Span, corpus: str) -> bool:
     """Found at the planted copy, or at another copy with identical wording there (copies
     are indistinguishable): an occurrence of the true wording overlapping at least half of it.
     """
+    return found is not None and holds_wording(found, corpus[true[0] : true[1]], corpus)
+
+
+def holds_wording(found: Span | None, wording: str, corpus: str) -> bool:
+    """An occurrence of ``wording`` in ``corpus`` overlaps at least half of ``found``."""
     if found is None:
         return False
-    wording = corpus[true[0] : true[1]]
     lo = max(0, found[0] - len(wording))
     window = corpus[lo : found[1] + len(wording)]
     at = window.find(wording)
@@ -223,7 +228,221 @@ def run_size(paragraphs: list[str], quotes: list[Planted], megabytes: int) -> li
     return rows
 
 
+# -- what users send: short, typo'd and mis-cited quotes over many sources ----------------
+
+MANY_MB = 10
+MANY_SOURCES = 168
+# 50 quotes as a model writes them, and every other one cited to the wrong source.
+MANY_KINDS = (
+    ["exact"] * 8
+    + ["short"] * 4  # five words, as they are
+    + ["short-typo"] * 10  # five words, one letter changed (the first word's in 4 of them)
+    + ["typo", "changed", "dropped", "curly", "ellipsis"] * 5
+    + ["typo"] * 3
+)
+FABRICATED = 10  # quotes no source holds: two passages spliced together, 5 and 12 words
+RAPIDFUZZ_QUOTES = 10  # rapidfuzz over every source is slow: timed on the first few quotes
+
+
+@dataclass(frozen=True)
+class Sent:
+    """A quote of the many-sources answer: as written, the source cited, and where its
+    words are (the source and span of the verbatim copy), None for a fabricated one."""
+
+    text: str
+    kind: str
+    cited: int
+    truth: tuple[int, Span] | None
+
+
+def many_sources(paragraphs: list[str]) -> tuple[list[Source], dict[int, tuple[int, int]]]:
+    """`build_corpus` of `MANY_MB` cut into `MANY_SOURCES` sources at paragraph breaks;
+    where each paragraph's verbatim copy is (source, offset)."""
+    corpus, verbatim = build_corpus(paragraphs, MANY_MB)
+    per = len(corpus) / MANY_SOURCES
+    cuts = [0]
+    for k in range(1, MANY_SOURCES):
+        at = corpus.find("\n\n", round(k * per))
+        cuts.append(at + 2 if at >= 0 else len(corpus))
+    cuts.append(len(corpus) + 2)
+    sources = [
+        Source(id=f"S{k + 1}", kind="document", text=corpus[cuts[k] : cuts[k + 1] - 2])
+        for k in range(MANY_SOURCES)
+    ]
+    homes = {}
+    for p, at in enumerate(verbatim):
+        k = max(i for i in range(MANY_SOURCES) if cuts[i] <= at)
+        homes[p] = (k, at - cuts[k])
+    return sources, homes
+
+
+def short_typo(words: list[str], first: bool, rng: random.Random) -> list[str] | None:
+    """One letter of one word changed to another letter: the first word's, or a longer
+    word's (so that the misspelling is no other word)."""
+    at = 0 if first else rng.choice([i for i, w in enumerate(words) if len(w) >= 5] or [-1])
+    if at < 0 or not words[at].isalpha() or len(words[at]) < 4:
+        return None
+    word = words[at]
+    i = 0 if first else rng.randrange(1, len(word) - 1)
+    letter = rng.choice([c for c in "bcdfghjklmnpqrstvwxz" if c != word[i].lower()])
+    words = list(words)
+    words[at] = word[:i] + (letter.upper() if word[i].isupper() else letter) + word[i + 1 :]
+    return words
+
+
+def sent_quotes(
+    paragraphs: list[str],
+    pool: list[tuple[str, int, Span]],
+    homes: dict[int, tuple[int, int]],
+) -> list[Sent]:
+    rng = random.Random(SEED + 7)
+    sent: list[Sent] = []
+    used: set[str] = set()
+    firsts = 0
+    for n, kind in enumerate(MANY_KINDS):
+        while True:
+            quote, para, span = rng.choice(pool)
+            words = quote.split()
+            if quote in used or len(words) < (5 if kind.startswith("short") else 8):
+                continue
+            if kind.startswith("short"):
+                start = rng.randrange(len(words) - 4)
+                head = " ".join(words[:start])
+                offset = len(head) + (1 if head else 0)
+                words = words[start : start + 5]
+                span = (span[0] + offset, span[0] + offset + len(" ".join(words)))
+                if paragraphs[para][span[0] : span[1]] != " ".join(words):
+                    continue
+            if kind == "short-typo":
+                changed = short_typo(words, firsts < 4, rng)
+                if changed is None:
+                    continue
+                firsts += changed[0] != words[0]
+                text = " ".join(changed)
+            elif kind == "short":
+                text = " ".join(words)
+            else:
+                text = perturb_quote(quote, kind, rng)
+            used.add(quote)
+            break
+        check = span
+        if kind == "ellipsis":
+            head_span = locate(text.split(" \u2026 ")[0], paragraphs[para][span[0] :])
+            check = span if head_span is None else (span[0] + head_span[0], span[0] + head_span[1])
+        home, at = homes[para]
+        cited = home if n % 2 == 0 else (home + 1 + rng.randrange(MANY_SOURCES - 1)) % MANY_SOURCES
+        sent.append(Sent(text, kind, cited, (home, (at + check[0], at + check[1]))))
+    for n in range(FABRICATED):
+        size = 5 if n % 2 == 0 else 12
+        a, b = rng.sample([q for q, _, _ in pool if len(q.split()) >= size], 2)
+        half = size // 2 + 1
+        text = " ".join(a.split()[:half] + b.split()[-(size - half) :])
+        sent.append(Sent(text, "fabricated", rng.randrange(MANY_SOURCES), None))
+    return sent
+
+
+def run_many(paragraphs: list[str], pool: list[tuple[str, int, Span]]) -> None:
+    """The quotes a user sends, each looked for as `verify` looks for it (`judge_quote`: the
+    cited source, then the others) over the sources of a kept `Verifier` (indexed and
+    searched once before: the preparation is a column of its own), beside one `str.find`
+    pass over all the normalised sources (the floor) and rapidfuzz over each."""
+    from citeproof import Verifier
+    from citeproof.verifier._judgement import judge_quote
+    from citeproof.verifier.parse import parse_answer
+
+    sources, homes = many_sources(paragraphs)
+    quotes = sent_quotes(paragraphs, pool, homes)
+    size = sum(len(s.text) for s in sources)
+    verifier = Verifier(sources)
+    t0 = time.perf_counter()
+    for source in sources:  # every source indexed, and the search over them all built
+        verifier.index_for(source).build_candidate_index()
+    verifier.verify("> zzqx unheard of words here\n> — [S1]\n")
+    prep = time.perf_counter() - t0
+    settings = MatchSettings()
+    times: dict[str, list[float]] = {"citeproof": [], "floor": [], "rapidfuzz": []}
+    found = refused = 0
+    missed: list[str] = []
+    norms = [verifier.index_for(s).text for s in sources]
+    by_id = {s.id: s for s in sources}
+    for n, q in enumerate(quotes):
+        answer = f"The record says:\n\n> {q.text}\n> — [S{q.cited + 1}]\n"
+        (parsed,) = parse_answer(answer, verifier.source_names).quotes
+        t0 = time.perf_counter()
+        verdict = judge_quote(
+            parsed,
+            verifier.catalog,
+            verifier.index_for,
+            settings,
+            excerpt_context=80,
+            now="",
+            holds=verifier.may_hold,
+        )
+        times["citeproof"].append(time.perf_counter() - t0)
+        needle = normalise(q.text).text.strip(" \"'")
+        t0 = time.perf_counter()
+        for norm in norms:
+            norm.find(needle)
+        times["floor"].append(time.perf_counter() - t0)
+        if n < RAPIDFUZZ_QUOTES:
+            t0 = time.perf_counter()
+            max(
+                (fuzz.partial_ratio_alignment(q.text, s.text) for s in sources),
+                key=lambda r: r.score if r else 0.0,
+            )
+            times["rapidfuzz"].append(time.perf_counter() - t0)
+        holder = verdict.holding_source
+        if q.truth is None:
+            refused += verdict.status == "not_found"
+            if verdict.status != "not_found":
+                missed.append(f"fabricated {q.text!r} found in {holder and holder.id}")
+            continue
+        home, truth = q.truth
+        wording = sources[home].text[truth[0] : truth[1]]
+        span = verdict.match.span if verdict.match is not None else None
+        if holder is not None and holds_wording(span, wording, by_id[holder.id].text):
+            found += 1
+        else:
+            missed.append(f"{q.kind} {q.text!r}: {verdict.status} {holder and holder.id}")
+    med = {k: statistics.median(v) for k, v in times.items()}
+    real = len(quotes) - FABRICATED
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    kinds = {k: MANY_KINDS.count(k) for k in dict.fromkeys(MANY_KINDS)}
+    print()
+    print(
+        f"what users send: {real} quotes {kinds}, every other one cited to the wrong source, "
+        f"and {FABRICATED} fabricated, over {size / 1e6:.1f} MB in {len(sources)} sources; "
+        f"load average {load:.1f}"
+    )
+    print(
+        "citeproof = the quote looked for as verify does (cited source, then the others); "
+        "floor = one str.find "
+        "of the normalised quote over every normalised source; rapidfuzz = "
+        f"partial_ratio_alignment over every source (first {RAPIDFUZZ_QUOTES} quotes)"
+    )
+    header = f"{'method':<10} {'prep s':>8} {'median ms':>10} {'mean ms':>9} {'vs floor':>9}"
+    print(header)
+    print("-" * len(header))
+    for method in ("citeproof", "floor", "rapidfuzz"):
+        print(
+            f"{method:<10} {prep if method == 'citeproof' else 0.0:8.2f} "
+            f"{med[method] * 1e3:10.3f} {statistics.mean(times[method]) * 1e3:9.3f} "
+            f"{med[method] / med['floor']:8.2f}x"
+        )
+    print(
+        f"found at their place: {found}/{real} (target {real - 1}); fabricated refused: "
+        f"{refused}/{FABRICATED} (target {FABRICATED}); citeproof per quote "
+        f"{med['citeproof'] / med['floor']:.2f}x the floor (target 2), rapidfuzz "
+        f"{med['rapidfuzz'] / med['citeproof']:.0f}x citeproof"
+    )
+    for line in missed:
+        print(f"  missed: {line}")
+
+
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default=",".join(map(str, SIZES_MB)), help="MB, e.g. 1,10")
+    sizes = [int(mb) for mb in parser.parse_args().sizes.split(",") if mb]
     paragraphs, pool = load()
     quotes = pick_quotes(paragraphs, pool)
     kinds = {k: KINDS.count(k) for k in dict.fromkeys(KINDS)}
@@ -240,7 +459,7 @@ def main() -> None:
     )
     print(header)
     print("-" * len(header))
-    for mb in SIZES_MB:
+    for mb in sizes:
         rows = run_size(paragraphs, quotes, mb)
         med = {r.method: statistics.median(r.times) for r in rows}
         for r in rows:
@@ -252,6 +471,7 @@ def main() -> None:
                 f"{ratio_rf if r.method == 'citeproof' else '':>7} "
                 f"{ratio_floor if r.method == 'citeproof' else '':>9}"
             )
+    run_many(paragraphs, pool)
 
 
 if __name__ == "__main__":

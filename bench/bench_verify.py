@@ -6,7 +6,8 @@ default ``../shared/data`` beside the checkout). See bench/README.md.
 The sources are 20 documents of about 100 KB, made of QuoteSum paragraphs (one verbatim copy of
 each, the other copies with ~2% of their words altered, as in bench_quotes.py), shuffled anew for
 every trial so each trial's first call sees text it has never indexed. The answer cites each quote
-to the document holding its verbatim copy: 10 exact quotes and 10 perturbed ones (curly quotes, a
+to the document holding its verbatim copy, but one in four to another (`MISCITED`): 8 exact
+quotes, 2 of five words with one letter changed, and 10 otherwise perturbed (curly quotes, a
 changed word, a dropped word, a typo, an ellipsis, a changed number). Timed: the first call over
 the new sources, the same answer again over the same `Source` objects, and the same answer through
 a `Verifier` kept for the corpus; then the first call and the repeat over other new sources
@@ -32,7 +33,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_quotes import load, perturb_quote
+from bench_quotes import load, perturb_quote, short_typo
 
 from citeproof import Policy, Source, Verifier, verify
 
@@ -47,15 +48,31 @@ DOCS_KINDS = [
     "exact",
     "swap",
     "first-letter",
+    "short-double",
+    "exact",
+    "first-letter",
+    "swap",
+    "drop",
+    "exact",
+    "short-double",
+    "swap",
+    "first-letter",
+    "drop",
+    "exact",
 ]
+DOCS_MISCITED = frozenset(range(1, len(DOCS_KINDS), 3))
+"""Which quotes the answer cites to another source than the one holding them."""
 _PROSE = re.compile(r"[A-Z][a-z]+(?: [A-Za-z][a-z]*,?)+\.")
 
 SEED = 20261130
 TRIALS = 5
 DOCUMENTS = 20
 TARGET_MB = 2.0
-KINDS = ["exact"] * 10 + ["curly", "changed", "dropped", "typo", "ellipsis", "number"] * 2
+KINDS = ["exact"] * 8 + ["short-typo"] * 2
+KINDS += ["curly", "changed", "dropped", "typo", "ellipsis", "number"] * 2
 KINDS = KINDS[:20]
+MISCITED = frozenset(range(3, len(KINDS), 4))
+"""Which quotes (from 0) the answer cites to another document than the one holding them."""
 TARGET_NEW_MS, TARGET_REPEAT_MS = 150, 20
 FRAME = "The record says"  # only attributes the quote: claim support has nothing to search
 # Four plain words the quote does not cover, beside "shows" (words that only attribute a quote,
@@ -108,17 +125,28 @@ def answer_for(
             and (kind == "exact" or len(q.split()) >= 8)
             and (kind != "number" or re.search(r"\d", q[1:-1]))
         ]
-        quote, paragraph = rng.choice(long_enough)
+        while True:
+            quote, paragraph = rng.choice(long_enough)
+            written = ""
+            if kind == "short-typo":  # five words, one letter of one changed
+                words = quote.split()[:5]
+                changed = short_typo(words, n % 2 == 0, rng)
+                written = " ".join(changed) if changed else ""
+            if kind != "short-typo" or written:
+                break
         used.add(quote)
+        cited = home[paragraph]
+        if n - 1 in MISCITED:
+            cited = rng.choice([f"D{d}" for d in range(1, DOCUMENTS + 1) if f"D{d}" != cited])
         if kind == "number":
             written = change_number(quote, rng)
         elif kind == "exact":
             written = quote
-        else:
+        elif kind != "short-typo":
             written = perturb_quote(quote, kind, rng)
         mark = "“" if '"' in written else '"'
         close = "”" if mark == "“" else '"'
-        lines.append(f"{n}. {frame} {mark}{written}{close} [{home[paragraph]}].")
+        lines.append(f"{n}. {frame} {mark}{written}{close} [{cited}].")
     return "\n".join(lines) + "\n"
 
 
@@ -182,6 +210,8 @@ def misspell(word: str, kind: str, rng: random.Random) -> str:
         return (first.upper() if word[0].isupper() else first) + word[1:]
     i = rng.randrange(1, len(word) - 2)
     if kind == "swap":
+        # Two different letters: swapping the "ll" of "called" changes nothing.
+        i = rng.choice([j for j in range(1, len(word) - 2) if word[j] != word[j + 1]] or [i])
         return word[:i] + word[i + 1] + word[i] + word[i + 2 :]
     if kind == "drop":
         return word[:i] + word[i + 1 :]
@@ -189,8 +219,9 @@ def misspell(word: str, kind: str, rng: random.Random) -> str:
 
 
 def docs_answer(sources: list[Source], rng: random.Random) -> tuple[str, list[str]]:
-    """An answer of block quotes (`DOCS_KINDS`), each cited to the source holding it, and
-    the source's words for each quote (what a found quote is corrected to)."""
+    """An answer of block quotes (`DOCS_KINDS`), each cited to the source holding it but
+    those of `DOCS_MISCITED`, cited to another; and the source's words for each quote (what
+    a found quote is corrected to)."""
     whole = "\n".join(s.text for s in sources)
     blocks, truths = [], []
     used: set[str] = set()
@@ -205,8 +236,9 @@ def docs_answer(sources: list[Source], rng: random.Random) -> tuple[str, list[st
             if len(words) < (5 if short else 12) or " ".join(words) in used:
                 continue
             true = " ".join(words) if short else sentence
-            if short and len(re.findall(rf"(?<!\w){re.escape(true)}(?!\w)", whole)) != 1:
-                continue  # a short quote must be this source's own words
+            pattern = rf"(?<!\w){re.escape(true)}(?!\w)"
+            if short and len(re.findall(pattern, whole, flags=re.IGNORECASE)) != 1:
+                continue  # a short quote must be this source's own words, whatever the case
             if kind == "exact":
                 written = true
             else:
@@ -217,14 +249,18 @@ def docs_answer(sources: list[Source], rng: random.Random) -> tuple[str, list[st
                         [i for i, w in enumerate(words) if len(w) >= 5 and w.isalpha()] or [-1]
                     )
                 )
-                if at < 0 or not words[at].isalpha():
+                # One letter of a shorter word changed is often another word ("An", "In").
+                if at < 0 or not words[at].isalpha() or len(words[at]) < 4:
                     continue
                 words[at] = misspell(words[at], kind, rng)
                 written = " ".join(words) + ("" if short else ".")
             used.add(" ".join(words))
             break
         truths.append(true)
-        blocks.append(f"The documentation says:\n\n> {written}\n> — [{source.id}]\n")
+        cited = source
+        if len(truths) - 1 in DOCS_MISCITED:
+            cited = rng.choice([s for s in sources if s is not source])
+        blocks.append(f"The documentation says:\n\n> {written}\n> — [{cited.id}]\n")
     return "\n".join(blocks), truths
 
 
@@ -235,17 +271,24 @@ def docs_trial(seed: int) -> dict[str, object]:
     spelling difference only."""
     sources = docs_sources()
     answer, truths = docs_answer(sources, random.Random(seed))
+    by_id = {source.id: source for source in sources}
     fresh_ms, first = timed(lambda: verify(answer, sources), "docs-new")
     again_ms, again = timed(lambda: verify(answer, sources), "docs-again")
     found = True
     for result in (first, again):
         for quote, kind, truth in zip(result.quotes, DOCS_KINDS, truths, strict=True):
             misspelt = kind != "exact"
-            if quote.status not in ("verified", "corrected") or (
-                misspelt
-                and (
-                    " ".join(quote.corrected_text.split()) != truth
-                    or {d.kind for d in quote.differences} != {"spelling"}
+            span = quote.source_span
+            where = by_id[quote.source].text[slice(*span)] if quote.source and span else ""
+            if (
+                quote.status not in ("verified", "corrected")
+                or " ".join(where.split()) != truth  # a source that holds the words
+                or (
+                    misspelt
+                    and (
+                        " ".join(quote.corrected_text.split()) != truth
+                        or {d.kind for d in quote.differences} != {"spelling"}
+                    )
                 )
             ):
                 found = False
@@ -384,7 +427,9 @@ def main() -> int:
     print()
     print(
         f"one answer of {len(DOCS_KINDS)} block quotes ({DOCS_KINDS.count('exact')} exact, the "
-        f"others misspelt, 2 of them 5-word quotes misspelt in their first word) over "
+        f"others misspelt, {DOCS_KINDS.count('first-letter') + DOCS_KINDS.count('short-double')}"
+        f" of them 5-word quotes, {DOCS_KINDS.count('first-letter')} misspelt in their first "
+        f"word; {len(DOCS_MISCITED)} cited to another source than the one holding them) over "
         f"{float(trials[0]['mb']):.1f} MB of technical documentation in {DOCS_SOURCES} sources "  # type: ignore[arg-type]
         f"(this Python's reference, NEWS and modules), {TRIALS} trials, each in a cold "
         f"process; load average meanwhile: {busy_docs:.1f}"
@@ -403,8 +448,8 @@ def main() -> int:
             f"{target:>6} ms  {'yes' if ok else 'NO'}  ({median / target:.2f}x the target)"
         )
     print(
-        "every quote found, each misspelt one corrected to the source's words as a spelling "
-        f"difference: {'yes' if docs_ok else 'NO'}"
+        "every quote found in the source holding it, each misspelt one corrected to the "
+        f"source's words as a spelling difference: {'yes' if docs_ok else 'NO'}"
     )
     return 0 if all_ok and docs_ok else 1
 

@@ -3,8 +3,8 @@ by one search over them all instead of one search per source.
 
 The texts are joined, each as it is where normalisation keeps its words as they are
 (`plain`), else normalised, with a separator no word crosses. A quote is looked up once over
-the whole. Word for word (`Corpus.narrow`): the texts that hold every one of its words (its
-ASCII words by `str.find`; from word postings once they are built). Approximately
+the whole. Word for word (`Corpus.narrow`): the texts that hold its words in its order with
+nothing but non-word characters between them (one regex search). Approximately
 (`Corpus.places`): where the quote's rarest words cluster, as `SourceIndex.candidates` finds
 them inside one source, the words found by scanning the casefolded text, or in word
 postings once the texts are long enough for those to pay. Only the sources so named are
@@ -15,14 +15,15 @@ kept with it.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
-from citeproof.verifier.match._index import _Postings, is_word, quote_tokens
+from citeproof.verifier.match._index import WORD, _Postings, is_word, quote_tokens
 from citeproof.verifier.match._normalise import normalise
-from citeproof.verifier.match._probe import VerbatimProbe, plain
+from citeproof.verifier.match._probe import plain
 from citeproof.verifier.match._quote import parse_quote
 
 if TYPE_CHECKING:
@@ -39,7 +40,6 @@ VOTES = 20_000  # most votes counted per quote
 SCANNED_VOTES = 3_000  # ...and found by scanning, past the rarest two words
 COUNTED = 6  # longest (rarest) quote words counted in the text when scanning...
 SCANNED_ANCHORS = 4  # ...and the rarest of them that vote
-CHECKED = 3  # more words a text must hold, beside the longest, to hold a quote word for word
 REMEMBERED = 512  # answers kept per corpus, of each kind: a quote asked again costs a lookup
 MAX_CHARS = 64_000_000
 """Characters of text the kept corpora join, in all (least recently used go)."""
@@ -114,20 +114,39 @@ class Corpus:
     # -- word for word ------------------------------------------------------------------
 
     def _verbatim(self, quote: str) -> tuple[int, ...] | None:
-        """The texts holding every word of the quote: from the word postings when they are
-        built (the texts holding each of its rarest words), else by scanning."""
+        """The texts holding the quote's words in its order with only non-word characters
+        between them: all a word-for-word occurrence must leave in a text, whatever its
+        normalisation changed (spaces, line breaks, quotation marks, dashes). One regex
+        search over the joined text from each occurrence of the first word, text after
+        text; once the word postings are built, only inside the texts holding the quote's
+        rarest words."""
+        words = WORD.findall(parse_quote(quote).bare)
+        if not words:
+            return None
+        pattern = re.compile(r"\W+".join(map(re.escape, words)))
+        text, starts = self.text, self._starts
+        ends = [*(int(s) - len(SEPARATOR) for s in starts[1:]), len(text)]
         if self._postings is not None:
-            return self._posted_verbatim(quote)
-        return self._scanned_verbatim(quote)
+            holding = self._holding_rarest(words)
+            return tuple(k for k in holding if pattern.search(text, int(starts[k]), ends[k]))
+        found: list[int] = []
+        match = pattern.search(text)
+        while match is not None:
+            source = self.source_at(match.start())
+            found.append(source)
+            if source + 1 >= len(starts):
+                break
+            match = pattern.search(text, int(starts[source + 1]))
+        return tuple(found)
 
-    def _posted_verbatim(self, quote: str) -> tuple[int, ...] | None:
+    def _holding_rarest(self, words: list[str]) -> tuple[int, ...]:
+        """The texts holding each of the three rarest of ``words`` (casefolded), by the
+        word postings."""
         import numpy as np
 
         postings = self._built_postings()
-        tokens = quote_tokens(parse_quote(quote).bare)
-        if not tokens:
-            return None
-        rarest = sorted((postings.frequency(word), word) for word, _ in tokens)[:3]
+        folded = {word.casefold() for word in words}
+        rarest = sorted((postings.frequency(word), word) for word in folded)[:3]
         if rarest[0][0] == 0:
             return ()
         holding: IntArray | None = None
@@ -137,27 +156,6 @@ class Corpus:
             holding = texts if holding is None else np.intersect1d(holding, texts, True)
         assert holding is not None
         return tuple(int(t) for t in holding.tolist())
-
-    def _scanned_verbatim(self, quote: str) -> tuple[int, ...] | None:
-        """The texts holding the quote's longest ASCII words (`VerbatimProbe.words`): one
-        `str.find` pass for the longest, then the next `CHECKED` looked for inside each
-        text that holds it."""
-        words = VerbatimProbe.of(quote).words
-        if not words:
-            return None
-        text = self.text
-        ends = [*(int(s) - len(SEPARATOR) for s in self._starts[1:]), len(text)]
-        found: list[int] = []
-        at = text.find(words[0])
-        while at >= 0:
-            source = self.source_at(at)
-            start, end = int(self._starts[source]), ends[source]
-            if all(text.find(word, start, end) >= 0 for word in words[1 : 1 + CHECKED]):
-                found.append(source)
-            if source + 1 >= len(self._starts):
-                break
-            at = text.find(words[0], end)
-        return tuple(found)
 
     # -- approximately ------------------------------------------------------------------
 
