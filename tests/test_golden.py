@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -31,10 +32,7 @@ def example_sources() -> list[Source]:
     }
     sources = [read_source_file(EXAMPLES / name, source_id=sid) for sid, name in files.items()]
     # The golden files must not depend on where the repository is checked out.
-    return [
-        Source(s.id, s.kind, s.text, s.title, s.doc_id, s.version, f"file:///examples/{s.title}")
-        for s in sources
-    ]
+    return [replace(s, url=f"file:///examples/{s.title}") for s in sources]
 
 
 def example_answer() -> VerifiedAnswer:

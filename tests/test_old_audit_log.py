@@ -5,7 +5,9 @@ record's codec (``make_log.py`` says how; it is not re-run). Each command that r
 must make of it what that code did, and logging the same answers today must write the same
 payloads, byte for byte, but for the changes of ``citeproof/audit-payload/2``: its schema name,
 and the sources' texts kept once beside the records instead of in each one (named by their
-hashes, which the payload also lists under ``texts``), and the claims' numbers (an added member;
+hashes, which the payload also lists under ``texts``), the sources' ``locations`` and the
+quotes' and passages' ``location`` (added members, null for these sources), and the claims'
+numbers (an added member;
 the evidence coverage counts the numbered claims, so a heading or a bare "Yes." is no longer a
 gap). The records are hash-chained, so their meaning must not drift.
 """
@@ -77,6 +79,14 @@ def test_every_old_answer_verifies_again_to_what_was_logged(old: Path) -> None:
         del today["texts"]
         claims = today["answer"]["claims"]
         numbers = [claim.pop("number") for claim in claims]
+        for quote in today["answer"]["quotes"]:
+            assert quote.pop("location") is None  # the old sources carry no locations
+        for claim in claims:
+            for support in claim["support"]:
+                if support["passage"] is not None:
+                    assert support["passage"].pop("location") is None
+        for source in today["sources"]:
+            assert source.pop("locations") is None
         assert [n for n in numbers if n is not None] == list(range(1, len(claims) + 1))[
             : len([n for n in numbers if n is not None])
         ]

@@ -109,6 +109,9 @@ class Source:
 
     ``paragraphs`` are ``(start, end)`` spans into ``text``; when omitted, paragraphs are the
     blank-line-separated blocks of ``text``. ``retrieved_at`` is an ISO 8601 UTC time.
+    ``locations`` names each paragraph in the document's own terms, as read at ingest (``§4
+    Verification of income``, ``page 3``, the heading it is under; None where the document
+    gives none): what a reader is shown instead of the paragraph's count.
     """
 
     id: str
@@ -120,6 +123,7 @@ class Source:
     url: str | None = None
     paragraphs: tuple[Span, ...] | None = None
     retrieved_at: str | None = None
+    locations: tuple[str | None, ...] | None = None
 
     def __post_init__(self) -> None:
         where = f"source {self.id!r}"
@@ -151,6 +155,8 @@ class Source:
                     )
                 previous_end = e
             object.__setattr__(self, "paragraphs", spans)
+        if self.locations is not None:
+            object.__setattr__(self, "locations", _locations(self.locations, where))
 
     @property
     def is_email(self) -> bool:
@@ -161,6 +167,31 @@ class Source:
         if self.paragraphs:
             return self.paragraphs
         return blank_line_paragraphs(self.text)
+
+    def location(self, paragraph: int | None) -> str | None:
+        """Paragraph ``paragraph`` (1-based) in the document's own terms, or None."""
+        if paragraph is None or not self.locations or not 1 <= paragraph <= len(self.locations):
+            return None
+        return self.locations[paragraph - 1]
+
+
+def _locations(locations: Iterable[Any], where: str) -> tuple[str | None, ...]:
+    try:
+        items = tuple(locations)
+    except TypeError:
+        raise SourceError(
+            f"must be a sequence of texts, got {type(locations).__name__}",
+            where=where,
+            field="locations",
+        ) from None
+    for number, item in enumerate(items, start=1):
+        if item is not None and not isinstance(item, str):
+            raise SourceError(
+                f"paragraph {number}'s location must be text or null, got {item!r}",
+                where=where,
+                field="locations",
+            )
+    return items
 
 
 def lone_surrogate_at(text: str) -> int | None:

@@ -35,6 +35,10 @@ def _spans_to_json(spans: tuple[tuple[int, int], ...] | None) -> list[list[int]]
     return [list(span) for span in spans] if spans else None
 
 
+def _locations_to_json(locations: tuple[str | None, ...] | None) -> list[str | None] | None:
+    return list(locations) if locations else None
+
+
 def _exclusions_to_json(excluded: tuple[Exclusion, ...]) -> list[dict[str, Any]]:
     return [_to_json(exclusion) for exclusion in excluded]
 
@@ -57,7 +61,10 @@ def _as_given(value: Any) -> Any:
 
 
 _CONVERSIONS: dict[type, dict[str, _Conversion]] = {
-    Source: {"paragraphs": (_spans_to_json, _as_given)},  # `Source` reads the pairs itself
+    Source: {
+        "paragraphs": (_spans_to_json, _as_given),  # `Source` reads the pairs itself
+        "locations": (_locations_to_json, _as_given),  # and its locations
+    },
     Eligibility: {
         "eligible": (list, _ids_from_json),
         "excluded": (_exclusions_to_json, _exclusions_from_json),

@@ -42,6 +42,7 @@ class SourceIn(_Strict):
     version: str | None = None
     url: str | None = None
     paragraphs: list[tuple[int, int]] | None = None
+    locations: list[str | None] | None = None
 
     def to_source(self) -> Source:
         return Source(**self.model_dump())  # the same field names; Source checks the spans
@@ -172,6 +173,7 @@ def answer_to_json(answer: VerifiedAnswer) -> dict[str, Any]:
                 "status": q.status,
                 "source": q.source,
                 "paragraph": q.paragraph,
+                "location": _location(answer, q.source, q.paragraph),
                 "source_span": list(q.source_span) if q.source_span else None,
                 "score": q.score,
                 "method": q.method,
@@ -206,7 +208,7 @@ def answer_to_json(answer: VerifiedAnswer) -> dict[str, Any]:
             ],
             "quote_ids": list(c.quote_ids),
             "verdict": c.verdict,
-            "support": [support_to_json(s) for s in c.support],
+            "support": [support_to_json(s, answer) for s in c.support],
         }
         for c in answer.claims
     ]
@@ -235,8 +237,15 @@ def answer_to_json(answer: VerifiedAnswer) -> dict[str, Any]:
     }
 
 
-def support_to_json(support: ClaimSupport) -> dict[str, Any]:
-    """One claim-support judgement as the contract's ``support`` object."""
+def _location(answer: VerifiedAnswer, source_id: str | None, paragraph: int | None) -> str | None:
+    """Paragraph ``paragraph`` of ``source_id`` in the document's own terms (`Source.location`)."""
+    source = next((s for s in answer.sources if s.id == source_id), None)
+    return source.location(paragraph) if source is not None else None
+
+
+def support_to_json(support: ClaimSupport, answer: VerifiedAnswer | None = None) -> dict[str, Any]:
+    """One claim-support judgement as the contract's ``support`` object; with ``answer``, its
+    passage's ``location`` in the source's own terms."""
     passage = support.passage
     return {
         "source": support.source,
@@ -249,6 +258,11 @@ def support_to_json(support: ClaimSupport) -> dict[str, Any]:
             "paragraph": passage.paragraph,
             "span": list(passage.span),
             "text": passage.text,
+            **(
+                {"location": _location(answer, passage.source_id, passage.paragraph)}
+                if answer is not None
+                else {}
+            ),
         },
         "differences": [
             {"kind": d.kind, "text": d.text, "span": list(d.span), "instead": d.instead}

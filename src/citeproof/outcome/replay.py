@@ -77,7 +77,7 @@ def _replay(record: Mapping[str, Any]) -> ReplayResult:
     answer = verify_again(record, sources)
     logged_answer = record["answer"]
     older = _before_numbering(logged_answer)
-    same_answer = _as_logged(answer_to_json(answer), older) == logged_answer
+    same_answer = _as_logged(answer_to_json(answer), older, logged_answer) == logged_answer
     if not same_answer:
         differences.append("verification: the answer verifies differently now")
 
@@ -139,13 +139,36 @@ def _before_numbering(logged: Mapping[str, Any]) -> bool:
     )
 
 
-def _as_logged(fresh: dict[str, Any], older: bool) -> dict[str, Any]:
+def _as_logged(fresh: dict[str, Any], older: bool, logged: Mapping[str, Any]) -> dict[str, Any]:
     """The answer verified again, as a record of its version would hold it: without the
     members added since (each follows from what the record does hold)."""
+    quotes = fresh["quotes"]
+    if older_locations(logged):
+        quotes = [{k: v for k, v in quote.items() if k != "location"} for quote in quotes]
+        claims = [
+            {**claim, "support": [_passage_unlocated(s) for s in claim["support"]]}
+            for claim in fresh["claims"]
+        ]
+        fresh = {**fresh, "quotes": quotes, "claims": claims}
     if not older:
         return fresh
     claims = [{k: v for k, v in claim.items() if k != "number"} for claim in fresh["claims"]]
     return {**fresh, "claims": claims}
+
+
+def older_locations(logged: Mapping[str, Any]) -> bool:
+    """Whether a logged answer predates locations (its quotes carry no ``location``)."""
+    quotes = logged.get("quotes") or []
+    return bool(quotes) and all(
+        isinstance(quote, Mapping) and "location" not in quote for quote in quotes
+    )
+
+
+def _passage_unlocated(support: dict[str, Any]) -> dict[str, Any]:
+    passage = support.get("passage")
+    if not isinstance(passage, dict):
+        return support
+    return {**support, "passage": {k: v for k, v in passage.items() if k != "location"}}
 
 
 def _source(item: Mapping[str, Any], position: int, differences: list[str]) -> Source:

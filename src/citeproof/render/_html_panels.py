@@ -17,6 +17,7 @@ from citeproof.render._labels import (
     judged_by_its_quote,
     match_quality,
     meaning_warning,
+    place,
     safe_url,
     split_excerpt,
 )
@@ -44,7 +45,8 @@ def title_of(answer: VerifiedAnswer, source_id: str, title: str | None = None) -
 
 def _where(answer: VerifiedAnswer, source_id: str, paragraph: int | None) -> str:
     name = escape(title_of(answer, source_id))
-    return f"{name} ¶{paragraph}" if paragraph is not None else name
+    where = place(answer, source_id, paragraph)
+    return f"{name} {escape(where)}" if where else name
 
 
 def _in_context(source: Source, start: int, end: int) -> str:

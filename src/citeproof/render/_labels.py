@@ -206,13 +206,24 @@ def source_name(answer: VerifiedAnswer, source_id: str, title: str | None = None
     return f"{title} ({source_id})" if title else source_id
 
 
+def place(answer: VerifiedAnswer, source_id: str | None, paragraph: int | None) -> str:
+    """A paragraph as the reader finds it in the document: its own number, heading or page
+    (``§4 Verification of income``, ``page 3``: `Source.location`), else its count ``¶5``;
+    "" without a paragraph."""
+    if paragraph is None:
+        return ""
+    source = find_source(answer, source_id)
+    located = source.location(paragraph) if source is not None else None
+    return located or f"¶{paragraph}"
+
+
 def where_found(answer: VerifiedAnswer, quote: VerifiedQuote) -> str:
-    """Where the quote really is, in words: ``"Lending policy 2024 (S1) ¶2"``."""
+    """Where the quote really is, in words: ``"Lending policy 2024 (S1) §2 Loan-to-value"``."""
     if quote.source is None:
         return ""
     title = quote.excerpt.title if quote.excerpt else None
-    paragraph = f" ¶{quote.paragraph}" if quote.paragraph is not None else ""
-    return source_name(answer, quote.source, title) + paragraph
+    where = place(answer, quote.source, quote.paragraph)
+    return source_name(answer, quote.source, title) + (f" {where}" if where else "")
 
 
 def cited_but_not_provided(answer: VerifiedAnswer) -> list[str]:

@@ -22,6 +22,7 @@ from citeproof.render._labels import (
     match_quality,
     meaning_warning,
     nothing_checked,
+    place,
     provided_hint,
     shorten,
     source_name,
@@ -108,7 +109,7 @@ def _answer_with_badges(answer: VerifiedAnswer) -> str:
     for claim in shown_claims(answer):
         # Claim support: the verdict beside the claim's last marker.
         at = badge_position(claim)
-        said = f"{claim_name(claim)}: {support_summary(claim)}"
+        said = f"{claim_name(claim)}: {support_summary(claim, answer)}"
         edits.append(Edit(at, at, f" *{escape_markdown(said)}*"))
     return apply_edits(text, edits)
 
@@ -146,7 +147,8 @@ def show_source(answer: VerifiedAnswer, quote: VerifiedQuote) -> str:
     excerpt = quote.excerpt
     if excerpt is not None:
         where = (
-            f"From {source_name(answer, excerpt.source_id, excerpt.title)}, ¶{excerpt.paragraph}"
+            f"From {source_name(answer, excerpt.source_id, excerpt.title)}, "
+            f"{place(answer, excerpt.source_id, excerpt.paragraph)}"
         )
         line = escape_markdown(where)
         if excerpt.url and canonical_url(excerpt.url):
@@ -192,7 +194,7 @@ def _claims_part(answer: VerifiedAnswer) -> list[str]:
         for support in claim.support:
             head = f"{support_label(support.verdict).badge} by {support.source}"
             if support.passage is not None:
-                head += f", ¶{support.passage.paragraph}"
+                head += f", {place(answer, support.source, support.passage.paragraph)}"
             head += f" (score {support.score:.2f}, {support.method})"
             parts += [escape_markdown(head), ""]
             if support.passage is not None:

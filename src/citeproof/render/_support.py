@@ -112,15 +112,23 @@ def differences_text(support: ClaimSupport, limit: int = 4, name: str | None = N
     return "; ".join(parts)
 
 
-def support_summary(claim: VerifiedClaim) -> str:
+def support_summary(claim: VerifiedClaim, answer: VerifiedAnswer | None = None) -> str:
     """The plain-text badge and reason shown beside a claim, e.g.
-    ``≠ Contradicted (policy ¶2: “90%”: policy says “95%”)``."""
+    ``≠ Contradicted (policy §2: “90%”: policy says “95%”)``: each passage by its location in
+    the source's own terms when ``answer`` is given (`Source.location`), else its count."""
     label = support_label(claim.verdict)
     reasons = []
     for support in claim.support:
-        where = support.source + (
-            f" ¶{support.passage.paragraph}" if support.passage is not None else ""
-        )
+        where = support.source
+        if support.passage is not None:
+            paragraph = support.passage.paragraph
+            source = (
+                next((s for s in answer.sources if s.id == support.source), None)
+                if answer
+                else None
+            )
+            located = source.location(paragraph) if source is not None else None
+            where += f" {located or f'¶{paragraph}'}"
         if support.verdict == "supported":
             reasons.append(f"{where}: supported")
         else:

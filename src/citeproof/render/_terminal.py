@@ -23,6 +23,7 @@ from citeproof.render._labels import (
     match_quality,
     meaning_warning,
     nothing_checked,
+    place,
     provided_hint,
     shorten,
     source_name,
@@ -138,7 +139,9 @@ def claims_lines(answer: VerifiedAnswer) -> list[RenderableType]:
             body.append(_text(f"why: {refused}"))
         for support in claim.support:
             where = support.source + (
-                f" ¶{support.passage.paragraph}" if support.passage is not None else ""
+                f" {place(answer, support.source, support.passage.paragraph)}"
+                if support.passage is not None
+                else ""
             )
             body.append(
                 _text(
@@ -168,7 +171,8 @@ def _show_source(answer: VerifiedAnswer, quote: VerifiedQuote) -> RenderableType
     body: list[RenderableType] = []
     excerpt = quote.excerpt
     if excerpt is not None:
-        head += f" · {source_name(answer, excerpt.source_id, excerpt.title)} ¶{excerpt.paragraph}"
+        name = source_name(answer, excerpt.source_id, excerpt.title)
+        head += f" · {name} {place(answer, excerpt.source_id, excerpt.paragraph)}"
         quality = match_quality(quote)
         if quality:
             # Only here, beside the excerpt holding the matched text (section D).

@@ -30,6 +30,7 @@ from citeproof.sources._limits import (
     over_limit,
     read_file_bounded,
 )
+from citeproof.sources._locations import paragraph_locations
 from citeproof.sources._readers import EMAIL_SUFFIXES, document_format, reads_suffix
 from citeproof.sources._readers import read_document as read_document_bytes
 from citeproof.sources._segment import Segmented
@@ -59,6 +60,8 @@ class Draft:
     origin: str
     parent_doc_id: str | None = None
     message_id: str | None = None
+    locations: tuple[str | None, ...] | None = None
+    """Each paragraph in the document's own terms (`Source.locations`)."""
 
     def source(self, retrieved_at: str | None = None) -> Source:
         """The `Source` this draft becomes: its fields of the same names, and the time."""
@@ -230,7 +233,15 @@ def _draft(
         paragraphs=document.paragraphs,
         quoted_spans=document.quoted_spans,
         content_hash=digest,
+        locations=_located(document),
         origin=origin,
         parent_doc_id=parent_doc_id,
         message_id=message_id,
     )
+
+
+def _located(document: Segmented) -> tuple[str | None, ...] | None:
+    """The document's paragraphs in its own terms, as its reader gave them or read from its
+    text (clause numbers, Markdown headings); None when no paragraph has one."""
+    located = document.locations or paragraph_locations(document.text, document.paragraphs)
+    return located if any(located) else None

@@ -28,7 +28,9 @@ def read_docx(raw: bytes, where: str, limits: ReadLimits = DEFAULT_LIMITS) -> Se
     try:
         _check_expansion(raw, limits, where)
         document = docx.Document(io.BytesIO(raw))
-        blocks = [Block(normalise_newlines(text)) for text in _texts(document)]
+        blocks = [
+            Block(normalise_newlines(text), heading=heading) for text, heading in _texts(document)
+        ]
         title = (document.core_properties.title or "").strip() or None
     except SourceError:
         raise
@@ -58,12 +60,14 @@ def _check_expansion(raw: bytes, limits: ReadLimits, where: str) -> None:
         )
 
 
-def _texts(document: Document) -> Iterator[str]:
+def _texts(document: Document) -> Iterator[tuple[str, bool]]:
+    """Each paragraph's text and whether its style is a heading; each table row's."""
     for item in document.iter_inner_content():
         if isinstance(item, Paragraph):
-            yield item.text
+            style = item.style.name if item.style is not None else ""
+            yield item.text, bool(style) and style.lower().startswith(("heading", "title"))
         elif isinstance(item, Table):
-            yield from _rows(item)
+            yield from ((row, False) for row in _rows(item))
 
 
 def _rows(table: Table) -> Iterator[str]:

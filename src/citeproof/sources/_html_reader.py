@@ -16,6 +16,7 @@ from html.parser import HTMLParser
 
 from citeproof.sources._segment import Block, Segmented, join_blocks
 
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _BLOCKS = frozenset(
     {
         "address", "article", "aside", "blockquote", "caption", "dd", "details", "dialog",
@@ -61,6 +62,7 @@ class _VisibleText(HTMLParser):
         self._in_title = False
         self._in_pre = 0
         self._in_h1 = False
+        self._in_heading = False
         self._cell_in_row = 0
 
     # --- parser callbacks -------------------------------------------------------------
@@ -89,6 +91,8 @@ class _VisibleText(HTMLParser):
             return
         if tag in _BLOCKS:
             self._end_block()
+        if tag in _HEADINGS:
+            self._in_heading = True
         if tag == "h1" and not self.first_heading:
             self._in_h1 = True
         if tag == "pre":
@@ -120,6 +124,8 @@ class _VisibleText(HTMLParser):
             return
         if tag in _BLOCKS:
             self._end_block()
+        if tag in _HEADINGS:
+            self._in_heading = False
         if self._open.get(tag):
             self._open[tag] -= 1
             while self._quotes and self._quotes[-1][0] == tag:
@@ -162,7 +168,9 @@ class _VisibleText(HTMLParser):
         lines = [line for line in self._lines if line]
         self._lines = []
         if lines:
-            self.blocks.append(Block("\n".join(lines), quoted=bool(self._quotes)))
+            self.blocks.append(
+                Block("\n".join(lines), quoted=bool(self._quotes), heading=self._in_heading)
+            )
 
     def _collapse(self, text: str) -> str:
         if self._in_pre:

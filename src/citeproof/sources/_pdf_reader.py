@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import replace
 from typing import Any
 
 from pypdf import PageObject, PdfReader
@@ -205,7 +206,14 @@ def _content_bytes(page: PageObject) -> int:
 
 
 def _join(pages: list[list[Block]], title: str | None, where: str) -> Segmented:
-    document = join_blocks([block for blocks in pages for block in blocks], title=title)
+    document = join_blocks(
+        [
+            replace(block, page=f"page {number}")
+            for number, blocks in enumerate(pages, start=1)
+            for block in blocks
+        ],
+        title=title,
+    )
     if not document.text:
         raise SourceError("the PDF has no text layer (a scan?); nothing to cite", where=where)
     return document

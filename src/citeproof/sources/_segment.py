@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from citeproof.model import Span, blank_line_paragraphs
+from citeproof.sources._locations import paragraph_locations
 
 PARAGRAPH_SEPARATOR = "\n\n"
 
@@ -28,10 +29,14 @@ _SENTENCE_END = re.compile(r"[.!?:;)\]\"”']$")
 
 @dataclass(frozen=True, slots=True)
 class Block:
-    """One paragraph's text before joining; ``quoted`` marks quoted reply history."""
+    """One paragraph's text before joining; ``quoted`` marks quoted reply history,
+    ``heading`` a heading of the format (a Word heading style, an HTML ``<h2>``), ``page`` the
+    page it is on (``page 3``)."""
 
     text: str
     quoted: bool = False
+    heading: bool = False
+    page: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +48,8 @@ class Segmented:
     paragraphs: tuple[Span, ...]
     quoted_spans: tuple[Span, ...] = ()
     title: str | None = None
+    locations: tuple[str | None, ...] = ()
+    """Each paragraph in the document's own terms (`paragraph_locations`); empty when not read."""
 
 
 def join_blocks(blocks: Iterable[Block], *, title: str | None = None) -> Segmented:
@@ -54,6 +61,8 @@ def join_blocks(blocks: Iterable[Block], *, title: str | None = None) -> Segment
     parts: list[str] = []
     paragraphs: list[Span] = []
     quoted: list[Span] = []
+    headings: list[bool] = []
+    pages: list[str | None] = []
     offset = 0
     for block in blocks:
         text = block.text.strip()
@@ -66,10 +75,13 @@ def join_blocks(blocks: Iterable[Block], *, title: str | None = None) -> Segment
         parts.append(text)
         offset += len(text)
         paragraphs.append(span)
+        headings.append(block.heading)
+        pages.append(block.page)
         if block.quoted:
             quoted.append(span)
     joined = "".join(parts)
-    return Segmented(joined, tuple(paragraphs), merge_adjacent(joined, quoted), title)
+    places = paragraph_locations(joined, paragraphs, headings=headings, pages=pages)
+    return Segmented(joined, tuple(paragraphs), merge_adjacent(joined, quoted), title, places)
 
 
 def merge_adjacent(text: str, spans: Sequence[Span]) -> tuple[Span, ...]:

@@ -15,6 +15,7 @@ from citeproof.model import Source, SourceKind
 from citeproof.sources._build import read_file
 from citeproof.sources._ids import readable_path
 from citeproof.sources._limits import DEFAULT_LIMITS, ReadLimits, check_extent, read_file_bounded
+from citeproof.sources._locations import paragraph_locations
 from citeproof.sources._readers import reads_suffix
 from citeproof.sources._text_reader import read_text
 
@@ -43,12 +44,13 @@ def read_source_file(
     if suffix:
         first = read_file(path, limits=limits).drafts[0]
         default_kind: SourceKind = first.kind
-        text, paragraphs = first.text, first.paragraphs
+        text, paragraphs, locations = first.text, first.paragraphs, first.locations
     else:
         raw = read_file_bounded(path, limits, str(path))
         document = read_text(raw, str(path))
         check_extent(document.text, len(document.paragraphs), limits, str(path))
         default_kind, text, paragraphs = "document", document.text, document.paragraphs
+        locations = paragraph_locations(text, paragraphs)
     return Source(
         id=source_id or path.stem,
         kind=kind or default_kind,
@@ -56,4 +58,5 @@ def read_source_file(
         title=readable_path(path.name),
         url=path.resolve().as_uri(),
         paragraphs=paragraphs or None,
+        locations=locations if locations and any(locations) else None,
     )
