@@ -7,12 +7,15 @@ body. The proxy, behind the same edge, did the same.
 
 from __future__ import annotations
 
+import json
 import socket
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
+from tests.proxy.conftest import Replay, fixture_bytes, start_proxy
 from tests.server.conftest import Server, start_server
 
 LIMITS = {"body_read_seconds": 2.0, "body_seconds": 3.0}
@@ -91,3 +94,23 @@ def test_a_body_that_trickles_in_is_cut_off_at_its_deadline(server: Server) -> N
 def test_a_wrong_token_is_refused_before_its_body(server: Server) -> None:
     reply = trickle(server.port, head("Authorization: Bearer cpt_not-a-token\r\n"))
     assert reply.startswith(b"HTTP/1.1 401"), reply[:200]
+
+
+def test_the_proxy_cuts_off_a_body_that_trickles_in(tmp_path: Path) -> None:
+    upstream = Replay(
+        fixture_bytes("anthropic-messages.json"), fixture_bytes("anthropic-messages.sse")
+    ).start()
+    limits = tmp_path / "limits.json"
+    limits.write_text(json.dumps(LIMITS), encoding="utf-8")
+    proxy = start_proxy(upstream.url, tmp_path, "--limits", str(limits))
+    try:
+        head = (
+            b"POST /v1/messages HTTP/1.1\r\nHost: proxy\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 100000\r\n\r\n"
+        )
+        reply = trickle(proxy.port, head)
+    finally:
+        proxy.stop()
+        upstream.stop()
+    assert reply.startswith(b"HTTP/1.1 408"), reply[:200]
+    assert b"whole request body did not arrive within 3 s" in reply
