@@ -67,6 +67,7 @@ PUBLIC_API = [
     "CheckpointError",
     "ProofError",
     "ServiceStateError",
+    "DatabaseError",
 ]
 
 

@@ -118,6 +118,14 @@ SERVE_CONFIG = _variable(
     "set by citeproof serve",
     "citeproof serve's workers",
 )
+DATABASE_URL = _variable(
+    "CITEPROOF_DATABASE_URL",
+    "A postgresql:// URL where `citeproof serve` keeps all of the service's state (tokens, "
+    "sources, the answer index, batches, idempotency keys, the audit log), so several hosts "
+    "share it; what --database sets. `citeproof token` and `citeproof db` read it too.",
+    "unset: SQLite files in --data",
+    "citeproof serve, citeproof token, citeproof db",
+)
 PROXY_CONFIG = _variable(
     "CITEPROOF_PROXY_CONFIG",
     "The proxy's configuration, as JSON, handed by `citeproof proxy --workers N` to its worker "

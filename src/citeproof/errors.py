@@ -18,6 +18,7 @@ user can fix the input without reading a traceback. The tree, by the stage that 
     │   ├── AuditRecordError (also a ValueError), RecordNotFoundError (also a KeyError)
     │   └── AuditStoreError, CheckpointError, ProofError (also a ValueError)
     └── ServiceStateError                             the service's own database
+        └── DatabaseError                             a database of its state (SQLite, PostgreSQL)
 
 Every class is exported from `citeproof`.
 """
@@ -277,3 +278,8 @@ class ProofError(AuditError, ValueError):
 
 class ServiceStateError(CiteproofError):
     """The service database cannot be opened or is not a citeproof service database."""
+
+
+class DatabaseError(ServiceStateError):
+    """A database of the service's state cannot be opened, migrated or used; the message
+    names which (a file, or a URL without its password)."""

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from citeproof import environment
 from citeproof.cli._common import Command, Group, PathType, check_address, examples, exit_codes
 from citeproof.cli._workers import run_workers
 
@@ -17,6 +18,15 @@ if TYPE_CHECKING:
     from citeproof.server import ServiceState
 
 DEFAULT_DATA = Path("citeproof-data")
+
+DATABASE_OPTION = click.option(
+    "--database",
+    metavar="URL",
+    envvar=environment.DATABASE_URL.name,
+    default=None,
+    help="A postgresql:// URL holding all of the service's state, shared by every host "
+    f"given it (default: SQLite files in --data; env {environment.DATABASE_URL.name}).",
+)
 
 
 @click.command(
@@ -26,6 +36,7 @@ DEFAULT_DATA = Path("citeproof-data")
     epilog=examples(
         "citeproof serve --dev",
         "citeproof serve --data /srv/citeproof --workers 4",
+        "citeproof serve --data /srv/citeproof --database postgresql://citeproof@db/citeproof",
     )
     + exit_codes(
         (0, "stopped cleanly (Ctrl-C or SIGTERM)"),
@@ -75,12 +86,14 @@ DEFAULT_DATA = Path("citeproof-data")
     help="A JSON object of limits to change (body_bytes, rate_per_minute, deadline_seconds...).",
 )
 @click.option("--workers", type=int, default=1, show_default=True, help="Worker processes.")
+@DATABASE_OPTION
 def serve_command(
     host: str,
     port: int,
     data: Path,
     store: Path | None,
     audit: str | None,
+    database: str | None,
     provider: str | None,
     dev: bool,
     limits_path: Path | None,
@@ -104,6 +117,7 @@ def serve_command(
         data=data.resolve(),
         store=store.resolve() if store else None,
         audit=audit,
+        database=_database_url(database),
         host=host,
         dev=dev,
         provider=provider,
@@ -180,15 +194,29 @@ def token_group() -> None:
     help="The service's data folder (as given to `citeproof serve`).",
 )
 @click.option("--replace", is_flag=True, help="Issue a new token for NAME; the old one stops.")
-def token_add_command(name: str, data: Path, replace: bool) -> None:
+@DATABASE_OPTION
+def token_add_command(name: str, data: Path, replace: bool, database: str | None) -> None:
     """Make a bearer token for principal NAME and print it (once: only its hash is kept).
-    NAME is the user the source store's access lists name, and the audit records name."""
+    NAME is the user the source store's access lists name, and the audit records name.
+    With --database the token is kept there, for every host of that database."""
     from citeproof.server import ServiceState
 
-    state = ServiceState(data / "service.db")
+    url = _database_url(database)
+    state = ServiceState(url or data / "service.db")
     secret = state.add_token(name, replace=replace)
     click.echo(secret)
-    click.echo(f"token for {name!r} saved (hashed) in {data / 'service.db'}", err=True)
+    click.echo(f"token for {name!r} saved (hashed) in {state.where}", err=True)
+
+
+def _database_url(database: str | None) -> str | None:
+    """``--database`` checked: a PostgreSQL URL (SQLite lives in --data), or None."""
+    from citeproof.database import is_database_url
+
+    if database is not None and not is_database_url(database):
+        raise click.BadParameter(
+            "expected a postgresql:// URL (SQLite files live in --data)", param_hint="--database"
+        )
+    return database
 
 
 _DATA_OPTION = click.option(
@@ -200,10 +228,12 @@ _DATA_OPTION = click.option(
 )
 
 
-def _existing_state(data: Path) -> ServiceState:
+def _existing_state(data: Path, database: str | None = None) -> ServiceState:
     from citeproof.errors import InputError
     from citeproof.server import ServiceState
 
+    if database:
+        return ServiceState(_database_url(database) or database)
     path = data / "service.db"
     if not path.is_file():
         raise InputError(f"no service data in {data} (start `citeproof serve --data {data}`)")
@@ -217,14 +247,16 @@ def _existing_state(data: Path) -> ServiceState:
     + exit_codes((0, "the list is printed"), (1, "the data folder holds no service data")),
 )
 @_DATA_OPTION
-def token_list_command(data: Path) -> None:
+@DATABASE_OPTION
+def token_list_command(data: Path, database: str | None) -> None:
     """List the principals that have a token, one a line, with the time each was made. Tokens
     themselves are never shown: only their hashes are kept."""
-    tokens = _existing_state(data).tokens()
+    state = _existing_state(data, database)
+    tokens = state.tokens()
     for name, created_at in tokens:
         click.echo(f"{name}\t{created_at}")
     if not tokens:
-        click.echo(f"no tokens in {data / 'service.db'}", err=True)
+        click.echo(f"no tokens in {state.where}", err=True)
 
 
 @token_group.command(
@@ -235,12 +267,13 @@ def token_list_command(data: Path) -> None:
 )
 @click.argument("name")
 @_DATA_OPTION
-def token_revoke_command(name: str, data: Path) -> None:
+@DATABASE_OPTION
+def token_revoke_command(name: str, data: Path, database: str | None) -> None:
     """Stop principal NAME's token at once: the API and the review app refuse it from the next
     request (a reviewer signed in with it is signed out). `citeproof token add NAME` issues a
     new one."""
     from citeproof.errors import InputError
 
-    if not _existing_state(data).revoke_token(name):
+    if not _existing_state(data, database).revoke_token(name):
         raise InputError(f"{name!r} has no token", field="name")
     click.echo(f"token for {name!r} revoked", err=True)

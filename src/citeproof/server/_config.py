@@ -92,13 +92,16 @@ class ServiceConfig:
 
     ``data`` holds the service's own database (tokens, batches, the answer index) and, by
     default, the SQLite source store and audit log; ``store``/``audit`` name others (``audit``
-    may be a ``postgresql://`` URL). ``dev`` lifts the token check, and is refused on any
-    address but loopback.
+    may be a ``postgresql://`` URL). ``database``, a ``postgresql://`` URL, holds all of them
+    instead (``store``/``audit`` still name others when given), so several hosts can share
+    them; ``data`` then keeps only this host's files (uploads, checkpoints). ``dev`` lifts the
+    token check, and is refused on any address but loopback.
     """
 
     data: Path
     store: Path | None = None
     audit: str | None = None
+    database: str | None = None
     host: str = "127.0.0.1"
     dev: bool = False
     provider: str | None = None
@@ -109,12 +112,24 @@ class ServiceConfig:
         return self.data / "service.db"
 
     @property
+    def state_target(self) -> str:
+        """The service database: the ``database`` URL, else ``service.db`` in ``data``."""
+        return self.database or str(self.service_db)
+
+    @property
     def store_path(self) -> Path:
         return self.store or self.data / "sources.db"
 
     @property
+    def store_target(self) -> str:
+        """The source store: ``store``, else the ``database`` URL, else ``data/sources.db``."""
+        if self.store is None and self.database:
+            return self.database
+        return str(self.store_path)
+
+    @property
     def audit_target(self) -> str:
-        return self.audit or str(self.data / "audit.db")
+        return self.audit or self.database or str(self.data / "audit.db")
 
     @property
     def checkpoint_dir(self) -> Path | None:

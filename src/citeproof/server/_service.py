@@ -80,7 +80,7 @@ class Service:
             max_seconds=config.limits.deadline_seconds,
         )
         config.data.mkdir(parents=True, exist_ok=True)
-        self.state = ServiceState(config.service_db)
+        self.state = ServiceState(config.state_target)
         self.metrics = Metrics()
         self._audit = open_store(config.audit_target, checkpoint_dir=config.checkpoint_dir)
         self._audit_lock = threading.Lock()
@@ -89,16 +89,25 @@ class Service:
         self._appends = GroupCommit(self._audit, self._audit_lock)
         self._provider: Provider | None = None
         self._provider_lock = threading.Lock()
-        SourceStore(config.store_path).close()  # created now, so /readyz sees it
+        SourceStore(config.store_target).close()  # created now, so /readyz sees it
 
     def close(self) -> None:
         with self._audit_lock:
             self._audit.close()
 
     # --- verify ----------------------------------------------------------------------------
-    def verify_body(self, raw: bytes, principal: str, *, where: str, kind: str) -> dict[str, Any]:
+    def verify_body(
+        self,
+        raw: bytes,
+        principal: str,
+        *,
+        where: str,
+        kind: str,
+        request: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
         """One batch line of the JSON contract → the verified answer record, logged in the
-        audit log under ``principal``. Raises `InputError` or `Problem` naming the field."""
+        audit log under ``principal`` (with ``request``'s members in its request). Raises
+        `InputError` or `Problem` naming the field."""
         started = time.perf_counter()
         text = _utf8(raw, where)
         answer_id, answer, sources, line_policy = read_batch_line(text, where=where)
@@ -108,7 +117,8 @@ class Service:
         attempts.check()
         verified = verify(answer, sources, policy=policy, answer_id=answer_id)
         verified_at = time.perf_counter()
-        outcome = self.record(verified, principal, {"command": f"serve {kind}"}, kind=kind)
+        logged = {"command": f"serve {kind}", **(request or {})}
+        outcome = self.record(verified, principal, logged, kind=kind)
         self.metrics.observe_stages(
             {
                 "parse_request": parsed - started,
@@ -163,7 +173,7 @@ class Service:
                 f"is {len(body.question)} characters; the limit is {self.limits.question_chars}",
             )
         provider = self.provider()
-        with SourceStore(self.config.store_path) as store:
+        with SourceStore(self.config.store_target) as store:
             for position, source_id in enumerate(body.attached):
                 self.readable(store, source_id, principal, field=f"attached.{position}")
             turn = ask_store(
@@ -222,7 +232,7 @@ class Service:
             path.write_bytes(content)
             paths.append(path)
         acl = sorted({principal, *readers})
-        with SourceStore(self.config.store_path) as store:
+        with SourceStore(self.config.store_target) as store:
             report = ingest_files(
                 store, paths, acl=acl, limits=self.read_limits, on_file=lambda _: attempts.check()
             )
@@ -265,9 +275,11 @@ class Service:
             first = error.errors()[0]
             field = ".".join(str(p) for p in first["loc"]) or None
             raise InputError(first["msg"], where="request body", field=field) from None
-        with SourceStore(self.config.store_path) as store:
+        with SourceStore(self.config.store_target) as store:
             record = self.readable(store, source_id, principal, field="source_id", status=404)
-            if not Path(record.origin).is_relative_to(self.upload_folder(principal)):
+            # The principal's folder is named by the deployment's key, the same on every host
+            # of one database; the data folder above it is this host's own.
+            if Path(record.origin).parent.name != self.upload_folder(principal).name:
                 raise _no_source(source_id, "source_id", 404)
             stored = store.set_readers(record.doc_id, sorted({principal, *body.readers}))
         return {"id": source_id, "doc_id": record.doc_id, "readers": list(stored or ())}
@@ -294,7 +306,13 @@ class Service:
     def server_paths(self) -> tuple[str, ...]:
         """The places on disk a response must never name: the data folder, the store, the
         audit log (a URL's password and host too)."""
-        return (str(self.config.data), str(self.config.store_path), self.config.audit_target)
+        return (
+            str(self.config.data),
+            str(self.config.store_path),
+            self.config.store_target,
+            self.config.audit_target,
+            self.config.state_target,
+        )
 
     # --- answers and the audit log ---------------------------------------------------------
     def entry(self, principal: str, answer_id: str) -> AnswerEntry:
@@ -316,6 +334,43 @@ class Service:
                 return payload_with_texts(records[0].payload, self._audit)
             except (InputError, AuditRecordError) as error:
                 raise Problem(500, "Audit log mismatch", str(error)) from None
+
+    def audit_size(self) -> int:
+        """How many records the audit log holds (every host's, when they share it)."""
+        with self._audit_lock:
+            return self._audit.size()
+
+    def logged_line(
+        self, principal: str, batch_id: str, line: int, since: int
+    ) -> dict[str, Any] | None:
+        """The answer record batch line ``line`` was logged as by a holder that stopped
+        before storing it (looked for from audit sequence ``since`` on), now in the answer
+        index too; None when it was not logged. A taken-over line is not verified into a
+        second record."""
+        with self._audit_lock:
+            found = None
+            for record in self._audit.records(since):
+                request = record.payload.get("request", {})
+                if (request.get("batch"), request.get("line")) == (batch_id, line) and request.get(
+                    "principal"
+                ) == principal:
+                    found = record
+                    break
+        if found is None:
+            return None
+        answer: dict[str, Any] = found.payload["answer"]
+        if found.sequence not in self.state.request_sequences(principal, found.request_id):
+            counts = answer.get("counts", {})
+            self.state.record_answer(
+                answer_id=str(answer.get("id", "")),
+                principal=principal,
+                request_id=found.request_id,
+                audit_sequence=found.sequence,
+                kind="batch",
+                counts={k: v for k, v in counts.items() if isinstance(v, int)},
+                text=str(answer.get("text", "")),
+            )
+        return answer
 
     def audit_report(self) -> dict[str, Any]:
         with self._audit_lock:
@@ -347,7 +402,7 @@ class Service:
     def ready(self) -> dict[str, Any]:
         """Whether every database answers: the service's, the source store, the audit log."""
         self.state.token_names()
-        with SourceStore(self.config.store_path) as store:
+        with SourceStore(self.config.store_target) as store:
             sources = store.count()
         with self._audit_lock:
             size = self._audit.size()

@@ -1,4 +1,5 @@
-"""The source store: every version of every source, in one SQLite file (WAL mode).
+"""The source store: every version of every source, in one SQLite file (WAL mode) or in
+PostgreSQL.
 
 What callers may rely on:
 
@@ -12,13 +13,17 @@ What callers may rely on:
   holds to the ``acl`` given, and `set_readers` changes them explicitly. What a reply reports
   as a source's readers is what the store then holds: a reader left out is revoked, old
   versions included.
-- Passages (paragraph windows) of every version are indexed in FTS5 for retrieval; searches
-  see only current versions unless asked otherwise.
+- Passages (paragraph windows) of every version are indexed for retrieval (FTS5 in SQLite,
+  word counts ranked by the same BM25 in PostgreSQL); searches see only current versions
+  unless asked otherwise.
+- The store is one SQLite file, or a PostgreSQL database named by URL that several hosts
+  share (`citeproof.database`): ingests and access-list changes are serialised across them.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -27,19 +32,32 @@ from pathlib import Path
 from types import TracebackType
 from typing import Literal, Self
 
-from citeproof.errors import SourceError, UnknownSourceError
+from citeproof.database import (
+    Engine,
+    Migration,
+    is_database_url,
+    migrate,
+    open_engine,
+)
+from citeproof.errors import DatabaseError, SourceError, UnknownSourceError
 from citeproof.model import Source, SourceKind, Span
 from citeproof.sources._build import Draft, FileDrafts, read_file
 from citeproof.sources._limits import DEFAULT_LIMITS, ReadLimits
+from citeproof.sources._passage_index import POSTGRES_TABLES, SQLITE_TABLES, passage_index
 from citeproof.sources._windows import passage_windows
 
 SCHEMA_VERSION = 1
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS sources (
+"""The last step of `MIGRATIONS`."""
+COMPONENT = "sources"
+MIGRATIONS = (
+    Migration(
+        1,
+        "sources, passages and their index",
+        both=(
+            """CREATE TABLE IF NOT EXISTS sources (
     id             TEXT PRIMARY KEY,
     doc_id         TEXT NOT NULL,
-    revision       INTEGER NOT NULL,
+    revision       {int} NOT NULL,
     version        TEXT NOT NULL,
     kind           TEXT NOT NULL CHECK (kind IN ('document', 'attachment', 'email_body')),
     title          TEXT,
@@ -51,29 +69,31 @@ CREATE TABLE IF NOT EXISTS sources (
     parent_doc_id  TEXT,
     message_id     TEXT,
     acl            TEXT,
-    superseded     INTEGER NOT NULL DEFAULT 0,
+    superseded     {int} NOT NULL DEFAULT 0,
     superseded_by  TEXT,
     origin         TEXT NOT NULL,
     content_hash   TEXT NOT NULL,
     UNIQUE (doc_id, revision)
-);
-CREATE INDEX IF NOT EXISTS sources_by_doc ON sources (doc_id, superseded);
-CREATE INDEX IF NOT EXISTS sources_by_parent ON sources (parent_doc_id);
-CREATE INDEX IF NOT EXISTS sources_by_message ON sources (message_id);
-CREATE TABLE IF NOT EXISTS passages (
-    id         INTEGER PRIMARY KEY,
+)""",
+            "CREATE INDEX IF NOT EXISTS sources_by_doc ON sources (doc_id, superseded)",
+            "CREATE INDEX IF NOT EXISTS sources_by_parent ON sources (parent_doc_id)",
+            "CREATE INDEX IF NOT EXISTS sources_by_message ON sources (message_id)",
+            """CREATE TABLE IF NOT EXISTS passages (
+    id         {rowid},
     source_id  TEXT NOT NULL REFERENCES sources (id),
-    first      INTEGER NOT NULL,
-    last       INTEGER NOT NULL,
-    start      INTEGER NOT NULL,
-    "end"      INTEGER NOT NULL
-);
-CREATE INDEX IF NOT EXISTS passages_by_source ON passages (source_id);
-CREATE VIRTUAL TABLE IF NOT EXISTS passage_index USING fts5 (
-    text, content = '', tokenize = 'unicode61 remove_diacritics 2'
-);
-CREATE VIRTUAL TABLE IF NOT EXISTS passage_terms USING fts5vocab (passage_index, 'row');
-"""
+    first      {int} NOT NULL,
+    last       {int} NOT NULL,
+    start      {int} NOT NULL,
+    "end"      {int} NOT NULL
+)""",
+            "CREATE INDEX IF NOT EXISTS passages_by_source ON passages (source_id)",
+        ),
+        sqlite=SQLITE_TABLES,
+        postgresql=POSTGRES_TABLES,
+    ),
+)
+"""The store's schema, step by step (`citeproof.database.migrate`); a store made before
+migrations were recorded holds step 1 already."""
 
 _COLUMNS = (
     "id, doc_id, revision, version, kind, title, url, text, paragraphs, quoted_spans, "
@@ -204,33 +224,40 @@ def is_source_store(path: Path) -> bool:
 
 
 class SourceStore:
-    """Sources in one SQLite file. Use as a context manager, or call `close`.
+    """Sources in one SQLite file, or in the PostgreSQL database ``path`` names by URL. Use as
+    a context manager, or call `close`.
 
     ``clock`` gives the time recorded as ``retrieved_at`` when a version is first stored.
     """
 
     def __init__(self, path: Path | str, *, clock: Callable[[], datetime] = utc_now) -> None:
-        self.path = Path(path)
+        url = is_database_url(path)
+        self.path = Path(path) if not url else Path(".")
         self._clock = clock
+        self._engine: Engine | None = None
         try:
-            self._db = sqlite3.connect(str(self.path), isolation_level=None)
-            self._db.execute("PRAGMA journal_mode = WAL")
-            self._db.execute("PRAGMA synchronous = NORMAL")
-            self._db.execute("PRAGMA foreign_keys = ON")
-            version = self._db.execute("PRAGMA user_version").fetchone()[0]
-            if version > SCHEMA_VERSION:
-                raise SourceError(
-                    f"the store was written by a newer citeproof (schema {version})",
-                    where=str(self.path),
-                )
-            self._db.executescript(_SCHEMA)
-            self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-        except sqlite3.DatabaseError as error:
-            raise SourceError(f"not a citeproof store: {error}", where=str(self.path)) from None
+            self._engine = open_engine(os.fspath(path))
+            self.where = self._engine.where
+            if not url:
+                _check_sqlite_version(self._engine)
+            migrate(self._engine, COMPONENT, MIGRATIONS)
+        except DatabaseError as error:
+            where = self._engine.where if self._engine else os.fspath(path)
+            if url:
+                where = where if self._engine else "the PostgreSQL URL given"
+            self.close()
+            raise SourceError(f"not a citeproof store: {error}", where=where) from None
+        self._index = passage_index(self._engine)
+
+    @property
+    def engine(self) -> Engine:
+        assert self._engine is not None  # set or raised in __init__
+        return self._engine
 
     # --- lifecycle -----------------------------------------------------------------------
     def close(self) -> None:
-        self._db.close()
+        if self._engine is not None:
+            self._engine.close()
 
     def __enter__(self) -> Self:
         return self
@@ -270,8 +297,8 @@ class SourceStore:
         acl_json = json.dumps(sorted(set(acl))) if acl is not None else None
         now = iso_utc(self._clock())
         changes: list[StoredChange] = []
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
+        with self.engine.transaction():
+            self.engine.lock(_WRITE_LOCK)
             clashes = self._clashes(file)
             for draft in file.drafts:
                 changes.append(self._put_draft(draft, acl_json, now))
@@ -280,50 +307,43 @@ class SourceStore:
                 changes.extend(self._withdraw_missing(file.doc_id, body_ids, file.drafts[0].id))
             for doc_id in dict.fromkeys(change.doc_id for change in changes):
                 self._set_acl(doc_id, acl_json)
-            self._db.execute("COMMIT")
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
         return IngestResult(file.path, tuple(changes), file.problems, file.skipped, clashes)
 
     def set_readers(self, doc_id: str, acl: Sequence[str] | None) -> tuple[str, ...] | None:
         """Make ``acl`` (``None``: everyone) the readers of every version of ``doc_id`` and
         return the access list now stored. Raises `UnknownSourceError` for an unknown doc_id."""
         acl_json = json.dumps(sorted(set(acl))) if acl is not None else None
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
+        with self.engine.transaction():
+            self.engine.lock(_WRITE_LOCK)
             if not self._set_acl(doc_id, acl_json):
                 raise UnknownSourceError(f"no document {doc_id!r} in the store")
-            self._db.execute("COMMIT")
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
         return self.readers(doc_id)
 
     def readers(self, doc_id: str) -> tuple[str, ...] | None:
         """The access list stored for ``doc_id`` (``None``: everyone). Raises
         `UnknownSourceError` for an unknown doc_id."""
-        row = self._db.execute(
+        row = self.engine.row(
             "SELECT acl FROM sources WHERE doc_id = ? ORDER BY revision DESC LIMIT 1", (doc_id,)
-        ).fetchone()
+        )
         if row is None:
             raise UnknownSourceError(f"no document {doc_id!r} in the store")
         return tuple(json.loads(row[0])) if isinstance(row[0], str) else None
 
     def _set_acl(self, doc_id: str, acl_json: str | None) -> bool:
-        cursor = self._db.execute("UPDATE sources SET acl = ? WHERE doc_id = ?", (acl_json, doc_id))
-        return cursor.rowcount > 0
+        return (
+            self.engine.run("UPDATE sources SET acl = ? WHERE doc_id = ?", (acl_json, doc_id)) > 0
+        )
 
     def _clashes(self, file: FileDrafts) -> tuple[str, ...]:
         """Current messages of other origins that carry this file's Message-ID."""
         body = file.drafts[0] if file.drafts else None
         if body is None or body.kind != "email_body" or not body.message_id:
             return ()
-        rows = self._db.execute(
+        rows = self.engine.rows(
             "SELECT DISTINCT origin FROM sources WHERE kind = 'email_body' AND message_id = ? "
             "AND doc_id != ? AND superseded = 0 ORDER BY origin",
             (body.message_id, body.doc_id),
-        ).fetchall()
+        )
         return tuple(
             f"{file.path}: Message-ID <{body.message_id}> is also the Message-ID of {origin}; "
             "both are kept as separate sources"
@@ -331,41 +351,42 @@ class SourceStore:
         )
 
     def _put_draft(self, draft: Draft, acl_json: str | None, now: str) -> StoredChange:
-        row = self._db.execute(
+        row = self.engine.row(
             "SELECT doc_id, content_hash, revision, superseded FROM sources WHERE id = ?",
             (draft.id,),
-        ).fetchone()
-        current = self._db.execute(
+        )
+        current = self.engine.row(
             "SELECT id FROM sources WHERE doc_id = ? AND superseded = 0", (draft.doc_id,)
-        ).fetchone()
+        )
         if row is not None:
             if (row[0], row[1]) != (draft.doc_id, draft.content_hash):  # pragma: no cover
                 raise SourceError(f"id collision on {draft.id}", where=draft.origin)
             if not row[3]:
                 return _change(draft, row[2], "unchanged")
             self._supersede(current[0] if current else None, draft.id)
-            self._db.execute(
+            self.engine.run(
                 "UPDATE sources SET superseded = 0, superseded_by = NULL WHERE id = ?",
                 (draft.id,),
             )
             return _change(draft, row[2], "restored")
-        revision = self._db.execute(
+        found = self.engine.row(
             "SELECT COALESCE(MAX(revision), 0) + 1 FROM sources WHERE doc_id = ?",
             (draft.doc_id,),
-        ).fetchone()[0]
+        )
+        revision = int(found[0]) if found else 1
         self._supersede(current[0] if current else None, draft.id)
         self._insert(draft, revision, acl_json, now)
         return _change(draft, revision, "added" if revision == 1 else "new_version")
 
     def _supersede(self, old_id: str | None, new_id: str) -> None:
         if old_id is not None:
-            self._db.execute(
+            self.engine.run(
                 "UPDATE sources SET superseded = 1, superseded_by = ? WHERE id = ?",
                 (new_id, old_id),
             )
 
     def _insert(self, draft: Draft, revision: int, acl_json: str | None, now: str) -> None:
-        self._db.execute(
+        self.engine.run(
             f"INSERT INTO sources ({_COLUMNS}) VALUES "
             "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, NULL, ?, ?)",
             (
@@ -389,24 +410,22 @@ class SourceStore:
         )
         for window in passage_windows(draft.paragraphs, draft.quoted_spans):
             start, end = window.span
-            cursor = self._db.execute(
+            added = self.engine.row(
                 'INSERT INTO passages (source_id, first, last, start, "end") '
-                "VALUES (?, ?, ?, ?, ?)",
+                "VALUES (?, ?, ?, ?, ?) RETURNING id",
                 (draft.id, window.first, window.last, start, end),
             )
-            self._db.execute(
-                "INSERT INTO passage_index (rowid, text) VALUES (?, ?)",
-                (cursor.lastrowid, draft.text[start:end]),
-            )
+            assert added is not None  # RETURNING gives the new row
+            self._index.add(int(added[0]), draft.text[start:end])
 
     def _withdraw_missing(
         self, message_doc_id: str, kept: set[str], body_id: str
     ) -> list[StoredChange]:
         """Supersede current attachments of a message that its new version no longer has."""
-        rows = self._db.execute(
+        rows = self.engine.rows(
             "SELECT id FROM sources WHERE parent_doc_id = ? AND superseded = 0 ORDER BY id",
             (message_doc_id,),
-        ).fetchall()
+        )
         changes: list[StoredChange] = []
         for (source_id,) in rows:
             if source_id in kept:
@@ -432,37 +451,35 @@ class SourceStore:
 
     def record(self, source_id: str) -> StoredSource:
         """The stored record of that id. Raises `UnknownSourceError`."""
-        row = self._db.execute(
-            f"SELECT {_COLUMNS} FROM sources WHERE id = ?", (source_id,)
-        ).fetchone()
+        row = self.engine.row(f"SELECT {_COLUMNS} FROM sources WHERE id = ?", (source_id,))
         if row is None:
-            raise UnknownSourceError(f"no source {source_id!r} in {self.path}")
+            raise UnknownSourceError(f"no source {source_id!r} in {self.where}")
         return _stored(row)
 
     def current(self, ids: Iterable[str] | None = None) -> list[StoredSource]:
         """Current (not superseded) sources, ordered by id; only those in ``ids`` if given."""
         if ids is None:
-            rows = self._db.execute(
+            rows = self.engine.rows(
                 f"SELECT {_COLUMNS} FROM sources WHERE superseded = 0 ORDER BY id"
             )
         else:
-            rows = self._db.execute(
+            rows = self.engine.rows(
                 f"SELECT {_COLUMNS} FROM sources WHERE superseded = 0 "
-                "AND id IN (SELECT value FROM json_each(?)) ORDER BY id",
+                f"AND id IN ({self.engine.json_values('?')}) ORDER BY id",
                 (json.dumps(list(ids)),),
             )
         return [_stored(row) for row in rows]
 
     def versions(self, doc_id: str) -> list[StoredSource]:
         """Every version of one document, oldest (revision 1) first."""
-        rows = self._db.execute(
+        rows = self.engine.rows(
             f"SELECT {_COLUMNS} FROM sources WHERE doc_id = ? ORDER BY revision", (doc_id,)
         )
         return [_stored(row) for row in rows]
 
     def attachments(self, message_doc_id: str) -> list[StoredSource]:
         """The current attachments of a message, by file name."""
-        rows = self._db.execute(
+        rows = self.engine.rows(
             f"SELECT {_COLUMNS} FROM sources WHERE parent_doc_id = ? AND superseded = 0 "
             "ORDER BY title, id",
             (message_doc_id,),
@@ -472,20 +489,16 @@ class SourceStore:
     def count(self, *, include_superseded: bool = False) -> int:
         """How many sources (current ones only, by default)."""
         where = "" if include_superseded else " WHERE superseded = 0"
-        return int(self._db.execute("SELECT COUNT(*) FROM sources" + where).fetchone()[0])
+        return _count(self.engine.row("SELECT COUNT(*) FROM sources" + where))
 
     def passage_count(self) -> int:
         """How many passages the index holds (every version)."""
-        return int(self._db.execute("SELECT COUNT(*) FROM passages").fetchone()[0])
+        return _count(self.engine.row("SELECT COUNT(*) FROM passages"))
 
     def passage_frequencies(self, terms: Iterable[str]) -> dict[str, int]:
         """For each indexed term among ``terms``, how many passages contain it (every
         version). Terms are as FTS5 indexes them: lowercased, without diacritics."""
-        rows = self._db.execute(
-            "SELECT term, doc FROM passage_terms WHERE term IN (SELECT value FROM json_each(?))",
-            (json.dumps(sorted(set(terms))),),
-        )
-        return {str(term): int(doc) for term, doc in rows}
+        return self._index.frequencies(terms)
 
     def search(
         self,
@@ -507,12 +520,8 @@ class SourceStore:
         readers = json.dumps(sorted(set(principals))) if principals is not None else None
         fetch = max(2 * limit, 32)
         while True:
-            ranked = self._db.execute(
-                "SELECT rowid, -bm25(passage_index) FROM passage_index "
-                "WHERE passage_index MATCH ? ORDER BY bm25(passage_index), rowid LIMIT ?",
-                (match, fetch),
-            ).fetchall()
-            scores = {int(rowid): float(score) for rowid, score in ranked}
+            ranked = self._index.ranked(match, fetch)
+            scores = dict(ranked)
             allowed = self._allowed(list(scores), include_superseded, readers)
             # Ties by content (the version's hash), not by id: an id hashes the file's path,
             # and the same files ingested in another folder must rank the same.
@@ -528,28 +537,65 @@ class SourceStore:
     def _allowed(
         self, passage_ids: list[int], include_superseded: bool, readers: str | None
     ) -> list[tuple[int, str, int, str]]:
-        rows = self._db.execute(
-            """
+        values = self.engine.json_values
+        rows = self.engine.rows(
+            f"""
             SELECT p.id, p.source_id, p.first, s.version
             FROM passages AS p JOIN sources AS s ON s.id = p.source_id
-            WHERE p.id IN (SELECT value FROM json_each(:ids))
-              AND (:all OR s.superseded = 0)
-              AND (:readers IS NULL OR s.acl IS NULL OR EXISTS (
-                    SELECT 1 FROM json_each(s.acl) AS a
-                    WHERE a.value IN (SELECT value FROM json_each(:readers))))
+            WHERE p.id IN ({values(":ids", integer=True)})
+              AND (:all = 1 OR s.superseded = 0)
+              AND (:anyone = 1 OR s.acl IS NULL OR EXISTS (
+                    SELECT 1 FROM ({values("s.acl")}) AS a
+                    WHERE a.value IN ({values(":readers")})))
             """,
-            {"ids": json.dumps(passage_ids), "all": include_superseded, "readers": readers},
-        ).fetchall()
+            {
+                "ids": json.dumps(passage_ids),
+                "all": int(include_superseded),
+                "anyone": int(readers is None),
+                "readers": readers or "[]",
+            },
+        )
         return [(int(pid), str(sid), int(first), str(v)) for pid, sid, first, v in rows]
 
     def _hit(self, passage_id: int, score: float) -> PassageHit:
-        source_id, doc_id, version, first, last, start, end, text = self._db.execute(
+        row = self.engine.row(
             'SELECT p.source_id, s.doc_id, s.version, p.first, p.last, p.start, p."end", '
-            'substr(s.text, p.start + 1, p."end" - p.start) '
+            'substr(s.text, CAST(p.start + 1 AS INTEGER), CAST(p."end" - p.start AS INTEGER)) '
             "FROM passages AS p JOIN sources AS s ON s.id = p.source_id WHERE p.id = ?",
             (passage_id,),
-        ).fetchone()
-        return PassageHit(source_id, doc_id, version, first, last, (start, end), text, score)
+        )
+        assert row is not None  # a ranked passage exists
+        source_id, doc_id, version, first, last, start, end, text = row
+        return PassageHit(
+            str(source_id),
+            str(doc_id),
+            str(version),
+            int(first),
+            int(last),
+            (int(start), int(end)),
+            str(text),
+            score,
+        )
+
+
+_WRITE_LOCK = "source-store-writes"
+"""Ingests and access-list changes hold it, so hosts sharing a PostgreSQL store take turns
+(SQLite's writers queue for its write lock already)."""
+
+
+def _check_sqlite_version(engine: Engine) -> None:
+    """A SQLite store written by a newer citeproof (``user_version`` beyond ours) is refused
+    rather than changed."""
+    row = engine.row("PRAGMA user_version")
+    version = int(row[0]) if row else 0
+    if version > SCHEMA_VERSION:
+        raise DatabaseError(f"the store was written by a newer citeproof (schema {version})")
+    if version < SCHEMA_VERSION:
+        engine.run(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+def _count(row: tuple[object, ...] | None) -> int:
+    return int(str(row[0])) if row else 0
 
 
 def _change(draft: Draft, revision: int, status: ChangeStatus) -> StoredChange:
