@@ -23,15 +23,14 @@ from citeproof.cli._common import (
     emit,
     examples,
     exit_codes,
-    format_answer,
     format_option,
     outcome_options,
 )
 from citeproof.cli._progress import generation_line, model_progress, stage
 from citeproof.providers import EmbeddedProvider, get_provider, progress_to
-from citeproof.render import json_text, safe_console, visible
+from citeproof.render import Asked, json_text, render, safe_console, visible
 from citeproof.sources import SourceStore, collect_files, ingest_files
-from citeproof.turn import Retriever, StoreRetriever
+from citeproof.turn import Retriever, StoreRetriever, Turn
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 
@@ -242,6 +241,7 @@ def ask_command(
                 timeout=timeout,
                 retriever=retriever,
             )
+        asked = _asked(turn, store)
     console.print(visible(generation_line(turn.generation)))
     request = turn_request(turn, "ask", question, user)
     conclude_from_options(
@@ -259,7 +259,23 @@ def ask_command(
             turn.answer,
         )
     else:
-        emit(format_answer(turn.answer, fmt), out, turn.answer)
+        emit(render(turn.answer, fmt, asked=asked), out, turn.answer)
+
+
+def _asked(turn: Turn, store: SourceStore) -> Asked:
+    """What the page of ``turn``'s question shows beyond the answer: the question, the lines
+    of each source that speak to the model, and the titles of sources kept out of the turn
+    for a reason the asker may know (a newer version, the prompt's budget)."""
+    instructing: dict[str, tuple[str, ...]] = {}
+    for line in turn.prompt.flagged:
+        instructing[line.source_id] = (*instructing.get(line.source_id, ()), line.text)
+    kept: dict[str, str] = {}
+    for exclusion in turn.eligibility.excluded:
+        if exclusion.reason in ("superseded", "over_budget"):
+            title = store.get(exclusion.source_id).title
+            if title:
+                kept[exclusion.source_id] = title
+    return Asked(turn.question, instructing, kept)
 
 
 @contextmanager

@@ -17,6 +17,7 @@ from citeproof.lazy import on_first_use
 from citeproof.model import VerifiedAnswer, expect_instance
 
 if TYPE_CHECKING:
+    from citeproof.render._asked import Asked
     from citeproof.render._diffs import word_diff
     from citeproof.render._html import AnswerBody, answer_body, render_html
     from citeproof.render._labels import (
@@ -39,23 +40,25 @@ Format = Literal["html", "md", "term"]
 FORMATS: tuple[Format, ...] = get_args(Format)
 
 
-def render(answer: VerifiedAnswer, format: Format) -> str:
-    """Render ``answer`` as ``"html"`` (a full page), ``"md"`` or ``"term"`` (plain text).
+def render(answer: VerifiedAnswer, format: Format, *, asked: Asked | None = None) -> str:
+    """Render ``answer`` as ``"html"`` (a full page), ``"md"`` or ``"term"`` (plain text);
+    given what was ``asked`` (`Asked`), as the page of that question: the question first, the
+    sources by name, one that tries to instruct the model marked, no ids or markers.
 
     Raises `InputError` when ``answer`` is not a `VerifiedAnswer` or the format is unknown."""
     expect_instance(answer, VerifiedAnswer, "answer")
     if format == "html":
         from citeproof.render._html import render_html
 
-        return render_html(answer)
+        return render_html(answer, asked=asked)
     if format == "md":
         from citeproof.render._markdown import render_markdown
 
-        return render_markdown(answer)
+        return render_markdown(answer, asked=asked)
     if format == "term":
         from citeproof.render._terminal import render_terminal
 
-        return render_terminal(answer)
+        return render_terminal(answer, asked=asked)
     raise InputError(
         f"unknown format {format!r}; expected one of {', '.join(FORMATS)}", field="format"
     )
@@ -65,6 +68,7 @@ def render(answer: VerifiedAnswer, format: Format) -> str:
 # terminal report rich, and `import citeproof` needs none of them.
 _RENDERERS = {
     "AnswerBody": "citeproof.render._html",
+    "Asked": "citeproof.render._asked",
     "PAGE_CSS": "citeproof.render._style",
     "STATUS_LABELS": "citeproof.render._labels",
     "SUPPORT_LABELS": "citeproof.render._support",
@@ -96,6 +100,7 @@ __all__ = [
     "STATUS_LABELS",
     "SUPPORT_LABELS",
     "AnswerBody",
+    "Asked",
     "Format",
     "answer_body",
     "json_text",

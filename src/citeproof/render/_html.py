@@ -17,6 +17,16 @@ import nh3
 from markdown_it import MarkdownIt
 
 from citeproof.model import VerifiedAnswer
+from citeproof.render._asked import (
+    INSTRUCTS,
+    INSTRUCTS_WHY,
+    WARNING,
+    Asked,
+    kept_out_lines,
+    reader_page,
+    shown_count,
+    source_lines,
+)
 from citeproof.render._edits import Edit, apply_edits, layout, unused_token_base
 from citeproof.render._html_panels import panel, title_of
 from citeproof.render._html_parts import (
@@ -39,7 +49,7 @@ from citeproof.render._labels import (
     state_label,
 )
 from citeproof.render._notes import Note, notes
-from citeproof.render._style import PAGE_CSS, open_note_css
+from citeproof.render._style import ASKED_CSS, PAGE_CSS, open_note_css
 from citeproof.render._summary import plural, summary_line
 from citeproof.render._support import SUPPORT_LABELS
 from citeproof.render._unanswered import page_heading
@@ -256,6 +266,30 @@ def summary_html(answer: VerifiedAnswer) -> str:
     return line
 
 
+def asked_sources_html(answer: VerifiedAnswer, asked: Asked) -> str:
+    """An asked question's sources by name, one that tries to instruct the model marked with
+    the lines that do, then those kept out of the turn."""
+    items: list[str] = []
+    for name, facts, said in source_lines(answer, asked):
+        kind = ' class="instructs"' if said else ""
+        line = (
+            f'<li{kind}><strong>{escape(name)}</strong> <span class="facts">{escape(facts)}</span>'
+        )
+        if said:
+            quoted = "; ".join(f"“{escape(s)}”" for s in said)
+            line += (
+                f'<p class="instructs"><span class="symbol">{WARNING}</span> '
+                f"<strong>{escape(INSTRUCTS)}:</strong> {quoted} {escape(INSTRUCTS_WHY)}</p>"
+            )
+        items.append(line + "</li>")
+    listing = f"<ol>{''.join(items)}</ol>" if items else "<p>No sources were shown.</p>"
+    withheld = kept_out_lines(answer, asked)
+    if withheld:
+        rows = "".join(f"<li>{escape(line)}</li>" for line in withheld)
+        listing += f'<p class="missing">Kept out of this turn:</p><ul class="kept-out">{rows}</ul>'
+    return f'<section class="sources"><h2>{escape(shown_count(answer))}</h2>{listing}</section>'
+
+
 def sources_html(answer: VerifiedAnswer) -> str:
     """The sources provided in this turn, which quotes each holds, and cited-but-missing ids."""
     items: list[str] = []
@@ -349,10 +383,16 @@ def _on_page_links_only(tag: str, attribute: str, value: str) -> str | None:
     return value
 
 
-def answer_body(answer: VerifiedAnswer, *, outside_links: bool = True) -> AnswerBody:
+def answer_body(
+    answer: VerifiedAnswer, *, outside_links: bool = True, asked: Asked | None = None
+) -> AnswerBody:
     """The answer first, with a numbered marker after each checked claim that opens its
     source panel; one summary line; the legend in a help popover; the sources. Without
-    ``outside_links``, links out of the page are kept as text (`sanitize`)."""
+    ``outside_links``, links out of the page are kept as text (`sanitize`). For an ``asked``
+    question (`citeproof.render._asked`), the question heads the page and the sources are
+    listed by name."""
+    if asked is not None:
+        answer, asked = reader_page(answer, asked)
     marked = notes(answer)
     body, lost = answer_html(answer, marked)
     unplaced = (
@@ -364,12 +404,19 @@ def answer_body(answer: VerifiedAnswer, *, outside_links: bool = True) -> Answer
     headline = f'<p class="nothing-checked">{escape(nothing)}</p>' if nothing else ""
     heading = page_heading(answer)
     panels = "".join(panel(answer, note) for note in marked)
+    title = f"<h1>{escape(heading)}</h1>"
+    if asked is not None:
+        title = (
+            f'<p class="asked">Question</p><h1 class="question">{escape(asked.question)}</h1>'
+            f'<p class="page-heading">{escape(heading)}</p>'
+        )
+    sources = sources_html(answer) if asked is None else asked_sources_html(answer, asked)
     content = (
-        f"<header><h1>{escape(heading)}</h1>"
+        f"<header>{title}"
         f"{summary_html(answer)}{headline}{help_html()}</header>"
         f'<article class="answer">{body}</article>{unplaced}'
         f'<section class="panels">{panels}</section>'
-        f"{sources_html(answer)}"
+        f"{sources}"
         "<footer><p>Checked by citeproof. A number after a claim, or a quote's mark, opens the "
         "passage it was checked against.</p></footer>"
     )
@@ -380,10 +427,11 @@ def answer_body(answer: VerifiedAnswer, *, outside_links: bool = True) -> Answer
     return AnswerBody(sanitize(content, outside_links=outside_links), lit)
 
 
-def render_html(answer: VerifiedAnswer) -> str:
-    """A complete page: `answer_body` in a frame with its style sheet; no script."""
-    drawn = answer_body(answer)
-    title = f"{page_heading(answer)} {answer.id}"
+def render_html(answer: VerifiedAnswer, *, asked: Asked | None = None) -> str:
+    """A complete page: `answer_body` in a frame with its style sheet; no script. The page of
+    an ``asked`` question is titled by the question."""
+    drawn = answer_body(answer, asked=asked)
+    title = f"{page_heading(answer)} {answer.id}" if asked is None else asked.question.strip()
     # The style sheet is ours and fixed, so it is added after sanitising the body.
     return (
         "<!DOCTYPE html>\n"
@@ -391,7 +439,8 @@ def render_html(answer: VerifiedAnswer) -> str:
         '<meta http-equiv="Content-Security-Policy" '
         "content=\"default-src 'none'; style-src 'unsafe-inline'\">"
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{escape(title)}</title><style>{PAGE_CSS}{open_note_css(list(drawn.lit))}"
+        f"<title>{escape(title)}</title><style>{PAGE_CSS}{'' if asked is None else ASKED_CSS}"
+        f"{open_note_css(list(drawn.lit))}"
         "</style></head>\n"
         f'<body><main class="citeproof">{drawn.html}</main></body></html>\n'
     )

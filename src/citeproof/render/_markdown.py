@@ -11,6 +11,18 @@ import re
 from html import escape
 
 from citeproof.model import VerifiedAnswer, VerifiedQuote
+from citeproof.render._asked import (
+    INSTRUCTS,
+    INSTRUCTS_WHY,
+    WARNING,
+    Asked,
+    kept_out_lines,
+    marker_removals,
+    merged,
+    reader_page,
+    shown_count,
+    source_lines,
+)
 from citeproof.render._edits import Edit, apply_edits, layout, line_indent
 from citeproof.render._labels import (
     MEANING_SYMBOL,
@@ -83,7 +95,7 @@ def quote_badge(quote: VerifiedQuote) -> str:
     return said + (f" ({'; '.join(was)})" if was else "")
 
 
-def _answer_with_badges(answer: VerifiedAnswer) -> str:
+def _answer_with_badges(answer: VerifiedAnswer, *, markers: bool = True) -> str:
     text = answer.text
     plan = layout(answer)
     safety = neutralise_markdown(text)
@@ -111,7 +123,7 @@ def _answer_with_badges(answer: VerifiedAnswer) -> str:
         at = badge_position(claim)
         said = f"{claim_name(claim)}: {support_summary(claim, answer)}"
         edits.append(Edit(at, at, f" *{escape_markdown(said)}*"))
-    return apply_edits(text, edits)
+    return apply_edits(text, edits if markers else merged(edits, marker_removals(answer)))
 
 
 def _excerpt_block(quote: VerifiedQuote) -> str:
@@ -210,7 +222,25 @@ def _claims_part(answer: VerifiedAnswer) -> list[str]:
     return parts
 
 
-def _sources_section(answer: VerifiedAnswer) -> str:
+def _asked_sources(answer: VerifiedAnswer, asked: Asked) -> list[str]:
+    """An asked question's sources by name, one that tries to instruct the model marked."""
+    parts = [f"**{escape_markdown(shown_count(answer))}:**", ""]
+    for name, facts, said in source_lines(answer, asked):
+        mark = f"{WARNING} " if said else ""
+        parts.append(f"1. {mark}{escape_markdown(name)} — {escape_markdown(facts)}")
+        if said:
+            lines = "; ".join(f"“{escape_markdown(line)}”" for line in said)
+            parts.append(f"   **{WARNING} {INSTRUCTS}:** {lines} {escape_markdown(INSTRUCTS_WHY)}")
+    parts.append("")
+    withheld = kept_out_lines(answer, asked)
+    if withheld:
+        parts += ["**Kept out of this turn:**", ""]
+        parts += [f"- {escape_markdown(line)}" for line in withheld]
+        parts.append("")
+    return parts
+
+
+def _sources_section(answer: VerifiedAnswer, asked: Asked | None = None) -> str:
     counts = answer.counts()
     tally = " · ".join(
         f"{label.badge} {counts.get(status, 0)}" for status, label in STATUS_LABELS.items()
@@ -221,7 +251,9 @@ def _sources_section(answer: VerifiedAnswer) -> str:
         parts += [f"**{escape_markdown(nothing)}**", ""]
     parts += [show_source(answer, quote) + "\n" for quote in answer.quotes]
     parts += _claims_part(answer)
-    if answer.sources:
+    if asked is not None:
+        parts += _asked_sources(answer, asked)
+    elif answer.sources:
         parts += ["**Provided with this answer:**", ""]
         for source in answer.sources:
             facts = [source.kind.replace("_", " ")]
@@ -244,9 +276,9 @@ def _sources_section(answer: VerifiedAnswer) -> str:
         if hint:
             parts += [escape_markdown(hint), ""]
     turn = eligibility_line(answer)
-    if turn:
+    if turn and asked is None:
         parts += [escape_markdown(turn), ""]
-    withheld = kept_out(answer)
+    withheld = kept_out(answer) if asked is None else []
     if withheld:
         parts += ["**Kept out of this turn:**", ""]
         parts += [f"- {escape_markdown(sid)}: {escape_markdown(why)}" for sid, why in withheld]
@@ -254,8 +286,14 @@ def _sources_section(answer: VerifiedAnswer) -> str:
     return "\n".join(parts)
 
 
-def render_markdown(answer: VerifiedAnswer) -> str:
-    """The corrected answer with a badge after each quote, then the "Sources" section."""
-    markdown = f"{_answer_with_badges(answer).rstrip()}\n\n{_sources_section(answer).rstrip()}\n"
+def render_markdown(answer: VerifiedAnswer, *, asked: Asked | None = None) -> str:
+    """The corrected answer with a badge after each quote, then the "Sources" section; for an
+    ``asked`` question, its page (`citeproof.render._asked`): the question first, no
+    markers, the sources by name."""
+    if asked is not None:
+        answer, asked = reader_page(answer, asked)
+    head = "" if asked is None else f"**Question:** {escape_markdown(asked.question.strip())}\n\n"
+    body = _answer_with_badges(answer, markers=asked is None).rstrip()
+    markdown = f"{head}{body}\n\n{_sources_section(answer, asked).rstrip()}\n"
     # No raw escape sequence, bidi or tag character reaches a terminal or a chat UI.
     return visible(markdown, marks="⟨⟩")

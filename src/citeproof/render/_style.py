@@ -128,6 +128,17 @@ footer { margin: 1.5rem 0 3rem; }
 
 PAGE_CSS = PALETTE_CSS + _PAGE
 
+ASKED_CSS = """
+p.asked { margin: 0; color: var(--muted); font-size: .85rem; font-weight: 600;
+  text-transform: uppercase; letter-spacing: .04em; }
+p.page-heading { margin: 0 0 .25rem; font-weight: 600; }
+p.instructs { margin: .25rem 0 .5rem; color: var(--bad-ink); background: var(--bad-fill);
+  border: 1px solid var(--bad-line); border-radius: 8px; padding: .35rem .7rem;
+  font-size: .9rem; }
+"""
+"""What only the page of an asked question adds: its question, and the warning on a source
+that tries to instruct the model (`citeproof.render._asked`)."""
+
 
 def open_note_css(pairs: list[tuple[int, str]]) -> str:
     """Rules that light up the claim (by its element id) whose note panel is open."""

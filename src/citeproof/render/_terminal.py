@@ -14,6 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from citeproof.model import Correction, VerifiedAnswer, VerifiedQuote
+from citeproof.render._asked import Asked, reader_page, reader_text, sources_text
 from citeproof.render._diffs import diff_text, word_diff
 from citeproof.render._labels import (
     MEANING_SYMBOL,
@@ -81,9 +82,9 @@ def _changes(quote: VerifiedQuote) -> str:
     return "\n".join(lines) or "—"
 
 
-def quotes_table(answer: VerifiedAnswer) -> Table:
+def quotes_table(answer: VerifiedAnswer, title: str | None = None) -> Table:
     table = Table(
-        title=_text(f"Quotes in answer {answer.id}"),
+        title=_text(title or f"Quotes in answer {answer.id}"),
         box=box.SIMPLE_HEAD,
         safe_box=True,
         show_lines=False,
@@ -194,8 +195,11 @@ def _show_source(answer: VerifiedAnswer, quote: VerifiedQuote) -> RenderableType
     return Group(_text(head, style="bold"), Padding(Group(*body), (0, 0, 1, 4)))
 
 
-def render_terminal(answer: VerifiedAnswer, width: int = 100) -> str:
-    """The report as plain text ``width`` columns wide."""
+def render_terminal(answer: VerifiedAnswer, width: int = 100, *, asked: Asked | None = None) -> str:
+    """The report as plain text ``width`` columns wide; for an ``asked`` question, its page
+    (`citeproof.render._asked`): the question first, no markers, the sources by name."""
+    if asked is not None:
+        answer, asked = reader_page(answer, asked)
     out = io.StringIO()
     console = Console(
         file=out,
@@ -211,18 +215,24 @@ def render_terminal(answer: VerifiedAnswer, width: int = 100) -> str:
     )
     # The answer first, as corrected: what the person reads; the verdicts follow. "(corrected)"
     # only when something in it was: an answer with no quote is shown as written.
+    if asked is not None:
+        console.print(_text(f"Question: {asked.question.strip()}", style="bold"))
     changed = answer.text != answer.original
     console.print(_text("Answer (corrected)" if changed else "Answer", style="bold"))
-    console.print(Padding(_text(answer.text.strip() or "(empty)"), (0, 0, 1, 2)))
-    console.print(quotes_table(answer))
+    text = answer.text if asked is None else reader_text(answer)
+    console.print(Padding(_text(text.strip() or "(empty)"), (0, 0, 1, 2)))
+    console.print(quotes_table(answer, None if asked is None else "Quotes"))
     console.print(counts_line(answer))
     for line in (nothing_checked(answer), provided_hint(answer)):
         if line:
             console.print(_text(line, style="bold"))
     turn = eligibility_line(answer)
-    if turn:
+    if asked is not None:
+        for indent, line in sources_text(answer, asked):
+            console.print(Padding(_text(line), (0, 0, 0, indent)))
+    elif turn:
         console.print(_text(turn))
-    for source_id, why in kept_out(answer):
+    for source_id, why in kept_out(answer) if asked is None else ():
         console.print(_text(f"  kept out of this turn: {source_id}: {why}"))
     if answer.quotes:
         console.print()

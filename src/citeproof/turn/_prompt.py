@@ -33,14 +33,29 @@ _INVISIBLE = re.compile(
 # prompt's own markup: a source tag, spaced or not, or a citation marker.
 _FENCE = re.compile(r"(?i)[<\uff1c\ufe64\u2039\u3008]\s*(/?)\s*(source|cite)")
 _PARAGRAPH_LABEL = re.compile(r"(?i)\[(\s*(?:p|¶)\s*\d+\s*)\]")
-# Words that speak to the assistant rather than inform a reader.
+# Words that speak to the assistant rather than inform a reader: an order to drop its
+# instructions ("ignore all previous instructions", not "ignore the previous email"), a new
+# role or instructions for it, a line spoken as the assistant, or a chat template's role tag.
 _ADDRESSES_ASSISTANT = re.compile(
-    r"(?i)\b(?:ignore|disregard|forget|override)\b.{0,40}\b(?:instructions?|prompts?|rules?|"
-    r"guidelines?|directions?)\b"
-    r"|\b(?:you are now|from now on,? you|new instructions?|system prompt|developer mode)\b"
-    r"|^\s*(?:assistant|system|ai|chatgpt|claude|llm)\s*:"
+    r"(?i)\b(?:ignore|disregard|forget|override)\s+(?:(?:the|of|these|those|all|any)\s+){0,2}"
+    r"(?:all|any|your|previous|prior|above|earlier|preceding|system|original|existing)\s+"
+    r"(?:\w+\s+)?(?:instructions?|prompts?|rules?|guidelines?|directions?|context)\b"
+    r"|\b(?:from now on,? you|your new instructions|system prompt|developer mode)\b"
+    r"|\byou are now (?:an? )?(?:\w+ )?(?:assistant|ai|model|chatbot|bot|dan|in \w+ mode)\b"
+    r"|\bnew instructions?\s*:"
+    r"|\breveal (?:your|the) (?:instructions|prompt)\b"
+    r"|^\s*(?:assistant|ai|chatgpt|claude|llm)\s*:"
     r"|\b(?:as an ai|language model)\b.{0,40}\b(?:must|should|will)\b"
+    r"|<\|(?:im_start|im_end|system|user|assistant|endoftext)\|>|\[/?INST\]|<</?SYS>>"
+    r"|</?(?:system|instructions?)>|^\s*#{2,}\s*(?:system|instructions?)\s*:?\s*$"
 )
+
+
+def addresses_the_model(line: str) -> bool:
+    """Whether ``line`` speaks to the model rather than informs a reader: a source line a
+    prompt injection would write (`FlaggedLine`)."""
+    return _ADDRESSES_ASSISTANT.search(line) is not None
+
 
 SYSTEM = """\
 You answer questions using only the sources given to you. Rules:
@@ -147,7 +162,7 @@ def _source_block(
         flagged += [
             FlaggedLine(source.id, number, line.strip()[:200])
             for line in visible.split("\n")
-            if _ADDRESSES_ASSISTANT.search(line)
+            if addresses_the_model(line)
         ]
         clean = _PARAGRAPH_LABEL.sub(r"(\1)", _FENCE.sub(r"&lt;\1\2", visible))
         lines.append(f"[p{number}] {clean}")
