@@ -503,12 +503,12 @@ class ServiceState:
         )
 
     def finish_line(self, line: BatchLine, holder: str, output: str, *, failed: bool) -> bool:
-        """Store ``line``'s output record, if ``holder`` still holds it, and mark its batch
-        done when it was the last line. False (nothing stored) when another holder took the
+        """Store ``line``'s output record, if ``holder`` still holds it (the line keeps its
+        holder's name: who finished it), and mark its batch done when it was the last line. False (nothing stored) when another holder took the
         line over or finished it."""
         with self.engine.transaction():
             stored = self.engine.run(
-                "UPDATE batch_lines SET output = ?, failed = ?, holder = NULL "
+                "UPDATE batch_lines SET output = ?, failed = ? "
                 "WHERE batch_id = ? AND line = ? AND holder = ? AND output IS NULL",
                 (output, int(failed), line.batch_id, line.line, holder),
             )
