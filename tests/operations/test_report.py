@@ -162,8 +162,22 @@ def test_the_terminal_report_names_each_figure_E(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["report", "--audit", audit])
     assert result.exit_code == 0
     assert "3/5 claims with evidence (60.0%), 2 without" in result.stdout
-    assert "stale evidence      1/3 (1 answers)" in result.stdout
-    assert "superseded since    1 answers" in result.stdout
+    assert "stale evidence      1/3 (1 answer)" in result.stdout
+    assert "superseded since    1 answer\n" in result.stdout
+    assert "source gone since   0 answers\n" in result.stdout
+    assert " 1 answers" not in result.stdout
+
+
+def test_the_html_report_counts_in_the_right_number_E(tmp_path: Path) -> None:
+    audit, _, _ = build_log(tmp_path)
+    out = tmp_path / "report.html"
+    result = CliRunner().invoke(
+        main, ["report", "--audit", audit, "--format", "html", "--out", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    page = out.read_text(encoding="utf-8")
+    superseded = page[page.index("Superseded since") :]
+    assert '<div class="v">1</div><div class="d">answer</div>' in superseded
 
 
 def test_a_window_excludes_what_was_logged_before_it_E(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from html import escape
 
 from citeproof.operations._report import PERCENTILES, Report
+from citeproof.render import plural
 
 _CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 
@@ -53,9 +54,9 @@ def render_report_term(report: Report) -> str:
         "",
         f"drift (freshness window {report.freshness_days:g} days)",
         f"  stale evidence      {report.stale}/{report.evidence} "
-        f"({report.answers_with_stale} answers)",
-        f"  superseded since    {report.superseded_since} answers",
-        f"  source gone since   {report.missing_since} answers",
+        f"({plural(report.answers_with_stale, 'answer')})",
+        f"  superseded since    {plural(report.superseded_since, 'answer')}",
+        f"  source gone since   {plural(report.missing_since, 'answer')}",
         "",
         "latency (" + "/".join(f"p{p}" for p in PERCENTILES) + ")",
     ]
@@ -95,9 +96,9 @@ def render_report_html(report: Report) -> str:
         '<section class="cards">',
         _card("Coverage", _pct(report.coverage), f"{report.with_evidence}/{report.claims} claims"),
         _card("Stale evidence", str(report.stale), f"of {report.evidence} evidence objects"),
-        _card("Superseded since", str(report.superseded_since), "answers"),
-        _card("Source gone since", str(report.missing_since), "answers"),
-        _card("Corrected quotes", str(report.corrected_quotes), "quotes"),
+        _card("Superseded since", *_counted(report.superseded_since, "answer")),
+        _card("Source gone since", *_counted(report.missing_since, "answer")),
+        _card("Corrected quotes", *_counted(report.corrected_quotes, "quote")),
         "</section>",
         "<h2>Coverage and drift over time</h2>",
         coverage_chart,
@@ -123,6 +124,12 @@ def render_report_html(report: Report) -> str:
     return "\n".join(parts) + "\n"
 
 
+def _counted(count: int, word: str) -> tuple[str, str]:
+    """A card's value and its noun: ``("1", "answer")``, ``("2", "answers")``."""
+    value, _, noun = plural(count, word).partition(" ")
+    return value, noun
+
+
 def _card(title: str, value: str, detail: str) -> str:
     return (
         f'<div class="card"><div class="t">{escape(title)}</div>'
@@ -137,7 +144,8 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     body = "".join(
         "<tr>" + "".join(f"<td>{escape(cell)}</td>" for cell in row) + "</tr>" for row in rows
     )
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    table = f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    return f'<div class="table">{table}</div>'
 
 
 _W, _H, _PAD = 640, 200, 40
@@ -217,7 +225,10 @@ def _latency_chart(report: Report) -> str:
 
 
 _STYLE = """
-body{font:15px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:760px;color:#1a1a1a}
+*{box-sizing:border-box}
+body{font:15px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:760px;padding:0 1rem;
+color:#1a1a1a;overflow-wrap:anywhere}
+svg{max-width:100%;height:auto}.table{overflow-x:auto}
 h1{font-size:1.5rem}h2{font-size:1.15rem;margin-top:2rem}
 .cards{display:flex;gap:.8rem;flex-wrap:wrap}
 .card{border:1px solid #ccc;border-radius:6px;padding:.6rem .9rem;min-width:140px}
