@@ -97,10 +97,11 @@ section.panel:target { display: block; position: fixed; z-index: 10; top: 0; rig
     margin-right: calc(var(--panel-width) + 1rem); }
 }
 @media (max-width: 47.99rem) {
-  section.panel:target { top: auto; left: 0; width: auto; max-height: 72vh;
+  section.panel:target { top: auto; left: 0; width: auto; max-height: 55vh;
     border-left: 0; border-top: 1px solid var(--line); border-radius: 14px 14px 0 0;
     box-shadow: 0 -8px 24px rgba(31, 35, 40, .18); }
   main.citeproof { margin: 1rem auto; padding: 0 .75rem; }
+  body:has(section.panel:target) main.citeproof { padding-bottom: 55vh; }
   article.answer { padding: .25rem .9rem .6rem; }
 }
 .panel-head { display: flex; align-items: center; gap: .5rem; margin: .25rem 0 .5rem; }
