@@ -59,10 +59,10 @@ FACES = {
         "check_proxy_config", "config_to_env", "create_proxy_app",
     ],
     "citeproof.render": [
-        "FORMATS", "Format", "STATUS_LABELS", "SUPPORT_LABELS", "json_text", "judged_by_its_quote",
-        "markup_safe", "meaning_sentence", "nearest_passage", "plural", "rank", "refusal", "render",
-        "render_html", "render_markdown", "render_terminal", "safe_console", "state_label", "tone",
-        "visible", "word_diff",
+        "AnswerBody", "Asked", "FORMATS", "Format", "PAGE_CSS", "STATUS_LABELS", "SUPPORT_LABELS",
+        "answer_body", "json_text", "judged_by_its_quote", "markup_safe", "meaning_sentence",
+        "nearest_passage", "plural", "rank", "refusal", "render", "render_html", "render_markdown",
+        "render_terminal", "safe_console", "state_label", "tone", "visible", "word_diff",
     ],
     "citeproof.server": [
         "BALANCED", "EdgeMiddleware", "GuardedH11Protocol", "Limits", "MULTIPROCESS_DIR", "Metrics",
