@@ -106,6 +106,17 @@ def test_the_search_over_all_the_sources_is_built_once_for_them() -> None:
     assert len(cache) == 1
 
 
+def test_the_corpora_kept_stay_within_their_bound() -> None:
+    sets = [[s.text + f" {n}" for s in many_sources(8)] for n in range(4)]
+    one = Corpus(sets[0]).nbytes(sets[0])
+    cache = CorpusCache(max_bytes=2 * one + one // 2)
+    for texts in sets:
+        cache.get(texts)
+    assert len(cache) == 2  # the two most recent
+    assert cache.nbytes <= cache.max_bytes
+    assert cache.get(sets[3]) is cache.get(sets[3])
+
+
 @pytest.mark.parametrize("postings", [False, True], ids=["scanned", "from-postings"])
 def test_the_corpus_names_the_sources_that_may_hold_a_quote(
     postings: bool, monkeypatch: pytest.MonkeyPatch

@@ -16,6 +16,7 @@ kept with it.
 from __future__ import annotations
 
 import re
+import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -41,8 +42,8 @@ SCANNED_VOTES = 3_000  # ...and found by scanning, past the rarest two words
 COUNTED = 6  # longest (rarest) quote words counted in the text when scanning...
 SCANNED_ANCHORS = 4  # ...and the rarest of them that vote
 REMEMBERED = 512  # answers kept per corpus, of each kind: a quote asked again costs a lookup
-MAX_CHARS = 64_000_000
-"""Characters of text the kept corpora join, in all (least recently used go)."""
+MAX_BYTES = 256 * 1024 * 1024
+"""Bytes the kept corpora may hold, in all (least recently used go)."""
 
 
 class Corpus:
@@ -58,7 +59,6 @@ class Corpus:
         "_postings",
         "_remembered",
         "_starts",
-        "chars",
         "text",
     )
 
@@ -82,7 +82,6 @@ class Corpus:
             starts.append(at)
             at += len(part) + len(SEPARATOR)
         self.text = SEPARATOR.join(parts)
-        self.chars = sum(len(text) for text in texts)
         self._starts: IntArray = np.array(starts, dtype=np.int64)
         self._folded: str | None = None
         self._postings: _Postings | None = None
@@ -92,6 +91,17 @@ class Corpus:
 
     def __len__(self) -> int:
         return len(self._starts)
+
+    def nbytes(self, texts: Sequence[str] = ()) -> int:
+        """Bytes held now: the joined text, the casefolded one and the word postings once
+        built, and ``texts`` (those it was built from, when the caller holds them too)."""
+        size = sys.getsizeof(self.text) + int(self._starts.nbytes)
+        size += sum(sys.getsizeof(text) for text in texts)
+        if self._folded is not None:
+            size += sys.getsizeof(self._folded)
+        if self._postings is not None:
+            size += self._postings.nbytes()
+        return size
 
     def narrow(self, quote: str) -> tuple[int, ...] | None:
         """Positions (in the order the texts were given) of the texts that may hold
@@ -341,17 +351,26 @@ def _remembered(
 class CorpusCache:
     """Corpora kept by their texts (the texts themselves are the key: the same strings
     given again, or equal ones, find the corpus built before), least recently used go once
-    they join more than ``max_chars``. Thread-safe; two threads asking for the same new set
-    may both build it, one is kept."""
+    they hold more than ``max_bytes`` (`Corpus.nbytes`, the texts they are keyed by
+    included). An entry is measured when stored and again each time it is used, so the
+    parts a corpus builds later count from its next use. Thread-safe; two threads asking for
+    the same new set may both build it, one is kept; a corpus over the bound on its own is
+    built but not kept."""
 
-    def __init__(self, max_chars: int = MAX_CHARS) -> None:
-        self.max_chars = max_chars
+    def __init__(self, max_bytes: int = MAX_BYTES) -> None:
+        self.max_bytes = max_bytes
         self._entries: OrderedDict[tuple[str, ...], Corpus] = OrderedDict()
-        self._chars = 0
+        self._sizes: dict[tuple[str, ...], int] = {}
+        self._bytes = 0
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
         return len(self._entries)
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes the corpora kept held when last measured."""
+        return self._bytes
 
     def get(self, texts: Sequence[str]) -> Corpus:
         key = tuple(texts)
@@ -359,23 +378,31 @@ class CorpusCache:
             found = self._entries.get(key)
             if found is not None:
                 self._entries.move_to_end(key)
+                self._store(key, found)
                 return found
         corpus = Corpus(key)
         with self._lock:
             if key in self._entries:
                 return self._entries[key]
-            if corpus.chars <= self.max_chars:
-                self._entries[key] = corpus
-                self._chars += corpus.chars
-                while self._chars > self.max_chars:
-                    _, dropped = self._entries.popitem(last=False)
-                    self._chars -= dropped.chars
+            self._store(key, corpus)
         return corpus
+
+    def _store(self, key: tuple[str, ...], corpus: Corpus) -> None:
+        """Keep (or measure again) ``corpus``, then drop the least recently used over the
+        bound; under the lock."""
+        size = corpus.nbytes(key)
+        self._bytes += size - self._sizes.pop(key, 0)
+        self._entries[key] = corpus
+        self._sizes[key] = size
+        while self._bytes > self.max_bytes and self._entries:
+            dropped, _ = self._entries.popitem(last=False)
+            self._bytes -= self._sizes.pop(dropped)
 
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
-            self._chars = 0
+            self._sizes.clear()
+            self._bytes = 0
 
 
 CORPORA = CorpusCache()
