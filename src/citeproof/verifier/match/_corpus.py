@@ -179,8 +179,8 @@ class Corpus:
         votes = self._votes(segment)
         if votes is None:
             return None
-        if not len(votes):
-            return {}
+        if not len(votes):  # no word of it is a whole word anywhere: any text may hold it
+            return None
         width = max(16, len(segment) // 3)
         places = _densest(np.sort(votes), width)
         found: dict[int, list[int]] = {}
