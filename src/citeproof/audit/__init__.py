@@ -21,6 +21,7 @@ if typing.TYPE_CHECKING:
     from citeproof.audit._backends import open_existing_store, open_store
     from citeproof.audit._chain import record_hash
     from citeproof.audit._checkpoint import Checkpoint, CheckpointDirectory, load_public_key
+    from citeproof.audit._copy import CopiedLog, audit_schema_steps, copy_log
     from citeproof.audit._group import GroupCommit
     from citeproof.audit._merkle import MerkleFrontier, leaf_hash
     from citeproof.audit._proofs import (
@@ -60,6 +61,7 @@ _WHERE = {
     "Checkpoint": "citeproof.audit._checkpoint",
     "CheckpointDirectory": "citeproof.audit._checkpoint",
     "ConsistencyProof": "citeproof.audit._proofs",
+    "CopiedLog": "citeproof.audit._copy",
     "DEFAULT_CHECKPOINT_EVERY": "citeproof.audit._store",
     "GroupCommit": "citeproof.audit._group",
     "InclusionProof": "citeproof.audit._proofs",
@@ -68,10 +70,12 @@ _WHERE = {
     "ReadCheck": "citeproof.audit._reading",
     "Row": "citeproof.audit._store",
     "VerifyReport": "citeproof.audit._verify",
+    "audit_schema_steps": "citeproof.audit._copy",
     "build_entry": "citeproof.audit._record",
     "check_stored_texts": "citeproof.audit._reading",
     "checked_records": "citeproof.audit._reading",
     "consistency_proof": "citeproof.audit._proofs",
+    "copy_log": "citeproof.audit._copy",
     "inclusion_proof": "citeproof.audit._proofs",
     "json_path_keys": "citeproof.audit._store",
     "leaf_hash": "citeproof.audit._merkle",
@@ -101,6 +105,7 @@ __all__ = [
     "Checkpoint",
     "CheckpointDirectory",
     "ConsistencyProof",
+    "CopiedLog",
     "GroupCommit",
     "InclusionProof",
     "MerkleFrontier",
@@ -108,10 +113,12 @@ __all__ = [
     "ReadCheck",
     "Row",
     "VerifyReport",
+    "audit_schema_steps",
     "build_entry",
     "check_stored_texts",
     "checked_records",
     "consistency_proof",
+    "copy_log",
     "inclusion_proof",
     "json_path_keys",
     "leaf_hash",

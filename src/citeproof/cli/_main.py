@@ -19,6 +19,7 @@ COMMANDS = {
     "audit": "citeproof.cli._audit:audit_group",
     "serve": "citeproof.cli._serve:serve_command",
     "token": "citeproof.cli._serve:token_group",
+    "db": "citeproof.cli._db:db_group",
     "revalidate": "citeproof.cli._revalidate:revalidate_command",
     "report": "citeproof.cli._report:report_command",
     "guardrail": "citeproof.cli._guardrail:guardrail_command",

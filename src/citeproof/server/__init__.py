@@ -15,6 +15,7 @@ if typing.TYPE_CHECKING:
     from citeproof.server._balance import create_table
     from citeproof.server._config import Limits, ServiceConfig, is_loopback
     from citeproof.server._connections import GuardedH11Protocol
+    from citeproof.server._database_admin import CopyReport, copy_data, migrate_all, schema_report
     from citeproof.server._guards import EdgeMiddleware
     from citeproof.server._listen import BALANCED, reserve
     from citeproof.server._metrics import MULTIPROCESS_DIR, Metrics
@@ -26,6 +27,7 @@ if typing.TYPE_CHECKING:
 
 _WHERE = {
     "BALANCED": "citeproof.server._listen",
+    "CopyReport": "citeproof.server._database_admin",
     "EdgeMiddleware": "citeproof.server._guards",
     "GuardedH11Protocol": "citeproof.server._connections",
     "Limits": "citeproof.server._config",
@@ -38,10 +40,13 @@ _WHERE = {
     "ServiceState": "citeproof.server._state",
     "check_sizes": "citeproof.server._service",
     "config_to_env": "citeproof.server._process",
+    "copy_data": "citeproof.server._database_admin",
     "create_app": "citeproof.server._app",
     "create_table": "citeproof.server._balance",
     "is_loopback": "citeproof.server._config",
+    "migrate_all": "citeproof.server._database_admin",
     "reserve": "citeproof.server._listen",
+    "schema_report": "citeproof.server._database_admin",
 }
 
 __getattr__ = on_first_use(globals(), _WHERE)
@@ -51,6 +56,7 @@ __all__ = [
     "BALANCED",
     "MULTIPROCESS_DIR",
     "PROBLEM_TYPE",
+    "CopyReport",
     "EdgeMiddleware",
     "GuardedH11Protocol",
     "Limits",
@@ -61,8 +67,11 @@ __all__ = [
     "ServiceState",
     "check_sizes",
     "config_to_env",
+    "copy_data",
     "create_app",
     "create_table",
     "is_loopback",
+    "migrate_all",
     "reserve",
+    "schema_report",
 ]

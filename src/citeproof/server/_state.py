@@ -504,8 +504,8 @@ class ServiceState:
 
     def finish_line(self, line: BatchLine, holder: str, output: str, *, failed: bool) -> bool:
         """Store ``line``'s output record, if ``holder`` still holds it (the line keeps its
-        holder's name: who finished it), and mark its batch done when it was the last line. False (nothing stored) when another holder took the
-        line over or finished it."""
+        holder's name: who finished it), and mark its batch done when it was the last line.
+        False (nothing stored) when another holder took the line over or finished it."""
         with self.engine.transaction():
             stored = self.engine.run(
                 "UPDATE batch_lines SET output = ?, failed = ? "
@@ -520,8 +520,63 @@ class ServiceState:
             )
         return stored > 0
 
+    # --- copying -----------------------------------------------------------------------------
+    def row_counts(self) -> dict[str, int]:
+        """How many rows each of the service's tables holds (``settings`` included)."""
+        return {
+            table: _count(self.engine.row(f"SELECT COUNT(*) FROM {table}")) for table in _COPIED
+        }
+
+    def copy_from(self, other: ServiceState) -> dict[str, int]:
+        """Write every row of ``other``'s tables into this (empty) database, in one
+        transaction, and return how many of each: the deployment key and token digests as
+        they are, answers in the order they were recorded, batches with their lines, leases
+        and results, idempotency keys with their stored responses. Raises `ServiceStateError`
+        when this database holds rows already (nothing is written then)."""
+        with self.engine.transaction():
+            held = {table: n for table, n in self.row_counts().items() if n}
+            if held:
+                shown = ", ".join(f"{n} in {table}" for table, n in held.items())
+                raise ServiceStateError(
+                    f"{self.where}: holds service data already ({shown}): "
+                    "a copy goes into an empty database only"
+                )
+            copied = {}
+            for table, columns in _COPIED.items():
+                order = _COPY_ORDER.get(table, columns.split(",")[0])
+                rows = other.engine.rows(f"SELECT {columns} FROM {table} ORDER BY {order}")
+                marks = ", ".join("?" for _ in columns.split(","))
+                self.engine.run_many(
+                    f"INSERT INTO {table} ({columns}) VALUES ({marks})",
+                    [_portable(row) for row in rows],
+                )
+                copied[table] = len(rows)
+        return copied
+
 
 _COUNT_KEY = re.compile(r"[a-z_]{1,40}")
+
+
+_COPIED = {
+    "settings": "name, value",
+    "tokens": "name, digest, created_at",
+    "answers": "answer_id, principal, request_id, audit_sequence, kind, counts, text, created_at",
+    "idempotency": "principal, key, digest, response, created_at, claimed_at",
+    "batches": "id, principal, created_at, status, total, lease_until, finished_at",
+    "batch_lines": "batch_id, line, input, output, failed, holder, lease_until, claims, audit_from",
+}
+"""The service's tables and the columns a copy carries (an answer's ``seq`` is given anew,
+in the original order)."""
+_COPY_ORDER = {"answers": "seq", "batch_lines": "batch_id, line", "idempotency": "principal, key"}
+
+
+def _count(row: tuple[Any, ...] | None) -> int:
+    return int(row[0]) if row else 0
+
+
+def _portable(row: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A row read from one backend as the other takes it (a memoryview as bytes)."""
+    return tuple(bytes(value) if isinstance(value, memoryview) else value for value in row)
 
 
 _ANSWER_COLUMNS = "answer_id, principal, request_id, audit_sequence, kind, counts, text, created_at"

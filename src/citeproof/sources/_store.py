@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Literal, Self
+from typing import ClassVar, Literal, Self
 
 from citeproof.database import (
     Engine,
@@ -229,6 +229,10 @@ class SourceStore:
 
     ``clock`` gives the time recorded as ``retrieved_at`` when a version is first stored.
     """
+
+    COMPONENT: ClassVar[str] = COMPONENT
+    MIGRATIONS: ClassVar[tuple[Migration, ...]] = MIGRATIONS
+    """The store's schema, as `citeproof.database.schema_status` reads it."""
 
     def __init__(self, path: Path | str, *, clock: Callable[[], datetime] = utc_now) -> None:
         url = is_database_url(path)
@@ -443,6 +447,41 @@ class SourceStore:
                 )
             )
         return changes
+
+    def copy_from(self, other: SourceStore) -> tuple[int, int]:
+        """Write every source of ``other`` (each version, superseded or not, with its access
+        list and origin, as stored) and its passages into this empty store, in one
+        transaction, indexing the passages for this backend; return (sources, passages).
+        Raises `SourceError` when this store holds sources already (nothing is written)."""
+        passages = 0
+        with self.engine.transaction():
+            self.engine.lock(_WRITE_LOCK)
+            held = self.count(include_superseded=True)
+            if held:
+                raise SourceError(
+                    f"holds {held} sources already: a copy goes into an empty store only",
+                    where=self.where,
+                )
+            rows = other.engine.rows(f"SELECT {_COLUMNS} FROM sources ORDER BY doc_id, revision")
+            marks = ", ".join("?" for _ in _COLUMNS.split(","))
+            for row in rows:
+                self.engine.run(f"INSERT INTO sources ({_COLUMNS}) VALUES ({marks})", row)
+                source_id, text = str(row[0]), str(row[7])
+                windows = other.engine.rows(
+                    'SELECT first, last, start, "end" FROM passages WHERE source_id = ? '
+                    "ORDER BY id",
+                    (source_id,),
+                )
+                for first, last, start, end in windows:
+                    added = self.engine.row(
+                        'INSERT INTO passages (source_id, first, last, start, "end") '
+                        "VALUES (?, ?, ?, ?, ?) RETURNING id",
+                        (source_id, first, last, start, end),
+                    )
+                    assert added is not None  # RETURNING gives the new row
+                    self._index.add(int(added[0]), text[int(start) : int(end)])
+                passages += len(windows)
+        return len(rows), passages
 
     # --- reading -------------------------------------------------------------------------
     def get(self, source_id: str) -> Source:
