@@ -19,6 +19,13 @@ JSON) in-process, one at a time.
 Target on the development machine: 0 errors, p95 at most 100 ms. ``--stages N``: only where
 one request's time goes (parse, verify's quotes and claim support, evidence, audit append,
 JSON), N requests in-process.
+
+``--hosts 2``: the deployment of docs/deploy.md instead: one PostgreSQL (``CITEPROOF_PG_URL``, a
+fresh schema), two ``serve`` hosts with a worker and a data folder each, docs/nginx.conf in
+front with both in its upstream (its per-address ``limit_req``/``limit_conn`` left out: every
+request comes from this one address); ``POST /v1/verify`` through nginx beside one host
+straight, with the load average. On one machine of two cores this measures that the hosts
+work together and what nginx and PostgreSQL cost, not how far more machines scale.
 """
 
 from __future__ import annotations
@@ -384,6 +391,99 @@ def start_service(
     raise SystemExit("the server did not start")
 
 
+def hosts_bench(args: argparse.Namespace, content: bytes) -> None:
+    """``--hosts N``: N hosts of one worker on a fresh PostgreSQL schema, nginx in front."""
+    import psycopg
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from tests.conftest import schema_url
+    from tests.security.test_nginx_front import main_config, site_config
+
+    url, nginx = os.environ.get("CITEPROOF_PG_URL"), shutil.which("nginx") or "/usr/sbin/nginx"
+    if not url or not os.access(nginx, os.X_OK):
+        raise SystemExit("--hosts needs CITEPROOF_PG_URL (.ci/postgres.sh) and nginx")
+    schema = f"bench_hosts_{os.getpid()}"
+    citeproof = str(Path(sys.executable).parent / "citeproof")
+    processes: list[subprocess.Popen[bytes]] = []
+    with (
+        psycopg.connect(url, autocommit=True) as admin,
+        tempfile.TemporaryDirectory(prefix="citeproof-bench-hosts-") as name,
+    ):
+        admin.execute(f"CREATE SCHEMA {schema}".encode())
+        folder, database = Path(name), schema_url(url, schema)
+        try:
+            token = subprocess.run(
+                [citeproof, "token", "add", "bench", "--database", database],
+                capture_output=True, text=True, check=True,
+            ).stdout.strip()  # fmt: skip
+            ports = [free_port() for _ in range(args.hosts)]
+            limits = folder / "limits.json"
+            limits.write_text(json.dumps(
+                {"rate_per_minute": 10_000_000, "rate_burst": 1_000_000,
+                 "connections_per_client": 1000}
+            ))  # fmt: skip
+            for n, port in enumerate(ports):
+                (folder / f"host-{n}").mkdir()
+                processes.append(subprocess.Popen(
+                    [citeproof, "serve", "--port", str(port), "--data", str(folder / f"host-{n}"),
+                     "--database", database, "--limits", str(limits)],
+                    stdout=subprocess.DEVNULL,
+                ))  # fmt: skip
+            front = free_port()
+            site = site_config(ports[0], front)
+            upstream = "".join(f"    server 127.0.0.1:{port};\n" for port in ports)
+            site = site.replace(f"    server 127.0.0.1:{ports[0]};\n", upstream)
+            site = re.sub(r"(?m)^\s*limit_(req|conn) [^;]+;\n", "", site)
+            site = site.replace("server_name citeproof.example.org;",
+                                "server_name citeproof.example.org 127.0.0.1;")  # fmt: skip
+            (folder / "site.conf").write_text(site)
+            (folder / "nginx.conf").write_text(main_config(folder, folder / "site.conf"))
+            processes.append(subprocess.Popen(
+                [nginx, "-p", str(folder), "-c", str(folder / "nginx.conf"), "-e", "stderr"],
+                stdout=subprocess.DEVNULL,
+            ))  # fmt: skip
+            for port in [*ports, front]:
+                for _ in range(600):
+                    try:
+                        if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).is_success:
+                            break
+                    except httpx.TransportError:
+                        pass
+                    time.sleep(0.1)
+                else:
+                    raise SystemExit(f"nothing answered on port {port}")
+            headers = {"Authorization": f"Bearer {token}"}
+            rows = []
+            for label, port in (
+                (f"{args.hosts} hosts via nginx", front),
+                ("1 host, straight", ports[0]),
+            ):
+                address = f"http://127.0.0.1:{port}"
+                asyncio.run(drive(address, "POST", "/v1/verify", content, headers, args.clients,
+                                  args.warmup_seconds))  # fmt: skip
+                row = asyncio.run(drive(address, "POST", "/v1/verify", content, headers,
+                                        args.clients, args.seconds))  # fmt: skip
+                rows.append((label, row, os.getloadavg()[0]))
+        finally:
+            for process in reversed(processes):  # nginx (graceful on SIGQUIT) first
+                is_nginx = process.args[0] == nginx  # type: ignore[index]
+                process.send_signal(signal.SIGQUIT if is_nginx else signal.SIGTERM)
+                process.wait(timeout=30)
+            admin.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE".encode())
+    print(
+        f"POST /v1/verify, {args.clients} clients (httpx in this process), {args.seconds:.0f} s "
+        f"each, {args.hosts} hosts of 1 worker on PostgreSQL, {os.cpu_count()} cores: this "
+        "measures correctness and overhead (nginx, PostgreSQL), not scale"
+    )
+    print(f"{'':<22} {'req/s':>8} {'p50 ms':>8} {'p95 ms':>8} {'errors':>7} {'load 1m':>8}")
+    for label, row, load in rows:
+        print(
+            f"{label:<22} {row['throughput']:>8.1f} {row['p50_ms'] or 0:>8.1f} "
+            f"{row['p95_ms'] or 0:>8.1f} {row['errors']:>7} {load:>8.1f}"
+            + (f"  {row['error_kinds']}" if row["errors"] else "")
+        )
+
+
 def start(data: Path, port: int, workers: int) -> subprocess.Popen[bytes]:
     process, token = start_service(data, port, workers)
     os.environ["BENCH_TOKEN"] = token
@@ -401,8 +501,14 @@ def main() -> None:
     parser.add_argument(
         "--stages", type=int, metavar="N", help="only the per-stage profile of N requests"
     )
+    parser.add_argument(
+        "--hosts", type=int, default=1, help="2: two hosts on PostgreSQL behind nginx"
+    )
     args = parser.parse_args()
     line = request_line()
+    if args.hosts > 1:
+        hosts_bench(args, json.dumps(line).encode())
+        return
     if args.stages:
         print_stages(stages(line, args.stages))
         return
