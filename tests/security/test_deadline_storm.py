@@ -13,17 +13,22 @@ from __future__ import annotations
 import concurrent.futures
 import json
 import random
+import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import anyio
 import httpx
 import pytest
 
+from citeproof.server._api import WORK_THREADS
 from tests.security.test_abandoned_work import abandoned
 from tests.security.test_bounded_memory import fresh_source
 from tests.server.conftest import Server, start_server
 from tests.server.lines import body, lending_line
+from tests.server.test_guards_in_process import service
 
 JSON = {"Content-Type": "application/json"}
 
@@ -142,3 +147,37 @@ def test_one_principals_heavy_work_does_not_hold_up_another(shared: Server) -> N
         assert quick.result() == 200
         assert {f.result() for f in heavy} <= {200, 503}  # answered, in time or not
     assert finished["bob"] < min(finished[f"alice-{n}"] for n in range(3)), finished
+
+
+def test_a_worker_whose_threads_stay_taken_by_abandoned_work_is_not_live(tmp_path: Path) -> None:
+    """Work that never reaches a checkpoint (here the audit report, made to hang) keeps its
+    thread after its 503; once every work thread is so taken for longer than a deadline,
+    `/healthz` answers 503, so a liveness probe restarts the worker; when the threads end, it
+    answers 200 again."""
+    release = threading.Event()
+    with service(tmp_path, dev=True, deadline_seconds=0.5) as running:
+        running.app.state.service.audit_report = lambda: release.wait(60)
+
+        async def storm(client: httpx.AsyncClient) -> list[int]:
+            replies: list[int] = []
+
+            async def one() -> None:
+                replies.append((await client.get("/v1/audit/verify")).status_code)
+
+            async with anyio.create_task_group() as group:
+                for _ in range(WORK_THREADS):
+                    group.start_soon(one)
+            return replies
+
+        try:
+            assert running.call(storm) == [503] * WORK_THREADS
+            time.sleep(0.6)
+            stuck = running.get("/healthz")
+            assert stuck.status_code == 503, stuck.text
+            assert f"{WORK_THREADS} threads" in stuck.json()["detail"]
+        finally:
+            release.set()
+        deadline = time.monotonic() + 30
+        while running.get("/healthz").status_code != 200:
+            assert time.monotonic() < deadline, "the worker never came back"
+            time.sleep(0.1)
