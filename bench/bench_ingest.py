@@ -273,6 +273,18 @@ def main() -> None:
             f"| {name} | {len(lat)} | {built} | {med * 1e3:.2f} | {p99 * 1e3:.2f} | "
             f"{med / ours_med:.2f}x | {recall(found):.3f} |"
         )
+    # One table of the figures docs/measurements.md keeps (tools/measurements.py ingest).
+    others = f"bm25s {statistics.median(bm25s_lat) * 1e3:.2f} ms, rank_bm25 "
+    others += f"{statistics.median(okapi_lat) * 1e3:.2f} ms (median)"
+    print(
+        "\n| figure | citeproof | beside it | target |\n|---|---|---|---|\n"
+        f"| ingestion ({args.messages:,} messages, {mb:.1f} MB) | {mb / ingest_s:.2f} MB/s, "
+        f"{args.messages / ingest_s:.0f} messages/s | | 3 MB/s, 400 messages/s |\n"
+        f"| retrieval median / p99 | {ours_med * 1e3:.2f} / "
+        f"{percentile(ours_lat, 0.99) * 1e3:.2f} ms | {others} | |\n"
+        f"| retrieval recall@8 | {recall(ours_found):.3f} | bm25s {recall(bm25s_found):.3f}, "
+        f"rank_bm25 {recall(okapi_found):.3f} | |"
+    )
 
 
 if __name__ == "__main__":

@@ -50,7 +50,7 @@ def calibration(claim: str) -> bool:
     """A third of every tune half, by the claim (a SummEdits row by its summary): the
     entailment model trained with ``--leave-out-calibration`` never saw these claims, so its
     probabilities on them are what it gives on new text, and a head that reads them can be
-    fitted here (tried and not shipped: docs/measurements.md, "A head over the model's
+    fitted here (tried and not shipped: docs/measurements-history.md, "A head over the model's
     probabilities")."""
     return hashlib.sha256(("calibration\0" + claim).encode()).digest()[0] % 3 == 0
 

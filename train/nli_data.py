@@ -245,7 +245,7 @@ def training_pairs(
 
     ``calibrated``: the claims of the calibration slice (support_data.calibration: a third of
     each of those sets' tune halves) left out, so a head reading the model's probabilities can
-    be fitted on them (docs/measurements.md, "A head over the model's probabilities")."""
+    be fitted on them (docs/measurements-history.md, "A head over the model's probabilities")."""
     rng = random.Random(seed)
     pairs: list[Pair] = []
     pairs += factcheck("tune")

@@ -10,7 +10,7 @@ one interpreter lock: answers verified side by side only take the lock from each
 every request takes as long as the slowest, and the thread appending to the audit log,
 holding the log's write lock for every worker, waits for the interpreter lock behind them
 while the other worker's appends queue (32 clients on two workers, 16 threads verifying:
-appends waited 44 ms at p50; docs/measurements.md).
+appends waited 44 ms at p50; docs/measurements-history.md).
 
 The caller is known from the request's headers before its body is read: a client without a
 valid token cannot hold a connection open sending a body.

@@ -35,7 +35,7 @@ PROMPT_VERSION = "citeproof-prompt/1+quote-first/2"
 MAX_EVIDENCE = 3
 MAX_SENTENCE = 400  # longer sentences are left out of the grammar: a quote must stay readable
 MIN_WORDS = 3  # shorter sentences ("Hi Priya,", "Martin") are no evidence
-MAX_CHOICES = 6  # sentences the grammar offers (chosen by measurement: docs/measurements.md)
+MAX_CHOICES = 6  # sentences the grammar offers (measured: docs/measurements-history.md)
 _MARKER_ID = re.compile(r"[\w.:/-]{1,200}")  # what a <cite:ID> marker can carry
 
 SYSTEM = f"""\
