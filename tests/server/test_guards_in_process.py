@@ -377,19 +377,19 @@ def test_dev_mode_calls_a_request_without_a_token_dev(tmp_path: Path) -> None:
 
 
 class Clock:
-    """The rate limiter's monotonic clock, moved by hand."""
+    """The rate limiter's wall clock (its buckets are in the service database), moved by hand."""
 
     def __init__(self) -> None:
         self.now = 1_000.0
 
-    def monotonic(self) -> float:
+    def time(self) -> float:
         return self.now
 
 
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
     moved = Clock()
-    monkeypatch.setattr("citeproof.server._auth.time", SimpleNamespace(monotonic=moved.monotonic))
+    monkeypatch.setattr("citeproof.server._auth.time", SimpleNamespace(time=moved.time))
     return moved
 
 

@@ -27,6 +27,7 @@ from citeproof.server._guards import EdgeMiddleware, internal_error
 from citeproof.server._openapi30 import openapi_30
 from citeproof.server._origins import OriginGuard
 from citeproof.server._problems import Problem
+from citeproof.server._rate import RateBuckets
 from citeproof.server._review import build_review_router, render
 from citeproof.server._sealing import Sealer
 from citeproof.server._service import Service
@@ -49,7 +50,11 @@ def create_app(config: ServiceConfig) -> FastAPI:
     sealer = Sealer(service.seal, config.limits.checkpoint_seconds)
     auth = Authenticator(
         service.state,
-        RateLimiter(config.limits.rate_per_minute, config.limits.rate_burst),
+        RateLimiter(
+            config.limits.rate_per_minute,
+            config.limits.rate_burst,
+            RateBuckets(service.state.engine),
+        ),
         dev=config.dev,
     )
 

@@ -3,12 +3,12 @@ per-principal rate limit."""
 
 from __future__ import annotations
 
-import threading
 import time
 
 from starlette.requests import Request
 
 from citeproof.server._problems import Problem
+from citeproof.server._rate import RateBuckets
 from citeproof.server._state import ServiceState
 
 DEV_PRINCIPAL = "dev"
@@ -17,31 +17,28 @@ REVIEW_COOKIE = "citeproof_token"
 
 class RateLimiter:
     """A token bucket per principal: ``burst`` requests at once, refilled at ``per_minute``.
-    Kept in the worker process's memory, so each worker allows that much."""
+    The buckets are in the service database (`RateBuckets`), so the limit holds across every
+    worker process of a data folder and every host of one PostgreSQL."""
 
-    def __init__(self, per_minute: int, burst: int) -> None:
+    def __init__(self, per_minute: int, burst: int, buckets: RateBuckets) -> None:
         self.rate = per_minute / 60.0
         self.burst = float(burst)
-        self._buckets: dict[str, tuple[float, float]] = {}
-        self._lock = threading.Lock()
+        self.buckets = buckets
 
     def take(self, principal: str) -> None:
         """Spend one request of ``principal``'s allowance, or raise a 429 `Problem`."""
-        now = time.monotonic()
-        with self._lock:
-            tokens, last = self._buckets.get(principal, (self.burst, now))
-            tokens = min(self.burst, tokens + (now - last) * self.rate)
-            if tokens < 1.0:
-                wait = max(1, int((1.0 - tokens) / self.rate + 0.999))
-                self._buckets[principal] = (tokens, now)
-                raise Problem(
-                    429,
-                    "Too many requests",
-                    f"over {int(self.rate * 60)} requests a minute for {principal!r}",
-                    field="Authorization",
-                    headers={"Retry-After": str(wait)},
-                )
-            self._buckets[principal] = (tokens - 1.0, now)
+        taken = self.buckets.take(
+            principal, now=time.time(), per_second=self.rate, burst=self.burst
+        )
+        if not taken.granted:
+            wait = max(1, int((1.0 - taken.tokens) / self.rate + 0.999))
+            raise Problem(
+                429,
+                "Too many requests",
+                f"over {int(self.rate * 60)} requests a minute for {principal!r}",
+                field="Authorization",
+                headers={"Retry-After": str(wait)},
+            )
 
 
 class Authenticator:

@@ -30,7 +30,8 @@ class Limits:
     quotes_per_answer: int = 200
     question_chars: int = 4_000
     rate_per_minute: int = 600
-    """Requests per principal per minute, per worker process (a token bucket)."""
+    """Requests per principal per minute (a token bucket in the service database: shared by
+    every worker, and by every host of one PostgreSQL)."""
     rate_burst: int = 120
     deadline_seconds: float = 30.0
     """A request still unanswered after this is answered 503; the client is free again."""

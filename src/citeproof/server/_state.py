@@ -34,6 +34,8 @@ from citeproof.database import (
     open_engine,
 )
 from citeproof.errors import DatabaseError, InputError, ServiceStateError
+from citeproof.server._rate import TABLE as RATE_BUCKETS
+from citeproof.server._rate import UNLOGGED_TABLE as UNLOGGED_RATE_BUCKETS
 
 COMPONENT = "service"
 MIGRATIONS = (
@@ -102,9 +104,15 @@ MIGRATIONS = (
             "WHERE output IS NULL",
         ),
     ),
+    Migration(
+        3,
+        "rate limit: one token bucket per principal",
+        sqlite=(RATE_BUCKETS,),
+        postgresql=(UNLOGGED_RATE_BUCKETS,),
+    ),
 )
 """The service database's schema, step by step (`citeproof.database.migrate`): a data folder
-from before migrations holds step 1's tables already, and only gains step 2."""
+from before migrations holds step 1's tables already, and only gains steps 2 and 3."""
 
 TOKEN_PREFIX = "cpt_"
 SEARCH_TEXT_CHARS = 4_000
