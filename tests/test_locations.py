@@ -6,6 +6,7 @@ machines. The lending policy's "¶5" is its section 4: a reader is sent to "§4"
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from citeproof import verify
 from citeproof.outcome import answer_to_json
 from citeproof.render import render
 from citeproof.sources import read_source_file
-from tests.cli_runs import LENDING
+from tests.cli_runs import EXAMPLE_SOURCES, LENDING, invoke
 
 WHEN = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 
@@ -121,3 +122,42 @@ def test_a_plain_text_without_numbering_keeps_its_paragraph_counts() -> None:
     )
     assert "hartley-memo.txt (memo) ¶2" in render(answer, "term")
     assert answer_to_json(answer)["quotes"][0]["location"] is None
+
+
+def test_a_corrected_citation_names_the_sections_not_the_counts() -> None:
+    policy = read_source_file(LENDING / "credit-policy.md", source_id="policy")
+    memo = read_source_file(LENDING / "hartley-memo.txt", source_id="memo")
+    answer = verify(
+        'The policy says "Self-employed applicants must provide two years of certified '
+        'accounts or tax calculations" [policy ¶2]. The memo: "The applicant is self-employed '
+        'and provided one year of certified accounts" [memo ¶4].',
+        [policy, memo],
+        now=WHEN,
+    )
+    located, counted = answer_to_json(answer)["quotes"]
+    (moved,) = located["corrections"]
+    assert (moved["kind"], moved["before"], moved["after"]) == (
+        "location",
+        "policy §1 Scope",
+        "policy §4 Verification of income",
+    )
+    assert moved["reason"] == "quote is in policy §4 Verification of income, not §1 Scope"
+    assert (
+        located["note"] == "found in §4 Verification of income, not the cited §1 Scope; corrected"
+    )
+    markdown = render(answer, "md")
+    assert "was: “policy §1 Scope”, now: “policy §4 Verification of income”" in markdown
+    assert "policy ¶2" not in markdown and "policy ¶2" not in render(answer, "term")
+    # A source without its own numbering keeps the counts.
+    (kept,) = counted["corrections"]
+    assert (kept["before"], kept["after"]) == ("memo ¶4", "memo ¶2")
+    assert kept["reason"] == "quote is in paragraph 2 of memo, not paragraph 4"
+
+
+def test_verify_names_the_policy_sections_for_a_markdown_source_given_on_the_command_line() -> None:
+    code, out, err = invoke(
+        "verify", str(LENDING / "answer.md"), *EXAMPLE_SOURCES, "--format", "json"
+    )
+    assert code == 0, err
+    located = {q["paragraph"]: q["location"] for q in json.loads(out)["quotes"] if q["source"]}
+    assert located[5] == "§4 Verification of income" and located[3] == "§2 Loan-to-value"

@@ -1,9 +1,10 @@
 """One identity per claim and quote across every output of one verify (issue 46, item 3).
 
 The example answer verified once per output (the terminal, Markdown, the answer page, the JSON
-contract with its audit record, and the operations report read from that record) must number
-its claims and name its quotes the same everywhere, and count the same claims: "11 claims" on
-the page is the coverage's 11, not a count of every sentence (the question heading and "Yes."
+contract with its audit record, the operations report read from that record, and the review
+app's page for the same answer verified through ``citeproof serve --dev``) must number its
+claims and name its quotes the same everywhere, and count the same claims: "11 claims" on the
+page is the coverage's 11, not a count of every sentence (the question heading and "Yes."
 assert nothing and carry no number).
 """
 
@@ -16,7 +17,10 @@ from typing import Any
 
 from citeproof.audit import open_store
 from citeproof.operations import logged_records
+from citeproof.outcome import payload_with_texts
 from tests.cli_runs import EXAMPLE_SOURCES, LENDING, invoke
+from tests.server.conftest import start_server
+from tests.server.lines import body
 from tests.test_render import flat, parse
 
 ANSWER = str(LENDING / "answer.md")
@@ -36,6 +40,75 @@ def _contract(tmp_path: Path) -> tuple[dict[str, Any], str, dict[str, Any]]:
         records = [r.payload for r in logged_records(log) if r.is_answer]
     assert len(records) == 1
     return json.loads(out), err, records[0]
+
+
+def _reviewed(tmp_path: Path, record: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    """The same answer over the same sources (as the audit record holds them) verified through
+    ``/v1/verify`` of ``citeproof serve --dev``: its JSON reply and its ``/review/{id}`` page."""
+    with open_store(str(tmp_path / "audit.db")) as log:
+        sources = payload_with_texts(record, log)["sources"]
+    fields = ("id", "kind", "text", "title", "doc_id", "version", "url", "paragraphs", "locations")
+    line = {
+        "id": "one-numbering",
+        "answer": Path(ANSWER).read_text(encoding="utf-8"),
+        "sources": [{name: source[name] for name in fields} for source in sources],
+    }
+    for server in start_server(tmp_path / "review", "--dev"):
+        with server.client() as http:
+            posted = http.post(
+                "/v1/verify", content=body(line), headers={"Content-Type": "application/json"}
+            )
+            assert posted.status_code == 200, posted.text
+            page = http.get("/review/one-numbering")
+            assert page.status_code == 200, page.text
+            return posted.json(), page.text
+    raise AssertionError("the server did not start")
+
+
+def _summary(html: str) -> str:
+    """The page's counts: ``11 claims: 4 supported, ...; 8 quotes: 2 verified, ...``."""
+    found = re.search(r"(\d+ claims: [^<]*)</p>", html)
+    assert found is not None
+    return found.group(1)
+
+
+def _check_page(
+    html: str,
+    claims: dict[int, dict[str, Any]],
+    quote_ids: list[str],
+    claim_of_quote: dict[str, int],
+) -> None:
+    """Marker k opens panel k, which shows claim k and its own quotes, each under its id."""
+    n = len(claims)
+    assert f"{n} claims: " in html
+    root = parse(html).root
+    markers = [
+        int(a.attrs["id"].removeprefix("ref-"))
+        for a in root.find_all("a")
+        if a.attrs.get("id", "").startswith("ref-")
+    ]
+    assert markers == list(range(1, n + 1))
+    panels = {
+        int(s.attrs["id"].removeprefix("note-")): s
+        for s in root.find_all("section")
+        if s.attrs.get("id", "").startswith("note-")
+    }
+    assert sorted(panels) == list(range(1, n + 1))
+    for k, panel in panels.items():
+        said = next(p for p in panel.find_all("p") if "claim-text" in p.attrs.get("class", ""))
+        written = re.sub(r"\s*\[[^\]]*\]", "", claims[k]["text"])
+        assert _shown(flat(said.text()))[:30] == _shown(written)[:30], k
+        checks = [
+            d.attrs["id"].removeprefix("check-")
+            for d in panel.find_all("div")
+            if d.attrs.get("id", "").startswith("check-")
+        ]
+        assert checks == [q for q in quote_ids if claim_of_quote[q] == k]
+        for quote_id in checks:
+            check = next(
+                d for d in panel.find_all("div") if d.attrs.get("id") == f"check-{quote_id}"
+            )
+            assert flat(check.text()).startswith(quote_id)
 
 
 def _numbers(answer: dict[str, Any]) -> dict[int, dict[str, Any]]:
@@ -96,32 +169,15 @@ def test_every_output_numbers_and_counts_the_same_claims_and_quotes(tmp_path: Pa
 
     # The answer page: marker k opens panel k, which shows claim k and its own quotes.
     html, _ = _verify("html")
-    assert f"{n} claims: " in html
-    root = parse(html).root
-    markers = [
-        int(a.attrs["id"].removeprefix("ref-"))
-        for a in root.find_all("a")
-        if a.attrs.get("id", "").startswith("ref-")
-    ]
-    assert markers == list(range(1, n + 1))
-    panels = {
-        int(s.attrs["id"].removeprefix("note-")): s
-        for s in root.find_all("section")
-        if s.attrs.get("id", "").startswith("note-")
-    }
-    assert sorted(panels) == list(range(1, n + 1))
-    for k, panel in panels.items():
-        said = next(p for p in panel.find_all("p") if "claim-text" in p.attrs.get("class", ""))
-        written = re.sub(r"\s*\[[^\]]*\]", "", claims[k]["text"])
-        assert _shown(flat(said.text()))[:30] == _shown(written)[:30], k
-        checks = [
-            d.attrs["id"].removeprefix("check-")
-            for d in panel.find_all("div")
-            if d.attrs.get("id", "").startswith("check-")
-        ]
-        assert checks == [q for q in quote_ids if claim_of_quote[q] == k]
-        for quote_id in checks:
-            check = next(
-                d for d in panel.find_all("div") if d.attrs.get("id") == f"check-{quote_id}"
-            )
-            assert flat(check.text()).startswith(quote_id)
+    _check_page(html, claims, quote_ids, claim_of_quote)
+
+    # The review app, over the same answer verified through the service: the same numbers,
+    # quote ids and counts, in its reply and on its page.
+    served, review = _reviewed(tmp_path, record)
+    assert _numbers(served).keys() == claims.keys()
+    assert all(_numbers(served)[k]["id"] == claims[k]["id"] for k in claims)
+    assert [q["id"] for q in served["quotes"]] == quote_ids
+    assert [q["claim_id"] for q in served["quotes"]] == [q["claim_id"] for q in contract["quotes"]]
+    assert served["claim_counts"] == contract["claim_counts"]
+    _check_page(review, claims, quote_ids, claim_of_quote)
+    assert _summary(review) == _summary(html)

@@ -147,4 +147,66 @@ def test_the_schema_is_recorded_once(target: str) -> None:
     SourceStore(target).close()
     SourceStore(target).close()
     (status,) = schema_status(open_engine(target), {"sources": MIGRATIONS})
-    assert status.current and status.version == 1 and json.dumps(status.names) == "[]"
+    assert status.current and status.version == 2 and json.dumps(status.names) == "[]"
+
+
+CLAUSES = (
+    "# Facility terms\n\n"
+    "1. Scope. These terms govern the Hartley bridging facility.\n\n"
+    "2. Arrangement fee. An arrangement fee of 1% of the facility is payable on signing.\n"
+)
+"""A Markdown document numbered by its own clauses (issue 46: locations in its own terms)."""
+CLAUSE_LOCATIONS = ("Facility terms", "§1 Scope", "§2 Arrangement fee")
+
+
+def test_locations_are_stored_with_each_version_and_copied(
+    target: str, other_target: str, tmp_path: Path
+) -> None:
+    terms = tmp_path / "terms.md"
+    terms.write_text(CLAUSES, encoding="utf-8")
+    _, memo, _ = write_docs(tmp_path / "docs")
+    with SourceStore(target) as store:
+        first = store.ingest_file(terms).changes[0]
+        terms.write_text(CLAUSES.replace("1%", "2%"), encoding="utf-8")
+        second = store.ingest_file(terms).changes[0]
+        plain = store.ingest_file(memo).changes[0]
+        assert store.get(first.source_id).locations == CLAUSE_LOCATIONS
+        assert store.get(second.source_id).locations == CLAUSE_LOCATIONS
+        assert store.get(second.source_id).location(3) == "§2 Arrangement fee"
+        assert store.get(plain.source_id).locations is None  # nothing to name: ¶ counts
+        assert [r.source.locations for r in store.current([second.source_id])] == [CLAUSE_LOCATIONS]
+        with SourceStore(other_target) as copy:
+            assert copy.copy_from(store)[0] == 3
+            for change in (first, second, plain):
+                assert copy.get(change.source_id) == store.get(change.source_id)
+
+
+def test_a_store_from_before_locations_is_migrated_and_reads_back_without_them(
+    target: str, backend: str, tmp_path: Path
+) -> None:
+    from citeproof.database import open_engine, schema_status
+    from citeproof.sources._store import MIGRATIONS
+
+    terms = tmp_path / "terms.md"
+    terms.write_text(CLAUSES, encoding="utf-8")
+    with SourceStore(target) as store:
+        old = store.ingest_file(terms).changes[0]
+    # The store as citeproof wrote it before step 2: no locations column, schema version 1.
+    engine = open_engine(target)
+    with engine.transaction():
+        engine.run("ALTER TABLE sources DROP COLUMN locations")
+        engine.run("UPDATE schema_versions SET version = ? WHERE component = ?", (1, "sources"))
+    if backend == "sqlite":
+        engine.run("PRAGMA user_version = 1")
+    engine.close()
+    with SourceStore(target) as store:
+        record = store.record(old.source_id)
+        assert record.source.text == CLAUSES and record.source.locations is None
+        assert store.ingest_file(terms).changes[0].status == "unchanged"
+        assert store.get(old.source_id).locations is None  # kept as stored: ¶ counts
+        terms.write_text(CLAUSES.replace("1%", "2%"), encoding="utf-8")
+        new = store.ingest_file(terms).changes[0]
+        assert store.get(new.source_id).locations == CLAUSE_LOCATIONS
+        assert store.search(fts5_query(["arrangement"]), limit=1)[0].source_id == new.source_id
+    (status,) = schema_status(open_engine(target), {"sources": MIGRATIONS})
+    assert status.current and status.version == 2

@@ -45,6 +45,7 @@ from citeproof.sources import (
     ReadLimits,
     bounded_lines,
     check_extent,
+    paragraph_locations,
     read_bounded,
     read_file_bounded,
     read_markdown,
@@ -430,6 +431,8 @@ def _source_file(
     parts = read_markdown if path.suffix.lower() in MARKDOWN_SUFFIXES else read_text
     document = parts(text.encode("utf-8"), str(path))
     check_extent(document.text, len(document.paragraphs), limits, str(path))
+    # Named in the document's own terms, as `read_source_file` names them (issue 46).
+    located = document.locations or paragraph_locations(document.text, document.paragraphs)
     return Source(
         id=source_id or path.stem,
         kind=kind or "document",
@@ -437,6 +440,7 @@ def _source_file(
         title=readable_path(path.name),
         url=path.resolve().as_uri(),
         paragraphs=document.paragraphs or None,
+        locations=located if any(located) else None,
     )
 
 

@@ -33,6 +33,7 @@ if typing.TYPE_CHECKING:
         read_bounded,
         read_file_bounded,
     )
+    from citeproof.sources._locations import paragraph_locations
     from citeproof.sources._pdf_reader import read_pdf_pages
     from citeproof.sources._readers import Reader, read_document
     from citeproof.sources._segment import Segmented
@@ -80,6 +81,7 @@ _WHERE = {
     "ingest_paths": "citeproof.sources._ingest",
     "is_abbreviation": "citeproof.sources._sentences",
     "is_source_store": "citeproof.sources._store",
+    "paragraph_locations": "citeproof.sources._locations",
     "read_bounded": "citeproof.sources._limits",
     "read_document": "citeproof.sources._readers",
     "read_file_bounded": "citeproof.sources._limits",
@@ -120,6 +122,7 @@ __all__ = [
     "ingest_paths",
     "is_abbreviation",
     "is_source_store",
+    "paragraph_locations",
     "read_bounded",
     "read_document",
     "read_file_bounded",

@@ -46,7 +46,7 @@ from citeproof.sources._limits import DEFAULT_LIMITS, ReadLimits
 from citeproof.sources._passage_index import POSTGRES_TABLES, SQLITE_TABLES, passage_index
 from citeproof.sources._windows import passage_windows
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 """The last step of `MIGRATIONS`."""
 COMPONENT = "sources"
 MIGRATIONS = (
@@ -91,14 +91,21 @@ MIGRATIONS = (
         sqlite=SQLITE_TABLES,
         postgresql=POSTGRES_TABLES,
     ),
+    Migration(
+        2,
+        "each source's paragraphs in the document's own terms",
+        both=("ALTER TABLE sources ADD COLUMN locations TEXT",),
+    ),
 )
 """The store's schema, step by step (`citeproof.database.migrate`); a store made before
-migrations were recorded holds step 1 already."""
+migrations were recorded holds step 1 already. ``locations`` (step 2) is a JSON list, one
+location per paragraph (`Source.locations`), NULL where none was read: sources stored before
+it keep their paragraph counts."""
 
 _COLUMNS = (
     "id, doc_id, revision, version, kind, title, url, text, paragraphs, quoted_spans, "
     "retrieved_at, parent_doc_id, message_id, acl, superseded, superseded_by, origin, "
-    "content_hash"
+    "content_hash, locations"
 )
 
 ChangeStatus = Literal["added", "new_version", "unchanged", "restored", "withdrawn"]
@@ -392,7 +399,7 @@ class SourceStore:
     def _insert(self, draft: Draft, revision: int, acl_json: str | None, now: str) -> None:
         self.engine.run(
             f"INSERT INTO sources ({_COLUMNS}) VALUES "
-            "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, NULL, ?, ?)",
+            "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, NULL, ?, ?, ?)",
             (
                 draft.id,
                 draft.doc_id,
@@ -410,6 +417,7 @@ class SourceStore:
                 acl_json,
                 draft.origin,
                 draft.content_hash,
+                _locations_json(draft.locations),
             ),
         )
         for window in passage_windows(draft.paragraphs, draft.quoted_spans):
@@ -450,7 +458,7 @@ class SourceStore:
 
     def copy_from(self, other: SourceStore) -> tuple[int, int]:
         """Write every source of ``other`` (each version, superseded or not, with its access
-        list and origin, as stored) and its passages into this empty store, in one
+        list, origin and locations, as stored) and its passages into this empty store, in one
         transaction, indexing the passages for this backend; return (sources, passages).
         Raises `SourceError` when this store holds sources already (nothing is written)."""
         passages = 0
@@ -645,6 +653,18 @@ def _spans(value: str) -> tuple[Span, ...]:
     return tuple((int(s), int(e)) for s, e in json.loads(value))
 
 
+def _locations_json(locations: Sequence[str | None] | None) -> str | None:
+    """The ``locations`` column: a JSON list, or NULL when no paragraph has a location."""
+    return json.dumps(list(locations), ensure_ascii=False) if locations and any(locations) else None
+
+
+def _locations(value: object) -> tuple[str | None, ...] | None:
+    """The ``locations`` column read back (NULL: a source stored without them)."""
+    if not isinstance(value, str):
+        return None
+    return tuple(item if isinstance(item, str) else None for item in json.loads(value)) or None
+
+
 def _stored(row: tuple[object, ...]) -> StoredSource:
     (
         source_id,
@@ -665,6 +685,7 @@ def _stored(row: tuple[object, ...]) -> StoredSource:
         superseded_by,
         origin,
         digest,
+        locations,
     ) = row
     source = Source(
         id=str(source_id),
@@ -676,6 +697,7 @@ def _stored(row: tuple[object, ...]) -> StoredSource:
         url=url if isinstance(url, str) else None,
         paragraphs=_spans(str(paragraphs)) or None,
         retrieved_at=str(retrieved_at),
+        locations=_locations(locations),
     )
     return StoredSource(
         source=source,

@@ -340,22 +340,21 @@ def _found(
         corrections.append(
             Correction(
                 "location",
-                _place(holding.id, citation.paragraph),
-                _place(holding.id, match.paragraph),
-                f"quote is in paragraph {match.paragraph} of {holding.id}, "
-                f"not paragraph {citation.paragraph}",
+                _place(holding, citation.paragraph),
+                _place(holding, match.paragraph),
+                _moved(holding, citation.paragraph, match.paragraph),
                 round(match.score, 4),
                 method,
                 now,
             )
         )
     if source_differs:
-        before = _place(cited.id, citation.paragraph) if cited and citation else "no citation"
+        before = _place(cited, citation.paragraph) if cited and citation else "no citation"
         corrections.append(
             Correction(
                 "source",
                 before,
-                _place(holding.id, new_paragraph),
+                _place(holding, new_paragraph),
                 f"quote is in {holding.id}"
                 + (f", not in the cited {cited.id}" if cited else "; citation added"),
                 round(match.score, 4),
@@ -374,17 +373,34 @@ def _found(
     )
 
 
-def _place(source_id: str, paragraph: int | None) -> str:
-    return f"{source_id} ¶{paragraph}" if paragraph is not None else source_id
+def _place(source: Source, paragraph: int | None) -> str:
+    """A citation in a correction: ``policy §4 Verification of income`` where the source
+    names its paragraph (`Source.location`), ``policy ¶5`` where it does not."""
+    if paragraph is None:
+        return source.id
+    return f"{source.id} {source.location(paragraph) or f'¶{paragraph}'}"
+
+
+def _paragraph(source: Source, paragraph: int | None) -> str:
+    """A paragraph in a note's words: its location (``§4 Verification of income``), else
+    ``paragraph 5``."""
+    return source.location(paragraph) or f"paragraph {paragraph}"
+
+
+def _moved(source: Source, cited: int | None, found: int | None) -> str:
+    """Why a location was corrected: ``quote is in policy §4 Verification of income, not §1
+    Scope``; ``quote is in paragraph 5 of memo, not paragraph 2`` without locations."""
+    now, was = source.location(found), source.location(cited)
+    if now and was:
+        return f"quote is in {source.id} {now}, not {was}"
+    return f"quote is in paragraph {found} of {source.id}, not paragraph {cited}"
 
 
 def _found_note(holding: Source, match: Match) -> str:
+    where = _paragraph(holding, match.paragraph)
     if match.method == "exact":
-        return f"found word for word in {holding.id}, paragraph {match.paragraph}"
-    return (
-        f"closest wording in {holding.id}, paragraph {match.paragraph} "
-        f"(similarity {match.score:.2f})"
-    )
+        return f"found word for word in {holding.id}, {where}"
+    return f"closest wording in {holding.id}, {where} (similarity {match.score:.2f})"
 
 
 def _summary(
@@ -405,7 +421,12 @@ def _summary(
             else f"uncited; found in {holding.id}"
         )
     elif citation is not None and citation.paragraph not in (None, match.paragraph):
-        parts.append(f"found in paragraph {match.paragraph}, not the cited {citation.paragraph}")
+        found, was = holding.location(match.paragraph), holding.location(citation.paragraph)
+        parts.append(
+            f"found in {found}, not the cited {was}"
+            if found and was
+            else f"found in paragraph {match.paragraph}, not the cited {citation.paragraph}"
+        )
     return "; ".join(parts)
 
 
