@@ -40,9 +40,9 @@ def where(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[str, ...]:
 def test_status_lists_pending_steps_and_migrate_applies_them_once(where: tuple[str, ...]) -> None:
     before = citeproof("db", "status", *where)
     assert versions(before.stdout) == {
-        "service": "version 0 of 2  pending: tokens, settings, answers, idempotency keys, "
+        "service": "version 0 of 3  pending: tokens, settings, answers, idempotency keys, "
         "batches; batch lines held one at a time: holder, lease, claims, audit size at "
-        "first claim",
+        "first claim; rate limit: one token bucket per principal",
         "sources": "version 0 of 2  pending: sources, passages and their index; each "
         "source's paragraphs in the document's own terms",
         "audit": "version 0 of 3  pending: m001_audit_records; m002_append_only_triggers; "
@@ -51,12 +51,12 @@ def test_status_lists_pending_steps_and_migrate_applies_them_once(where: tuple[s
     if where[0] == "--data":  # status only reads: no SQLite file is made
         assert not Path(where[1]).exists()
     first = citeproof("db", "migrate", *where)
-    assert "7 steps applied" in first.stderr
-    assert set(versions(first.stdout).values()) >= {"version 2 of 2  up to date"}
+    assert "8 steps applied" in first.stderr
+    assert set(versions(first.stdout).values()) >= {"version 3 of 3  up to date"}
     again = citeproof("db", "migrate", *where)
     assert "0 steps applied" in again.stderr
     assert versions(citeproof("db", "status", *where).stdout) == {
-        "service": "version 2 of 2  up to date",
+        "service": "version 3 of 3  up to date",
         "sources": "version 2 of 2  up to date",
         "audit": "version 3 of 3  up to date",
     }
@@ -71,7 +71,7 @@ def test_a_newer_schema_is_refused_naming_the_database(tmp_path: Path) -> None:
         db.execute("UPDATE schema_versions SET version = 9 WHERE component = 'service'")
     refused = citeproof("db", "migrate", "--data", str(data), check=False)
     assert refused.returncode == 1
-    assert "version 9, newer than this citeproof knows (2)" in refused.stderr
+    assert "version 9, newer than this citeproof knows (3)" in refused.stderr
 
 
 def test_a_sqlite_data_folder_copied_into_postgresql_is_served_from_there(
