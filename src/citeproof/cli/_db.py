@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from citeproof.database import SchemaStatus
     from citeproof.server import ServiceConfig
 
-_URL = "postgresql://citeproof@db/citeproof"
+_URL = "postgresql://db/citeproof"
 
 _DATA_OPTION = click.option(
     "--data",
@@ -30,7 +30,7 @@ _DATA_OPTION = click.option(
 @click.group(
     "db",
     cls=Group,
-    short_help="The service's databases: schema status, migrations, SQLite to PostgreSQL.",
+    short_help="The service's databases: status, migrations, copy to PostgreSQL.",
     epilog=examples(
         "citeproof db status --data /srv/citeproof",
         f"citeproof db migrate --database {_URL}",
@@ -64,7 +64,7 @@ def _where(config: ServiceConfig) -> str:
 
 @db_group.command(
     "status",
-    short_help="Each store's schema version, the latest, and the steps still to apply.",
+    short_help="Each store's schema version and the steps still to apply.",
     epilog=examples(
         "citeproof db status --data /srv/citeproof", f"citeproof db status --database {_URL}"
     )
@@ -109,7 +109,7 @@ def migrate_command(data: Path, database: str | None) -> None:
 
 @db_group.command(
     "copy",
-    short_help="Copy a SQLite data folder's stores into an empty PostgreSQL database.",
+    short_help="Copy a data folder's SQLite stores into an empty PostgreSQL.",
     epilog=examples(f"citeproof db copy --data /srv/citeproof --database {_URL}")
     + exit_codes(
         (0, "everything was copied; the counts are printed"),

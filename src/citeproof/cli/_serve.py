@@ -36,7 +36,7 @@ DATABASE_OPTION = click.option(
     epilog=examples(
         "citeproof serve --dev",
         "citeproof serve --data /srv/citeproof --workers 4",
-        "citeproof serve --data /srv/citeproof --database postgresql://citeproof@db/citeproof",
+        "citeproof serve --data /srv/citeproof --database postgresql://db/citeproof",
     )
     + exit_codes(
         (0, "stopped cleanly (Ctrl-C or SIGTERM)"),
