@@ -256,6 +256,16 @@ def main() -> None:
     fairness(args)
 
 
+def stop(server: subprocess.Popen[bytes], folder: Path) -> None:
+    """Stop the service (SIGTERM, then SIGKILL after 30 s) and remove its data folder."""
+    server.send_signal(signal.SIGTERM)
+    try:
+        server.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        server.kill()
+    shutil.rmtree(folder, ignore_errors=True)
+
+
 def fairness(args: argparse.Namespace) -> None:
     """Phases 4 and 5, on a service of their own whose deadline is `STORM_DEADLINE`."""
     folder = Path(tempfile.mkdtemp(prefix="citeproof-soak-"))
@@ -288,12 +298,7 @@ def fairness(args: argparse.Namespace) -> None:
         )
         print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} at end")
     finally:
-        server.send_signal(signal.SIGTERM)
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.kill()
-        shutil.rmtree(folder, ignore_errors=True)
+        stop(server, folder)
 
 
 def flood_and_memory(args: argparse.Namespace) -> None:
@@ -339,12 +344,7 @@ def flood_and_memory(args: argparse.Namespace) -> None:
             )
         print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} at end")
     finally:
-        server.send_signal(signal.SIGTERM)
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.kill()
-        shutil.rmtree(folder, ignore_errors=True)
+        stop(server, folder)
 
 
 if __name__ == "__main__":

@@ -100,13 +100,14 @@ def build_router(service: Service, auth: Authenticator) -> APIRouter:
         function: Callable[..., T],
         *args: Any,
         lane_name: Lane = "work",
-        principal: str = "",
+        turn_of: str = "",
         **kwargs: Any,
     ) -> T:
         """``function`` in a thread of its lane under the request deadline, which counts the
-        wait for the lane (in the verify lane, ``principal``'s turn). Past it the caller is
-        answered 503 and the work is abandoned: it stops at its next check and writes no
-        audit record (unless it was writing it already: then its result is the answer)."""
+        wait for the lane (in the verify lane, the turn of principal ``turn_of``). Past it the
+        caller is answered 503 and the work is abandoned: it stops at its next check and
+        writes no audit record (unless it was writing it already: then its result is the
+        answer)."""
         if abandoned.full:
             raise Problem(
                 503,
@@ -118,7 +119,7 @@ def build_router(service: Service, auth: Authenticator) -> APIRouter:
         call = functools.partial(
             attempt.run,
             functools.partial(function, *args, **kwargs),
-            lane=(verifying, principal) if lane_name == "verify" else None,
+            lane=(verifying, turn_of) if lane_name == "verify" else None,
         )
         try:
             with anyio.move_on_after(limits.deadline_seconds):
@@ -156,7 +157,9 @@ def build_router(service: Service, auth: Authenticator) -> APIRouter:
         key = request.headers.get("idempotency-key")
         principal = await who(request)
         raw = await request.body()
-        if key is None:
+
+        async def verified() -> str:
+            """The answer verified in the verify lane, in ``principal``'s turn, as JSON."""
             record = await in_thread(
                 service.verify_body,
                 raw,
@@ -164,9 +167,12 @@ def build_router(service: Service, auth: Authenticator) -> APIRouter:
                 where="request body",
                 kind="verify",
                 lane_name="verify",
-                principal=principal,
+                turn_of=principal,
             )
-            return _json(dumps(record))
+            return dumps(record)
+
+        if key is None:
+            return _json(await verified())
         if not key or len(key) > 200:
             raise InputError("must be 1 to 200 characters", field="Idempotency-Key")
         claim, stored = await in_thread(
@@ -188,19 +194,10 @@ def build_router(service: Service, auth: Authenticator) -> APIRouter:
                 headers={"Retry-After": "1"},
             )
         try:
-            record = await in_thread(
-                service.verify_body,
-                raw,
-                principal,
-                where="request body",
-                kind="verify",
-                lane_name="verify",
-                principal=principal,
-            )
+            text = await verified()
         except BaseException:
             await in_thread(service.state.release_key, principal, key)
             raise
-        text = dumps(record)
         await in_thread(service.state.store_response, principal, key, text)
         return _json(text)
 
