@@ -34,6 +34,7 @@ SOURCE = Source(
     url="https://lender.example/letters/7",
     paragraphs=((0, 15), (17, 71)),
     retrieved_at="2026-11-01T08:30:00Z",
+    locations=(None, "§2 Offer"),
 )
 POLICY = Policy(
     min_similarity=1.0,  # integral: the log writes it as 1

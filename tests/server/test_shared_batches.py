@@ -5,10 +5,13 @@ one result and one audit record each."""
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -57,10 +60,19 @@ def test_a_batch_survives_the_host_running_it_being_killed_every_line_once(
             if finished[0][0] >= 3:
                 break
             time.sleep(0.05)
-        first.stop(kill=True)  # mid-batch, and almost surely mid-line
-        held = state.engine.rows(
-            "SELECT line FROM batch_lines WHERE holder LIKE ? AND output IS NULL", (by_first,)
-        )
+        # Frozen (SIGSTOP) while it holds a line, then killed: mid-batch and mid-line, on a
+        # machine of any speed.
+        held: list[Any] = []
+        for _ in range(600):
+            os.kill(first.process.pid, signal.SIGSTOP)
+            held = state.engine.rows(
+                "SELECT line FROM batch_lines WHERE holder LIKE ? AND output IS NULL", (by_first,)
+            )
+            if held:
+                break
+            os.kill(first.process.pid, signal.SIGCONT)
+            time.sleep(0.02)
+        first.stop(kill=True)
         interrupted = state.batch("alice", batch_id)
         assert interrupted is not None and interrupted.done < LINES
         for _ in range(1800):
