@@ -91,9 +91,12 @@ def _blank_line_paragraphs(text: str) -> tuple[Span, ...]:
     spans.append((start, len(text)))
     trimmed: list[Span] = []
     for s, e in spans:
-        block = text[s:e]
-        lead = len(block) - len(block.lstrip())
-        trail = len(block) - len(block.rstrip())
+        lead = trail = 0
+        # Most blocks start and end on a visible character: only the others are copied.
+        if s < e and (text[s].isspace() or text[e - 1].isspace()):
+            block = text[s:e]
+            lead = len(block) - len(block.lstrip())
+            trail = len(block) - len(block.rstrip())
         if e - trail > s + lead:
             trimmed.append((s + lead, e - trail))
     return tuple(trimmed) or ((0, len(text)),)

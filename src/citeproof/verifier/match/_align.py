@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import re
+import threading
+from collections import OrderedDict
 from functools import lru_cache
+from itertools import repeat
 from typing import Any
 
 import edlib
@@ -37,7 +40,13 @@ def infix(query: str, target: str, max_distance: int) -> tuple[int, list[tuple[i
     if not query or not target:
         return None
     q, t = _encode(query, target)
-    result: dict[str, Any] = edlib.align(q, t, mode="HW", task="locations", k=max_distance)
+    return _aligned(q, t, max_distance)
+
+
+def _aligned(
+    query: str | bytes, target: str | bytes, max_distance: int
+) -> tuple[int, list[tuple[int, int]]] | None:
+    result: dict[str, Any] = edlib.align(query, target, mode="HW", task="locations", k=max_distance)
     distance = int(result["editDistance"])
     if distance < 0:
         return None
@@ -53,6 +62,8 @@ def infix(query: str, target: str, max_distance: int) -> tuple[int, list[tuple[i
 
 _TOKEN = re.compile(r"\S+")
 _NON_WORD = re.compile(r"\W+")
+# Which byte values are whitespace as ``str.split`` and ``re``'s ``\s`` see it.
+_ASCII_SPACE = bytes(1 if chr(i).isspace() else 0 for i in range(256))
 
 
 def word_infix(quote: str, target: str, max_edits: int) -> tuple[int, list[tuple[int, int]]] | None:
@@ -63,20 +74,90 @@ def word_infix(quote: str, target: str, max_edits: int) -> tuple[int, list[tuple
     edits and character spans of ``target`` from the first aligned word's start to the last
     one's end, or None when no placement is within ``max_edits``.
     """
-    quote_words = [_letters(w) for w in _TOKEN.findall(quote)]
-    tokens = list(_TOKEN.finditer(target))
-    if not quote_words or not tokens:
+    quote_words = [_letters(w) for w in quote.split()]
+    words = window_words(target)
+    if not quote_words or not words:
         return None
-    codes: dict[str, str] = {}
+    # Each distinct quote word is one symbol, every other word another: one byte each
+    # (edlib aligns bytes many times faster than code points).
+    codes: dict[str, int] = {}
     for word in quote_words:
-        codes.setdefault(word, chr(0x4E00 + len(codes)))
-    other = chr(0x4E00 + len(codes))
-    query = "".join(codes[w] for w in quote_words)
-    text = "".join(codes.get(_letters(t.group()), other) for t in tokens)
-    placed = infix(query, text, max_edits)
+        codes.setdefault(word, len(codes) + 1)
+    if len(codes) < 256:
+        query = bytes(codes[w] for w in quote_words)
+        placed = _aligned(query, bytes(map(codes.get, words, repeat(0))), max_edits)
+    else:  # more symbols than edlib takes: `_encode` makes some share one
+        other = chr(0x4E00 + len(codes))
+        chars = {w: chr(0x4DFF + code) for w, code in codes.items()}
+        placed = infix(
+            "".join(chars[w] for w in quote_words),
+            "".join(chars.get(w, other) for w in words),
+            max_edits,
+        )
     if placed is None:
         return None
-    return placed[0], [(tokens[s].start(), tokens[e - 1].end()) for s, e in placed[1]]
+    starts, ends = _token_bounds(target, len(words))
+    return placed[0], [(starts[s], ends[e - 1]) for s, e in placed[1]]
+
+
+_WINDOWS_KEPT_CHARS = 500_000  # characters of the windows whose words are kept
+_WINDOW_MIN_CHARS = 2_000  # shorter windows are split again: cheaper than a lookup
+_windows: OrderedDict[str, list[str]] = OrderedDict()
+_windows_chars = 0
+_windows_lock = threading.Lock()
+
+
+def window_words(target: str) -> list[str]:
+    """The letters and digits of each ``\\S+`` token of ``target`` (`_letters`), kept for
+    the longer windows most recently aligned: a source aligned whole for one quote is
+    aligned whole for the next one too. ``str.split`` cuts where ``\\S+`` tokens end (both
+    ask ``Py_UNICODE_ISSPACE``), in C."""
+    global _windows_chars
+    if len(target) < _WINDOW_MIN_CHARS:
+        return [_letters(t) for t in target.split()]
+    with _windows_lock:
+        found = _windows.get(target)
+        if found is not None:
+            _windows.move_to_end(target)
+            return found
+    sub = _NON_WORD.sub
+    words = [t if t.isalnum() else sub("", t) for t in target.split()]
+    with _windows_lock:
+        if target not in _windows:
+            _windows[target] = words
+            _windows_chars += len(target)
+        while _windows_chars > _WINDOWS_KEPT_CHARS:
+            dropped, _ = _windows.popitem(last=False)
+            _windows_chars -= len(dropped)
+    return words
+
+
+def _token_bounds(target: str, count: int) -> tuple[list[int], list[int]]:
+    """Where each of the ``count`` ``\\S+`` tokens of ``target`` starts and ends, from a
+    whitespace mask (numpy), or by the regex where the mask would disagree."""
+    import numpy as np
+
+    if target.isascii():
+        points = np.frombuffer(target.encode("ascii"), dtype=np.uint8)
+        space = np.frombuffer(_ASCII_SPACE, dtype=np.bool_)[points]
+    else:  # the ASCII by the table, the few distinct others asked one by one
+        points32 = np.frombuffer(target.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+        low = points32 < 128
+        space = np.frombuffer(_ASCII_SPACE, dtype=np.bool_)[np.where(low, points32, 0)]
+        high = np.flatnonzero(~low)
+        if len(high):
+            distinct, which = np.unique(points32[high], return_inverse=True)
+            spacey = np.array([chr(c).isspace() for c in distinct.tolist()], dtype=bool)
+            space[high] = spacey[which.reshape(-1)]
+    word = ~space
+    before = np.concatenate(([True], space[:-1]))
+    after = np.concatenate((space[1:], [True]))
+    starts = np.flatnonzero(word & before)
+    ends = np.flatnonzero(word & after) + 1
+    if len(starts) != count or len(ends) != count:  # cannot happen; the regex decides
+        spans = [m.span() for m in _TOKEN.finditer(target)]
+        return [a for a, _ in spans], [b for _, b in spans]
+    return starts.tolist(), ends.tolist()
 
 
 def _letters(token: str) -> str:

@@ -45,14 +45,15 @@ _CHANGES = (
     r"|(?P<ell>…)"
 )
 _CHANGES_RE = re.compile(_CHANGES)
+_INVISIBLE_CHARS = "".join(
+    "".join(map(chr, range(ord(m[1]), ord(m[2] or m[1]) + 1)))
+    for m in re.finditer(r"(.)(?:-(.))?", _INVISIBLE)
+)
 # The same for text without an invisible character: only space runs and "…" change length.
 _VISIBLE_CHANGES_RE = re.compile(r"(?P<ws>  +)|(?P<ell>…)")
-_INVISIBLE_RE = re.compile(f"[{_INVISIBLE}]")
-# Most texts have no invisible character and no "…": then only space runs change length, and
-# one literal pattern finds them many times faster than the alternation above.
-_SPACES_AFTER = re.compile(" +")
-_SPECIAL_CHARS = "\u200b\u200c\u200d\u2060\ufeff\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
-_SPECIAL_CHARS += "\u2066\u2067\u2068\u2069\u00ad…"
+_ARRAYS_MIN_CHARS = 2048
+"""Texts this long are rewritten with numpy (`_visible_changes`); a quote costs less by the
+loop than numpy's set-up."""
 # `str.translate` with a dict looks every character up in Python; for ASCII text bytes do it
 # in C, and otherwise a numpy lookup table over the code points does.
 _ASCII_TABLE = bytes(
@@ -73,7 +74,8 @@ def _lookup() -> npt.NDArray[np.uint32]:
 def has_invisible(text: str) -> bool:
     """Whether ``text`` holds a character normalisation removes (zero-width, bidi control,
     word joiner, BOM, soft hyphen): one that may join two words into one."""
-    return _INVISIBLE_RE.search(text) is not None
+    # One `str.find` pass per character costs less than the character class's regex scan.
+    return any(char in text for char in _INVISIBLE_CHARS)
 
 
 def _translate(text: str) -> str:
@@ -223,11 +225,12 @@ def normalise(text: str) -> Normalised:
     changes: Iterator[tuple[int, int, str]]
     if not translated.isascii() and not unicodedata.is_normalized("NFC", translated):
         changes = _matches(_changes_with_nfc(), translated)
-    elif not translated.isascii() and any(c in translated for c in _SPECIAL_CHARS):
-        pattern = _CHANGES_RE if has_invisible(translated) else _VISIBLE_CHANGES_RE
-        changes = _matches(pattern, translated)
+    elif not translated.isascii() and has_invisible(translated):
+        changes = _matches(_CHANGES_RE, translated)
+    elif len(translated) >= _ARRAYS_MIN_CHARS:
+        return _visible_changes(text, translated)
     else:
-        changes = _space_runs(translated)
+        changes = _matches(_VISIBLE_CHANGES_RE, translated)
     pieces: list[str] = []
     norm: list[int] = []
     orig: list[int] = []
@@ -266,20 +269,75 @@ def normalise(text: str) -> Normalised:
     return Normalised("".join(pieces) if pieces else "", offsets)
 
 
+def _visible_changes(text: str, translated: str) -> Normalised:
+    """`normalise` where only runs of spaces (each becomes its first space) and "…" (three
+    dots) change, found with numpy: a source of code has a run on most of its lines."""
+    import numpy as np
+
+    size = len(text)
+    if translated.isascii():
+        points = np.frombuffer(translated.encode("ascii"), dtype=np.uint8)
+        ellipses = np.zeros(0, dtype=np.int64)
+    else:
+        points = np.frombuffer(translated.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+        ellipses = np.flatnonzero(points == ord("…"))
+    space = points == ord(" ")
+    extra = np.flatnonzero(space[1:] & space[:-1]) + 1  # spaces after a space: dropped
+    breaks = np.flatnonzero(np.diff(extra) != 1)
+    run_start = np.concatenate((extra[:1], extra[breaks + 1])) - 1
+    run_end = np.concatenate((extra[breaks], extra[-1:])) + 1
+    # The changes in order: (start, end, length of the replacement); none overlap.
+    starts = np.concatenate((run_start, ellipses)).astype(np.int64)
+    order = np.argsort(starts, kind="stable")
+    starts = starts[order]
+    ends = np.concatenate((run_end, ellipses + 1)).astype(np.int64)[order]
+    lengths = np.concatenate(
+        (np.ones(len(run_start), dtype=np.int64), np.full(len(ellipses), 3, dtype=np.int64))
+    )[order]
+    offsets = _segments(size, starts, ends, lengths)
+    if not len(starts):
+        return Normalised(translated, offsets)
+    kept = np.ones(len(points), dtype=bool)
+    kept[extra] = False
+    codec = "ascii" if translated.isascii() else "utf-32-le"
+    collapsed = points[kept].tobytes().decode(codec, "surrogatepass")
+    return Normalised(collapsed.replace("…", "...") if len(ellipses) else collapsed, offsets)
+
+
+def _segments(size: int, starts: IntArray, ends: IntArray, lengths: IntArray) -> OffsetMap:
+    """The map of a text of ``size`` characters whose changes, in order and apart, replace
+    ``[starts[k], ends[k])`` with ``lengths[k]`` characters: a linear segment before each
+    change (where text precedes it), a fixed one for each change, a last linear one."""
+    import numpy as np
+
+    if not len(starts):
+        zero = np.zeros(1, dtype=np.int64)
+        return OffsetMap(zero, zero.copy(), np.full(1, -1, dtype=np.int64), size, size)
+    shift = np.cumsum(lengths - (ends - starts))
+    before = np.concatenate(([0], shift[:-1]))  # characters gained before each change
+    plain = np.concatenate(([0], ends[:-1]))  # where the text before each change starts
+    keep = plain < starts
+    orig = [plain[keep], starts]
+    norm = [(plain + before)[keep], starts + before]
+    fixed = [np.full(int(keep.sum()), -1, dtype=np.int64), ends]
+    if ends[-1] < size:
+        orig.append(ends[-1:])
+        norm.append(ends[-1:] + shift[-1])
+        fixed.append(np.full(1, -1, dtype=np.int64))
+    all_orig = np.concatenate(orig)
+    order = np.argsort(all_orig, kind="stable")
+    return OffsetMap(
+        np.concatenate(norm)[order].astype(np.int64),
+        all_orig[order].astype(np.int64),
+        np.concatenate(fixed)[order].astype(np.int64),
+        size + int(shift[-1]),
+        size,
+    )
+
+
 def _matches(pattern: re.Pattern[str], text: str) -> Iterator[tuple[int, int, str]]:
     for m in pattern.finditer(text):
         yield m.start(), m.end(), _replacement(m)
-
-
-def _space_runs(text: str) -> Iterator[tuple[int, int, str]]:
-    """Runs of two or more spaces, found with `str.find` (most texts have nothing else to
-    change, and a regex would try every single space)."""
-    at = text.find("  ")
-    while at >= 0:
-        end = _SPACES_AFTER.match(text, at)
-        assert end is not None
-        yield at, end.end(), " "
-        at = text.find("  ", end.end())
 
 
 def _replacement(m: re.Match[str]) -> str:
