@@ -7,6 +7,7 @@ from __future__ import annotations
 import email
 import email.policy
 import mimetypes
+import re
 from dataclasses import dataclass
 from email.message import EmailMessage, Message
 from functools import lru_cache
@@ -187,7 +188,26 @@ def decode_attachment_text(attachment: Attachment) -> str:
     return normalise_newlines(attachment.data.decode("cp1252", errors="replace"))
 
 
+# Header values the standard library's parser gives back as they are (whitespace aside,
+# which `_clean` folds): a subject of printable ASCII without an encoded word, a bare
+# address, a plain Message-ID. Their parse (most of a small message's reading) is skipped.
+_VERBATIM = {
+    "subject": re.compile(r"(?!.*=\?)[ -~]*"),
+    "from": re.compile(r"[A-Za-z0-9_+-]+(?:\.[A-Za-z0-9_+-]+)*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*"),
+    "message-id": re.compile(
+        r"<[A-Za-z0-9_+-]+(?:\.[A-Za-z0-9_+-]+)*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*>"
+    ),
+}
+
+
 def _header(message: EmailMessage, name: str) -> str | None:
+    verbatim = _VERBATIM.get(name)
+    if verbatim is not None:
+        raw = next((v for k, v in message.raw_items() if k.lower() == name), None)
+        if raw is None:
+            return None
+        if isinstance(raw, str) and verbatim.fullmatch(raw):
+            return _clean(raw)
     try:
         value = message.get(name)
     except (ValueError, IndexError, TypeError):  # a malformed header the parser chokes on
