@@ -64,6 +64,7 @@ lint: $(STAMP)
 	$(BIN)/python tools/faces.py --check
 	$(BIN)/python tools/cli_reference.py --check
 	$(BIN)/python tools/environment_reference.py --check
+	$(BIN)/python tools/measurements.py --check
 
 docs: $(STAMP)
 	$(BIN)/python tools/cli_reference.py
