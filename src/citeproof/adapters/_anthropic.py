@@ -31,6 +31,7 @@ from citeproof.adapters import fields
 from citeproof.adapters._check import Describe, check_cited_text
 from citeproof.adapters._compose import Cite, SourceSet, VendorSource, compose, paragraph_at
 from citeproof.adapters._converted import Converted, LocationCheck, sources_given
+from citeproof.adapters._offsets import past_the_end
 from citeproof.errors import AnswerError, SourceError
 from citeproof.model import Source, Span
 from citeproof.verifier.match import SourceIndex, prepare
@@ -146,8 +147,9 @@ def _cite(
         indexes[label] = prepare(source)
     # The caller's copy of a document may not have the request's pages or blocks.
     own = source.id == document.vendor.id
+    counted = document.vendor.text if document.vendor.text is not None else source.text
     stated_span, stated, describe, paragraph = _location(
-        kind, citation, path, source, document if own else None
+        kind, citation, path, source, document if own else None, counted
     )
     if cited is None:
         return Cite(words, label, kind, paragraph)
@@ -192,10 +194,16 @@ def _stated_words(kind: str, citation: fields.Json, path: str) -> str:
 
 
 def _location(
-    kind: str, citation: fields.Json, path: str, source: Source, document: _Document | None
+    kind: str,
+    citation: fields.Json,
+    path: str,
+    source: Source,
+    document: _Document | None,
+    counted: str,
 ) -> tuple[Span, str, Describe, int | None]:
     """The stated location as a span of the source text, in words, a way to name other
-    spans the same way, and the paragraph to write in the marker."""
+    spans the same way, and the paragraph to write in the marker. ``counted`` is the text the
+    vendor's character offsets count in: the request's document, else the caller's copy."""
     stated = _stated_words(kind, citation, path)
     whole = (0, len(source.text))
     if kind == "char_location":
@@ -204,6 +212,12 @@ def _location(
         if end < start:
             raise AnswerError(
                 f"end_char_index {end} is before start_char_index {start}", where=path
+            )
+        if past_the_end(counted, end):
+            length = len(counted)
+            raise AnswerError(
+                f"end_char_index {end} is past the end of the document ({length} characters)",
+                where=path,
             )
         return (start, end), stated, _characters, paragraph_at(source, min(start, len(source.text)))
     if kind == "page_location" and document is not None and document.pages:

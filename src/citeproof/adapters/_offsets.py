@@ -132,6 +132,17 @@ class TextOffsets:
         return self._utf8 if unit == "utf8" else self._utf16
 
 
+def past_the_end(text: str, offset: int) -> bool:
+    """Whether ``offset`` is past the end of ``text`` in every unit, so wrong whichever a
+    vendor counts in (its UTF-8 bytes are the longest count). Cheap for an offset within the
+    text's code points, which is what a vendor sends: only one past them is measured."""
+    if offset <= len(text):
+        return False
+    if text.isascii():
+        return True
+    return offset > len(text.encode("utf-8", "surrogatepass"))
+
+
 def span_of(text: str, start: int, end: int, unit: Unit = "code_points") -> TextSpan:
     """`TextOffsets.span` for a single span of ``text``."""
     return TextOffsets(text).span(start, end, unit)

@@ -1,11 +1,14 @@
 """How many bytes of upstream answers the proxy holds at once, across all its requests.
 
-A non-streamed answer is read whole before it is verified (up to 50 MB), and a stream holds
-its partial event; each request takes its share of one `BufferBudget` as its buffer grows
-(`Held.resize`) and gives it back when its reply has been sent (`Held.release`). A request
-whose answer would take the proxy past the budget is refused (`OverBudget`) instead of
-buffered: ``retry`` when other requests hold the budget now, not when the one answer is
-larger than the whole budget. Each worker process has a budget of its own.
+A non-streamed answer is read whole before it is verified (up to 50 MB); a stream holds its
+partial event and what it keeps of the answer to verify it (its text, an Anthropic block
+whose citations came before its text, the events held for correction). Each request takes
+its share of one `BufferBudget` as its buffer grows (`Held.resize`) and gives it back when
+its reply has been sent (`Held.release`). A request whose answer would take the proxy past
+the budget is refused (`OverBudget`) instead of buffered: ``retry`` when other requests hold
+the budget now, not when the one answer is larger than the whole budget. A stream past it
+stops verifying and lets go of what it kept; its events still pass, and only an event too
+large for the budget by itself cuts it. Each worker process has a budget of its own.
 
 The budget counts the answer's bytes as they came; parsing and verifying them holds a few
 times as much for a while, so the process's peak is a small multiple of the budget.
@@ -47,6 +50,11 @@ class Held:
     def __init__(self, budget: BufferBudget) -> None:
         self._budget = budget
         self.size = 0
+
+    @property
+    def total(self) -> int:
+        """The whole budget this share is drawn from."""
+        return self._budget.total
 
     def resize(self, size: int) -> None:
         """The request now holds ``size`` bytes. Raises `OverBudget` (holding what it held)

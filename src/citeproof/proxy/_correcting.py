@@ -53,6 +53,12 @@ class StreamCorrector:
         self._sent = 0  # how much of the streamed answer has been released
         self._corrected: list[str] = []  # the answer as released, in the corrected wording
         self._given_up = False
+        self._kept = 0  # bytes of the events held
+
+    @property
+    def kept(self) -> int:
+        """About how many bytes the events held take (their bytes and their data)."""
+        return self._kept
 
     def hold(self, event: Event, span: Span | None) -> list[bytes]:
         """Take one upstream event whose text is ``span`` of the streamed answer (None: it
@@ -60,6 +66,7 @@ class StreamCorrector:
         if self._given_up or (span is None and not self._held):
             return [event.raw]
         self._held.append(_Held(event, span, span))
+        self._kept += _size(event)
         return []
 
     def judged(self, verdicts: list[SentenceVerdict]) -> list[bytes]:
@@ -84,6 +91,7 @@ class StreamCorrector:
         self._given_up = True
         released = [held.event.raw for held in self._held]
         self._held.clear()
+        self._kept = 0
         return released
 
     def _release(self, upto: int) -> list[bytes]:
@@ -92,18 +100,21 @@ class StreamCorrector:
             held = self._held[0]
             if held.span is None:
                 released.append(self.repeat_whole(held.event))
-                self._held.popleft()
+                self._let_go()
                 continue
             start, end = held.span
             if end <= upto:
                 released.append(self._send(held, start, end))
-                self._held.popleft()
+                self._let_go()
                 continue
             if start < upto and self._splittable(held):
                 released.append(self._send(held, start, upto))
                 self._held[0] = _Held(held.event, (upto, end), held.whole)
             break
         return released
+
+    def _let_go(self) -> None:
+        self._kept -= _size(self._held.popleft().event)
 
     def _splittable(self, held: _Held) -> bool:
         return self._relay.with_text(held.event, "") is not None
@@ -151,6 +162,10 @@ class StreamCorrector:
             return event.raw
         replaced, changed = _replace_text(data, original, corrected)
         return write_event(event.name, replaced) if changed else event.raw
+
+
+def _size(event: Event) -> int:
+    return len(event.raw) + len(event.data)
 
 
 def _replace_text(value: Any, original: str, corrected: str) -> tuple[Any, bool]:

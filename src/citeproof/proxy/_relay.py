@@ -16,11 +16,17 @@ the stream ends, and how citeproof's own events are written in it.
 
 The final record is written just before the stream's last event, so a client that stops
 reading there has it.
+
+A relay keeps the answer's text (and an Anthropic block's citations) for `Relay.response`;
+`Relay.kept` is about how many bytes that holds, which the stream counts against the proxy's
+buffer budget, and once verification has stopped `Relay.forget` lets it all go: the stream
+is still read to its end (the ids, the end), but nothing more of its text is kept.
 """
 
 from __future__ import annotations
 
 import copy
+import sys
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -51,6 +57,13 @@ class Relay(Protocol):
     def error(self, message: str) -> bytes:
         """An error event in this vendor's shape (the SDK raises it)."""
 
+    @property
+    def kept(self) -> int:
+        """About how many bytes of the answer this relay holds."""
+
+    def forget(self) -> None:
+        """Let go of the answer's text and keep no more (verification has stopped)."""
+
 
 def relay_for(api: VendorApi, convert_block: Callable[[dict[str, Any]], str]) -> Relay:
     """The relay for ``api``; ``convert_block`` turns an Anthropic text block with citations
@@ -62,10 +75,33 @@ def relay_for(api: VendorApi, convert_block: Callable[[dict[str, Any]], str]) ->
     return MessagesRelay(convert_block)
 
 
-class ChatRelay:
+class _Keeping:
+    """What each relay keeps of the answer, counted, until it is told to forget it."""
+
     def __init__(self) -> None:
-        self._head: dict[str, Any] = {}
         self._text: list[str] = []
+        self._kept = 0
+        self._forgotten = False
+
+    @property
+    def kept(self) -> int:
+        return self._kept
+
+    def forget(self) -> None:
+        self._text = []
+        self._kept = 0
+        self._forgotten = True
+
+    def _keep(self, text: str) -> None:
+        if not self._forgotten:
+            self._text.append(text)
+            self._kept += sys.getsizeof(text)
+
+
+class ChatRelay(_Keeping):
+    def __init__(self) -> None:
+        super().__init__()
+        self._head: dict[str, Any] = {}
         self._finish: object = None
 
     def take(self, event: Event) -> str | None:
@@ -81,7 +117,7 @@ class ChatRelay:
         delta = choices[0].get("delta")
         text = delta.get("content") if isinstance(delta, dict) else None
         if isinstance(text, str) and text:
-            self._text.append(text)
+            self._keep(text)
             return text
         return None
 
@@ -133,9 +169,9 @@ class ChatRelay:
 _RESPONSES_END = ("response.completed", "response.incomplete", "response.failed")
 
 
-class ResponsesRelay:
+class ResponsesRelay(_Keeping):
     def __init__(self) -> None:
-        self._text: list[str] = []
+        super().__init__()
         self._final: dict[str, Any] | None = None
         self._id: str | None = None
         self._sequence = 0
@@ -150,7 +186,7 @@ class ResponsesRelay:
         if isinstance(response, dict) and isinstance(response.get("id"), str):
             self._id = response["id"]
         if data.get("type") == "response.output_text.delta" and isinstance(data.get("delta"), str):
-            self._text.append(data["delta"])
+            self._keep(data["delta"])
             return str(data["delta"])
         return None
 
@@ -187,11 +223,13 @@ class ResponsesRelay:
         return write_event("error", {**body, "sequence_number": self._sequence + 1})
 
 
-class MessagesRelay:
+class MessagesRelay(_Keeping):
     def __init__(self, convert_block: Callable[[dict[str, Any]], str]) -> None:
+        super().__init__()
         self._convert_block = convert_block
         self._message: dict[str, Any] = {}
         self._blocks: dict[int, dict[str, Any]] = {}
+        self._texts: dict[int, list[str]] = {}  # each text block's deltas (joined when read)
         self._held: set[int] = set()  # text blocks whose citations came before their text
         self._fed: set[int] = set()
 
@@ -208,28 +246,56 @@ class MessagesRelay:
         elif not isinstance(index, int):
             return None
         elif kind == "content_block_start" and isinstance(data.get("content_block"), dict):
-            self._blocks[index] = copy.deepcopy(data["content_block"])
+            self._start(index, data["content_block"], len(event.data))
         elif kind == "content_block_delta" and isinstance(data.get("delta"), dict):
-            return self._delta(index, data["delta"])
-        elif kind == "content_block_stop" and index in self._held:
+            return self._delta(index, data["delta"], len(event.data))
+        elif kind == "content_block_stop" and index in self._held and not self._forgotten:
             block = self._blocks.get(index)
-            return self._convert_block(block) if block is not None else None
+            return self._convert_block(self._whole(index)) if block is not None else None
         return None
 
-    def _delta(self, index: int, delta: dict[str, Any]) -> str | None:
-        block = self._blocks.setdefault(index, {"type": "text", "text": ""})
+    def _start(self, index: int, block: dict[str, Any], size: int) -> None:
+        if self._forgotten:
+            self._blocks[index] = {"type": block.get("type")}
+            return
+        self._blocks[index] = copy.deepcopy(block)
+        self._kept += size
+        if block.get("type") == "text":
+            text = self._blocks[index].pop("text", "")
+            self._texts[index] = [text] if isinstance(text, str) else []
+
+    def _delta(self, index: int, delta: dict[str, Any], size: int) -> str | None:
+        block = self._blocks.setdefault(index, {"type": "text"})
         if block.get("type") != "text":
             return None
         if delta.get("type") == "citations_delta" and isinstance(delta.get("citation"), dict):
-            block.setdefault("citations", []).append(delta["citation"])
             if index not in self._fed:
                 self._held.add(index)
+            if not self._forgotten:
+                block.setdefault("citations", []).append(delta["citation"])
+                self._kept += size
         elif delta.get("type") == "text_delta" and isinstance(delta.get("text"), str):
-            block["text"] = str(block.get("text", "")) + delta["text"]
+            text = delta["text"]
+            if not self._forgotten:
+                self._texts.setdefault(index, []).append(text)
+                self._kept += sys.getsizeof(text)
             if index not in self._held:
                 self._fed.add(index)
-                return str(delta["text"])
+                return str(text)
         return None
+
+    def _whole(self, index: int) -> dict[str, Any]:
+        """Block ``index`` as the non-streamed answer has it: its text joined."""
+        block = self._blocks[index]
+        if block.get("type") != "text":
+            return block
+        return {**block, "text": "".join(self._texts.get(index, ()))}
+
+    def forget(self) -> None:
+        super().forget()
+        self._texts = {}
+        for block in self._blocks.values():
+            block.pop("citations", None)
 
     def is_end(self, event: Event) -> bool:
         return event.name == "message_stop"
@@ -246,7 +312,7 @@ class MessagesRelay:
         return write_event(event.name, {**data, "delta": {**delta, "text": text}})
 
     def response(self) -> dict[str, Any]:
-        content = [self._blocks[index] for index in sorted(self._blocks)]
+        content = [self._whole(index) for index in sorted(self._blocks)]
         return {**self._message, "content": content}
 
     def answer_id(self) -> str | None:

@@ -21,10 +21,12 @@ raises it: the answer is incomplete).
 from __future__ import annotations
 
 import logging
+import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import anyio.to_thread
 import httpx
 
 from citeproof.adapters import Converted, from_anthropic
@@ -36,13 +38,16 @@ from citeproof.proxy._citations import convert_flagging
 from citeproof.proxy._correcting import StreamCorrector
 from citeproof.proxy._relay import relay_for
 from citeproof.proxy._request_sources import ProxiedRequest
-from citeproof.proxy._sse import Event, EventSplitter, EventTooLarge
+from citeproof.proxy._sse import Event, EventSplitter, EventTooLarge, read_event
 from citeproof.proxy._stream import RECORD_EVENT, AnswerVerdict, SentenceVerdict, StreamVerifier
 from citeproof.verifier import Verifier
 
 log = logging.getLogger("citeproof.proxy")
 ERROR_EVENT = "citeproof.error"
 """The type of citeproof's event saying verification stopped, and why."""
+INLINE_BYTES = 4096
+"""Largest event parsed on the event loop; a larger one (up to 10 MB, whose parse can take
+seconds) is parsed in a worker thread."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,14 +99,18 @@ class RelayedStream:
         try:
             try:
                 async for chunk in answer.aiter_bytes():
-                    self.held.resize(splitter.pending + len(chunk))
-                    for event in splitter.feed(chunk):
-                        out: list[bytes] = []
-                        blocked = await self._event(event, out)
+                    out: list[bytes] = []
+                    self._hold(out, splitter.pending + len(chunk))
+                    for raw in splitter.split(chunk):
+                        blocked = await self._event(await _read(raw), out)
+                        self._hold(out, splitter.pending)
                         for piece in out:
                             yield piece
+                        out = []
                         if blocked:
                             return  # the error event ends the stream
+                    for piece in out:
+                        yield piece
             except httpx.HTTPError:
                 cut = "the upstream's stream was cut off"
             except (EventTooLarge, OverBudget) as error:
@@ -121,6 +130,34 @@ class RelayedStream:
         finally:
             self.held.release()
             await answer.aclose()
+
+    def _hold(self, out: list[bytes], pending: int) -> None:
+        """The stream's share of the buffer budget set to the ``pending`` bytes of the event
+        not yet complete and what it keeps of the answer. Past the budget, verification stops
+        and what was kept is let go (the events still pass); raises `OverBudget` when even
+        without it the stream is past the budget (it cannot be read on)."""
+        try:
+            self.held.resize(pending + self._kept())
+            return
+        except OverBudget as error:
+            if self.broken is not None or self.finished:
+                raise  # nothing more can be let go
+            retry = error.retry
+        self.held.resize(pending + sys.getsizeof(self.stream.text))  # what stays
+        total = f"the proxy's buffer budget of {self.held.total:,} bytes"
+        self._break(
+            out,
+            f"other requests hold {total}"
+            if retry
+            else f"the answer is more than {total} can hold for one stream",
+        )
+        self.held.resize(pending + self._kept())
+
+    def _kept(self) -> int:
+        """About how many bytes this stream keeps of the answer: the text verified, what the
+        relay keeps for the vendor's adapter, the events held for correction."""
+        corrector = self.corrector.kept if self.corrector is not None else 0
+        return sys.getsizeof(self.stream.text) + self.relay.kept + corrector
 
     async def _event(self, event: Event, out: list[bytes]) -> bool:
         """One upstream event: what goes to the caller now in ``out``; True when the answer
@@ -186,6 +223,7 @@ class RelayedStream:
             log.warning("no record of a streamed answer: %s", _reason(error))
             out.append(self._ours_error(f"no record was made: {_reason(error)}"))
             return False
+        self.relay.forget()  # the answer is verified: nothing more is kept of it
         record = checked.record(work.proxied, request_id)
         out.append(self.relay.ours({"type": RECORD_EVENT, "record": record}))
         if work.on_fail == "block" and checked.failures:
@@ -225,12 +263,14 @@ class RelayedStream:
         return held + [self.relay.ours(verdict.to_json()) for verdict in verdicts]
 
     def _break(self, out: list[bytes], reason: str) -> None:
-        """Verification stops (the first time) for ``reason``; the caller is told."""
+        """Verification stops (the first time) for ``reason``; the caller is told, and what
+        was kept of the answer for verifying it is let go."""
         if self.broken is None:
             self.broken = reason
             log.warning("verification of a stream stopped: %s", reason)
             if self.corrector is not None:
                 out += self.corrector.give_up()
+            self.relay.forget()
         out.append(self._ours_error(reason))
 
     def _ours_error(self, message: str) -> bytes:
@@ -250,6 +290,14 @@ class RelayedStream:
 
     def _failed(self, event: Event, error: Exception) -> str:
         return f"{self._named(event)}: {_reason(error)}"
+
+
+async def _read(raw: bytes) -> Event:
+    """One event read: a large one in a worker thread, so that the event loop (every other
+    client) does not wait while it is parsed."""
+    if len(raw) <= INLINE_BYTES:
+        return read_event(raw)
+    return await anyio.to_thread.run_sync(read_event, raw)
 
 
 def _reason(error: Exception) -> str:

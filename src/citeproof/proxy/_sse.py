@@ -21,6 +21,7 @@ from typing import Any
 from citeproof.proxy._parse import read_json
 
 _END = re.compile(rb"\r\n\r\n|\n\n|\r\r")
+_END_LONGEST = 4  # bytes of the longest end: CR LF CR LF
 _LINE = re.compile(r"\r\n|\n|\r")
 MAX_EVENT_BYTES = 10_000_000
 """Longest event read from an upstream: a Responses ``response.completed`` event repeats the
@@ -52,21 +53,32 @@ class EventTooLarge(ValueError):
 
 class EventSplitter:
     """Bytes in, complete events out; a partial event waits for the rest of its bytes.
-    Raises `EventTooLarge` for an event over `MAX_EVENT_BYTES`."""
+    Raises `EventTooLarge` for an event over `MAX_EVENT_BYTES`.
+
+    `split` gives each event's bytes unread, for a caller that reads a large one elsewhere
+    (off its event loop); `feed` reads them too. The end of an event is looked for only in
+    what is new since the last look, so an event that comes in many chunks is scanned once."""
 
     def __init__(self) -> None:
         self._buffer = b""
+        self._searched = 0  # where the next look for an event's end starts
 
     def feed(self, chunk: bytes) -> Iterator[Event]:
+        for raw in self.split(chunk):
+            yield read_event(raw)
+
+    def split(self, chunk: bytes) -> Iterator[bytes]:
         self._buffer += chunk
         while True:
-            end = _END.search(self._buffer)
+            end = _END.search(self._buffer, self._searched)
             if end is None:
                 if len(self._buffer) > MAX_EVENT_BYTES:
                     raise EventTooLarge(f"an upstream event is over {MAX_EVENT_BYTES:,} bytes")
+                self._searched = max(0, len(self._buffer) - _END_LONGEST + 1)
                 return
             raw, self._buffer = self._buffer[: end.end()], self._buffer[end.end() :]
-            yield read_event(raw)
+            self._searched = 0
+            yield raw
 
     @property
     def pending(self) -> int:
@@ -76,6 +88,7 @@ class EventSplitter:
     def rest(self) -> bytes:
         """What came after the last complete event (an upstream that stopped mid-event)."""
         rest, self._buffer = self._buffer, b""
+        self._searched = 0
         return rest
 
 
