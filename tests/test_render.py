@@ -26,7 +26,7 @@ from citeproof.render import (
     state_label,
 )
 from citeproof.render._html_parts import block_quote, css_name, inline_diff, quote_symbol
-from citeproof.render._labels import split_excerpt, status_label
+from citeproof.render._labels import match_quality, split_excerpt, status_label
 from citeproof.render._verdicts import quote_state
 from tests.answers import (
     APPRAISAL,
@@ -397,15 +397,17 @@ def test_a_score_is_only_shown_beside_its_matched_text(
     html = page if rendering == "html" else markdown_as_html(markdown)
     expanders = _checks_by_quote(html) if rendering == "html" else _details_by_quote(html)
     outside = parse(html).root.text_outside("section" if rendering == "html" else "details")
-    assert "similarity" not in outside and "confidence" not in outside.lower()
+    assert " match: " not in outside and "confidence" not in outside.lower()
+    assert "similarity" not in html  # in plain words, never a bare number
     for quote in answer.quotes:
         number = f"{quote.score:.2f}"
         inside = flat(expanders[quote.id].text())
+        quality = match_quality(quote)
         if quote in _blocks_with_scores(answer):
-            assert f"similarity {number}" in inside
+            assert quality is not None and quality in inside
             assert flat(matched_text(quote)) in inside
         else:
-            assert "similarity" not in inside, quote.id
+            assert " match: " not in inside, quote.id
         # Scores of quotes without an excerpt (q5: 0.41) are shown nowhere.
         if quote.excerpt is None:
             assert number not in html, quote.id
@@ -415,12 +417,17 @@ def test_terminal_shows_a_score_only_above_its_matched_text(
     answer: VerifiedAnswer, report: str
 ) -> None:
     table, sources = report.split("show source\n", 1)
-    assert "similarity" not in table
+    assert " match: " not in table and "similarity" not in report
     scored = _blocks_with_scores(answer)
-    for block in sources.split("\n\n"):
-        if "similarity" in block:
-            quote = next(q for q in scored if f"similarity {q.score:.2f}" in block)
-            assert flat(matched_text(quote)) in flat(block).replace("«", "").replace("»", "")
+    assert scored
+    blocks = [flat(b).replace("«", "").replace("»", "") for b in sources.split("\n\n")]
+    for block in blocks:
+        if " match: " in block:
+            assert any(flat(matched_text(q)) in block for q in scored), block
+    for quote in scored:
+        quality = match_quality(quote)
+        assert quality is not None
+        assert any(flat(matched_text(quote)) in b and flat(quality) in b for b in blocks)
     for quote in answer.quotes:
         if quote.excerpt is None:
             assert f"{quote.score:.2f}" not in report

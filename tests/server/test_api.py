@@ -13,6 +13,7 @@ import pytest
 
 from citeproof import verify
 from citeproof.outcome import answer_to_json
+from citeproof.outcome.contract import located
 from tests.conftest import PgSchemas, pg_url
 from tests.lending import SOURCES
 from tests.server.conftest import Server, start_server
@@ -40,7 +41,9 @@ def test_verify_returns_the_same_record_as_the_library_and_logs_it_F_3(api: Serv
         response = http.post("/v1/verify", content=body(lending_line("api-verify")))
         assert response.status_code == 200, response.text
         record = response.json()
-        expected = answer_to_json(verify(LENDING_ANSWER, SOURCES, answer_id="api-verify"))
+        # The service names inline sources' paragraphs as `read_batch_line` does.
+        sources = [located(source) for source in SOURCES]
+        expected = answer_to_json(verify(LENDING_ANSWER, sources, answer_id="api-verify"))
         # Corrections carry the time they were made: compare everything else.
         for data in (record, expected):
             for quote in data["quotes"]:

@@ -7,6 +7,7 @@ Offsets in the output are Python ``str`` indices (code points); every span also 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import asdict, fields
 from typing import Any, Literal
@@ -24,7 +25,7 @@ from citeproof.model import (
     expect_instance,
 )
 from citeproof.outcome._codec import eligibility_to_json, policy_to_json
-from citeproof.sources import DEFAULT_LIMITS, ReadLimits
+from citeproof.sources import DEFAULT_LIMITS, ReadLimits, paragraph_locations
 
 SCHEMA_VERSION = "1"
 
@@ -81,7 +82,7 @@ def read_batch_line(
         raise _input_error(error, where) from None
     sources = [s.to_source() for s in line.sources]
     _check_sizes(sources, limits, where)
-    return line.id, line.answer, sources, line.policy
+    return line.id, line.answer, [located(s) for s in sources], line.policy
 
 
 def read_sources(raw: str, *, where: str, limits: ReadLimits = DEFAULT_LIMITS) -> list[Source]:
@@ -114,7 +115,18 @@ def sources_from_json(
         except ValidationError as error:
             raise _input_error(error, f"{where}: sources[{position}]") from None
     _check_sizes(sources, limits, where)
-    return sources
+    return [located(s) for s in sources]
+
+
+def located(source: Source) -> Source:
+    """``source`` with each paragraph named in the document's own terms (its clause and
+    section numbers, the heading it is under: `paragraph_locations`), as a file given to
+    ``verify --source`` is, when the sender gave no ``locations`` of its own. Email bodies
+    keep their paragraph counts."""
+    if source.locations is not None or source.is_email:
+        return source
+    found = paragraph_locations(source.text, source.paragraph_spans())
+    return dataclasses.replace(source, locations=found) if any(found) else source
 
 
 def read_policy(raw: Any, *, where: str, base: Policy) -> Policy:

@@ -107,6 +107,12 @@ def citation_label(status: str) -> Label:
     return CITATION_LABELS.get(status, _UNKNOWN)
 
 
+NEAR_EXACT = 0.97
+CLOSE = 0.9
+"""The similarities (`VerifiedQuote.score`) from which a match is shown as near-exact and
+close; the number itself stays in the JSON contract, for machines."""
+
+
 def match_quality(quote: VerifiedQuote) -> str | None:
     """How well the quote matched, in words; ``None`` when there is no matched text to show.
 
@@ -117,8 +123,11 @@ def match_quality(quote: VerifiedQuote) -> str | None:
         return None
     if quote.method == "exact" or quote.score >= 1.0:
         return "exact match"
-    method = f" ({quote.method} match)" if quote.method else ""
-    return f"similarity {quote.score:.2f}{method}"
+    if quote.score >= NEAR_EXACT:
+        return "near-exact match: a letter or a mark apart"
+    if quote.score >= CLOSE:
+        return "close match: a few words apart"
+    return "loose match: read the passage"
 
 
 def meaning_warning(quote: VerifiedQuote) -> str | None:
