@@ -20,6 +20,7 @@ from citeproof.render._labels import (
     place,
     safe_url,
     split_excerpt,
+    when_corrected,
 )
 from citeproof.render._nearest import nearest_passage, refusal
 from citeproof.render._notes import Note
@@ -158,7 +159,8 @@ def _audit(quote: VerifiedQuote) -> str:
         )
         rows.append(
             f"<li>{escape(what)} corrected:{change} {escape(c.reason)} "
-            f'<span class="when">({escape(c.method)}, {escape(c.time)})</span></li>'
+            f'<span class="when">(<time datetime="{escape(c.time)}">'
+            f"{escape(when_corrected(c.time))}</time>)</span></li>"
         )
     return f'<ul class="audit">{"".join(rows)}</ul>'
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from citeproof.model import (
     STATUSES,
@@ -304,3 +305,15 @@ def eligibility_line(answer: VerifiedAnswer) -> str | None:
         f"Eligibility {answer.eligibility.fingerprint}: {shown} source"
         f"{'' if shown == 1 else 's'} shown to the model."
     )
+
+
+def when_corrected(stamp: str) -> str:
+    """A correction's ISO 8601 time as a reader writes it: ``6 Dec 2026, 10:51 UTC`` (the
+    stamp itself when it is not one)."""
+    try:
+        moment = datetime.fromisoformat(stamp)
+    except ValueError:
+        return stamp
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(UTC)
+    return f"{moment.day} {moment:%b %Y, %H:%M} UTC"

@@ -41,6 +41,7 @@ from citeproof.render._labels import (
     split_excerpt,
     state_label,
     status_label,
+    when_corrected,
 )
 from citeproof.render._markdown_safety import canonical_url, markdown_link, neutralise_markdown
 from citeproof.render._safe_text import visible
@@ -144,7 +145,7 @@ def _audit_lines(quote: VerifiedQuote) -> list[str]:
         lines.append(
             f"- {escape_markdown(what)} corrected — was: “{escape_markdown(c.before)}”, "
             f"now: “{escape_markdown(c.after)}”. {escape_markdown(c.reason)} "
-            f"({escape_markdown(c.method)}, {escape_markdown(c.time)})"
+            f"({escape_markdown(when_corrected(c.time))})"
         )
     return lines
 

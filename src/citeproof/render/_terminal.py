@@ -144,12 +144,8 @@ def claims_lines(answer: VerifiedAnswer) -> list[RenderableType]:
                 if support.passage is not None
                 else ""
             )
-            body.append(
-                _text(
-                    f"{support_label(support.verdict).badge} by {where} "
-                    f"(score {support.score:.2f}, {support.method})"
-                )
-            )
+            # The judge's reason follows; its method and score are in the JSON.
+            body.append(_text(f"{support_label(support.verdict).badge} by {where}"))
             if support.reason:
                 body.append(_text(f"why: {support.reason}"))
             if support.verdict in ("unconfirmed", "partial") and to_check(support):
