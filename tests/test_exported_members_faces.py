@@ -42,7 +42,7 @@ FACES = {
     "citeproof.outcome": [
         "ANSWER_SCHEMAS", "AUDIT_SCHEMA", "BatchLine", "FOUND", "FileLiveValues", "HttpLiveValues",
         "LiveValues", "Outcome", "answer_to_json", "build_evidence", "conclude", "load_rules",
-        "payload_with_texts", "policy_from_json", "policy_to_json", "read_batch_line",
+        "located", "payload_with_texts", "policy_from_json", "policy_to_json", "read_batch_line",
         "read_policy", "read_sources", "source_from_json", "source_to_json", "sources_from_json",
         "verification_inputs",
     ],

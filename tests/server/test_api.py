@@ -12,8 +12,7 @@ import httpx
 import pytest
 
 from citeproof import verify
-from citeproof.outcome import answer_to_json
-from citeproof.outcome.contract import located
+from citeproof.outcome import answer_to_json, located
 from tests.conftest import PgSchemas, pg_url
 from tests.lending import SOURCES
 from tests.server.conftest import Server, start_server

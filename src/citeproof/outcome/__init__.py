@@ -28,6 +28,7 @@ if typing.TYPE_CHECKING:
     from citeproof.outcome.contract import (
         BatchLine,
         answer_to_json,
+        located,
         read_batch_line,
         read_policy,
         read_sources,
@@ -49,6 +50,7 @@ _WHERE = {
     "build_evidence": "citeproof.outcome._evidence",
     "conclude": "citeproof.outcome._recording",
     "load_rules": "citeproof.outcome._rules",
+    "located": "citeproof.outcome.contract",
     "payload_with_texts": "citeproof.outcome._payload",
     "policy_from_json": "citeproof.outcome._codec",
     "policy_to_json": "citeproof.outcome._codec",
@@ -77,6 +79,7 @@ __all__ = [
     "build_evidence",
     "conclude",
     "load_rules",
+    "located",
     "payload_with_texts",
     "policy_from_json",
     "policy_to_json",
