@@ -431,7 +431,7 @@ def _source_file(
     parts = read_markdown if path.suffix.lower() in MARKDOWN_SUFFIXES else read_text
     document = parts(text.encode("utf-8"), str(path))
     check_extent(document.text, len(document.paragraphs), limits, str(path))
-    # Named in the document's own terms, as `read_source_file` names them (issue 46).
+    # Named in the document's own terms, as `read_source_file` names them.
     located = document.locations or paragraph_locations(document.text, document.paragraphs)
     return Source(
         id=source_id or path.stem,
