@@ -37,6 +37,7 @@ class FairLane:
         self._holder: Turn | None = None
         self._queues: dict[str, deque[Turn]] = {}
         self._rotation: deque[str] = deque()
+        self._served: str | None = None
 
     @property
     def waiting(self) -> int:
@@ -53,9 +54,8 @@ class FairLane:
         try:
             yield turn
         finally:
-            with self._changed:
-                self._holder = None
-                self._grant()
+            with self._changed:  # it may have left while waiting to come back (`give_way`)
+                self._leave(turn)
 
     def give_way(self, turn: Turn, check: Callable[[], None]) -> None:
         """At a checkpoint of the holder's work: when another principal waits, let it have
@@ -109,7 +109,10 @@ class FairLane:
         """Give a free lane to the next principal in rotation (with the lock held)."""
         if self._holder is not None or not self._rotation:
             return
+        if len(self._rotation) > 1 and self._rotation[0] == self._served:
+            self._rotation.rotate(-1)  # the principal served last waits behind the others
         principal = self._rotation.popleft()
+        self._served = principal
         queue = self._queues[principal]
         self._holder = queue.popleft()
         if queue:
