@@ -22,7 +22,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
-from citeproof.verifier.match._index import WORD, _Postings, is_word, quote_tokens
+from citeproof.verifier.match._index import WORD, _Postings, quote_tokens, whole_word_hits
 from citeproof.verifier.match._normalise import normalise
 from citeproof.verifier.match._probe import plain
 from citeproof.verifier.match._quote import parse_quote
@@ -264,15 +264,11 @@ class Corpus:
             if n >= 2 and counted + count > SCANNED_VOTES:
                 break
             counted += count
-            at, most = folded.find(word), len(votes) + VOTES
-            while at >= 0 and len(votes) < most:
-                end = at + len(word)
-                # Whole words only: "war" is not in "warden".
-                if not (at > 0 and is_word(folded[at - 1])) and not (
-                    end < len(folded) and is_word(folded[end])
-                ):
-                    votes.append(at - offset)
-                at = folded.find(word, end)
+            most = len(votes) + VOTES
+            for at in whole_word_hits(folded, word):
+                if len(votes) >= most:
+                    break
+                votes.append(at - offset)
         return np.array(votes, dtype=np.int64)
 
     def _built_folded(self) -> str:

@@ -12,7 +12,7 @@ import re
 import sys
 import threading
 from collections import Counter, OrderedDict
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Iterator, Mapping
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -57,6 +57,19 @@ def _dict_bytes(mapping: Mapping[str, object]) -> int:
 def is_word(char: str) -> bool:
     """Same notion of a word character as ``re``'s ``\\w``."""
     return char.isalnum() or char == "_"
+
+
+def whole_word_hits(folded: str, word: str) -> Iterator[int]:
+    """Where ``word`` stands in ``folded`` as a whole word, in order: "war" is not in
+    "warden"."""
+    at = folded.find(word)
+    while at >= 0:
+        end = at + len(word)
+        if not (at > 0 and is_word(folded[at - 1])) and not (
+            end < len(folded) and is_word(folded[end])
+        ):
+            yield at
+        at = folded.find(word, end)
 
 
 def quote_tokens(text: str) -> list[tuple[str, int]]:
@@ -401,15 +414,10 @@ class SourceIndex:
         known.sort()
         votes: list[int] = []
         for _, word, offset in known[:most]:
-            at = folded.find(word)
-            while at >= 0 and len(votes) < budget:
-                end = at + len(word)
-                # Whole words only: "war" is not in "warden".
-                if not (at > 0 and is_word(folded[at - 1])) and not (
-                    end < len(folded) and is_word(folded[end])
-                ):
-                    votes.append(at - offset)
-                at = folded.find(word, end)
+            for at in whole_word_hits(folded, word):
+                if len(votes) >= budget:
+                    break
+                votes.append(at - offset)
         return np.array(votes, dtype=np.int64)
 
     def _anchors(self, quote: str, most: int = 6) -> list[tuple[str, int]]:
