@@ -188,6 +188,45 @@ def sick() -> Iterator[Pair]:
             )
 
 
+WIDER = {
+    "vitaminc_test": 9000,
+    "mnli_dev_binary": 7000,
+    "cad_snli": 5000,
+    "fever_nli_binary": 3000,
+    "contractnli": 2000,
+    "breaking_nli": 1500,
+    "citation_integrity": 1500,
+    "fever_symmetric": 1000,
+    "factcc_sample": 1000,
+    "scifact_rationales": 771,
+    "fever_adversarial": 764,
+}
+"""The sets of ``../shared/data/nli/`` `wider` samples, and how many pairs of each: those
+whose licence allows commercial use (CC BY-SA, CC BY, Apache-2.0, MIT, BSD-3, MNLI's OANC),
+none of them evaluated on here. ContractNLI gives only its 50 training NDAs (its dev split
+is a row of the claim table). Left out: the non-commercial AVeriTeC and ANLI test, and the
+sets whose licence is not stated (COVID-Fact, HealthVer, RTE, QAGS)."""
+_NLI_LABELS = {"entailment": ENTAILS, "contradiction": CONTRADICTS, "neutral": NEITHER}
+
+
+def wider(rng: random.Random) -> list[Pair]:
+    """Pairs sampled from the `WIDER` sets, each with its own label (a binary set's "not
+    entailed" is `NEITHER`: it holds contradictions too), the evidence cut to its best
+    window of the claim."""
+    out: list[Pair] = []
+    for name, count in WIDER.items():
+        rows = []
+        for line in (NLI / name / "pairs.jsonl").open(encoding="utf-8"):
+            row = json.loads(line)
+            if name == "contractnli" and not str(row["id"]).startswith("train50/"):
+                continue
+            rows.append(row)
+        for row in rng.sample(rows, min(count, len(rows))):
+            premise = window(str(row["evidence"]), str(row["claim"]))
+            out.append(Pair(premise, str(row["claim"]), _NLI_LABELS[row["label"]], name))
+    return out
+
+
 # --- real sentences for the generated minimal edits --------------------------------------------
 
 
@@ -228,6 +267,7 @@ def training_pairs(
     balanced: bool = False,
     natural_repeats: int = 1,
     calibrated: bool = False,
+    wider_sets: bool = False,
 ) -> list[Pair]:
     """All training pairs, shuffled with ``seed``; without the non-commercial sets (ANLI,
     SICK, and ANLI's contexts as sentences to edit) when ``noncommercial`` is False.
@@ -245,7 +285,10 @@ def training_pairs(
 
     ``calibrated``: the claims of the calibration slice (support_data.calibration: a third of
     each of those sets' tune halves) left out, so a head reading the model's probabilities can
-    be fitted on them (docs/measurements-history.md, "A head over the model's probabilities")."""
+    be fitted on them (docs/measurements-history.md, "A head over the model's probabilities").
+
+    ``wider_sets``: the pairs `wider` samples from the larger public sets added (after the
+    balancing, which reads only the near-copy families)."""
     rng = random.Random(seed)
     pairs: list[Pair] = []
     pairs += factcheck("tune")
@@ -266,6 +309,8 @@ def training_pairs(
         pairs = _balanced(pairs, rng)
     natural = [p for p in pairs if p.origin.split(":")[0] in NATURAL]
     pairs += natural * (natural_repeats - 1)
+    if wider_sets:
+        pairs += wider(rng)
     rng.shuffle(pairs)
     return pairs
 

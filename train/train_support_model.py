@@ -111,6 +111,11 @@ def main() -> None:
         action="store_false",
         help="leave out the non-commercial sets (ANLI: CC BY-NC 4.0; SICK: CC BY-NC-SA 3.0)",
     )
+    parser.add_argument(
+        "--wider",
+        action="store_true",
+        help="add pairs sampled from the larger public sets (nli_data.WIDER)",
+    )
     parser.add_argument("--out", type=Path, default=ROOT / "out" / "train-support-model")
     parser.add_argument("--ship", type=Path, default=SHIP)
     args = parser.parse_args()
@@ -136,6 +141,7 @@ def main() -> None:
             balanced=args.balanced,
             natural_repeats=args.natural_repeats,
             calibrated=args.calibrated,
+            wider_sets=args.wider,
         )
     if args.pairs:
         pairs = pairs[: args.pairs]
@@ -226,6 +232,7 @@ def main() -> None:
             "balanced": args.balanced,
             "natural_repeats": args.natural_repeats,
             "leave_out_calibration": args.calibrated,
+            "wider_sets": args.wider,
             "init": str(args.init) if args.init else "all-MiniLM-L6-v2",
         },
     )
