@@ -1,8 +1,8 @@
 """The claim table: how often each judge calls a false claim `supported`, on every set.
 
 For each set (the held-out halves of eval/support_sets.py, ContractNLI's dev split, and the
-business claims of eval/business/, written and labelled before any judge read them), three
-judges side by side:
+business claims of eval/business/ and eval/business-2/, each written and labelled before any
+judge read it), three judges side by side:
 
 - **citeproof**: today's judge, every verdict held to the promise (`kept_promise`: the
   confirmation rules of `verifier/support/confirm/`);
@@ -43,23 +43,26 @@ from citeproof.verifier.support._promise import kept_promise
 from citeproof.verifier.support._request import Request
 
 BUSINESS = Path(__file__).with_name("business")
+BUSINESS_2 = Path(__file__).with_name("business-2")
+"""The second business set: eight other kinds of document, written and labelled before any
+judge read them, and never tuned on (eval/business-2/README.md)."""
 FALSE_SUPPORTED = 0.05
 COVERAGE = 0.50
 REVIEW = ("unconfirmed", "partial")
 JUDGES = ("citeproof", "scores only", "word overlap")
 
 
-def business_cases() -> list[Case]:
-    """The business claims, each citing its whole document."""
+def business_cases(folder: Path = BUSINESS) -> list[Case]:
+    """The business claims of ``folder``, each citing its whole document."""
     out = []
-    for line in (BUSINESS / "claims.jsonl").read_text(encoding="utf-8").splitlines():
+    for line in (folder / "claims.jsonl").read_text(encoding="utf-8").splitlines():
         if not line.strip():
             continue
         row = json.loads(line)
-        text = (BUSINESS / "documents" / row["document"]).read_text(encoding="utf-8")
+        text = (folder / "documents" / row["document"]).read_text(encoding="utf-8")
         out.append(
             Case(
-                "business",
+                folder.name,
                 row["id"],
                 row["claim"],
                 Source(id=row["document"].split(".")[0], kind="document", text=text),
@@ -142,7 +145,8 @@ def main() -> int:
     limit = int(sys.argv[sys.argv.index("--limit") + 1]) if "--limit" in sys.argv else None
     policy = Policy(support_judge="strict")
     sets: dict[str, list[Case]] = defaultdict(list)
-    for case in [*every("held_out"), *contractnli("held_out"), *business_cases()]:
+    held_out = [*every("held_out"), *contractnli("held_out")]
+    for case in [*held_out, *business_cases(), *business_cases(BUSINESS_2)]:
         sets[case.dataset].append(case)
     if limit:
         sets = defaultdict(list, {k: v[:limit] for k, v in sets.items()})
@@ -171,9 +175,9 @@ def main() -> int:
         t = tally(cases, kept)
         if t.false_total and t.false_supported / t.false_total > FALSE_SUPPORTED:
             ok = False
-        if name == "business":
+        if name.startswith("business"):
             for c, v in zip(cases, kept, strict=True):
-                kinds[c.group][v] += 1
+                kinds[f"{name}: {c.group}"][v] += 1
         for r in rules:
             kinds["rules:" + name][r or "(scores)"] += 1
     print(f"\n({time.monotonic() - started:.0f} s)")
@@ -186,10 +190,11 @@ def main() -> int:
         for kind, counts in sorted(kinds.items()):
             if kind.startswith("rules:"):
                 print(f"- {kind[6:]}: " + ", ".join(f"{v} {n}" for v, n in counts.most_common()))
-    business = summary.get("business", {}).get("citeproof")
-    if isinstance(business, dict) and business["true_total"]:
-        coverage = business["true_supported"] / business["true_total"]
-        print(f"\nbusiness coverage {coverage:.1%} (target {COVERAGE:.0%})")
+    for name in (BUSINESS.name, BUSINESS_2.name):
+        business = summary.get(name, {}).get("citeproof")
+        if isinstance(business, dict) and business["true_total"]:
+            coverage = business["true_supported"] / business["true_total"]
+            print(f"\n{name} coverage {coverage:.1%} (target {COVERAGE:.0%})")
     print("claim table: " + ("false supported within 5% on every set" if ok else "MISSED 5%"))
     return 0 if ok else 1
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from citeproof import Policy, Source, answer_to_json, verify
+from citeproof.verifier.support._fact_rules import FACT_RULES
 from citeproof.verifier.support.confirm import RULES, confirm
 
 BY_ID = {rule.id: rule for rule in RULES}
@@ -51,6 +52,62 @@ TRUE = {
         "may keep one archival copy.",
     ),
 }
+
+
+# For each rule of the fact layer: the statement its example's passage makes, said truly.
+FACT_TRUE = {
+    "facts.number": "Facility A carries a Margin of 2.75% per annum.",
+    "facts.date": "The lease ends on 31 March 2030.",
+    "facts.name": "The loan was approved by Daniel Shah.",
+    "facts.comparative": "Revenue fell 12% in the year.",
+    "facts.word": "Rent is paid on the first working day of each month.",
+    "facts.negation": "The Supplier is not liable for indirect loss.",
+    "facts.figure_elsewhere": "The excess for subsidence claims is £1,000.",
+    "facts.time_turned": "Fees can rise after the first anniversary.",
+    "facts.order_turned": "Applications must be referred to a senior underwriter before an "
+    "offer is issued.",
+    "facts.range_turned": "The installation was moved from March to April.",
+    "facts.time_limited": "Credits must be requested within 30 days after the end of the month.",
+    "facts.share_turned": "The agent issued a refund for one of the two charges.",
+    "facts.parties_swapped": "The Licensor may audit the Licensee's use of the software.",
+    "facts.doer_swapped": "Sarah will lead the migration.",
+    "facts.scope_swapped": "Either party may terminate this agreement for convenience on 30 "
+    "days' notice.",
+    "facts.subject_swapped": "Risk in the Goods passes to the Buyer on delivery.",
+}
+FACTS_BY_ID = {rule.id: rule for rule in FACT_RULES}
+
+
+def _judged(claim: str, passage: str) -> dict[str, object]:
+    """The default judge's judgement of ``claim`` citing ``passage``, as the JSON says it."""
+    source = Source(id="doc", kind="document", text=passage)
+    support: dict[str, object] = answer_to_json(verify(f"{claim} [doc]", [source]))["claims"][0][
+        "support"
+    ][0]
+    return support
+
+
+def test_every_fact_rule_has_a_row() -> None:
+    assert set(FACT_TRUE) == set(FACTS_BY_ID), "a fact rule without a row, or a row without one"
+    assert len(FACTS_BY_ID) == len(FACT_RULES), "two fact rules share an id"
+
+
+@pytest.mark.parametrize("rule_id", sorted(FACTS_BY_ID))
+def test_each_fact_rule_contradicts_its_documented_example(rule_id: str) -> None:
+    claim, passage, says = FACTS_BY_ID[rule_id].example
+    support = _judged(claim, passage)
+    assert (support["verdict"], support.get("rule"), support["reason"]) == (
+        "contradicted",
+        rule_id,
+        says,
+    )
+
+
+@pytest.mark.parametrize("rule_id", sorted(FACT_TRUE))
+def test_the_fact_rules_statement_said_truly_is_not_contradicted(rule_id: str) -> None:
+    support = _judged(FACT_TRUE[rule_id], FACTS_BY_ID[rule_id].example[1])
+    assert support["verdict"] != "contradicted", support
+    assert support.get("rule") != rule_id
 
 
 def test_every_rule_has_a_row() -> None:
@@ -209,5 +266,9 @@ def test_every_rule_is_documented_with_its_example() -> None:
         assert f"| `{rule.id}` |" in page, f"{rule.id} is not in docs/claim-support.md"
         assert claim in page and finds in page, f"{rule.id}'s example is not documented"
     for rule_id in ("confirmed", "model.raised", "escalated", "quote.meaning_changed",
-                    "polarity.exception", "facts.number", "no_passage"):  # fmt: skip
+                    "polarity.exception", "no_passage"):  # fmt: skip
         assert f"`{rule_id}`" in page, f"{rule_id} is not in docs/claim-support.md"
+    for fact in FACT_RULES:
+        claim, passage, finds = fact.example
+        row = f"| `{fact.id}` | {fact.checks} | {claim} | {passage} | {finds} |"
+        assert row in page, f"{fact.id} is not in docs/claim-support.md as FACT_RULES says"

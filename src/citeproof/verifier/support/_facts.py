@@ -31,6 +31,21 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from citeproof.model import ClaimDifference
+from citeproof.verifier.support._fact_rules import (
+    COMPARATIVE,
+    DOER_SWAPPED,
+    FIGURE_ELSEWHERE,
+    NEGATION,
+    ORDER_TURNED,
+    PARTIES_SWAPPED,
+    RANGE_TURNED,
+    SCOPE_SWAPPED,
+    SHARE_TURNED,
+    SUBJECT_SWAPPED,
+    TIME_LIMITED,
+    TIME_TURNED,
+    WORD,
+)
 from citeproof.verifier.support._opposites import (
     negated_by_prefix,
     opposites,
@@ -86,6 +101,21 @@ class FactCheck:
     # when the source holds its key anywhere (a claim drawn from several places of a page).
     source_recall: float = 1.0
     source_weighted_recall: float = 1.0
+    # The rule of `FACT_RULES` (its id) that found each difference: "" for a claim token
+    # the passage is merely silent on.
+    rules: tuple[str, ...] = ()
+
+    def deciding(self, *, contradicted: bool) -> tuple[ClaimDifference, str] | None:
+        """The difference a reader is told about first, and its rule: the first value or
+        word the passage says instead, or a denial on one side only (the claim's own denial
+        only when the verdict is ``contradicted``)."""
+        rules = self.rules or ("",) * len(self.differences)
+        for d, rule in zip(self.differences, rules, strict=True):
+            if (d.instead is not None and d.text) or (d.kind == "negation" and d.instead):
+                return d, rule or f"facts.{d.kind}"
+            if d.kind == "negation" and d.text and contradicted:
+                return d, rule or NEGATION
+        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +183,7 @@ def check_facts(
         for i, t in enumerate(claim)
     ]
     instead: dict[int, str] = {}
+    why: dict[int, str] = {}  # the rule that put ``instead[i]`` there, when not the alignment
     negation_diffs: list[ClaimDifference] = []
     words = frozenset(t.text.casefold() for t in claim)
     together = _figures_together(claim, passage)
@@ -240,15 +271,18 @@ def check_facts(
     for i, other in turned.items():
         backed[i] = False
         instead[i] = other.text
+        why[i] = COMPARATIVE if claim[i].kind == "comparative" else WORD
     for i, other in _figure_bound_elsewhere(claim, sentence, judged).items():
         if i not in instead and i not in together:
             backed[i] = False
             instead[i] = other.text
+            why[i] = FIGURE_ELSEWHERE
     if lead and tuple(lead) != tuple(passage):
         for i, other in _competing_figures(claim, lead, judged).items():
             if i not in instead and i not in together:
                 backed[i] = False
                 instead[i] = other.text
+                why[i] = FIGURE_ELSEWHERE
     for i in _kept_denials(claim, passage, lead, judged, words):
         backed[i] = True
     for i in _kept_by_prefix(claim, passage, judged):
@@ -262,34 +296,39 @@ def check_facts(
         denied = _denied(claim, passage, judged, words)
         if denied is not None:
             negation_diffs.append(denied)
-    times = [
-        d for i, d in _time_turned(claim_text, claim, passage, judged).items() if i not in instead
+    # The readings that do not depend on the alignment, each with its rule.
+    times: list[tuple[ClaimDifference, str]] = [
+        (d, TIME_TURNED)
+        for i, d in _time_turned(claim_text, claim, passage, judged).items()
+        if i not in instead
     ]
     order = _order_turned(
         claim_text, claim, passage, [ok and i not in instead for i, ok in enumerate(judged)]
     )
     if order is not None:
-        times.append(order)
+        times.append((order, ORDER_TURNED))
     ranged = range_turned(claim_text, claim, passage, judged)
     if ranged is not None:
-        times.append(ranged)
+        times.append((ranged, RANGE_TURNED))
     limited = time_limited(claim_text, claim, lead or passage, judged)
     if limited is not None:
-        times.append(limited)
+        times.append((limited, TIME_LIMITED))
     share = share_turned(claim_text, claim, lead or passage, judged)
     if share is not None:
-        times.append(share)
+        times.append((share, SHARE_TURNED))
     swapped = _parties_swapped(claim_text, claim, lead or passage, judged)
+    swap_rule = PARTIES_SWAPPED
     if swapped is None:
-        swapped = doer_swapped(claim_text, claim, passage, judged)
+        swapped, swap_rule = doer_swapped(claim_text, claim, passage, judged), DOER_SWAPPED
     if swapped is None:
-        swapped = scope_swapped(claim_text, claim, passage, judged)
+        swapped, swap_rule = scope_swapped(claim_text, claim, passage, judged), SCOPE_SWAPPED
     if swapped is None and lead and not (instead or negation_diffs or times):
         # The last reading, where nothing more particular conflicts: "the passage says
         # “£500”", "“not”", "“landlord”" say better what is wrong than the subject does.
         swapped = subject_swapped(claim_text, claim, lead, passage, judged)
+        swap_rule = SUBJECT_SWAPPED
     if swapped is not None:
-        times.append(swapped)
+        times.append((swapped, swap_rule))
     # A fact the alignment left without a counterpart ("game 4–3" / "game 3–3" aligns the 3s):
     # look beside its nearest aligned neighbour, within `NEIGHBOURS` tokens.
     aligned = {b.a + k: b.b + k for b in blocks for k in range(b.size)}
@@ -309,7 +348,7 @@ def check_facts(
         other = _counterpart(token, window, superlatives)
         if other is not None:
             instead[i] = other.text
-    differences: list[ClaimDifference] = list(times)
+    found: list[tuple[ClaimDifference, str]] = list(times)
     conflicts = len(negation_diffs) + len(times)
     negation_conflict = 1.0 if negation_diffs else 0.0
     run: list[Token] = []
@@ -317,14 +356,16 @@ def check_facts(
     def flush() -> None:
         if run:
             start, end = run[0].span[0], run[-1].span[1]
-            differences.append(ClaimDifference("word", claim_text[start:end], (start, end), None))
+            silent = ClaimDifference("word", claim_text[start:end], (start, end), None)
+            found.append((silent, ""))
             run.clear()
 
     for i, token in enumerate(claim):
         if i in instead and token.kind in ("word", "stop"):  # a word turned round
             flush()
             conflicts += 1
-            differences.append(ClaimDifference("word", token.text, token.span, instead[i]))
+            turned_word = ClaimDifference("word", token.text, token.span, instead[i])
+            found.append((turned_word, why.get(i, WORD)))
             continue
         if backed[i] or not is_content(token):
             if not is_content(token) and run and token.kind == "stop":
@@ -341,14 +382,17 @@ def check_facts(
         if token.kind == "negation":
             negation_conflict = 1.0
             conflicts += 1
-            differences.append(ClaimDifference("negation", token.text, token.span, None))
+            found.append((ClaimDifference("negation", token.text, token.span, None), NEGATION))
             continue
+        rule = ""
         if replaced is not None:
             conflicts += 1
-        differences.append(ClaimDifference(token.kind, token.text, token.span, replaced))  # type: ignore[arg-type]
+            rule = why.get(i, f"facts.{token.kind}")
+        found.append((ClaimDifference(token.kind, token.text, token.span, replaced), rule))  # type: ignore[arg-type]
     flush()
-    differences.extend(negation_diffs)
-    differences.sort(key=lambda d: d.span)
+    found.extend((d, NEGATION) for d in negation_diffs)
+    found.sort(key=lambda f: f[0].span)
+    differences = [d for d, _ in found]
 
     content = [i for i, t in enumerate(claim) if judged[i] and is_content(t)]
     conflicting = set(instead)
@@ -396,6 +440,7 @@ def check_facts(
         unbacked_names=sum(1 for i in names if not backed[i]),
         source_recall=sum(anywhere[i] for i in content) / len(content) if content else 1.0,
         source_weighted_recall=anywhere_w / total_w if content else 1.0,
+        rules=tuple(rule for _, rule in found),
     )
 
 

@@ -388,6 +388,7 @@ class SupportJudge:
             differences=found.check.differences,
             method=method,
             reason=_fact_reason(verdict, found, request.source),
+            rule=_fact_rule(verdict, found),
         )
 
     def _by_model(
@@ -469,6 +470,7 @@ class SupportJudge:
             differences=check.differences,
             method=method,
             reason=reason,
+            rule=_fact_rule(verdict, found) if facts_conflict else "",
         )
 
 
@@ -644,15 +646,25 @@ def _clip(text: str, limit: int = 160) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1].rsplit(" ", 1)[0] + "…"
 
 
+def _fact_rule(verdict: SupportVerdict, found: Examined) -> str:
+    """The fact layer's rule (`FACT_RULES`) that decided a `contradicted` verdict; ""
+    otherwise (the scores decided)."""
+    if verdict != "contradicted":
+        return ""
+    deciding = found.check.deciding(contradicted=True)
+    return deciding[1] if deciding is not None else ""
+
+
 def _fact_reason(verdict: SupportVerdict, found: Examined, source: Source) -> str:
     """Why, in the fact layer's words: the first conflict, or what is not backed."""
-    for d in found.check.differences:
+    deciding = found.check.deciding(contradicted=verdict == "contradicted")
+    if deciding is not None:
+        d = deciding[0]
         if d.instead is not None and d.text:
             return f"the passage says “{d.instead}”, not “{d.text}”"
-        if d.kind == "negation" and d.instead:
+        if d.instead:
             return f"the passage says “{d.instead}”, which the claim leaves out"
-        if d.kind == "negation" and d.text and verdict == "contradicted":
-            return f"the claim says “{d.text}”; the passage does not"
+        return f"the claim says “{d.text}”; the passage does not"
     if verdict == "supported":
         return "the passage says this"
     if found.share == 0:

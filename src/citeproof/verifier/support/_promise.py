@@ -49,8 +49,8 @@ def kept_promise(
     P(entails) is the judgement's score, which orders the review queue. Otherwise a
     `supported` verdict becomes `unconfirmed`, naming the rule and the words.
 
-    Verified quotes stand, and so does the fact layer's `contradicted` (named by what it
-    found: `_fact_rule`), but for a denial that restates the passage's exception ("does not
+    Verified quotes stand, and so does the fact layer's `contradicted` (its rule one of
+    `FACT_RULES`), but for a denial that restates the passage's exception ("does not
     count ... if made within three days" for "is an Event of Default, unless ... payment is
     made within three days"): that is `unconfirmed` (rule `polarity.exception`)."""
     if found is None or support.method.startswith(QUOTE):
@@ -61,7 +61,7 @@ def kept_promise(
     ordered = sorted(found.chosen, key=lambda s: s.span)
     passage = _read_text(text, ordered)
     if support.verdict == "contradicted":
-        return _exception_restated(request, _fact_rule(support), passage)
+        return _exception_restated(request, support, passage)
     outcome = confirm(request.claim, passage, request.quoted, text)
     deciding = outcome.deciding
     unmatched = tuple(
@@ -204,22 +204,3 @@ def _read_text(text: str, sentences: Sequence[Sentence]) -> str:
         line = " ".join(text[slice(*sentence.span)].split())
         lines.append(line if line[-1:] in ".!?:;" else f"{line}.")
     return "\n".join(lines)
-
-
-def _fact_rule(support: ClaimSupport) -> ClaimSupport:
-    """A contradiction of the fact layer named by what it found: ``facts.number``,
-    ``facts.date``, ``facts.name``, ``facts.comparative``, ``facts.word`` (another value or
-    word in the claim's place) or ``facts.negation`` (a denial on one side only)."""
-    if support.rule:
-        return support
-    deciding = next(
-        (
-            d
-            for d in support.differences
-            if (d.instead is not None and d.text) or d.kind == "negation"
-        ),
-        None,
-    )  # the difference `_fact_reason` speaks of
-    return dataclasses.replace(
-        support, rule=f"facts.{deciding.kind}" if deciding is not None else "facts"
-    )
