@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from citeproof.verifier.support._fact_rules import FACT_RULES
 from citeproof.verifier.support._facts import SourceKeys, check_facts
 from citeproof.verifier.support._text import tokenize
 
@@ -38,4 +39,12 @@ def examined(case: Case) -> tuple[list[Shown], dict[str, Any]]:
     shown = [(d.kind, d.text, d.span, d.instead) for d in check.differences]
     for kind, text, (start, end), _ in shown:  # each difference points at its claim words
         assert case.claim[start:end] == text or (kind == "negation" and text == "")
-    return shown, {k: v for k, v in asdict(check).items() if k != "differences"}
+    # Every finding names a rule of FACT_RULES; a word the passage is silent on names none.
+    ids = {rule.id for rule in FACT_RULES}
+    assert len(check.rules) == len(check.differences)
+    for d, rule in zip(check.differences, check.rules, strict=True):
+        finding = d.instead is not None or d.kind == "negation"
+        assert (rule in ids) if finding else rule == "", (d, rule)
+    figures = asdict(check)
+    del figures["differences"], figures["rules"]
+    return shown, figures

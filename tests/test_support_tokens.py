@@ -13,6 +13,7 @@ WORDS = [
     "The", "Supplier", "said", "Said", "over", "under", "80%", "up", "3%", "not", "approved",
     "May", "may", "ACME", "I", "2025-03-01", "-", "twenty", "five", "three", "months", "(90)",
     "days", "no", "more", "than", "£1,200", "5th", "\n", "\n\n", ".", '"', "- ", "Fees", "k",
+    "22:00", "10", "pm", "p.m.", "1.30", "58p", "and", "a", "half", "9%", "to", ":", ",",
 ]  # fmt: skip
 
 
@@ -53,3 +54,19 @@ def test_place_decides_names_attributions_and_comparatives_in_a_window() -> None
     assert kinds["said"] == "stop"
     over = [t.kind for t in tokenize(text, first) if t.text == "over"]
     assert over == ["comparative", "stop"]  # "over 80%" compares; "over there" does not
+
+
+def test_times_of_day_pence_halves_and_ranges_read_as_the_figures_they_are() -> None:
+    def keys(text: str) -> list[str]:
+        return [t.key for t in tokenize(text) if t.kind == "number"]
+
+    assert keys("between 10 pm and 4 am") == keys("between 22:00 and 04:00") == ["#22h", "#4h"]
+    assert keys("at 5.30 p.m.") == keys("at 17:30") == ["#17.5h"]
+    assert keys("58p a box") == keys("£0.58 a box") == ["#0.58£"]
+    assert keys("over two and a half hours") == keys("over 2.5 hours")
+    assert keys("one and a half times") == ["#1.5"]
+    assert keys("growth of 7-9%") == keys("growth of 7% to 9%") == ["#7%", "#9%"]
+    # Not times: a ratio, an amount per month, a number and the word "a".
+    assert keys("Leverage below 2.00:1") == ["#2", "#1"]
+    assert keys("£500 pm") == ["#500£"]
+    assert keys("page 4 a map") == ["#4"]

@@ -8,6 +8,7 @@ tokeniser, so "backed" means the same thing in every place that says it.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from functools import lru_cache
@@ -182,7 +183,14 @@ MONTHS = word_set(
 _NUMBER = (
     r"(?:(?P<cur>[$£€¥])\s?)?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
     r"(?P<ord>st|nd|rd|th)?"
-    r"(?:\s?(?P<unit>%|per\s?cent\b|percent\b|(?:thousand|million|billion|trillion|bn|mn|tn|k|m|b)\b))?"
+    r"(?:(?P<pence>p)\b|\s?(?P<unit>%|per\s?cent\b|percent\b|"
+    r"(?:thousand|million|billion|trillion|bn|mn|tn|k|m|b)\b))?"
+)
+# A time of day, on the 24-hour clock ("22:00") or the 12-hour one ("10 pm", "5.30 a.m."):
+# read as its hour of the day, so "10 pm" backs "22:00".
+_CLOCK = (
+    r"(?<![\d.:,])(?:(?P<h24>[01]?\d|2[0-3]):(?P<m24>[0-5]\d)(?![\d:])"
+    r"|(?P<h12>1[0-2]|0?[1-9])(?:[.:](?P<m12>[0-5]\d))?\s?(?P<ampm>[ap])\.?m\b\.?)"
 )
 # An ISO 8601 date ("2025-03-01"): read as its day, month and year, as "1 March 2025" is.
 _ISO_DATE = (
@@ -204,7 +212,8 @@ _MONTH_NAMES = (
     "December",
 )
 _TOKEN = re.compile(
-    _ISO_DATE + "|" + _NUMBER + r"|(?P<word>[^\W\d_](?:[\w]|['’][^\W\d_])*)", re.UNICODE
+    _ISO_DATE + "|" + _CLOCK + "|" + _NUMBER + r"|(?P<word>[^\W\d_](?:[\w]|['’][^\W\d_])*)",
+    re.UNICODE,
 )
 # "over 80%" compares, "under the policy" does not: these two only before a number.
 _BEFORE_NUMBER = frozenset({"over", "under"})
@@ -306,7 +315,7 @@ class _Reading(NamedTuple):
     spelled: bool = False  # may open a number spelled in words ("thirty-six")
 
 
-_BEFORE_NO_DATE = frozenset("0123456789-")
+_BEFORE_NO_DATE = frozenset("0123456789-.:,")  # what the date and clock patterns look behind at
 
 
 @lru_cache(maxsize=65_536)
@@ -353,7 +362,8 @@ def tokenize(text: str, first: int = 0, last: int | None = None) -> list[Token]:
     tokens: list[Token] = []
     window = text[first:last] if first or last < len(text) else text
     starts: set[int] | None = None  # where sentences start: read only when a word needs it
-    spelled = comparative = negation = up = duration = False  # what the joins below need
+    spelled = comparative = negation = up = duration = half = False  # what the joins need
+    percent = False
     for found in _TOKEN.finditer(text, first, last):
         start, end = found.span()
         word = found.group("word")
@@ -377,9 +387,13 @@ def tokenize(text: str, first: int = 0, last: int | None = None) -> list[Token]:
             negation = negation or kind == "negation"
             up = up or reading.key == "up"
             duration = duration or reading.key in _DAYS_BY_KEY
+            half = half or reading.value == 0.5  # "half"
             continue
         if found.group("year") is not None:
             tokens += _iso_date(found)
+            continue
+        if found.group("h24") is not None or found.group("h12") is not None:
+            tokens.append(_clock(found))
             continue
         raw = found.group("num").replace(",", "")
         value = float(raw)
@@ -391,6 +405,8 @@ def tokenize(text: str, first: int = 0, last: int | None = None) -> list[Token]:
             value *= MAGNITUDES[unit_word]
         elif unit_word.startswith("per"):
             unit = "%"
+        if found.group("pence"):
+            value, unit = value / 100, "£"  # "58p" is £0.58
         if found.group("cur"):
             unit = found.group("cur") + unit
         if found.group("ord"):
@@ -403,6 +419,7 @@ def tokenize(text: str, first: int = 0, last: int | None = None) -> list[Token]:
             and _YEAR.fullmatch(whole) is not None
         )
         number_kind: Kind = "date" if is_year else "number"
+        percent = percent or unit == "%"
         tokens.append(
             Token(found.group(0), (start, end), _number_key(value, unit), number_kind, value, unit)
         )
@@ -413,7 +430,78 @@ def tokenize(text: str, first: int = 0, last: int | None = None) -> list[Token]:
         tokens = _join_negated_comparatives(text, tokens)
     if up:
         tokens = _join_up_to(text, tokens)
+    if half:
+        tokens = _join_halves(text, tokens)
+    if percent:
+        tokens = _join_ranges(text, tokens)
     return _join_durations(text, tokens) if duration else tokens
+
+
+CLOCK = "h"  # the unit of a time of day, in hours after midnight: "10 pm" is 22
+
+
+def _clock(found: re.Match[str]) -> Token:
+    """A time of day as one number token: its hour after midnight, minutes as a fraction."""
+    if found.group("h24") is not None:
+        hour, minute = int(found.group("h24")), int(found.group("m24"))
+    else:
+        hour, minute = int(found.group("h12")) % 12, int(found.group("m12") or 0)
+        hour += 12 if found.group("ampm").casefold() == "p" else 0
+    value = round(hour + minute / 60, 6)
+    return Token(found.group(0), found.span(), _number_key(value, CLOCK), "number", value, CLOCK)
+
+
+_AND_A_HALF = ("and", "a", "half")
+
+
+def _join_halves(text: str, tokens: list[Token]) -> list[Token]:
+    """A number and "and a half" after it as one number: "two and a half hours" is 2.5
+    hours, not two and half an hour."""
+    joined: list[Token] = []
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        words = tokens[i + 1 : i + 4]
+        if (
+            token.kind == "number"
+            and token.value is not None
+            and not token.unit
+            and tuple(t.text.casefold() for t in words) == _AND_A_HALF
+            and all(
+                text[a.span[1] : b.span[0]] == " " for a, b in itertools.pairwise(tokens[i : i + 4])
+            )
+        ):
+            value = token.value + 0.5
+            span = (token.span[0], words[-1].span[1])
+            joined.append(
+                Token(text[span[0] : span[1]], span, _number_key(value, ""), "number", value)
+            )
+            i += 4
+            continue
+        joined.append(token)
+        i += 1
+    return joined
+
+
+_RANGE_GAP = re.compile(r"[ \t]*[-–—][ \t]*|[ \t]+to[ \t]+")
+
+
+def _join_ranges(text: str, tokens: list[Token]) -> list[Token]:
+    """A bare number before a percentage it makes a range with ("7-9%", "7 to 9%") in the
+    percentage's unit: the claim's "7-9%" is the passage's "7% to 9%"."""
+    out = list(tokens)
+    for i in range(len(out) - 1):
+        a, b = out[i], out[i + 1]
+        if (
+            a.kind == "number"
+            and a.value is not None
+            and not a.unit
+            and b.kind == "number"
+            and b.unit == "%"
+            and _RANGE_GAP.fullmatch(text, a.span[1], b.span[0])
+        ):
+            out[i] = a._replace(key=_number_key(a.value, "%"), unit="%")
+    return out
 
 
 DURATION = "d"  # the unit of a length of time, in days: "three months" backs "90 days"
