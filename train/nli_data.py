@@ -209,12 +209,14 @@ sets whose licence is not stated (COVID-Fact, HealthVer, RTE, QAGS)."""
 _NLI_LABELS = {"entailment": ENTAILS, "contradiction": CONTRADICTS, "neutral": NEITHER}
 
 
-def wider(rng: random.Random) -> list[Pair]:
-    """Pairs sampled from the `WIDER` sets, each with its own label (a binary set's "not
-    entailed" is `NEITHER`: it holds contradictions too), the evidence cut to its best
-    window of the claim."""
+def wider(rng: random.Random, total: int = sum(WIDER.values())) -> list[Pair]:
+    """``total`` pairs sampled from the `WIDER` sets in their proportions, each with its own
+    label (a binary set's "not entailed" is `NEITHER`: it holds contradictions too), the
+    evidence cut to its best window of the claim."""
     out: list[Pair] = []
-    for name, count in WIDER.items():
+    scale = total / sum(WIDER.values())
+    for name, full in WIDER.items():
+        count = round(full * scale)
         rows = []
         for line in (NLI / name / "pairs.jsonl").open(encoding="utf-8"):
             row = json.loads(line)
@@ -267,7 +269,8 @@ def training_pairs(
     balanced: bool = False,
     natural_repeats: int = 1,
     calibrated: bool = False,
-    wider_sets: bool = False,
+    wider_pairs: int = 0,
+    replay: int = 0,
 ) -> list[Pair]:
     """All training pairs, shuffled with ``seed``; without the non-commercial sets (ANLI,
     SICK, and ANLI's contexts as sentences to edit) when ``noncommercial`` is False.
@@ -287,8 +290,10 @@ def training_pairs(
     each of those sets' tune halves) left out, so a head reading the model's probabilities can
     be fitted on them (docs/measurements-history.md, "A head over the model's probabilities").
 
-    ``wider_sets``: the pairs `wider` samples from the larger public sets added (after the
-    balancing, which reads only the near-copy families)."""
+    ``wider_pairs``: that many pairs `wider` samples from the larger public sets added (after
+    the balancing, which reads only the near-copy families). ``replay``: only that many pairs
+    of the mix above kept, sampled (0: all): for a second stage that starts from a trained
+    model and must not forget what the first taught it."""
     rng = random.Random(seed)
     pairs: list[Pair] = []
     pairs += factcheck("tune")
@@ -309,8 +314,10 @@ def training_pairs(
         pairs = _balanced(pairs, rng)
     natural = [p for p in pairs if p.origin.split(":")[0] in NATURAL]
     pairs += natural * (natural_repeats - 1)
-    if wider_sets:
-        pairs += wider(rng)
+    if replay:
+        pairs = rng.sample(pairs, min(replay, len(pairs)))
+    if wider_pairs:
+        pairs += wider(rng, wider_pairs)
     rng.shuffle(pairs)
     return pairs
 

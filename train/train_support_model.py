@@ -113,8 +113,15 @@ def main() -> None:
     )
     parser.add_argument(
         "--wider",
-        action="store_true",
-        help="add pairs sampled from the larger public sets (nli_data.WIDER)",
+        type=int,
+        default=0,
+        help="add this many pairs sampled from the larger public sets (nli_data.WIDER)",
+    )
+    parser.add_argument(
+        "--replay",
+        type=int,
+        default=0,
+        help="keep only this many pairs of the first stage's mix (a second stage)",
     )
     parser.add_argument("--out", type=Path, default=ROOT / "out" / "train-support-model")
     parser.add_argument("--ship", type=Path, default=SHIP)
@@ -141,7 +148,8 @@ def main() -> None:
             balanced=args.balanced,
             natural_repeats=args.natural_repeats,
             calibrated=args.calibrated,
-            wider_sets=args.wider,
+            wider_pairs=args.wider,
+            replay=args.replay,
         )
     if args.pairs:
         pairs = pairs[: args.pairs]
@@ -232,7 +240,8 @@ def main() -> None:
             "balanced": args.balanced,
             "natural_repeats": args.natural_repeats,
             "leave_out_calibration": args.calibrated,
-            "wider_sets": args.wider,
+            "wider_pairs": args.wider,
+            "replay": args.replay,
             "init": str(args.init) if args.init else "all-MiniLM-L6-v2",
         },
     )
