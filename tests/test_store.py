@@ -14,12 +14,13 @@ from citeproof.cli._ingest import ingest_command
 from citeproof.errors import SourceError, UnknownSourceError
 from citeproof.sources import (
     FileFailure,
-    IngestResult,
     ReadLimits,
     SourceStore,
     ingest_files,
     ingest_paths,
 )
+from citeproof.sources import _ingest as ingest_module
+from citeproof.sources._build import FileDrafts
 from citeproof.sources._ids import message_doc_id
 from tests.mailfixtures import (
     Mailbox,
@@ -261,15 +262,15 @@ def test_a_file_a_library_chokes_on_is_named_with_the_error_and_the_rest_go_on(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     first, second = _two_files(tmp_path / "in")
+    real = ingest_module.read_file
+
+    def choking(path: Path, **options: object) -> FileDrafts:
+        if path == first:
+            raise ValueError("unexpected byte at 7")  # not a CiteproofError
+        return real(path, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ingest_module, "read_file", choking)
     with open_store(tmp_path) as store:
-        real = store.ingest_file
-
-        def choking(path: Path, **options: object) -> IngestResult:
-            if path == first:
-                raise ValueError("unexpected byte at 7")  # not a CiteproofError
-            return real(path, **options)  # type: ignore[arg-type]
-
-        monkeypatch.setattr(store, "ingest_file", choking)
         report = ingest_files(store, [first, second])
         assert [r.origin.rsplit("/", 1)[-1] for r in store.current()] == ["b-notes.txt"]
     assert report.failures == (FileFailure(first, f"{first}: ValueError: unexpected byte at 7"),)

@@ -116,11 +116,11 @@ def read_file(
         trusted = any(absolute.is_relative_to(root.resolve()) for root in trusted_roots)
         message = read_message(raw, where, limits)
         check_extent(message.body.text, len(message.body.paragraphs), limits, where)
-        return _message_drafts(path, message, url, version, trusted, limits)
+        return _message_drafts(path, absolute, message, url, version, trusted, limits)
     if document_format(path.name) is None:
         raise SourceError(f"cannot read {path.suffix or 'extension-less'} files", where=where)
     document = read_document_bytes(raw, name=path.name, where=where, limits=limits)
-    doc_id = file_doc_id(path)
+    doc_id = file_doc_id(absolute)
     title = document.title or readable_path(path.name)
     draft = _draft("document", document, doc_id, url, readable_path(absolute), version, title)
     return FileDrafts(path, doc_id, (draft,))
@@ -128,14 +128,15 @@ def read_file(
 
 def _message_drafts(
     path: Path,
+    absolute: Path,
     message: ReadMessage,
     url: str,
     version: str | None,
     trusted: bool,
     limits: ReadLimits,
 ) -> FileDrafts:
-    origin = readable_path(path.resolve())
-    doc_id = message_doc_id(message.message_id, path, trusted=trusted)
+    origin = readable_path(absolute)
+    doc_id = message_doc_id(message.message_id, absolute, trusted=trusted)
     body = _draft(
         "email_body",
         message.body,

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from citeproof.errors import CiteproofError
-from citeproof.sources._build import is_supported
+from citeproof.sources._build import FileDrafts, is_supported, read_file
 from citeproof.sources._limits import DEFAULT_LIMITS, ReadLimits
 from citeproof.sources._store import ChangeStatus, IngestResult, SourceStore
 
@@ -145,9 +146,10 @@ def ingest_paths(
     """Ingest every file under ``paths`` (see `find_files`); a file that fails is reported
     and the rest go on.
 
-    ``on_file`` is called after each file (for a progress bar). Each file is one transaction,
-    so a failure never loses what was stored before. ``trusted_roots``: see
-    `SourceStore.ingest_file`; ``limits`` bound the reading of each file.
+    ``on_file`` is called after each file (for a progress bar). Files are stored a batch at
+    a time (see `ingest_files`), and a file that fails stores nothing and never loses what
+    was stored before. ``trusted_roots``: see `SourceStore.ingest_file`; ``limits`` bound the
+    reading of each file.
     """
     found = find_files(paths, follow_symlinks=follow_symlinks)
     return ingest_files(
@@ -172,19 +174,88 @@ def ingest_files(
     limits: ReadLimits = DEFAULT_LIMITS,
 ) -> IngestReport:
     """Ingest exactly ``files`` (see `ingest_paths`); ``found`` is the walk they came from,
-    whose ignored files and links not followed the report names."""
+    whose ignored files and links not followed the report names.
+
+    Files are read one at a time and stored a batch at a time (`Batch`), one transaction per
+    batch: what each file stores, and what the report says of it, is what storing it alone
+    would give. A batch that fails to store is stored again file by file, so a file that
+    cannot be stored fails alone. ``on_file`` is called for each file once it is stored (or
+    has failed), in the order of ``files``.
+    """
     results: list[IngestResult] = []
     failures: list[FileFailure] = []
-    for path in files:
-        try:
-            result = store.ingest_file(path, acl=acl, trusted_roots=trusted_roots, limits=limits)
-            results.append(result)
-        except CiteproofError as error:
-            failures.append(FileFailure(path, str(error)))
-        except Exception as error:  # a library choking on one file must not stop the run
-            failures.append(FileFailure(path, f"{path}: {type(error).__name__}: {error}"))
+    batch = Batch()
+
+    def done(path: Path) -> None:
         if on_file is not None:
             on_file(path)
+
+    def store_batch() -> None:
+        if not batch.files:
+            return
+        try:
+            stored = store.put_many(batch.files, acl=acl)
+        except Exception:  # one of them failed: nothing was stored; each is stored alone
+            for file in batch.files:
+                try:
+                    results.append(store.put(file, acl=acl))
+                except Exception as error:
+                    failures.append(_failure(file.path, error))
+                done(file.path)
+        else:
+            results.extend(stored)
+            for file in batch.files:
+                done(file.path)
+        batch.clear()
+
+    for path in files:
+        try:
+            file = read_file(path, trusted_roots=trusted_roots, limits=limits)
+        except Exception as error:  # a library choking on one file must not stop the run
+            store_batch()  # the files before it are stored, and reported, first
+            failures.append(_failure(path, error))
+            done(path)
+            continue
+        if batch.add(file):
+            store_batch()
+    store_batch()
     if found is None:
         return IngestReport(tuple(results), tuple(failures))
     return IngestReport(tuple(results), tuple(failures), found.ignored, found.not_followed)
+
+
+def _failure(path: Path, error: Exception) -> FileFailure:
+    if isinstance(error, CiteproofError):
+        return FileFailure(path, str(error))
+    return FileFailure(path, f"{path}: {type(error).__name__}: {error}")
+
+
+class Batch:
+    """Files read and not yet stored. Full (`add` says so) at `FILES` files, at `CHARS`
+    characters of text, or `SECONDS` after its first file was read, so that memory stays
+    bounded and a progress bar or deadline check hears of each file soon after it is read."""
+
+    FILES = 64
+    CHARS = 4_000_000
+    SECONDS = 0.5
+
+    def __init__(self) -> None:
+        self.files: list[FileDrafts] = []
+        self._chars = 0
+        self._since = 0.0
+
+    def add(self, file: FileDrafts) -> bool:
+        """Add a file read; whether the batch should now be stored."""
+        if not self.files:
+            self._since = time.monotonic()
+        self.files.append(file)
+        self._chars += sum(len(draft.text) for draft in file.drafts)
+        return (
+            len(self.files) >= self.FILES
+            or self._chars >= self.CHARS
+            or time.monotonic() - self._since >= self.SECONDS
+        )
+
+    def clear(self) -> None:
+        self.files.clear()
+        self._chars = 0

@@ -6,8 +6,9 @@ What callers may rely on:
 - A source row is never deleted and never changes its text. Re-ingesting an unchanged file
   changes nothing; a changed file adds a new version (``revision`` + 1) and marks the previous
   one superseded (``superseded_by`` the new id), which stays readable by id.
-- Each file is ingested in one transaction: a file that fails to read leaves the store exactly
-  as it was.
+- Each file is ingested in one transaction (`ingest_file`), or with the others of its batch in
+  one (`put_many`, as `ingest_files` stores): a file that fails to read or to store leaves the
+  store exactly as it was.
 - An access list belongs to a document, not to one of its versions: ingesting a file (added,
   new version, unchanged or restored) sets the readers of every version of each document it
   holds to the ``acl`` given, and `set_readers` changes them explicitly. What a reply reports
@@ -305,19 +306,32 @@ class SourceStore:
 
     def put(self, file: FileDrafts, *, acl: Sequence[str] | None = None) -> IngestResult:
         """Store the drafts read from one file (see `ingest_file`)."""
+        (result,) = self.put_many([file], acl=acl)
+        return result
+
+    def put_many(
+        self, files: Sequence[FileDrafts], *, acl: Sequence[str] | None = None
+    ) -> list[IngestResult]:
+        """Store the drafts read from several files, one after the other, in one transaction:
+        what `put` of each in turn would store and report, or nothing at all when one of them
+        raises. A commit per file costs more than most files' rows (SQLite writes the WAL and
+        FTS5 flushes a new index segment at each), so `ingest_files` stores its files a batch
+        at a time this way."""
         acl_json = json.dumps(sorted(set(acl))) if acl is not None else None
-        now = iso_utc(self._clock())
-        changes: list[StoredChange] = []
         with self.engine.transaction():
             self.engine.lock(_WRITE_LOCK)
-            clashes = self._clashes(file)
-            for draft in file.drafts:
-                changes.append(self._put_draft(draft, acl_json, now))
-            body_ids = {d.id for d in file.drafts}
-            if file.drafts and file.drafts[0].kind == "email_body":
-                changes.extend(self._withdraw_missing(file.doc_id, body_ids, file.drafts[0].id))
-            for doc_id in dict.fromkeys(change.doc_id for change in changes):
-                self._set_acl(doc_id, acl_json)
+            return [self._put_file(file, acl_json, iso_utc(self._clock())) for file in files]
+
+    def _put_file(self, file: FileDrafts, acl_json: str | None, now: str) -> IngestResult:
+        changes: list[StoredChange] = []
+        clashes = self._clashes(file)
+        for draft in file.drafts:
+            changes.append(self._put_draft(draft, acl_json, now))
+        body_ids = {d.id for d in file.drafts}
+        if file.drafts and file.drafts[0].kind == "email_body":
+            changes.extend(self._withdraw_missing(file.doc_id, body_ids, file.drafts[0].id))
+        for doc_id in dict.fromkeys(change.doc_id for change in changes):
+            self._set_acl(doc_id, acl_json)
         return IngestResult(file.path, tuple(changes), file.problems, file.skipped, clashes)
 
     def set_readers(self, doc_id: str, acl: Sequence[str] | None) -> tuple[str, ...] | None:
