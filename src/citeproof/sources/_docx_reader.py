@@ -6,24 +6,16 @@ import io
 import zipfile
 from collections.abc import Iterator
 
-import docx
 from docx.document import Document
-from docx.enum.style import WD_STYLE_TYPE
 from docx.opc.exceptions import PackageNotFoundError
-from docx.oxml.ns import qn
-from docx.oxml.simpletypes import ST_OnOff
-from docx.oxml.styles import CT_Style, CT_Styles
-from docx.styles.style import StyleFactory
 from docx.table import Table
 from docx.text.paragraph import Paragraph
 
 from citeproof.errors import SourceError
+from citeproof.sources._docx_styles import HeadingStyles, open_document
 from citeproof.sources._limits import DEFAULT_LIMITS, ReadLimits, over_limit
 from citeproof.sources._segment import Block, Segmented, join_blocks
 from citeproof.sources._text_reader import normalise_newlines
-
-_TYPE = qn("w:type")
-_DEFAULT = qn("w:default")
 
 
 def read_docx(raw: bytes, where: str, limits: ReadLimits = DEFAULT_LIMITS) -> Segmented:
@@ -35,7 +27,7 @@ def read_docx(raw: bytes, where: str, limits: ReadLimits = DEFAULT_LIMITS) -> Se
     """
     try:
         _check_expansion(raw, limits, where)
-        document = docx.Document(io.BytesIO(raw))
+        document = open_document(raw)
         blocks = [
             Block(normalise_newlines(text), heading=heading) for text, heading in _texts(document)
         ]
@@ -70,57 +62,18 @@ def _check_expansion(raw: bytes, limits: ReadLimits, where: str) -> None:
 
 def _texts(document: Document) -> Iterator[tuple[str, bool]]:
     """Each paragraph's text and whether its style is a heading; each table row's."""
-    # Whether each style id (None: no style named) is a heading's, looked up once: python-docx
-    # finds a style, and the default one for a paragraph naming none, by a scan of them all.
+    styles = HeadingStyles(document)
+    # Whether each style id (None: no style named) is a heading's, looked up once.
     headings: dict[str | None, bool] = {}
     for item in document.iter_inner_content():
         if isinstance(item, Paragraph):
             style_id = item._p.style
             heading = headings.get(style_id)
             if heading is None:
-                name = _style_name(document, style_id)
-                heading = name is not None and name.lower().startswith(("heading", "title"))
-                headings[style_id] = heading
+                heading = headings[style_id] = styles.is_heading(style_id)
             yield item.text, heading
         elif isinstance(item, Table):
             yield from ((row, False) for row in _rows(item))
-
-
-def _style_name(document: Document, style_id: str | None) -> str | None:
-    """The name of the paragraph style ``style_id`` names, as ``Paragraph.style`` finds it:
-    that style when it is a paragraph style, else the document's default paragraph style."""
-    element = document.styles.element
-    found = element.get_by_id(style_id) if style_id else None
-    if found is None or found.type != WD_STYLE_TYPE.PARAGRAPH:
-        found = _default_paragraph_style(element)
-    return StyleFactory(found).name if found is not None else ""
-
-
-def _default_paragraph_style(element: CT_Styles) -> CT_Style | None:
-    """``CT_Styles.default_for(WD_STYLE_TYPE.PARAGRAPH)`` (the last paragraph style marked
-    default), each distinct attribute value read once: python-docx reads the type of every
-    style anew through a scan of its enumeration, the most of a short document's reading."""
-    types: dict[str, WD_STYLE_TYPE] = {}
-    defaults: dict[str, bool] = {}
-    found: CT_Style | None = None
-    for style in element.xpath("w:style"):
-        raw_type = style.get(_TYPE)
-        if raw_type is None:
-            kind = WD_STYLE_TYPE.PARAGRAPH
-        elif raw_type in types:
-            kind = types[raw_type]
-        else:
-            kind = types[raw_type] = WD_STYLE_TYPE.from_xml(raw_type)
-        if kind != WD_STYLE_TYPE.PARAGRAPH:
-            continue
-        raw_default = style.get(_DEFAULT)
-        if raw_default is None:
-            continue
-        if raw_default not in defaults:
-            defaults[raw_default] = bool(ST_OnOff.from_xml(raw_default))
-        if defaults[raw_default]:
-            found = style
-    return found
 
 
 def _rows(table: Table) -> Iterator[str]:
