@@ -8,7 +8,9 @@ Run: ``.venv/bin/python bench/bench_ingest.py [--messages 10000] [--queries 1000
    (python-docx), ~10% with a .txt attachment. Attachments come from small seeded pools so
    generation stays quick; each is still parsed on every message.
 2. Ingests the folder into a fresh SQLite store (``ingest_paths``: parse, segment, id, store,
-   FTS5 index) and reports MB/s (of .eml bytes) and messages/s.
+   FTS5 index) and reports MB/s (of .eml bytes) and messages/s, in wall time and per second of
+   this process's CPU time (on a loaded machine the wall time counts other processes' turns),
+   with the load average when ingestion ended.
 3. Runs ``--queries`` queries (2-4 words drawn from a random passage, seeded) through
    `StoreRetriever` (BM25 over FTS5) and through bm25s and rank_bm25 over the very same
    passages (same word pattern, same stopwords). Reports median and p99 latency, the
@@ -22,6 +24,7 @@ from __future__ import annotations
 import argparse
 import io
 import logging
+import os
 import random
 import sqlite3
 import statistics
@@ -41,6 +44,8 @@ from citeproof.turn import StoreRetriever
 from citeproof.turn._retrieve import STOPWORDS, WORD, query_terms
 
 SEED = 20260310
+TARGET_MB_S = 3.0
+TARGET_MESSAGES_S = 400
 # Word lists read better as text.
 SYLLABLES = "ka lo mi ren tu sa vel dor an pe qui ra sen tal ob fi nu ge mor lin".split()  # noqa: SIM905
 LENDING = (  # noqa: SIM905
@@ -160,6 +165,12 @@ def timed(
     return latencies, results
 
 
+def target(mb: float, messages: int, seconds: float) -> str:
+    """The ingestion target, and whether ``seconds`` for that mailbox meets it."""
+    met = mb / seconds >= TARGET_MB_S and messages / seconds >= TARGET_MESSAGES_S
+    return f"{TARGET_MB_S:g} MB/s, {TARGET_MESSAGES_S} messages/s: {'met' if met else 'missed'}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--messages", type=int, default=10_000)
@@ -180,9 +191,11 @@ def main() -> None:
 
         db_path = Path(tmp) / "sources.db"
         store = SourceStore(db_path)
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         report = ingest_paths(store, [mail])
         ingest_s = time.perf_counter() - start
+        ingest_cpu = time.process_time() - cpu_start
+        load = os.getloadavg()[0]
         assert report.ok, report.failures[:3]
         sources = store.count()
 
@@ -249,12 +262,14 @@ def main() -> None:
     mb = size / 1e6
     print(
         f"ingested {args.messages} messages -> {sources} sources, {len(texts)} passages "
-        f"in {ingest_s:.1f} s"
+        f"in {ingest_s:.1f} s ({ingest_cpu:.1f} s of CPU), load average {load:.2f}"
     )
     print(
         f"\n| ingestion | MB/s | messages/s |\n|---|---:|---:|\n"
-        f"| citeproof ingest_paths (parse, segment, store, FTS5) | {mb / ingest_s:.2f} | "
-        f"{args.messages / ingest_s:.0f} |"
+        f"| citeproof ingest_paths (parse, segment, store, FTS5), wall | {mb / ingest_s:.2f} | "
+        f"{args.messages / ingest_s:.0f} |\n"
+        f"| the same, per CPU second | {mb / ingest_cpu:.2f} | "
+        f"{args.messages / ingest_cpu:.0f} |"
     )
     ours_med = statistics.median(ours_lat)
     print(
@@ -278,8 +293,11 @@ def main() -> None:
     others += f"{statistics.median(okapi_lat) * 1e3:.2f} ms (median)"
     print(
         "\n| figure | citeproof | beside it | target |\n|---|---|---|---|\n"
-        f"| ingestion ({args.messages:,} messages, {mb:.1f} MB) | {mb / ingest_s:.2f} MB/s, "
-        f"{args.messages / ingest_s:.0f} messages/s | | 3 MB/s, 400 messages/s |\n"
+        f"| ingestion ({args.messages:,} messages, {mb:.1f} MB), wall | {mb / ingest_s:.2f} MB/s, "
+        f"{args.messages / ingest_s:.0f} messages/s | | {target(mb, args.messages, ingest_s)} |\n"
+        f"| ingestion per CPU second | {mb / ingest_cpu:.2f} MB/s, "
+        f"{args.messages / ingest_cpu:.0f} messages/s | | "
+        f"{target(mb, args.messages, ingest_cpu)} |\n"
         f"| retrieval median / p99 | {ours_med * 1e3:.2f} / "
         f"{percentile(ours_lat, 0.99) * 1e3:.2f} ms | {others} | |\n"
         f"| retrieval recall@8 | {recall(ours_found):.3f} | bm25s {recall(bm25s_found):.3f}, "
