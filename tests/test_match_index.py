@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import re
 import sys
+from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from citeproof.model import Source
 from citeproof.verifier.match import (
@@ -18,6 +21,7 @@ from citeproof.verifier.match import (
     prepare,
 )
 from citeproof.verifier.match import _index as index_module
+from citeproof.verifier.match._align import distance
 
 WORDS = ("alpha", "Beta", "gamma", "delta", "ALPHA", "beta", "epsilon")
 # Sixty words, each of a few kinds many times over, in no sorted order.
@@ -53,14 +57,21 @@ def occurrences(text: str) -> dict[str, list[int]]:
     ],
     ids=["ascii", "unicode", "ascii-punctuation-first", "unicode-letters"],
 )
-def test_the_postings_hold_every_occurrence_of_every_word_in_text_order(text: str) -> None:
+@pytest.mark.parametrize("numpy", [False, True], ids=["python", "numpy"])
+def test_the_postings_hold_every_occurrence_of_every_word_in_text_order(
+    text: str, numpy: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A long text's words are found with numpy, a shorter one's in Python: the same postings.
+    if numpy:
+        monkeypatch.setattr(index_module, "NUMPY_MIN_CHARS", 0)
     index = index_of(text)
+    assert list(index.core.postings().vocab) == list(occurrences(index.text))
     expected = occurrences(index.text)
     for word, starts in expected.items():
         assert index.frequency(word) == len(starts), word
-        assert index.positions(word, 0, 0, len(index.text)).tolist() == starts, word
+        assert index.positions(word, 0, 0, len(index.text)) == starts, word
     assert index.frequency("absent") == 0
-    assert index.positions("absent", 0, 0, len(index.text)).tolist() == []
+    assert index.positions("absent", 0, 0, len(index.text)) == []
 
 
 def test_positions_are_quote_starts_within_the_bounds_asked_for() -> None:
@@ -70,7 +81,7 @@ def test_positions_are_quote_starts_within_the_bounds_asked_for() -> None:
     for lo in range(0, len(ASCII_TEXT), 5):
         for hi in (lo + 3, lo + 11, lo + 40):
             inside = [p - 6 for p in gammas if lo <= p - 6 < hi]
-            assert index.positions("gamma", 6, lo, hi).tolist() == inside, (lo, hi)
+            assert index.positions("gamma", 6, lo, hi) == inside, (lo, hi)
 
 
 def test_an_exact_search_through_the_postings_finds_what_a_scan_finds(
@@ -159,6 +170,37 @@ def test_a_misspelt_word_finds_the_source_words_a_typo_away(word: str, similar: 
     assert index_of(ASCII_TEXT).core.postings().similar_words(word) == similar
 
 
+def similar_by_index(words: list[str], word: str) -> list[str]:
+    """What `similar_words` finds, by an index of every trigram of every word."""
+    grams: dict[str, list[int]] = {}
+    for i, w in enumerate(words):
+        for g in index_module._trigrams(w):
+            grams.setdefault(g, []).append(i)
+    wanted = index_module._trigrams(word)
+    tally: Counter[int] = Counter()
+    for g in wanted:
+        tally.update(grams.get(g, ()))
+    allowed = max(1, len(word) // 4)
+    return [
+        words[i]
+        for i, shared in tally.most_common(50)
+        if shared * 2 >= len(wanted) and distance(word, words[i]) <= allowed
+    ][:3]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.text(alphabet="abn", min_size=1, max_size=7), min_size=1, max_size=80),
+    st.text(alphabet="abnx", min_size=1, max_size=8),
+)
+def test_similar_words_are_those_an_index_of_every_trigram_finds(
+    words: list[str], word: str
+) -> None:
+    # Few letters: many words share trigrams, and hold one twice ("anana"), in many ties.
+    postings = index_of(" ".join(words)).core.postings()
+    assert postings.similar_words(word) == similar_by_index(list(postings.vocab), word)
+
+
 def test_at_most_three_similar_words_are_offered() -> None:
     index = index_of("marshala marshalb marshalc marshald")
     assert index.core.postings().similar_words("marshal") == ["marshala", "marshalb", "marshalc"]
@@ -195,11 +237,14 @@ def test_the_index_counts_its_candidate_index_and_misspelling_lookup_once_each()
     bare = index.core.nbytes()
     index.build_candidate_index()
     postings = index.core.postings()
-    arrays = int(postings.pos.nbytes + postings.start.nbytes) + dict_bytes(postings.vocab)
+    arrays = 8 * (len(postings.pos) + len(postings.start)) + dict_bytes(postings.vocab)
     assert postings.nbytes() == arrays
     assert index.core.nbytes() == bare + arrays
     postings.similar_words("alphq")
-    lookup = dict_bytes(postings._grams) + sys.getsizeof(postings._ids)  # type: ignore[arg-type]
+    spellings = postings._spellings
+    assert spellings is not None
+    lookup = sys.getsizeof(spellings._joined) + 8 * len(spellings._starts)
+    lookup += sys.getsizeof(spellings.words)
     assert postings.nbytes() == arrays + lookup
     assert index.core.nbytes() == bare + arrays + lookup
 

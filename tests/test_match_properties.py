@@ -146,3 +146,37 @@ def test_text_without_invisible_characters_normalises_as_the_general_rewrite_doe
 @given(st.text(max_size=12))
 def test_word_letters_are_the_token_without_its_non_word_characters(token: str) -> None:
     assert align._letters(token) == re.sub(r"\W+", "", token)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(source_words, min_size=1, max_size=20), st.lists(st.sampled_from(SEPARATORS)))
+def test_an_original_offset_maps_to_the_first_normalised_character_from_it(
+    tokens: list[str], seps: list[str]
+) -> None:
+    text = "".join(t + (seps[i % len(seps)] if seps else " ") for i, t in enumerate(tokens))
+    offsets = normalise(text).offsets
+    size = len(offsets) - 1
+    for position in range(len(text) + 2):
+        first = next((i for i in range(size + 1) if offsets[i] >= position), size)
+        assert offsets.to_normalised([position]) == [first], position
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.one_of(words, st.sampled_from(["-", "(a)", "x,", "\u00e9t\u00e9.", "\x01", "a\x01b"])),
+        min_size=0,
+        max_size=20,
+    ),
+    st.lists(st.sampled_from([" ", "  ", "\n", "\t ", "\u00a0"]), min_size=1),
+)
+def test_a_window_has_the_letters_and_bounds_of_each_of_its_tokens(
+    tokens: list[str], seps: list[str]
+) -> None:
+    # Joined by their letters in C where the window is ASCII: the same as token by token.
+    target = " " + "".join(t + seps[i % len(seps)] for i, t in enumerate(tokens))
+    window = align._Window(target)
+    assert window.words == [align._letters(t) for t in target.split()]
+    spans = [m.span() for m in re.finditer(r"\S+", target)]
+    starts, ends = window.bounds(target)
+    assert (list(starts), list(ends)) == ([a for a, _ in spans], [b for _, b in spans])

@@ -90,5 +90,6 @@ def test_a_verify_over_a_text_file_imports_no_reader_rules_audit_or_service(
     )
     argv = ("verify", str(tmp_path / "answer.md"), "--source", f"1={tmp_path / 'source.txt'}")
     imported = _imported_after(code, *argv)
-    # Matching needs numpy, claim support its encoder, the terminal report rich: nothing else.
-    assert set(imported) <= {"numpy", "onnxruntime", "tokenizers", "rich"}, imported
+    # Claim support needs its encoder, the terminal report rich: nothing else. Matching needs
+    # no numpy for sources this short (importing it would cost more than the search).
+    assert set(imported) <= {"onnxruntime", "tokenizers", "rich"}, imported

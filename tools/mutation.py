@@ -298,42 +298,9 @@ EQUIVALENT: dict[str, str] = {
         )
         for n in (70, *range(80, 97))
     },
-    **{
-        f"citeproof.verifier.match._index.xǁ_Postingsǁ__init____mutmut_{n}": what
-        for n, what in (
-            (9, 'numpy reads the sort kind "STABLE" as "stable"'),
-            (
-                15,
-                "bincount without minlength: every vocabulary word occurs, so the counts have "
-                "the vocabulary's length anyway",
-            ),
-            (22, "_ids starts as '' for None: it is set with _grams, and read only once _grams is"),
-        )
-    },
-    "citeproof.verifier.match._index.xǁ_Postingsǁnbytes__mutmut_7": (
-        "`or` for `and`: _grams and _ids are set together, so both are None or neither"
-    ),
-    **{
-        f"citeproof.verifier.match._index.xǁ_Postingsǁsimilar_words__mutmut_{n}": what
-        for n, what in (
-            (21, "Counter.update(None) adds nothing, as the empty tuple does"),
-            (23, "Counter.update(None) adds nothing, as the empty tuple does"),
-            (
-                30,
-                "len / 4 for len // 4: an edit distance is whole, so d <= x and d <= floor(x) "
-                "agree",
-            ),
-        )
-    },
     "citeproof.verifier.match._index.xǁTextIndexǁpostings__mutmut_1": (
         "the lock-free read skipped: under the lock the built postings are read the same"
     ),
-    **{
-        f"citeproof.verifier.match._index.xǁSourceIndexǁpositions__mutmut_{n}": (
-            'searchsorted\'s side left out: its default is "left"'
-        )
-        for n in (10, 21)
-    },
     **{
         f"citeproof.verifier.match._cache.xǁIndexCacheǁ_measure__mutmut_{n}": (
             "the default of a size not known: _measure is only called for a kept entry, whose "

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import re
 import threading
+from array import array
 from collections import OrderedDict
 from functools import lru_cache
-from itertools import repeat
+from itertools import accumulate, repeat
+from operator import add
 from typing import Any
 
 import edlib
@@ -62,8 +64,9 @@ def _aligned(
 
 _TOKEN = re.compile(r"\S+")
 _NON_WORD = re.compile(r"\W+")
-# Which byte values are whitespace as ``str.split`` and ``re``'s ``\s`` see it.
-_ASCII_SPACE = bytes(1 if chr(i).isspace() else 0 for i in range(256))
+_ASCII_NON_WORD = dict.fromkeys(c for c in range(128) if not (chr(c).isalnum() or chr(c) == "_"))
+_MARK = "\x01"
+_ASCII_NON_WORD_BUT_MARK = {c: None for c in _ASCII_NON_WORD if c != ord(_MARK)}
 
 
 def word_infix(quote: str, target: str, max_edits: int) -> tuple[int, list[tuple[int, int]]] | None:
@@ -75,7 +78,8 @@ def word_infix(quote: str, target: str, max_edits: int) -> tuple[int, list[tuple
     one's end, or None when no placement is within ``max_edits``.
     """
     quote_words = [_letters(w) for w in quote.split()]
-    words = window_words(target)
+    window = _window(target)
+    words = window.words
     if not quote_words or not words:
         return None
     # Each distinct quote word is one symbol, every other word another: one byte each
@@ -96,74 +100,88 @@ def word_infix(quote: str, target: str, max_edits: int) -> tuple[int, list[tuple
         )
     if placed is None:
         return None
-    starts, ends = _token_bounds(target, len(words))
+    starts, ends = window.bounds(target)
     return placed[0], [(starts[s], ends[e - 1]) for s, e in placed[1]]
 
 
 _WINDOWS_KEPT_CHARS = 500_000  # characters of the windows whose words are kept
 _WINDOW_MIN_CHARS = 2_000  # shorter windows are split again: cheaper than a lookup
-_windows: OrderedDict[str, list[str]] = OrderedDict()
+
+
+class _Window:
+    """The words of one window (`_window`) and, once a placement needs them, where its
+    tokens start and end (`_token_bounds`)."""
+
+    __slots__ = ("_bounds", "words")
+
+    def __init__(self, target: str) -> None:
+        tokens = target.split()
+        if tokens and target.isascii() and _MARK not in target:
+            # The tokens joined by a mark the table keeps, their other non-word characters
+            # dropped and cut at the mark again: `_letters` of each, in C.
+            self.words = _MARK.join(tokens).translate(_ASCII_NON_WORD_BUT_MARK).split(_MARK)
+        else:
+            self.words = [t if t.isalnum() else _letters(t) for t in tokens]
+        self._bounds: tuple[array[int], array[int]] | None = None
+
+    def bounds(self, target: str) -> tuple[array[int], array[int]]:
+        """Where each token of ``target`` (the window's own text) starts, and ends."""
+        if self._bounds is None:
+            starts, ends = _token_bounds(target, len(self.words))
+            self._bounds = (array("q", starts), array("q", ends))
+        return self._bounds
+
+
+_windows: OrderedDict[str, _Window] = OrderedDict()
 _windows_chars = 0
 _windows_lock = threading.Lock()
 
 
-def window_words(target: str) -> list[str]:
-    """The letters and digits of each ``\\S+`` token of ``target`` (`_letters`), kept for
-    the longer windows most recently aligned: a source aligned whole for one quote is
-    aligned whole for the next one too. ``str.split`` cuts where ``\\S+`` tokens end (both
-    ask ``Py_UNICODE_ISSPACE``), in C."""
+def _window(target: str) -> _Window:
+    """The letters and digits of each ``\\S+`` token of ``target`` (`_letters`) and their
+    bounds, kept for the longer windows most recently aligned: a source aligned whole for
+    one quote is aligned whole for the next one too. ``str.split`` cuts where ``\\S+``
+    tokens end (both ask ``Py_UNICODE_ISSPACE``), in C."""
     global _windows_chars
     if len(target) < _WINDOW_MIN_CHARS:
-        return [_letters(t) for t in target.split()]
+        return _Window(target)
     with _windows_lock:
         found = _windows.get(target)
         if found is not None:
             _windows.move_to_end(target)
             return found
-    sub = _NON_WORD.sub
-    words = [t if t.isalnum() else sub("", t) for t in target.split()]
+    window = _Window(target)
     with _windows_lock:
         if target not in _windows:
-            _windows[target] = words
+            _windows[target] = window
             _windows_chars += len(target)
         while _windows_chars > _WINDOWS_KEPT_CHARS:
             dropped, _ = _windows.popitem(last=False)
             _windows_chars -= len(dropped)
-    return words
+    return window
 
 
 def _token_bounds(target: str, count: int) -> tuple[list[int], list[int]]:
-    """Where each of the ``count`` ``\\S+`` tokens of ``target`` starts and ends, from a
-    whitespace mask (numpy), or by the regex where the mask would disagree."""
-    import numpy as np
-
-    if target.isascii():
-        points = np.frombuffer(target.encode("ascii"), dtype=np.uint8)
-        space = np.frombuffer(_ASCII_SPACE, dtype=np.bool_)[points]
-    else:  # the ASCII by the table, the few distinct others asked one by one
-        points32 = np.frombuffer(target.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-        low = points32 < 128
-        space = np.frombuffer(_ASCII_SPACE, dtype=np.bool_)[np.where(low, points32, 0)]
-        high = np.flatnonzero(~low)
-        if len(high):
-            distinct, which = np.unique(points32[high], return_inverse=True)
-            spacey = np.array([chr(c).isspace() for c in distinct.tolist()], dtype=bool)
-            space[high] = spacey[which.reshape(-1)]
-    word = ~space
-    before = np.concatenate(([True], space[:-1]))
-    after = np.concatenate((space[1:], [True]))
-    starts = np.flatnonzero(word & before)
-    ends = np.flatnonzero(word & after) + 1
-    if len(starts) != count or len(ends) != count:  # cannot happen; the regex decides
-        spans = [m.span() for m in _TOKEN.finditer(target)]
-        return [a for a, _ in spans], [b for _, b in spans]
-    return starts.tolist(), ends.tolist()
+    """Where each of the ``count`` ``\\S+`` tokens of ``target`` starts and ends: from their
+    lengths where one whitespace character parts each from the next (as in normalised text),
+    else by the regex."""
+    lengths = list(map(len, target.split()))
+    lead = len(target) - len(target.lstrip())
+    if len(lengths) == count and len(target.strip()) == sum(lengths) + count - 1:
+        starts = list(accumulate(map(add, lengths, repeat(1)), initial=lead))[:-1]
+        return starts, list(map(add, starts, lengths))
+    spans = [m.span() for m in _TOKEN.finditer(target)]
+    return [a for a, _ in spans], [b for _, b in spans]
 
 
 def _letters(token: str) -> str:
-    """``token`` without its non-word characters (most tokens have none: no regex then;
-    ``\\w`` is `str.isalnum` or "_")."""
-    return token if token.isalnum() else _NON_WORD.sub("", token)
+    """``token`` without its non-word characters (most tokens have none: no regex then, and
+    an ASCII one loses them by a table; ``\\w`` is `str.isalnum` or "_")."""
+    if token.isalnum():
+        return token
+    if token.isascii():
+        return token.translate(_ASCII_NON_WORD)
+    return _NON_WORD.sub("", token)
 
 
 def distance(a: str, b: str) -> int:

@@ -4,7 +4,8 @@ by one search over them all instead of one search per source.
 The texts are joined, each as it is where normalisation keeps its words as they are
 (`plain`), else normalised, with a separator no word crosses. A quote is looked up once over
 the whole. Word for word (`Corpus.narrow`): the texts that hold its words in its order with
-nothing but non-word characters between them (one regex search). Approximately
+nothing but non-word characters between them (a regex search in each text holding its
+longest word). Approximately
 (`Corpus.places`): where the quote's rarest words cluster, as `SourceIndex.candidates` finds
 them inside one source, the words found by scanning the casefolded text, or in word
 postings once the texts are long enough for those to pay. Only the sources so named are
@@ -18,17 +19,22 @@ from __future__ import annotations
 import re
 import sys
 import threading
+from array import array
+from bisect import bisect_left, bisect_right
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from itertools import repeat
+from operator import sub
 from typing import TYPE_CHECKING, TypeVar
 
-from citeproof.verifier.match._index import WORD, _Postings, quote_tokens, whole_word_hits
+from citeproof.verifier.match._index import WORD, _Postings, densest_first, quote_tokens
 from citeproof.verifier.match._normalise import normalise
 from citeproof.verifier.match._probe import plain
 from citeproof.verifier.match._quote import parse_quote
+from citeproof.verifier.match._scan import rarest, scan
 
 if TYPE_CHECKING:
-    from citeproof.verifier.match._normalise import IntArray, OffsetMap
+    from citeproof.verifier.match._normalise import OffsetMap
 
 SEPARATOR = "\x00"
 """Between two texts: not a word character, so no word found spans two sources."""
@@ -59,12 +65,11 @@ class Corpus:
         "_postings",
         "_remembered",
         "_starts",
+        "_texts",
         "text",
     )
 
     def __init__(self, texts: Sequence[str]) -> None:
-        import numpy as np
-
         parts: list[str] = []
         # For a text joined normalised, its map back to the text's own offsets.
         self._maps: list[OffsetMap | None] = []
@@ -82,7 +87,8 @@ class Corpus:
             starts.append(at)
             at += len(part) + len(SEPARATOR)
         self.text = SEPARATOR.join(parts)
-        self._starts: IntArray = np.array(starts, dtype=np.int64)
+        self._texts = tuple(texts)  # the caller's: each joined as it is, where plain
+        self._starts = array("q", starts)
         self._folded: str | None = None
         self._postings: _Postings | None = None
         self._lock = threading.Lock()
@@ -95,7 +101,7 @@ class Corpus:
     def nbytes(self, texts: Sequence[str] = ()) -> int:
         """Bytes held now: the joined text, the casefolded one and the word postings once
         built, and ``texts`` (those it was built from, when the caller holds them too)."""
-        size = sys.getsizeof(self.text) + int(self._starts.nbytes)
+        size = sys.getsizeof(self.text) + len(self._starts) * self._starts.itemsize
         size += sum(sys.getsizeof(text) for text in texts)
         if self._folded is not None:
             size += sys.getsizeof(self._folded)
@@ -115,11 +121,13 @@ class Corpus:
         corpus cannot tell (no word of the quote is in any text): search them all."""
         return _remembered(self._lock, self._places, quote, self._approximate)
 
+    def _ends(self) -> list[int]:
+        """Where each text ends in the joined text."""
+        return [*(start - len(SEPARATOR) for start in self._starts[1:]), len(self.text)]
+
     def source_at(self, position: int) -> int:
         """Which text the joined text's ``position`` falls in."""
-        import numpy as np
-
-        return int(np.searchsorted(self._starts, position, side="right")) - 1
+        return bisect_right(self._starts, position) - 1
 
     # -- word for word ------------------------------------------------------------------
 
@@ -127,51 +135,65 @@ class Corpus:
         """The texts holding the quote's words in its order with only non-word characters
         between them: all a word-for-word occurrence must leave in a text, whatever its
         normalisation changed (spaces, line breaks, quotation marks, dashes). One regex
-        search over the joined text from each occurrence of the first word, text after
-        text; once the word postings are built, only inside the texts holding the quote's
-        rarest words."""
+        search inside each text that holds the quote's longest word (`_holding_longest`);
+        once the word postings are built, inside each holding its rarest words."""
         words = WORD.findall(parse_quote(quote).bare)
         if not words:
             return None
-        pattern = re.compile(r"\W+".join(map(re.escape, words)))
-        text, starts = self.text, self._starts
-        ends = [*(int(s) - len(SEPARATOR) for s in starts[1:]), len(text)]
+        text, starts, ends = self.text, self._starts, self._ends()
+        holding: Sequence[int]
         if self._postings is not None:
             holding = self._holding_rarest(words)
-            return tuple(k for k in holding if pattern.search(text, int(starts[k]), ends[k]))
-        found: list[int] = []
-        match = pattern.search(text)
-        while match is not None:
-            source = self.source_at(match.start())
-            found.append(source)
-            if source + 1 >= len(starts):
-                break
-            match = pattern.search(text, int(starts[source + 1]))
-        return tuple(found)
+        else:
+            holding = self._holding_longest(words, ends)
+        if not holding:
+            return ()
+        pattern = re.compile(r"\W+".join(map(re.escape, words)))
+        return tuple(k for k in holding if pattern.search(text, starts[k], ends[k]))
+
+    def _holding_longest(self, words: list[str], ends: Sequence[int]) -> list[int]:
+        """The texts holding the longest of ``words`` (as written). A word no text holds (a
+        misspelt one, most often the longest) costs one pass over the joined text and no
+        regex search; the texts that hold a long word are few."""
+        longest = min(words, key=lambda word: (-len(word), word))
+        find, starts = self.text.find, self._starts
+        return [k for k in range(len(starts)) if find(longest, starts[k], ends[k]) >= 0]
 
     def _holding_rarest(self, words: list[str]) -> tuple[int, ...]:
         """The texts holding each of the three rarest of ``words`` (casefolded), by the
         word postings."""
-        import numpy as np
-
         postings = self._built_postings()
         folded = {word.casefold() for word in words}
         rarest = sorted((postings.frequency(word), word) for word in folded)[:3]
         if rarest[0][0] == 0:
             return ()
-        holding: IntArray | None = None
+        holding: list[int] | None = None
         for _, word in rarest:
-            places = postings.of(word)
-            texts = np.unique(np.searchsorted(self._starts, places, side="right") - 1)
-            holding = texts if holding is None else np.intersect1d(holding, texts, True)
+            texts = self._texts_at(postings.of(word))
+            if holding is not None:
+                also = set(texts)
+                texts = [t for t in holding if t in also]
+            holding = texts
         assert holding is not None
-        return tuple(int(t) for t in holding.tolist())
+        return tuple(holding)
+
+    def _texts_at(self, places: Sequence[int]) -> list[int]:
+        """The texts (in order) in which the sorted ``places`` of the joined text fall: one
+        search among the places per text found."""
+        starts = self._starts
+        found: list[int] = []
+        i = 0
+        while i < len(places):
+            text = self.source_at(places[i])
+            found.append(text)
+            if text + 1 >= len(starts):
+                break
+            i = bisect_left(places, starts[text + 1], i)
+        return found
 
     # -- approximately ------------------------------------------------------------------
 
     def _approximate(self, quote: str) -> dict[int, tuple[int, ...]] | None:
-        import numpy as np
-
         parsed = parse_quote(quote)
         if not parsed.segments:
             return {}
@@ -182,14 +204,14 @@ class Corpus:
         if not len(votes):  # no word of it is a whole word anywhere: any text may hold it
             return None
         width = max(16, len(segment) // 3)
-        places = _densest(np.sort(votes), width)
+        places = _densest(sorted(votes), width)
         found: dict[int, list[int]] = {}
         for place in places:
             # A place just before a text's start may be the quote at its start (its words
             # sit closer together there than in the quote): that text is named too.
             for at in dict.fromkeys((max(place, 0), max(place + width, 0))):
                 source = self.source_at(at)
-                start = int(self._starts[source])
+                start = self._starts[source]
                 found.setdefault(source, []).append(max(place, start) - start)
         return {source: self._original(source, found[source]) for source in sorted(found)}
 
@@ -201,16 +223,14 @@ class Corpus:
             return tuple(unique)
         return tuple(dict.fromkeys(offset_map.start(o) for o in unique))
 
-    def _votes(self, segment: str) -> IntArray | None:
+    def _votes(self, segment: str) -> list[int] | None:
         """Where the segment would start, by each occurrence of its rarest words; None
         when no word of it can be looked for."""
         if len(self.text) >= POSTINGS_MIN_CHARS:
             return self._posted_votes(segment)
         return self._scanned_votes(segment)
 
-    def _posted_votes(self, segment: str) -> IntArray | None:
-        import numpy as np
-
+    def _posted_votes(self, segment: str) -> list[int] | None:
         postings = self._built_postings()
         known: list[tuple[int, str, int]] = []
         unknown: list[tuple[str, int]] = []
@@ -228,56 +248,55 @@ class Corpus:
         if not known:
             return None
         known.sort()
-        votes: list[IntArray] = []
-        spent = 0
+        votes: list[int] = []
         for _, word, offset in known[:ANCHORS]:
-            posts = postings.of(word)[: max(VOTES - spent, 1)]
-            votes.append(posts - offset)
-            spent += len(posts)
-            if spent >= VOTES:
+            posts = postings.of(word)[: max(VOTES - len(votes), 1)]
+            votes += map(sub, posts, repeat(offset, len(posts)))
+            if len(votes) >= VOTES:
                 break
-        return np.concatenate(votes)
+        return votes
 
-    def _scanned_votes(self, segment: str) -> IntArray | None:
+    def _scanned_votes(self, segment: str) -> list[int] | None:
         """The same from a scan of the casefolded text: the `COUNTED` longest words
         counted, the rarest `SCANNED_ANCHORS` of them found (whole words), but past the
-        rarest two only while they occur `SCANNED_VOTES` times in all. Each count and each
-        search is a pass over the text: few words, the longest (most often the rarest)."""
-        import numpy as np
-
+        rarest two only while they occur `SCANNED_VOTES` times in all. Each word's count
+        and occurrences come from one pass over the text (`scan`), a frequent word's
+        from a pass that stops early: few words, the longest (most often the rarest)."""
         folded = self._built_folded()
         words = sorted(
             ((word, offset) for word, offset in quote_tokens(segment) if len(word) >= 3),
             key=lambda t: (-len(t[0]), t[1]),
         )
-        known: list[tuple[int, str, int]] = []
-        for word, offset in words[:COUNTED]:
-            count = folded.count(word)
-            if count:
-                known.append((count, word, offset))
+        known = rarest(folded, [scan(folded, *w) for w in words[:COUNTED]], SCANNED_ANCHORS)
         if not known:
             return None
-        known.sort()
         votes: list[int] = []
         counted = 0
-        for n, (count, word, offset) in enumerate(known[:SCANNED_ANCHORS]):
+        for n, (count, scanned) in enumerate(known):
             if n >= 2 and counted + count > SCANNED_VOTES:
                 break
             counted += count
             most = len(votes) + VOTES
-            for at in whole_word_hits(folded, word):
+            for at in scanned.whole_word_hits(folded):
                 if len(votes) >= most:
                     break
-                votes.append(at - offset)
-        return np.array(votes, dtype=np.int64)
+                votes.append(at - scanned.offset)
+        return votes
 
     def _built_folded(self) -> str:
         """The joined text casefolded, text by text (see `_fold`)."""
         if self._folded is None:
-            folded = SEPARATOR.join(_fold(part) for part in self.text.split(SEPARATOR))
+            folded = SEPARATOR.join(map(_fold, self._parts()))
             with self._lock:
                 self._folded = folded
         return self._folded
+
+    def _parts(self) -> Iterator[str]:
+        """The texts as joined: a plain one is the caller's text itself."""
+        for text, offset_map, start, end in zip(
+            self._texts, self._maps, self._starts, self._ends(), strict=True
+        ):
+            yield text if offset_map is None else self.text[start:end]
 
     def _built_postings(self) -> _Postings:
         built = self._postings
@@ -300,23 +319,20 @@ def _fold(text: str) -> str:
     return folded if len(folded) == len(text) else text
 
 
-def _densest(votes: IntArray, width: int) -> list[int]:
+def _densest(votes: list[int], width: int) -> list[int]:
     """Starts of the densest windows of ``width`` among sorted ``votes``: those with as
     many votes as the densest or one fewer (a misspelt or changed word votes nowhere), but
     never a place only one word voted for when another had two; densest first, then
     earliest, at most `MAX_PLACES`. A short quote's words may occur together in many
     places: which of them is the quote, only the aligner can tell."""
-    import numpy as np
-
-    density = np.searchsorted(votes, votes + width, side="left") - np.arange(len(votes))
-    order = np.argsort(-density, kind="stable")  # ties: earliest position first
-    top = int(density[order[0]]) if len(order) else 0
+    density, order = densest_first(votes, width)
+    top = density[order[0]] if order else 0
     floor = max(top - 1, min(top, 2))
     chosen: list[int] = []
-    for i in order[: 50 * MAX_PLACES].tolist():
+    for i in order[: 50 * MAX_PLACES]:
         if density[i] < floor or len(chosen) >= MAX_PLACES:
             break
-        v = int(votes[i])
+        v = votes[i]
         if all(abs(v - c) >= width for c in chosen):
             chosen.append(v)
     return chosen

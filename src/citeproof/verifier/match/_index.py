@@ -1,9 +1,10 @@
 """The per-source index: normalised text, word postings and paragraph bounds, built once.
 
-Postings are two numpy arrays: the normalised start of every word occurrence, grouped by
-word id (and in text order within a word), plus where each word's group begins. Looking a
-word up is a dict access and a slice, so per-quote work depends on how often the quote's
-rarest words occur, not on the size of the source.
+Postings are two arrays: the normalised start of every word occurrence, grouped by word id
+(and in text order within a word), plus where each word's group begins. Looking a word up is
+a dict access and a slice, so per-quote work depends on how often the quote's rarest words
+occur, not on the size of the source. Plain Python (`array`, `bisect`): numpy only tokenises
+a text of `NUMPY_MIN_CHARS` or more, whose tokenising costs far more than importing it.
 """
 
 from __future__ import annotations
@@ -11,20 +12,23 @@ from __future__ import annotations
 import re
 import sys
 import threading
+from array import array
+from bisect import bisect_left, bisect_right
 from collections import Counter, OrderedDict
-from collections.abc import Hashable, Iterator, Mapping
+from collections.abc import Hashable, Mapping, Sequence
 from functools import cache
+from itertools import accumulate, repeat
+from operator import add, sub
 from typing import TYPE_CHECKING
 
 from citeproof.model import Source, Span
 from citeproof.verifier.match._align import distance
 from citeproof.verifier.match._normalise import Normalised, normalise
+from citeproof.verifier.match._scan import is_word, whole_word_hits
 
 if TYPE_CHECKING:  # numpy is imported where an array is made: `import citeproof` needs none
     import numpy as np
     import numpy.typing as npt
-
-    from citeproof.verifier.match._normalise import IntArray
 
 WORD = re.compile(r"\w+")
 # Below this many normalised characters one `str.find` costs less than consulting postings.
@@ -32,6 +36,8 @@ EXACT_SCAN_LIMIT = 250_000
 POSTINGS_MIN_CHARS = 1_000_000
 """Below this many normalised characters an approximate search finds its anchor words by
 scanning the text, and the candidate index (word postings) is not built."""
+NUMPY_MIN_CHARS = 1_000_000
+"""From this many characters on, a text's words are found for its postings with numpy."""
 REMEMBERED_RESULTS = 512  # search results kept per text
 FORGOTTEN = object()  # what `TextIndex.recall` returns for a result it does not hold
 
@@ -54,24 +60,6 @@ def _dict_bytes(mapping: Mapping[str, object]) -> int:
     )
 
 
-def is_word(char: str) -> bool:
-    """Same notion of a word character as ``re``'s ``\\w``."""
-    return char.isalnum() or char == "_"
-
-
-def whole_word_hits(folded: str, word: str) -> Iterator[int]:
-    """Where ``word`` stands in ``folded`` as a whole word, in order: "war" is not in
-    "warden"."""
-    at = folded.find(word)
-    while at >= 0:
-        end = at + len(word)
-        if not (at > 0 and is_word(folded[at - 1])) and not (
-            end < len(folded) and is_word(folded[end])
-        ):
-            yield at
-        at = folded.find(word, end)
-
-
 def quote_tokens(text: str) -> list[tuple[str, int]]:
     """Casefolded words of ``text`` with their offsets, first occurrence of each word only."""
     seen: set[str] = set()
@@ -88,64 +76,91 @@ class _Postings:
     """Word postings and the misspelling lookup of one normalised text: the candidate index
     for approximate search, built on first need."""
 
-    __slots__ = ("_grams", "_ids", "_nbytes", "pos", "start", "vocab")
+    __slots__ = ("_nbytes", "_spellings", "pos", "start", "vocab")
 
     def __init__(self, text: str) -> None:
-        import numpy as np
-
-        self.vocab, starts, ids = _tokenize(text)
-        order = np.argsort(ids, kind="stable")
-        self.pos: IntArray = starts[order]
-        counts = np.bincount(ids, minlength=len(self.vocab))
-        self.start: IntArray = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
-        self._grams: dict[str, list[int]] | None = None  # built on first misspelt lookup
-        self._ids: list[str] | None = None
+        self.pos: array[int]
+        self.start: array[int]
+        if len(text) >= NUMPY_MIN_CHARS:
+            self.vocab, self.pos, self.start = _grouped_by_numpy(text)
+        else:
+            self.vocab, self.pos, self.start = _grouped(text)
+        self._spellings: _Spellings | None = None  # built on first misspelt lookup
         self._nbytes: int | None = None
 
     def nbytes(self) -> int:
         """Bytes held: the arrays, the vocabulary and the misspelling lookup once built (as
         ``sys.getsizeof`` counts the dicts, their keys and values). Measured once per part."""
         if self._nbytes is None:
-            size = int(self.pos.nbytes + self.start.nbytes) + _dict_bytes(self.vocab)
-            if self._grams is not None and self._ids is not None:
-                size += _dict_bytes(self._grams) + sys.getsizeof(self._ids)
+            size = _array_bytes(self.pos) + _array_bytes(self.start) + _dict_bytes(self.vocab)
+            if self._spellings is not None:
+                size += self._spellings.nbytes()
             self._nbytes = size
         return self._nbytes
 
-    def of(self, word: str) -> IntArray:
+    def of(self, word: str) -> array[int]:
+        """Where ``word`` occurs, in order."""
+        return self.pos[slice(*self.bounds(word))]
+
+    def bounds(self, word: str) -> tuple[int, int]:
+        """Where ``word``'s occurrences are in `pos`: ``[first, last)``."""
         word_id = self.vocab.get(word)
         if word_id is None:
-            return self.pos[:0]
-        return self.pos[self.start[word_id] : self.start[word_id + 1]]
+            return (0, 0)
+        return (self.start[word_id], self.start[word_id + 1])
 
     def frequency(self, word: str) -> int:
-        word_id = self.vocab.get(word)
-        if word_id is None:
-            return 0
-        return int(self.start[word_id + 1] - self.start[word_id])
+        first, last = self.bounds(word)
+        return last - first
 
     def similar_words(self, word: str, most: int = 3) -> list[str]:
-        """Source words within a few edits of a word the source lacks (a misspelling)."""
-        if self._grams is None:
-            ids = list(self.vocab)
-            grams: dict[str, list[int]] = {}
-            for i, w in enumerate(ids):
-                for g in _trigrams(w):
-                    grams.setdefault(g, []).append(i)
-            self._ids, self._grams = ids, grams
+        """Source words within a few edits of a word the source lacks (a misspelling): of
+        the 50 sharing most of its trigrams (ties: the first in the text first), those within
+        a quarter of its length in edits."""
+        spellings = self._spellings
+        if spellings is None:
+            spellings = self._spellings = _Spellings(list(self.vocab))
             self._nbytes = None  # measured again with the lookup
-        assert self._ids is not None
         wanted = _trigrams(word)
         tally: Counter[int] = Counter()
         for g in wanted:
-            tally.update(self._grams.get(g, ()))
+            tally.update(spellings.holding(g))
         allowed = max(1, len(word) // 4)
         close = [
-            self._ids[i]
+            spellings.words[i]
             for i, shared in tally.most_common(50)
-            if shared * 2 >= len(wanted) and distance(word, self._ids[i]) <= allowed
+            if shared * 2 >= len(wanted) and distance(word, spellings.words[i]) <= allowed
         ]
         return close[:most]
+
+
+class _Spellings:
+    """A source's words (casefolded, by id), each padded as its trigrams are (``^word$``)
+    and all joined in one text: the words holding a trigram are found by scanning that text
+    (`str.find`, C speed) instead of looked up in an index of every trigram of every word,
+    which costs more to build than the few lookups a misspelt quote makes. No trigram of a
+    padded word spans two of them: ``^`` and ``$`` stand only at a trigram's ends."""
+
+    __slots__ = ("_joined", "_starts", "words")
+
+    def __init__(self, words: list[str]) -> None:
+        self.words = words
+        padded = [f"^{word}$" for word in words]
+        self._joined = "".join(padded)
+        self._starts = array("q", accumulate(map(len, padded), initial=0))
+
+    def holding(self, gram: str) -> list[int]:
+        """The ids of the words with ``gram`` among their trigrams, in order."""
+        found: list[int] = []
+        at = self._joined.find(gram)
+        while at >= 0:
+            word = bisect_right(self._starts, at) - 1
+            found.append(word)
+            at = self._joined.find(gram, self._starts[word + 1])
+        return found
+
+    def nbytes(self) -> int:
+        return sys.getsizeof(self._joined) + _array_bytes(self._starts) + sys.getsizeof(self.words)
 
 
 class TextIndex:
@@ -157,21 +172,19 @@ class TextIndex:
         "_folded",
         "_found",
         "_lock",
-        "_para_norm",
-        "_para_orig",
+        "_para_end",
+        "_para_start",
         "_postings",
         "chars",
         "norm",
     )
 
     def __init__(self, text: str, paragraphs: tuple[Span, ...]) -> None:
-        import numpy as np
-
         self.norm: Normalised = normalise(text)
         self.chars = len(text)
-        self._para_orig = np.array(paragraphs, dtype=np.int64).reshape(-1, 2)
-        flat = self.norm.offsets.to_normalised(self._para_orig.reshape(-1))
-        self._para_norm = flat.reshape(-1, 2)
+        # The paragraphs' original bounds; their normalised ones are found when asked for.
+        self._para_start = array("q", [start for start, _ in paragraphs])
+        self._para_end = array("q", [end for _, end in paragraphs])
         self._postings: _Postings | None = None
         self._folded: str | None = None
         self._lock = threading.Lock()
@@ -182,7 +195,7 @@ class TextIndex:
         """Bytes this index holds now: the normalised text, its offset map, the paragraph
         bounds and the lazy parts built so far (the candidate index, the casefolded text)."""
         size = sys.getsizeof(self.norm.text) + self.norm.offsets.nbytes
-        size += int(self._para_orig.nbytes + self._para_norm.nbytes)
+        size += _array_bytes(self._para_start) + _array_bytes(self._para_end)
         if self._folded:
             size += sys.getsizeof(self._folded)
         postings = self._postings
@@ -271,35 +284,28 @@ class SourceIndex:
 
     def paragraph_range(self, paragraph: int | None) -> tuple[int, int] | None:
         """Normalised ``[start, end)`` of 1-based ``paragraph``, None when out of range."""
-        para_norm = self._core._para_norm
-        if paragraph is None or not 1 <= paragraph <= len(para_norm):
+        core = self._core
+        if paragraph is None or not 1 <= paragraph <= len(core._para_start):
             return None
-        start, end = para_norm[paragraph - 1]
-        return int(start), int(end)
+        bounds = (core._para_start[paragraph - 1], core._para_end[paragraph - 1])
+        start, end = self.norm.offsets.to_normalised(bounds)
+        return start, end
 
     def to_normalised(self, originals: tuple[int, ...]) -> list[int]:
         """The normalised offset of each original offset (of the first character at or
         after it)."""
-        import numpy as np
-
-        if not originals:
-            return []
-        positions = np.array(originals, dtype=np.int64)
-        return [int(p) for p in self.norm.offsets.to_normalised(positions).tolist()]
+        return self.norm.offsets.to_normalised(originals)
 
     def paragraph_of(self, original: int) -> int:
         """1-based paragraph holding original index ``original``, or the nearest one."""
-        import numpy as np
-
-        para_orig = self._core._para_orig
-        starts = para_orig[:, 0]
-        k = int(np.searchsorted(starts, original, side="right")) - 1
+        starts, ends = self._core._para_start, self._core._para_end
+        k = bisect_right(starts, original) - 1
         if k < 0:
             return 1
-        if original < para_orig[k, 1] or k + 1 >= len(starts):
+        if original < ends[k] or k + 1 >= len(starts):
             return k + 1
-        before = original - int(para_orig[k, 1])
-        after = int(starts[k + 1]) - original
+        before = original - ends[k]
+        after = starts[k + 1] - original
         return k + 1 if before <= after else k + 2
 
     # -- postings ---------------------------------------------------------------------
@@ -307,14 +313,13 @@ class SourceIndex:
     def frequency(self, word: str) -> int:
         return self._core.postings().frequency(word)
 
-    def positions(self, word: str, offset: int, lo: int, hi: int) -> IntArray:
+    def positions(self, word: str, offset: int, lo: int, hi: int) -> list[int]:
         """Possible quote starts ``p`` in ``[lo, hi)``: where ``word`` sits at ``p + offset``."""
-        import numpy as np
-
-        posts = self._core.postings().of(word)
-        a = int(np.searchsorted(posts, lo + offset, side="left"))
-        b = int(np.searchsorted(posts, hi + offset, side="left"))
-        return posts[a:b] - offset
+        postings = self._core.postings()
+        first, last = postings.bounds(word)
+        a = bisect_left(postings.pos, lo + offset, first, last)
+        b = bisect_left(postings.pos, hi + offset, a, last)
+        return [p - offset for p in postings.pos[a:b]]
 
     # -- exact search -----------------------------------------------------------------
 
@@ -324,8 +329,6 @@ class SourceIndex:
         A plain scan of the normalised text unless the candidate index is already built and
         the text is long enough for it to be faster.
         """
-        import numpy as np
-
         text = self.text
         tokens = quote_tokens(quote)
         if len(text) < EXACT_SCAN_LIMIT or not tokens or not self._core.has_postings:
@@ -333,10 +336,10 @@ class SourceIndex:
         rarest = sorted(tokens, key=lambda t: self.frequency(t[0]))[:2]
         starts = self.positions(rarest[0][0], rarest[0][1], lo, hi)
         if len(rarest) > 1 and len(starts) > 1:
-            other = self.positions(rarest[1][0], rarest[1][1], lo, hi)
-            starts = np.intersect1d(starts, other, assume_unique=True)
+            other = set(self.positions(rarest[1][0], rarest[1][1], lo, hi))
+            starts = [p for p in starts if p in other]
         found: list[int] = []
-        for p in starts.tolist():
+        for p in starts:
             if p + len(quote) <= hi and text.startswith(quote, p) and self._bounded(quote, p):
                 found.append(p)
                 if len(found) >= limit:
@@ -367,33 +370,29 @@ class SourceIndex:
 
         The rarest few quote words vote for where the quote would start; nearby votes add up.
         """
-        import numpy as np
-
         width = max(16, len(quote) // 3)
         if not self._core.has_postings and len(self.text) < POSTINGS_MIN_CHARS:
             scanned = self._scanned_votes(quote, budget)
             if scanned is not None:
-                return _top_clusters(np.sort(scanned), width, count) if len(scanned) else []
+                return _top_clusters(sorted(scanned), width, count)
         anchors = self._anchors(quote)
         if not anchors:
             return []
         postings = self._core.postings()
-        votes: list[IntArray] = []
+        votes: list[int] = []
         spent = 0
         for word, offset in anchors:
             posts = postings.of(word)[: max(budget - spent, 1)]
-            votes.append(posts - offset)
+            votes += map(sub, posts, repeat(offset, len(posts)))
             spent += len(posts)
             if spent >= budget:
                 break
-        return _top_clusters(np.sort(np.concatenate(votes)), width, count)
+        return _top_clusters(sorted(votes), width, count)
 
-    def _scanned_votes(self, quote: str, budget: int, most: int = 6) -> IntArray | None:
+    def _scanned_votes(self, quote: str, budget: int, most: int = 6) -> list[int] | None:
         """Votes from the rarest few quote words, found by scanning the text: for a text
         this short a few C-speed passes cost less than building the candidate index. None
         when fewer than three quote words occur (a misspelt quote needs the index)."""
-        import numpy as np
-
         folded = self._core.folded()
         if folded is None:
             return None
@@ -418,7 +417,7 @@ class SourceIndex:
                 if len(votes) >= budget:
                     break
                 votes.append(at - offset)
-        return np.array(votes, dtype=np.int64)
+        return votes
 
     def _anchors(self, quote: str, most: int = 6) -> list[tuple[str, int]]:
         postings = self._core.postings()
@@ -444,15 +443,21 @@ def _trigrams(word: str) -> set[str]:
     return {padded[i : i + 3] for i in range(len(padded) - 2)}
 
 
-def _top_clusters(votes: IntArray, width: int, count: int) -> list[int]:
-    """Starts of the ``count`` densest windows of ``width`` among sorted ``votes``."""
-    import numpy as np
+def densest_first(votes: Sequence[int], width: int) -> tuple[list[int], list[int]]:
+    """For sorted ``votes``: how many votes the window of ``width`` from each holds, and the
+    votes' indices by that, densest first (ties: the earliest first)."""
+    n = len(votes)
+    ends = map(bisect_left, repeat(votes, n), map(add, votes, repeat(width, n)))
+    density = list(map(sub, ends, range(n)))
+    return density, sorted(range(n), key=density.__getitem__, reverse=True)
 
-    density = np.searchsorted(votes, votes + width, side="left") - np.arange(len(votes))
-    order = np.argsort(-density, kind="stable")  # ties: earliest position first
+
+def _top_clusters(votes: list[int], width: int, count: int) -> list[int]:
+    """Starts of the ``count`` densest windows of ``width`` among sorted ``votes``."""
+    _, order = densest_first(votes, width)
     chosen: list[int] = []
-    for i in order[: 50 * count].tolist():
-        v = int(votes[i])
+    for i in order[: 50 * count]:
+        v = votes[i]
         if all(abs(v - c) >= width for c in chosen):
             chosen.append(v)
             if len(chosen) >= count:
@@ -460,7 +465,48 @@ def _top_clusters(votes: IntArray, width: int, count: int) -> list[int]:
     return chosen
 
 
-def _tokenize(text: str) -> tuple[dict[str, int], IntArray, npt.NDArray[np.int32]]:
+def _grouped(text: str) -> tuple[dict[str, int], array[int], array[int]]:
+    """The postings of ``text`` (see `_Postings`): the vocabulary (casefolded word -> id, in
+    order of first occurrence), every word's starts grouped by id, where each group starts."""
+    groups: dict[str, list[int]] = {}
+    if text.isascii():  # lower-casing keeps offsets, and is casefolding, in ASCII
+        for m in WORD.finditer(text.lower()):
+            groups.setdefault(m.group(), []).append(m.start())
+    else:
+        for m in WORD.finditer(text):
+            groups.setdefault(m.group().casefold(), []).append(m.start())
+    vocab = dict(zip(groups, range(len(groups)), strict=True))
+    pos = array("q")
+    for starts in groups.values():
+        pos.extend(starts)
+    start = array("q", accumulate(map(len, groups.values()), initial=0))
+    return vocab, pos, start
+
+
+def _grouped_by_numpy(text: str) -> tuple[dict[str, int], array[int], array[int]]:
+    """`_grouped`, with numpy: for a long text."""
+    import numpy as np
+
+    vocab, starts, ids = _tokenize(text)
+    order = np.argsort(ids, kind="stable")
+    counts = np.bincount(ids, minlength=len(vocab))
+    bounds = np.concatenate(([0], np.cumsum(counts)))
+    return vocab, _int_array(starts[order]), _int_array(bounds)
+
+
+def _int_array(values: npt.NDArray[np.integer]) -> array[int]:
+    import numpy as np
+
+    converted = array("q")
+    converted.frombytes(values.astype(np.int64).tobytes())
+    return converted
+
+
+def _array_bytes(values: array[int]) -> int:
+    return len(values) * values.itemsize
+
+
+def _tokenize(text: str) -> tuple[dict[str, int], npt.NDArray[np.int64], npt.NDArray[np.int32]]:
     """Vocabulary (casefolded word -> id), word starts, and word ids in text order."""
     import numpy as np
 
@@ -496,7 +542,7 @@ def _tokenize(text: str) -> tuple[dict[str, int], IntArray, npt.NDArray[np.int32
     return vocab, np.array(positions, dtype=np.int64), np.array(ids, dtype=np.int32)
 
 
-def _word_starts(mask: npt.NDArray[np.bool_]) -> IntArray:
+def _word_starts(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
     import numpy as np
 
     edges = np.flatnonzero(mask[1:] & ~mask[:-1]) + 1

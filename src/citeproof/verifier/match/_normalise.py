@@ -1,26 +1,24 @@
 """Offset-preserving normalisation: the text quotes are compared on, with a map back.
 
 Most characters map one-to-one (a curly quote becomes ``"``, an NBSP a space), so the map is
-stored as a few breakpoints rather than one integer per character: a 40 MB source with
-ordinary prose has only as many breakpoints as it has collapsed whitespace runs.
+stored as the few places where they do not rather than one integer per character: a 40 MB
+source with ordinary prose has only as many as it has collapsed whitespace runs. Plain Python
+and C-speed string methods throughout, no numpy: normalising the sources of one answer costs
+less than importing it.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterator
+from array import array
+from bisect import bisect_right
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from functools import cache, lru_cache
-from typing import TYPE_CHECKING
+from functools import lru_cache
+from itertools import accumulate
 
 from citeproof.model import Span
-
-if TYPE_CHECKING:  # numpy is imported where an array is made: `import citeproof` needs none
-    import numpy as np
-    import numpy.typing as npt
-
-    IntArray = npt.NDArray[np.int64]
 
 _SPACES = "\t\n\v\f\r\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005"
 _SPACES += "\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
@@ -50,25 +48,22 @@ _INVISIBLE_CHARS = "".join(
     for m in re.finditer(r"(.)(?:-(.))?", _INVISIBLE)
 )
 # The same for text without an invisible character: only space runs and "…" change length.
-_VISIBLE_CHANGES_RE = re.compile(r"(?P<ws>  +)|(?P<ell>…)")
-_ARRAYS_MIN_CHARS = 2048
-"""Texts this long are rewritten with numpy (`_visible_changes`); a quote costs less by the
-loop than numpy's set-up."""
-# `str.translate` with a dict looks every character up in Python; for ASCII text bytes do it
-# in C, and otherwise a numpy lookup table over the code points does.
+# Split at them (a capturing split: the text between, then each change), C-speed both; the
+# alternation, slower to scan for, only where there is a "…".
+_SPACE_RUNS = re.compile(r"(  +)")
+_SPACE_RUNS_OR_ELLIPSES = re.compile(r"(  +|…)")
+# `str.translate` with a dict looks every character up in Python. For ASCII text bytes do it
+# in C; otherwise the UTF-8 bytes do it for the ASCII characters (a byte below 128 is one in
+# UTF-8) and a regex over the bytes finds the few others the table replaces (the encoding of
+# a character starts only where a character does).
 _ASCII_TABLE = bytes(
     ord(_TABLE.get(i, chr(i))) if len(_TABLE.get(i, chr(i))) == 1 else i for i in range(128)
 ).ljust(256, b"\0")
-
-
-@cache
-def _lookup() -> npt.NDArray[np.uint32]:
-    import numpy as np
-
-    table = np.arange(max(_TABLE) + 1, dtype=np.uint32)
-    for code, replacement in _TABLE.items():
-        table[code] = ord(replacement)
-    return table
+_UTF8_TABLE = _ASCII_TABLE[:128] + bytes(range(128, 256))
+_UTF8_REPLACED = {
+    chr(code).encode("utf-8"): _TABLE[code].encode("ascii") for code in _TABLE if code >= 128
+}
+_UTF8_REPLACED_RE = re.compile(b"|".join(map(re.escape, sorted(_UTF8_REPLACED))))
 
 
 def has_invisible(text: str) -> bool:
@@ -82,16 +77,14 @@ def _translate(text: str) -> str:
     """``text.translate(_TABLE)``, faster: every replacement is one character for one."""
     if text.isascii():
         return text.encode("ascii").translate(_ASCII_TABLE).decode("ascii")
-    if len(text) < 4096:  # a quote: numpy's set-up would cost more than it saves
+    if len(text) < 4096:  # a quote: the set-up below would cost more than it saves
         return text.translate(_TABLE)
-    # One lookup per code point, in numpy.
-    import numpy as np
+    bytewise = text.encode("utf-8", "surrogatepass").translate(_UTF8_TABLE)
+    return _UTF8_REPLACED_RE.sub(_replaced, bytewise).decode("utf-8", "surrogatepass")
 
-    lookup = _lookup()
-    points = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-    low = points < len(lookup)
-    mapped = np.where(low, lookup[np.where(low, points, 0)], points)
-    return mapped.astype(np.uint32).tobytes().decode("utf-32-le", "surrogatepass")
+
+def _replaced(encoded: re.Match[bytes]) -> bytes:
+    return _UTF8_REPLACED[encoded.group()]
 
 
 @lru_cache(maxsize=1)
@@ -131,17 +124,15 @@ class OffsetMap:
     start; ``offsets[len(normalised)]`` is ``len(original)``.
     """
 
-    __slots__ = ("_end", "_fixed_end", "_norm", "_orig", "_size")
+    __slots__ = ("_end", "_norm", "_orig", "_size")
 
-    def __init__(
-        self, norm: IntArray, orig: IntArray, fixed_end: IntArray, size: int, end: int
-    ) -> None:
-        # Segment k starts at normalised norm[k] and original orig[k]. A linear segment
-        # (fixed_end == -1) maps char by char; a fixed one maps every char it holds to the
-        # whole original run [orig[k], fixed_end[k]) (a collapsed space run, an expanded …).
-        self._norm = norm
-        self._orig = orig
-        self._fixed_end = fixed_end
+    def __init__(self, orig: Iterable[int], norm: Iterable[int], size: int, end: int) -> None:
+        # The changes in order, each as two bounds, where it starts and where it ends: in
+        # the original text (``orig``) and in the normalised one (``norm``). A change made
+        # its normalised characters (none, for removed ones) from its whole original run;
+        # between changes one character maps to one.
+        self._orig = array("q", orig)
+        self._norm = array("q", norm)
         self._size = size
         self._end = end
 
@@ -151,7 +142,7 @@ class OffsetMap:
     @property
     def nbytes(self) -> int:
         """Bytes of the arrays the map holds."""
-        return int(self._norm.nbytes + self._orig.nbytes + self._fixed_end.nbytes)
+        return (len(self._orig) + len(self._norm)) * self._orig.itemsize
 
     def __getitem__(self, i: int) -> int:
         if not 0 <= i <= self._size:
@@ -163,23 +154,24 @@ class OffsetMap:
 
     def start(self, i: int) -> int:
         """Original index where normalised character ``i`` comes from."""
-        import numpy as np
-
         if i >= self._size:
             return self._end
-        k = int(np.searchsorted(self._norm, i, side="right")) - 1
-        if self._fixed_end[k] >= 0:
-            return int(self._orig[k])
-        return int(self._orig[k] + (i - self._norm[k]))
+        bound = bisect_right(self._norm, i)  # odd: inside a change
+        if not bound:
+            return i
+        if bound % 2:
+            return self._orig[bound - 1]
+        return self._orig[bound - 1] + (i - self._norm[bound - 1])
 
     def stop(self, i: int) -> int:
-        """Original index just past the characters that produced normalised character ``i``."""
-        import numpy as np
-
-        k = int(np.searchsorted(self._norm, i, side="right")) - 1
-        if self._fixed_end[k] >= 0:
-            return int(self._fixed_end[k])
-        return int(self._orig[k] + (i - self._norm[k])) + 1
+        """Original index just past the characters that produced normalised character ``i``
+        (``0 <= i < len(normalised)``)."""
+        bound = bisect_right(self._norm, i)
+        if not bound:
+            return i + 1
+        if bound % 2:
+            return self._orig[bound]
+        return self._orig[bound - 1] + (i - self._norm[bound - 1]) + 1
 
     def span(self, start: int, end: int) -> Span:
         """The original span whose characters produced normalised ``[start, end)``."""
@@ -188,19 +180,18 @@ class OffsetMap:
             return (at, at)
         return (self.start(start), self.stop(end - 1))
 
-    def to_normalised(self, positions: IntArray) -> IntArray:
+    def to_normalised(self, positions: Iterable[int]) -> list[int]:
         """For each original index, the first normalised index that comes from at or after it."""
-        import numpy as np
+        return [self._normalised(p) for p in positions]
 
-        k = np.searchsorted(self._orig, positions, side="right") - 1
-        safe = np.maximum(k, 0)
-        seg_len = np.diff(np.append(self._norm, self._size))[safe]
-        inside = positions - self._orig[safe]
-        fixed = self._fixed_end[safe] >= 0
-        linear = self._norm[safe] + np.minimum(inside, seg_len)
-        fixed_pos = np.where(inside == 0, self._norm[safe], self._norm[safe] + seg_len)
-        result = np.where(fixed, fixed_pos, linear)
-        return np.where(k < 0, 0, result).astype(np.int64)
+    def _normalised(self, p: int) -> int:
+        bound = bisect_right(self._orig, p)  # odd: inside a change
+        if not bound:
+            return min(p, self._size)
+        if bound % 2:
+            return self._norm[bound - 1 if p == self._orig[bound - 1] else bound]
+        after = self._norm[bound - 1]
+        return after + min(p - self._orig[bound - 1], self._size - after)
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,120 +210,49 @@ def normalise(text: str) -> Normalised:
     """NFC, whitespace runs -> one space, quote marks -> ``"``/``'``, dashes -> ``-``,
     ``…`` -> ``...``, invisible characters removed; case and letters are kept as they are.
     """
-    import numpy as np
-
     translated = _translate(text)
     changes: Iterator[tuple[int, int, str]]
     if not translated.isascii() and not unicodedata.is_normalized("NFC", translated):
         changes = _matches(_changes_with_nfc(), translated)
     elif not translated.isascii() and has_invisible(translated):
         changes = _matches(_CHANGES_RE, translated)
-    elif len(translated) >= _ARRAYS_MIN_CHARS:
-        return _visible_changes(text, translated)
     else:
-        changes = _matches(_VISIBLE_CHANGES_RE, translated)
+        return _visible_changes(translated)
     pieces: list[str] = []
+    orig: list[int] = []  # where each change starts and ends, in the text and normalised
     norm: list[int] = []
-    orig: list[int] = []
-    fixed: list[int] = []
     out = 0  # normalised length so far
     last = 0  # original index up to which text has been emitted
     for start, end, replacement in changes:
-        if start > last:
-            pieces.append(translated[last:start])
-            norm.append(out)
-            orig.append(last)
-            fixed.append(-1)
-            out += start - last
-        if replacement:
-            pieces.append(replacement)
-            norm.append(out)
-            orig.append(start)
-            fixed.append(end)
-            out += len(replacement)
+        pieces.append(translated[last:start])
+        out += start - last
+        pieces.append(replacement)
+        orig += (start, end)
+        norm += (out, out + len(replacement))
+        out += len(replacement)
         last = end
-    if last < len(text):
-        pieces.append(translated[last:])
-        norm.append(out)
-        orig.append(last)
-        fixed.append(-1)
-        out += len(text) - last
-    if not norm:  # keep at least one segment so lookups never index an empty array
-        norm, orig, fixed = [0], [len(text)], [-1]
-    offsets = OffsetMap(
-        np.array(norm, dtype=np.int64),
-        np.array(orig, dtype=np.int64),
-        np.array(fixed, dtype=np.int64),
-        out,
-        len(text),
-    )
-    return Normalised("".join(pieces) if pieces else "", offsets)
+    pieces.append(translated[last:])
+    out += len(text) - last
+    return Normalised("".join(pieces), OffsetMap(orig, norm, out, len(text)))
 
 
-def _visible_changes(text: str, translated: str) -> Normalised:
+def _visible_changes(translated: str) -> Normalised:
     """`normalise` where only runs of spaces (each becomes its first space) and "…" (three
-    dots) change, found with numpy: a source of code has a run on most of its lines."""
-    import numpy as np
-
-    size = len(text)
-    if translated.isascii():
-        points = np.frombuffer(translated.encode("ascii"), dtype=np.uint8)
-        ellipses = np.zeros(0, dtype=np.int64)
+    dots) change: a capturing split at them (the text between, then each change), and the
+    offsets of both sides from the lengths of the pieces, all at C speed (a source of code
+    has a run on most of its lines)."""
+    ellipses = "…" in translated
+    pieces = (_SPACE_RUNS_OR_ELLIPSES if ellipses else _SPACE_RUNS).split(translated)
+    # Where each piece ends is where a change starts or ends: in the text, then normalised.
+    orig = list(accumulate(map(len, pieces)))
+    size = orig.pop()
+    if ellipses:
+        pieces[1::2] = ["..." if run == "…" else " " for run in pieces[1::2]]
     else:
-        points = np.frombuffer(translated.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-        ellipses = np.flatnonzero(points == ord("…"))
-    space = points == ord(" ")
-    extra = np.flatnonzero(space[1:] & space[:-1]) + 1  # spaces after a space: dropped
-    breaks = np.flatnonzero(np.diff(extra) != 1)
-    run_start = np.concatenate((extra[:1], extra[breaks + 1])) - 1
-    run_end = np.concatenate((extra[breaks], extra[-1:])) + 1
-    # The changes in order: (start, end, length of the replacement); none overlap.
-    starts = np.concatenate((run_start, ellipses)).astype(np.int64)
-    order = np.argsort(starts, kind="stable")
-    starts = starts[order]
-    ends = np.concatenate((run_end, ellipses + 1)).astype(np.int64)[order]
-    lengths = np.concatenate(
-        (np.ones(len(run_start), dtype=np.int64), np.full(len(ellipses), 3, dtype=np.int64))
-    )[order]
-    offsets = _segments(size, starts, ends, lengths)
-    if not len(starts):
-        return Normalised(translated, offsets)
-    kept = np.ones(len(points), dtype=bool)
-    kept[extra] = False
-    codec = "ascii" if translated.isascii() else "utf-32-le"
-    collapsed = points[kept].tobytes().decode(codec, "surrogatepass")
-    return Normalised(collapsed.replace("…", "...") if len(ellipses) else collapsed, offsets)
-
-
-def _segments(size: int, starts: IntArray, ends: IntArray, lengths: IntArray) -> OffsetMap:
-    """The map of a text of ``size`` characters whose changes, in order and apart, replace
-    ``[starts[k], ends[k])`` with ``lengths[k]`` characters: a linear segment before each
-    change (where text precedes it), a fixed one for each change, a last linear one."""
-    import numpy as np
-
-    if not len(starts):
-        zero = np.zeros(1, dtype=np.int64)
-        return OffsetMap(zero, zero.copy(), np.full(1, -1, dtype=np.int64), size, size)
-    shift = np.cumsum(lengths - (ends - starts))
-    before = np.concatenate(([0], shift[:-1]))  # characters gained before each change
-    plain = np.concatenate(([0], ends[:-1]))  # where the text before each change starts
-    keep = plain < starts
-    orig = [plain[keep], starts]
-    norm = [(plain + before)[keep], starts + before]
-    fixed = [np.full(int(keep.sum()), -1, dtype=np.int64), ends]
-    if ends[-1] < size:
-        orig.append(ends[-1:])
-        norm.append(ends[-1:] + shift[-1])
-        fixed.append(np.full(1, -1, dtype=np.int64))
-    all_orig = np.concatenate(orig)
-    order = np.argsort(all_orig, kind="stable")
-    return OffsetMap(
-        np.concatenate(norm)[order].astype(np.int64),
-        all_orig[order].astype(np.int64),
-        np.concatenate(fixed)[order].astype(np.int64),
-        size + int(shift[-1]),
-        size,
-    )
+        pieces[1::2] = [" "] * (len(pieces) // 2)
+    norm = list(accumulate(map(len, pieces)))
+    normalised_size = norm.pop()
+    return Normalised("".join(pieces), OffsetMap(orig, norm, normalised_size, size))
 
 
 def _matches(pattern: re.Pattern[str], text: str) -> Iterator[tuple[int, int, str]]:

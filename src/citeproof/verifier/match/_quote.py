@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from citeproof.verifier.match._normalise import normalise
 
@@ -31,7 +32,22 @@ class QuoteText:
     bare: str
 
 
+PARSED_MAX_CHARS = 4096
+"""Quotes up to this long are parsed once: one quote is parsed for each source searched."""
+
+
 def parse_quote(text: str) -> QuoteText:
+    if len(text) <= PARSED_MAX_CHARS:
+        return _parsed(text)
+    return _parse(text)
+
+
+@lru_cache(maxsize=1024)
+def _parsed(text: str) -> QuoteText:
+    return _parse(text)
+
+
+def _parse(text: str) -> QuoteText:
     full = _SIC.sub("", _CASE_CHANGE.sub(r"\1", normalise(text).text.strip()))
     parts = (part.strip() for part in _ELLIPSIS.split(full))
     # A part with no word character (a comma left next to an elision) cannot be located.

@@ -18,8 +18,9 @@ from citeproof.verifier.match._align import (
     snap_options,
     word_infix,
 )
-from citeproof.verifier.match._index import FORGOTTEN, SourceIndex, is_word
+from citeproof.verifier.match._index import FORGOTTEN, SourceIndex
 from citeproof.verifier.match._quote import parse_quote
+from citeproof.verifier.match._scan import is_word
 
 # Sources (or paragraphs) this short are aligned whole: cheaper than asking the index, and
 # the alignment then sees every possible placement.
