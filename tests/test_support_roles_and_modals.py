@@ -110,3 +110,37 @@ def test_a_claim_turned_round_in_the_sources_words_is_contradicted(
 )
 def test_a_restatement_in_the_sources_words_stays_supported(claim: str, source: Source) -> None:
     true_claim(f"{claim} [{source.id}]", [LICENCE, RESULTS], answer_id="roles")
+
+
+LIST = Source(
+    id="tenancy",
+    kind="document",
+    title="Tenancy terms",
+    text=(
+        "7. Use. The Tenant may use the car park at any time, but may not sublet the Premises, "
+        "share them with another business or make them available to any of its customers."
+    ),
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "says"),
+    [
+        ("The Tenant may share the Premises with another business.", "may not share"),
+        ("The Tenant may make the Premises available to its customers.", "may not make"),
+    ],
+    ids=["a later verb of the list", "a light verb carrying its word"],
+)
+def test_a_denied_modal_governs_every_verb_of_its_list(claim: str, says: str) -> None:
+    """ "may not sublet ..., share them ... or make them available": the denial and the modal
+    are said of every verb of the list, "make" included, though it is a light verb that only
+    carries "available"."""
+    support = support_of(f"{claim} [tenancy]", [LIST])
+    assert support.verdict == "contradicted", support
+    assert support.rule == "modality.kept"
+    assert f"the passage says “{says}”" in support.reason
+
+
+def test_the_verb_of_a_list_that_is_allowed_stays_supported() -> None:
+    support = support_of("The Tenant may use the car park at any time. [tenancy]", [LIST])
+    assert support.verdict == "supported", support

@@ -130,14 +130,25 @@ def _own_clause(token: Token) -> bool:
     return any(c.dep_ in ("nsubj", "nsubjpass", "aux", "neg") for c in token.children)
 
 
+def _holders(token: Token) -> list[Token]:
+    """The verbs whose modals and denials are said of ``token``: itself, the verb it is the
+    `to` infinitive of, and the verbs of a list it belongs to ("shall return or destroy":
+    "shall" is said of both; "may not sublicense it, rent it or make it available": of every
+    verb of the list, each the conjunct of the one before)."""
+    holders = [token, token.head] if token.dep_ == "xcomp" else [token]
+    conjunct = token
+    while conjunct.dep_ == "conj" and not _own_clause(conjunct):
+        conjunct = conjunct.head
+        holders.append(conjunct)
+    return holders
+
+
 def deontic(token: Token) -> Deontic:
     """Obligation, permission, prohibition, no obligation or a plain statement, from the
     modal verbs of ``token``'s clause (and the verb it is the `to` infinitive of)."""
     kind: str | None = None
     modal_lemma = ""
-    holders = [token, token.head] if token.dep_ == "xcomp" else [token]
-    if token.dep_ == "conj" and not _own_clause(token):
-        holders.append(token.head)  # "shall return or destroy": "shall" is said of both
+    holders = _holders(token)
     for holder in holders:
         for child in holder.children:
             lem = lemma(child)
@@ -509,7 +520,7 @@ def _compatible(claim: Deontic, passage: Deontic) -> bool:
 
 
 def _modal_words(token: Token) -> str:
-    holders = [token, token.head] if token.dep_ == "xcomp" else [token]
+    holders = _holders(token)
     words = [
         c
         for h in holders
@@ -522,13 +533,33 @@ def _modal_words(token: Token) -> str:
 
 
 def _predicates(reading: Reading) -> Iterator[tuple[Token, Token]]:
-    """Claim verbs matched to passage verbs (and the claim's root to its match)."""
+    """Claim verbs matched to passage verbs (and the claim's root to its match), and the
+    verbs that carry a matched word the same way on both sides, matched or not: "make it
+    available" says its modality with "make", a light verb no match reads."""
+    seen: set[tuple[int, int]] = set()
     for i, m in reading.matches.items():
         if m.passage is None:
             continue
         ours, theirs = reading.claim[i], reading.passage[m.passage]
         if ours.pos_ in ("VERB", "AUX") and theirs.pos_ in ("VERB", "AUX"):
-            yield ours, theirs
+            pair = (ours, theirs)
+        elif (
+            ours.dep_ in _CARRIED
+            and theirs.dep_ in _CARRIED
+            and ours.head.pos_ == "VERB"
+            and lemma(ours.head) == lemma(theirs.head)
+            and ours.head.i not in reading.matches
+        ):
+            pair = (ours.head, theirs.head)
+        else:
+            continue
+        if (pair[0].i, pair[1].i) not in seen:
+            seen.add((pair[0].i, pair[1].i))
+            yield pair
+
+
+_CARRIED = frozenset({"ccomp", "acomp", "oprd", "dobj", "xcomp"})
+"""How a word hangs from the verb that carries it: "make it available", "take effect"."""
 
 
 class SamePolarity:
