@@ -63,3 +63,40 @@ def test_the_same_claim_negated_as_its_source_is_supported_issue10() -> None:
     verdict, support = support_of("The credit committee did not approve the loan")
     assert (verdict, support.verdict) == ("supported", "supported")
     assert [d for d in support.differences if d.kind == "negation"] == []
+
+
+NOTICE = Source(
+    id="dpa",
+    kind="document",
+    title="Data processing terms",
+    text=(
+        "The Supplier must notify the Customer of a security incident without undue delay and "
+        "in any event within 48 hours of discovering it."
+    ),
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "verdict", "reason"),
+    [
+        (
+            "The Supplier must notify the Customer of a security incident within 48 hours of "
+            "discovering it.",
+            "supported",
+            "the passage says this",
+        ),
+        (
+            "The Supplier must notify the Customer of a security incident within 72 hours of "
+            "discovering it.",
+            "contradicted",
+            "the passage says “48 hours”, not “72 hours”",
+        ),
+    ],
+)
+def test_without_denies_its_noun_not_the_claim_that_leaves_it_out(
+    claim: str, verdict: str, reason: str
+) -> None:
+    """ "without undue delay" says how soon, not that the Supplier need not notify: a claim
+    that leaves it out is not contradicted by it, and a wrong figure is named as one."""
+    (support,) = [s for c in verify(f"{claim} [dpa]", [NOTICE]).claims for s in c.support]
+    assert (support.verdict, support.reason) == (verdict, reason)

@@ -239,7 +239,11 @@ def check_facts(
                 (
                     t
                     for k, t in enumerate(passage[j1:j2], start=j1)
-                    if _stands(passage, k, words) and not _condition_restated(claim, passage, k)
+                    if _stands(passage, k, words)
+                    and not _condition_restated(claim, passage, k)
+                    # "without undue delay" denies its noun, not a claim that leaves it out;
+                    # in the place of the claim's "with" it turns the claim round.
+                    and (t.text.casefold() != "without" or _said(claim[i1:i2], "with"))
                 ),
                 None,
             )
@@ -442,6 +446,10 @@ def check_facts(
         source_weighted_recall=anywhere_w / total_w if content else 1.0,
         rules=tuple(rule for _, rule in found),
     )
+
+
+def _said(tokens: Sequence[Token], word: str) -> bool:
+    return any(t.text.casefold() == word for t in tokens)
 
 
 def _leading_negation(
