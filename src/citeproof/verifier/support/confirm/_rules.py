@@ -20,6 +20,7 @@ from citeproof.verifier.support.lexicon import (
     CONDITION_WORDS,
     CONDITIONS,
     DIRECTIONS,
+    LIGHT_VERBS,
     MODALITY,
     NEGATORS,
     Deontic,
@@ -533,9 +534,9 @@ def _modal_words(token: Token) -> str:
 
 
 def _predicates(reading: Reading) -> Iterator[tuple[Token, Token]]:
-    """Claim verbs matched to passage verbs (and the claim's root to its match), and the
-    verbs that carry a matched word the same way on both sides, matched or not: "make it
-    available" says its modality with "make", a light verb no match reads."""
+    """Claim verbs matched to passage verbs (and the claim's root to its match), and the light
+    verbs that carry a matched word the same way on both sides: "make it available" says its
+    modality with "make", which no match reads."""
     seen: set[tuple[int, int]] = set()
     for i, m in reading.matches.items():
         if m.passage is None:
@@ -546,9 +547,8 @@ def _predicates(reading: Reading) -> Iterator[tuple[Token, Token]]:
         elif (
             ours.dep_ in _CARRIED
             and theirs.dep_ in _CARRIED
-            and ours.head.pos_ == "VERB"
+            and lemma(ours.head) in _CARRIERS
             and lemma(ours.head) == lemma(theirs.head)
-            and ours.head.i not in reading.matches
         ):
             pair = (ours.head, theirs.head)
         else:
@@ -560,6 +560,8 @@ def _predicates(reading: Reading) -> Iterator[tuple[Token, Token]]:
 
 _CARRIED = frozenset({"ccomp", "acomp", "oprd", "dobj", "xcomp"})
 """How a word hangs from the verb that carries it: "make it available", "take effect"."""
+_CARRIERS = LIGHT_VERBS - {"be"}
+"""The light verbs whose modality is their word's ("be" and its adjective: `SamePolarity`)."""
 
 
 class SamePolarity:
