@@ -318,3 +318,20 @@ def test_a_claim_that_drops_no_one_before_a_modal_is_contradicted() -> None:
 def test_a_claim_that_keeps_the_no_one_in_its_own_words_is_supported(claim: str) -> None:
     support = judged(claim, DEAL)
     assert support.verdict == "supported", support
+
+
+DISPATCH = (
+    "Orders placed before 2 pm on a working day are dispatched the same day; orders placed "
+    "after 2 pm are dispatched within two working days."
+)
+
+
+def test_a_passage_that_gives_both_orders_does_not_turn_the_claims_round() -> None:
+    """The passage says what happens before 2 pm and what after: a claim about after is not
+    the before-clause turned round, and one that turns the after-clause round still is not
+    supported."""
+    kept = judged("Orders placed after 2 pm are dispatched within two working days", DISPATCH)
+    assert kept.verdict != "contradicted", kept
+    assert kept.rule != "facts.order_turned"
+    turned = judged("Orders placed after 2 pm are dispatched the same day", DISPATCH)
+    assert turned.verdict != "supported", turned

@@ -992,17 +992,22 @@ def _order_turned(
     issued before the referral to a senior underwriter" against "must be referred to a
     senior underwriter before an offer is issued". "Y after X" says what "X before Y" says;
     each side must share a word with the passage's opposite side. Only for ``judged`` claim
-    tokens (not one already read as turned round: "before" where the passage says "after")."""
+    tokens (not one already read as turned round: "before" where the passage says "after"),
+    and not where the passage also puts them the claim's way: "Orders placed before 2 pm are
+    dispatched the same day; orders placed after 2 pm within two days" says both."""
+    orders = [
+        (j, _sides(passage, j, way))
+        for j, other in enumerate(passage)
+        if (way := _ORDER.get(other.text.casefold())) is not None and not _negated(passage, j)
+    ]
     for i, token in enumerate(claim):
         way = _ORDER.get(token.text.casefold())
         if way is None or not judged[i] or _negated(claim, i):
             continue
         first, then = _sides(claim, i, way)
-        for j, other in enumerate(passage):
-            other_way = _ORDER.get(other.text.casefold())
-            if other_way is None or _negated(passage, j):
-                continue
-            p_first, p_then = _sides(passage, j, other_way)
+        if any(_shares(first, a) and _shares(then, b) for _, (a, b) in orders):
+            continue  # the passage says it the claim's way too
+        for j, (p_first, p_then) in orders:
             if _shares(first, p_then) and _shares(then, p_first):
                 said = passage[max(0, j - _ORDER_REACH) : j + 1 + _ORDER_REACH]
                 start = claim[max(0, i - _ORDER_REACH)].span[0]
