@@ -144,3 +144,39 @@ def test_a_denied_modal_governs_every_verb_of_its_list(claim: str, says: str) ->
 def test_the_verb_of_a_list_that_is_allowed_stays_supported() -> None:
     support = support_of("The Tenant may use the car park at any time. [tenancy]", [LIST])
     assert support.verdict == "supported", support
+
+
+RESELLER = Source(
+    id="terms",
+    kind="document",
+    title="Reseller terms",
+    text=(
+        "3.1 The Reseller may display the Products in its showrooms, but may not resell them "
+        "online, lend them to third parties or make them available to rental companies."
+    ),
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "verdict"),
+    [
+        ("The Reseller may lend the Products to third parties.", "contradicted"),
+        (
+            "Under the reseller terms, the Reseller can make the Products available to rental "
+            "companies.",
+            "contradicted",
+        ),
+        ("The Reseller may display the Products in its showrooms.", "supported"),
+    ],
+    ids=["a verb hung from the first of the list", "framed by the document", "the permission"],
+)
+def test_a_list_after_but_shares_the_modal_of_its_first_denied_verb(
+    claim: str, verdict: str
+) -> None:
+    """ "may display ..., but may not resell them, lend them or make them available": the parse
+    hangs "lend" from "display", yet it shares "resell"'s "may not"; "Under the reseller
+    terms" only frames the claim (no "under" of a quantity or a direction)."""
+    support = support_of(f"{claim} [terms]", [RESELLER])
+    assert support.verdict == verdict, support
+    if verdict == "contradicted":
+        assert support.rule == "modality.kept"

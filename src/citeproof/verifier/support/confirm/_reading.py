@@ -24,6 +24,8 @@ from citeproof.verifier.support.confirm._parse import parse
 from citeproof.verifier.support.lexicon import (
     ATTRIBUTION,
     DISCOURSE,
+    DOCUMENTS,
+    FRAMING_PREPOSITIONS,
     LIGHT_VERBS,
     MODALITY,
     WordNet,
@@ -62,6 +64,7 @@ class Reading:
     candidates: dict[int, list[Match]] = field(default_factory=dict)  # every match possible
     values: dict[tuple[str, int], float] = field(default_factory=dict)
     unnamed: tuple[int, ...] = ()  # names in the claim's framing the whole source never writes
+    framing: frozenset[int] = frozenset()  # the words that only frame the claim ("Under the lease")
 
     def matched(self, i: int) -> Token | None:
         """The passage token claim token ``i`` is matched to, or None."""
@@ -97,6 +100,7 @@ def read(
     reading.content = content
     whole = (source_text or passage_text).casefold()
     framing = _framing(claim)
+    reading.framing = frozenset(framing)
     reading.unnamed = tuple(
         t.i
         for t in claim
@@ -200,12 +204,33 @@ def _framing(claim: Doc) -> set[int]:
             out.update(x.i for x in t.subtree)
         elif lem == "word" and t.dep_ == "pobj" and t.head.lower_ == "in":
             out.update(x.i for x in t.head.subtree)  # "in the memo's words"
+        elif _frames(t):
+            out.update(x.i for x in t.subtree)  # "Under the reseller terms, ..."
         elif lem in ATTRIBUTION and t.pos_ == "VERB" and any(c.dep_ == "ccomp" for c in t.children):
             out.add(t.i)
             for c in t.children:
                 if c.dep_ in ("nsubj", "nsubjpass", "aux", "advmod"):
                     out.update(x.i for x in c.subtree)
     return out
+
+
+def _frames(token: Token) -> bool:
+    """A phrase opening the claim that names the document it draws on, before the subject of
+    its verb: "Under the reseller terms, the Reseller ...", "Per the contract, ..."."""
+    if (
+        token.lower_ not in FRAMING_PREPOSITIONS
+        or token.dep_ != "prep"
+        or token.head.dep_ != "ROOT"
+    ):
+        return False
+    objects = [c for c in token.children if c.dep_ == "pobj"]
+    subjects = [c.i for c in token.head.children if c.dep_ in ("nsubj", "nsubjpass")]
+    return (
+        bool(objects)
+        and lemma(objects[0]) in DOCUMENTS
+        and bool(subjects)
+        and token.i < min(subjects)
+    )
 
 
 def _figures(reading: Reading, side: str, text: str) -> None:

@@ -118,8 +118,18 @@ def _denied(token: Token) -> bool:
     if token.dep_ in ("xcomp", "acomp") and token.head.i != token.i:
         return negated(token.head)  # "was not able to waive"
     if token.dep_ == "conj" and not _own_clause(token):
-        return negated(token.head)  # "shall not return or destroy"
+        return negated(_sharer(token))  # "shall not return or destroy"
     return False
+
+
+def _sharer(token: Token) -> Token:
+    """The verb a coordinated verb with no clause of its own shares its modal and denial with:
+    the nearest conjunct before it that has its own ("may display X, but may not resell them,
+    lend them or make them available": "lend" shares "resell"'s, whichever verb the parse
+    hung it from), else the verb it is coordinated with."""
+    head = token.head
+    own = [c for c in head.children if c.dep_ == "conj" and c.i < token.i and _own_clause(c)]
+    return max(own, key=lambda c: c.i) if own else head
 
 
 def _own_clause(token: Token) -> bool:
@@ -139,7 +149,7 @@ def _holders(token: Token) -> list[Token]:
     holders = [token, token.head] if token.dep_ == "xcomp" else [token]
     conjunct = token
     while conjunct.dep_ == "conj" and not _own_clause(conjunct):
-        conjunct = conjunct.head
+        conjunct = _sharer(conjunct)
         holders.append(conjunct)
     return holders
 
@@ -454,7 +464,7 @@ class SameDirection:
         sentences = _matched_sentences(reading)
         for t in reading.claim:
             way = direction_of(lemma(t))
-            if way is None or t.pos_ in ("NOUN", "PROPN"):
+            if way is None or t.pos_ in ("NOUN", "PROPN") or t.i in reading.framing:
                 continue
             if _same_way_in(reading, t, sentences) or _opposite_in(reading, t, sentences):
                 continue  # kept; or the opposite, which `OppositeWord` reports
@@ -620,7 +630,7 @@ class SameQuantity:
         }
         for t in reading.claim:
             q = _quantity(reading.claim, t)
-            if q is None or q in theirs or (q in _ALL and theirs & _ALL):
+            if q is None or q in theirs or (q in _ALL and theirs & _ALL) or t.i in reading.framing:
                 continue
             yield Finding(
                 self.id,

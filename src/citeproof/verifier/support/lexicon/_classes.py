@@ -185,6 +185,19 @@ CONDITION_PAIRS = frozenset(
 CONDITION_WORDS = frozenset({"excluding", "notwithstanding"})
 """One-word openers that are not conjunctions ("excluding", "notwithstanding")."""
 
+DOCUMENTS = frozenset(
+    {
+        "agreement", "contract", "terms", "term", "policy", "lease", "licence", "license",
+        "clause", "section", "schedule", "deed", "rule", "plan", "notice", "letter", "email",
+        "memo", "minutes", "report", "statement", "document", "tariff", "handbook", "manual",
+    }
+)  # fmt: skip
+"""Nouns that name a document: "under the reseller terms", "per the contract" frame a claim,
+they are not what it says."""
+
+FRAMING_PREPOSITIONS = frozenset({"under", "per", "in"})
+"""Prepositions that frame a claim with a document ("Under the lease, ...")."""
+
 ATTRIBUTION = frozenset(
     {
         "say",
