@@ -31,33 +31,14 @@ from citeproof.audit import open_store, verify_log
 from citeproof.proxy import ProxyConfig, create_proxy_app
 from tests.proxy.conftest import Proxy, Replay, fixture_bytes, fixture_json, start_proxy
 from tests.proxy.verdicts import sse_events
+from tests.security.upstream import AFTER, BEFORE, CHAT_OWN, CHAT_REQUEST, chat_chunk
 
 REQUEST: dict[str, Any] = fixture_json("anthropic-request.json")
 RECORDED: dict[str, Any] = fixture_json("anthropic-messages.json")
 RECORDED_STREAM = fixture_bytes("anthropic-messages.sse")
-SOURCE = "Loans above 80% go to an underwriter. Valuations older than six months expire."
-CHAT_REQUEST: dict[str, Any] = {
-    "model": "m",
-    "messages": [{"role": "user", "content": "What does the policy say?"}],
-}
-CHAT_OWN = {"citeproof": {"sources": [{"id": "S1", "kind": "document", "text": SOURCE}]}}
-BEFORE = 'The policy says "loans above 80% go to an underwriter" [S1]. '
-AFTER = "Valuations older than six months expire [S1]."
 
 DEEP = b"[" * 100_000 + b"]" * 100_000
 SURROGATE = b'"bad \\ud800 text. "'  # JSON for a string holding a lone surrogate
-
-
-def chat_chunk(content: str | None = None, *, finish: str | None = None) -> bytes:
-    delta = {"content": content} if content is not None else {}
-    chunk = {
-        "id": "chatcmpl-hostile",
-        "object": "chat.completion.chunk",
-        "created": 1,
-        "model": "m",
-        "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
-    }
-    return b"data: " + json.dumps(chunk).encode() + b"\n\n"
 
 
 def chat_stream(hostile: bytes) -> bytes:

@@ -34,32 +34,12 @@ import openai
 import pytest
 
 from tests.proxy.conftest import Proxy, fixture_json, start_proxy
+from tests.security.upstream import AFTER, BEFORE, CHAT_OWN, CHAT_REQUEST, chat_chunk
 
-SOURCE = "Loans above 80% go to an underwriter. Valuations older than six months expire."
-CHAT_REQUEST: dict[str, Any] = {
-    "model": "m",
-    "messages": [{"role": "user", "content": "What does the policy say?"}],
-}
-CHAT_OWN = {"citeproof": {"sources": [{"id": "S1", "kind": "document", "text": SOURCE}]}}
-BEFORE = 'The policy says "loans above 80% go to an underwriter" [S1]. '
-AFTER = "Valuations older than six months expire [S1]."
 ANTHROPIC_REQUEST: dict[str, Any] = fixture_json("anthropic-request.json")
 RECORDED: dict[str, Any] = fixture_json("anthropic-messages.json")
 BUDGET = 20_000_000
 MB = 1_000_000
-
-
-def chat_chunk(content: str | None = None, *, finish: str | None = None, **extra: Any) -> bytes:
-    delta = {"content": content} if content is not None else {}
-    chunk = {
-        "id": "chatcmpl-bounds",
-        "object": "chat.completion.chunk",
-        "created": 1,
-        "model": "m",
-        "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
-        **extra,
-    }
-    return b"data: " + json.dumps(chunk).encode() + b"\n\n"
 
 
 def chat_answer(content: str) -> bytes:
