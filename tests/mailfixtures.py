@@ -36,14 +36,21 @@ PNG_BYTES = b"\x89PNG\r\n\x1a\n" + b"\x00" * 32
 
 def pdf_bytes(paragraphs: Sequence[str] = POLICY_PARAGRAPHS, *, title: str | None = None) -> bytes:
     """A text PDF, one paragraph per ``multi_cell`` with vertical space between them."""
+    return pages_pdf_bytes((paragraphs,), title=title)
+
+
+def pages_pdf_bytes(pages: Sequence[Sequence[str]], *, title: str | None = None) -> bytes:
+    """A text PDF of several pages, each the paragraphs given for it, as `pdf_bytes` lays
+    them out."""
     pdf = FPDF()
-    pdf.add_page()
-    pdf.set_font("Helvetica", size=11)
     if title:
         pdf.set_title(title)
-    for paragraph in paragraphs:
-        pdf.multi_cell(0, 5, paragraph)
-        pdf.ln(4)
+    for paragraphs in pages:
+        pdf.add_page()
+        pdf.set_font("Helvetica", size=11)
+        for paragraph in paragraphs:
+            pdf.multi_cell(0, 5, paragraph)
+            pdf.ln(4)
     return bytes(pdf.output())
 
 

@@ -11,13 +11,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import docx
-from fpdf import FPDF
 
 from citeproof import verify
 from citeproof.outcome import answer_to_json
 from citeproof.render import render
 from citeproof.sources import read_source_file
 from tests.cli_runs import EXAMPLE_SOURCES, LENDING, invoke
+from tests.mailfixtures import pages_pdf_bytes
 
 WHEN = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 
@@ -56,22 +56,17 @@ def test_every_rendering_sends_the_reader_to_the_policy_section() -> None:
         assert "credit-policy.md (policy) ¶5" not in shown and "credit-policy.md ¶5" not in shown
 
 
+PAGES = (
+    ("1. Scope. This agreement governs the facility described in the schedule.",),
+    (
+        "12. Fees. An arrangement fee of 1% of the facility is payable on signing.",
+        "12.1 Late payment. Interest on late payments accrues at 2% above base rate.",
+    ),
+)
+
+
 def _pdf(path: Path) -> Path:
-    pdf = FPDF()
-    pdf.set_font("Helvetica", size=11)
-    pages = (
-        ("1. Scope. This agreement governs the facility described in the schedule.",),
-        (
-            "12. Fees. An arrangement fee of 1% of the facility is payable on signing.",
-            "12.1 Late payment. Interest on late payments accrues at 2% above base rate.",
-        ),
-    )
-    for paragraphs in pages:
-        pdf.add_page()
-        for paragraph in paragraphs:
-            pdf.multi_cell(0, 5, paragraph)
-            pdf.ln(4)
-    path.write_bytes(bytes(pdf.output()))
+    path.write_bytes(pages_pdf_bytes(PAGES))
     return path
 
 

@@ -8,9 +8,9 @@ import json
 from pathlib import Path
 
 import pytest
-from fpdf import FPDF
 
 from tests.cli_runs import invoke
+from tests.mailfixtures import pages_pdf_bytes
 
 TERMS = (
     "# Facility terms\n\n"
@@ -28,14 +28,7 @@ PAGES = (
 
 
 def _pdf(path: Path) -> Path:
-    pdf = FPDF()
-    pdf.set_font("Helvetica", size=11)
-    for paragraphs in PAGES:
-        pdf.add_page()
-        for paragraph in paragraphs:
-            pdf.multi_cell(0, 5, paragraph)
-            pdf.ln(4)
-    path.write_bytes(bytes(pdf.output()))
+    path.write_bytes(pages_pdf_bytes(PAGES))
     return path
 
 
