@@ -109,12 +109,11 @@ class FactCheck:
         """The difference a reader is told about first, and its rule: the first value or
         word the passage says instead, or a denial on one side only (the claim's own denial
         only when the verdict is ``contradicted``)."""
-        rules = self.rules or ("",) * len(self.differences)
-        for d, rule in zip(self.differences, rules, strict=True):
+        for d, rule in zip(self.differences, self.rules, strict=True):
             if (d.instead is not None and d.text) or (d.kind == "negation" and d.instead):
-                return d, rule or f"facts.{d.kind}"
+                return d, rule
             if d.kind == "negation" and d.text and contradicted:
-                return d, rule or NEGATION
+                return d, rule
         return None
 
 
@@ -995,6 +994,8 @@ def _order_turned(
     tokens (not one already read as turned round: "before" where the passage says "after"),
     and not where the passage also puts them the claim's way: "Orders placed before 2 pm are
     dispatched the same day; orders placed after 2 pm within two days" says both."""
+    if not any(t.text.casefold() in _ORDER for t in claim):
+        return None  # most claims: the passage's orders are not read at all
     orders = [
         (j, _sides(passage, j, way))
         for j, other in enumerate(passage)
