@@ -88,6 +88,7 @@ from citeproof.verifier.support._promise import STRICT, escalated, kept_promise
 from citeproof.verifier.support._provider_judge import ProviderJudge
 from citeproof.verifier.support._request import MODEL, PROVIDER, QUOTE, Examined, Request
 from citeproof.verifier.support._text import Token, is_content, tokenize
+from citeproof.verifier.support.lexicon import READER, WRITER, defined_terms, speakers
 
 ANCHOR = 0.3
 _CLAUSE = re.compile(r";\s*")
@@ -235,6 +236,8 @@ class SupportJudge:
         # Located with the whole claim: a verified quote anchors the passage it came from.
         chosen, share = locate(claim, prepared, paragraph)
         chosen = _with_numbers(claim, judged, chosen, prepared)
+        chosen = _with_antecedent(chosen, prepared)
+        chosen = _with_lead_in(chosen, prepared)
         lead = _lead(chosen[0], claim, source.text) if chosen else ()
         chosen = _with_plain_statement(claim, judged, chosen, prepared, lead)
         ordered = sorted(chosen, key=lambda s: s.span)
@@ -242,7 +245,7 @@ class SupportJudge:
         weights = claim_weights(claim, prepared)
         check = check_facts(
             claim_text,
-            claim,
+            _as_defined(claim, passage_tokens, source.text),
             passage_tokens,
             weights,
             judged,
@@ -475,6 +478,47 @@ class SupportJudge:
 
 
 _T = TypeVar("_T")
+
+
+def _as_defined(claim: list[Token], passage: Sequence[Token], text: str) -> list[Token]:
+    """``claim`` with each capitalised word of a party's name keyed as the passage's word for
+    the term the source defines the party as (`defined_terms`): "Harrowgate's" as the
+    passage's "Licensee's", so the fact layer reads one party, not a name said instead of
+    another; in a mail thread, a name the passage lacks as the "we" or "you" that stands for
+    it in its message ("Tillpoint" for the "we" of a message from tillpoint.example). A
+    defined term the claim uses stays as it is."""
+    named = [i for i, t in enumerate(claim) if t.text[:1].isupper() and t.kind in ("word", "name")]
+    if not named or not passage:
+        return claim
+    defined = defined_terms(text)
+    thread = speakers(text)
+    keys = {t.key for t in passage}
+    out = list(claim)
+    for i in named:
+        token = claim[i]
+        word = token.text.casefold().removesuffix("'s").removesuffix("’s")
+        same = next(
+            (
+                p
+                for p in passage
+                if p.text[:1].isupper()
+                and p.text.casefold().removesuffix("'s").removesuffix("’s") in defined.term_of(word)
+            ),
+            None,
+        )
+        if same is None and thread.messages and token.key not in keys:
+            same = next(
+                (
+                    p
+                    for p in passage
+                    if p.text.casefold() in WRITER | READER
+                    and thread.names(p.text, p.span[0], word)
+                ),
+                None,
+            )
+        if same is not None:
+            out[i] = token._replace(key=same.key)
+    return out
 
 
 def _checked(items: Iterable[_T]) -> Iterator[_T]:
@@ -747,6 +791,51 @@ def _with_numbers(
         return chosen
     # The best sentence stays first (it is the one shown), the others in source order.
     return (chosen[0], *sorted({*chosen[1:], *added} - {chosen[0]}, key=lambda s: s.span))
+
+
+_PRONOUNS = frozenset({"it", "they", "he", "she"})
+
+
+def _with_antecedent(
+    chosen: tuple[Sentence, ...], prepared: PreparedSource
+) -> tuple[Sentence, ...]:
+    """``chosen`` and, for each of its sentences that opens with a pronoun ("They cannot be
+    paid as cash."), the sentence before it in its paragraph, which names who "they" are."""
+    added = []
+    for sentence in chosen:
+        if not sentence.tokens or sentence.tokens[0].text.casefold() not in _PRONOUNS:
+            continue
+        at = prepared.sentences.index(sentence)
+        before = prepared.sentences[at - 1] if at else None
+        if before is not None and before.paragraph == sentence.paragraph and before not in chosen:
+            added.append(before)
+    if not added:
+        return chosen
+    return (chosen[0], *sorted({*chosen[1:], *added}, key=lambda s: s.span))
+
+
+_LIST_ITEM = re.compile(r"\s*(?:\(?[a-z0-9]{1,3}\)|[-*•]\s|[a-z0-9]{1,3}\.\s)", re.IGNORECASE)
+LEAD_IN_REACH = 12
+"""List items read back, at most, for the sentence that introduces the list."""
+
+
+def _with_lead_in(chosen: tuple[Sentence, ...], prepared: PreparedSource) -> tuple[Sentence, ...]:
+    """``chosen`` and, where its best sentence is an item of a list ("(e) tools used in a
+    hire or rental fleet."), the sentence ending in a colon that introduces the list ("The
+    warranty does not cover:"): the item says nothing without it."""
+    text = prepared.source.text
+    if not chosen or not _LIST_ITEM.match(text, chosen[0].span[0]):
+        return chosen
+    at = prepared.sentences.index(chosen[0])
+    for back in range(at - 1, max(-1, at - 1 - LEAD_IN_REACH), -1):
+        sentence = prepared.sentences[back]
+        if text[slice(*sentence.span)].rstrip().endswith(":"):
+            if sentence in chosen:
+                return chosen
+            return (chosen[0], *sorted({*chosen[1:], sentence}, key=lambda s: s.span))
+        if not _LIST_ITEM.match(text, sentence.span[0]):
+            break
+    return chosen
 
 
 def _with_plain_statement(

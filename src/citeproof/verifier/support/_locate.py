@@ -8,6 +8,7 @@ of a page is read against both.
 from __future__ import annotations
 
 import math
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -137,13 +138,30 @@ def footprint(prepared: PreparedSource) -> int:
     return size
 
 
+_DOTTED = re.compile(r"\d+(?:\.\d+)+")
+
+
+def _without_clause_number(tokens: list[Token], text: str) -> tuple[Token, ...]:
+    """A sentence's tokens less the number of its clause or list item ("5.1 Business mileage
+    ...", "2. Only 11,400 boxes ..."): it numbers the sentence, it is no figure of it. The
+    first token, a number with dots before a capital letter, or one closed by a dot."""
+    if not tokens or tokens[0].kind != "number":
+        return tuple(tokens)
+    start, end = tokens[0].span
+    dotted = (
+        len(tokens) > 1 and _DOTTED.fullmatch(text, start, end) and tokens[1].text[:1].isupper()
+    )
+    closed = text[start:end].isdigit() and text[end : end + 2] in (". ", ".\t", ".\n", ".")
+    return tuple(tokens[1:]) if dotted or closed else tuple(tokens)
+
+
 def prepare_source(source: Source) -> PreparedSource:
     """Cut ``source`` into sentences and index them (see `prepared_source` for the cache)."""
     text = source.text
     cut: list[Sentence] = []
     for number, (start, end) in enumerate(source.paragraph_spans(), start=1):
         for s, e in sentences(text, start, end):
-            tokens = tuple(tokenize(text, s, e))
+            tokens = _without_clause_number(tokenize(text, s, e), text)
             cut.append(Sentence((s, e), number, tokens, frozenset(t.key for t in tokens)))
     postings: dict[str, list[int]] = {}
     for position, sentence in enumerate(cut):

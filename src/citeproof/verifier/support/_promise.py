@@ -15,7 +15,7 @@ from citeproof.verifier.support._locate import Sentence
 from citeproof.verifier.support._nli import NliModel
 from citeproof.verifier.support._provider_judge import ProviderJudge
 from citeproof.verifier.support._request import PROVIDER, QUOTE, Examined, Request
-from citeproof.verifier.support.confirm import confirm, restated_exception
+from citeproof.verifier.support.confirm import confirm, kept_denial, restated_exception
 
 STRICT = "strict"
 CONFIRMED = "confirmed"
@@ -60,9 +60,21 @@ def kept_promise(
     text = request.source.text
     ordered = sorted(found.chosen, key=lambda s: s.span)
     passage = _read_text(text, ordered)
+    lines = [s.span for s in ordered]
     if support.verdict == "contradicted":
-        return _exception_restated(request, support, passage)
-    outcome = confirm(request.claim, passage, request.quoted, text)
+        if not _only_denials(support) or not kept_denial(
+            request.claim, passage, request.quoted, text, lines
+        ):
+            return _exception_restated(request, support, passage)
+        # The fact layer missed the passage's own denial, which the parse reads: the rules
+        # judge the claim as they judge one the head backs.
+        support = dataclasses.replace(
+            support,
+            verdict="supported",
+            reason="the passage says this",
+            differences=tuple(d for d in support.differences if d.kind != "negation"),
+        )
+    outcome = confirm(request.claim, passage, request.quoted, text, lines)
     deciding = outcome.deciding
     unmatched = tuple(
         w for f in outcome.findings if f.rule == EVERY_WORD for w in f.claim_words.split()
@@ -178,10 +190,7 @@ NO_PASSAGE = "no_passage"
 def _exception_restated(request: Request, support: ClaimSupport, passage: str) -> ClaimSupport:
     """The fact layer's `contradicted`, unless its only conflict is the claim's denial and
     the claim restates the passage's exception: then `unconfirmed`, naming the exception."""
-    denial_only = any(d.kind == "negation" for d in support.differences) and all(
-        d.instead is None for d in support.differences
-    )
-    if not denial_only:
+    if not _denial_only(support):
         return support
     exception = restated_exception(request.claim, passage)
     if exception is None:
@@ -192,6 +201,22 @@ def _exception_restated(request: Request, support: ClaimSupport, passage: str) -
         reason=f"citeproof could not confirm this: the claim's denial may restate the "
         f"passage's exception “{exception}”",
         rule=EXCEPTION,
+    )
+
+
+def _denial_only(support: ClaimSupport) -> bool:
+    """Whether the only difference the fact layer found is a denial on one side."""
+    negations = [d for d in support.differences if d.kind == "negation"]
+    return bool(negations) and all(d.instead is None for d in support.differences)
+
+
+def _only_denials(support: ClaimSupport) -> bool:
+    """Whether a denial is a difference the fact layer found, and every difference that
+    names the passage's words is one ("the claim says “not”; the passage does not", "the
+    passage says “cannot”, which the claim leaves out")."""
+    negations = [d for d in support.differences if d.kind == "negation"]
+    return bool(negations) and all(
+        d.kind == "negation" or d.instead is None for d in support.differences
     )
 
 

@@ -14,6 +14,7 @@ if typing.TYPE_CHECKING:
         Confirmation,
         Outcome,
         confirm,
+        kept_denial,
         restated_exception,
     )
     from citeproof.verifier.support.confirm._rules import RULES, Finding, Rule
@@ -26,10 +27,20 @@ _WHERE = {
     "RULES": "citeproof.verifier.support.confirm._rules",
     "Rule": "citeproof.verifier.support.confirm._rules",
     "confirm": "citeproof.verifier.support.confirm._confirm",
+    "kept_denial": "citeproof.verifier.support.confirm._confirm",
     "restated_exception": "citeproof.verifier.support.confirm._confirm",
 }
 
 __getattr__ = on_first_use(globals(), _WHERE)
 
 
-__all__ = ["RULES", "Confirmation", "Finding", "Outcome", "Rule", "confirm", "restated_exception"]
+__all__ = [
+    "RULES",
+    "Confirmation",
+    "Finding",
+    "Outcome",
+    "Rule",
+    "confirm",
+    "kept_denial",
+    "restated_exception",
+]

@@ -8,7 +8,12 @@ from typing import Literal
 
 from citeproof.model import Span
 from citeproof.verifier.support.confirm._reading import read
-from citeproof.verifier.support.confirm._rules import RULES, Finding, exception_restated
+from citeproof.verifier.support.confirm._rules import (
+    RULES,
+    Finding,
+    denial_kept,
+    exception_restated,
+)
 
 Outcome = Literal["supported", "unconfirmed", "contradicted"]
 
@@ -29,12 +34,16 @@ class Confirmation:
 
 
 def confirm(
-    claim: str, passage: str, quoted: Sequence[Span] = (), source: str = ""
+    claim: str,
+    passage: str,
+    quoted: Sequence[Span] = (),
+    source: str = "",
+    lines: Sequence[tuple[int, int]] = (),
 ) -> Confirmation:
     """Read ``claim`` against ``passage`` (``quoted``: spans of the claim inside its verified
     quotes; ``source``: the whole cited source, where a name that attributes the claim must
-    stand) with every rule."""
-    reading = read(claim, passage, quoted, source)
+    stand; ``lines``: the span in ``source`` of each line of ``passage``) with every rule."""
+    reading = read(claim, passage, quoted, source, lines)
     found = {(f.rule, f.message): f for rule in RULES for f in rule.check(reading)}
     findings = tuple(found.values())
     if any(f.effect == "contradicted" for f in findings):
@@ -46,3 +55,14 @@ def restated_exception(claim: str, passage: str) -> str | None:
     """The words of the passage's exception a denying claim restates, or None (see
     `_rules.exception_restated`)."""
     return exception_restated(read(claim, passage))
+
+
+def kept_denial(
+    claim: str,
+    passage: str,
+    quoted: Sequence[Span] = (),
+    source: str = "",
+    lines: Sequence[tuple[int, int]] = (),
+) -> bool:
+    """Whether the passage denies each verb the claim denies (see `_rules.denial_kept`)."""
+    return denial_kept(read(claim, passage, quoted, source, lines))

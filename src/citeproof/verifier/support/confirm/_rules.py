@@ -13,13 +13,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol
 
 from citeproof.verifier.support._text import STOP_WORDS
-from citeproof.verifier.support.confirm._reading import Match, Reading, lemma
+from citeproof.verifier.support.confirm._reading import Match, Reading, lemma, statement
 from citeproof.verifier.support.lexicon import (
     ANYONE,
     CONDITION_PAIRS,
     CONDITION_WORDS,
     CONDITIONS,
     DIRECTIONS,
+    EXCEPTIONS,
     LIGHT_VERBS,
     MODALITY,
     NEGATORS,
@@ -245,7 +246,7 @@ class SameStatement:
             verb = reading.matched(head.i)
             main = max(
                 counts,
-                key=lambda s: (counts[s], verb is not None and verb.sent.start == s, -s),
+                key=lambda s: (counts[s], verb is not None and statement(verb) == s, -s),
             )
             apart = [
                 reading.claim[i]
@@ -268,9 +269,12 @@ class SameStatement:
 
 def _describes_subject(token: Token) -> bool:
     """Whether ``token`` only describes its clause's subject ("the Hartley Bridge over the
-    Nene"): the statement is what is said of the subject, not how it is named."""
+    Nene"): the statement is what is said of the subject, not how it is named. A possessor
+    is no description: "Marlowe & Finch's monitoring" says whose it is."""
     node = token
     while node.head.i != node.i:
+        if node.dep_ == "poss":
+            return False
         if node.dep_ in ("nsubj", "nsubjpass"):
             return node.i != token.i
         if node.dep_ in ("advcl", "ccomp", "relcl", "conj", "xcomp"):
@@ -324,7 +328,7 @@ def _found_in(reading: Reading, i: int, sentence: int) -> bool:
     """Whether claim token ``i`` has any match in the passage sentence starting at
     ``sentence``."""
     return any(
-        m.passage is not None and reading.passage[m.passage].sent.start == sentence
+        m.passage is not None and statement(reading.passage[m.passage]) == sentence
         for m in reading.candidates.get(i, ())
     )
 
@@ -332,7 +336,7 @@ def _found_in(reading: Reading, i: int, sentence: int) -> bool:
 def _sentence_of(reading: Reading, i: int) -> int:
     found = reading.matched(i)
     assert found is not None
-    return found.sent.start
+    return statement(found)
 
 
 def _clause_head(token: Token) -> Token:
@@ -688,8 +692,10 @@ class SameRoles:
                 passage_role = _role(theirs, role)
                 if claim_role is None or passage_role is None:
                     continue
-                if claim_role.pos_ == "PRON" or passage_role.pos_ == "PRON":
+                if claim_role.pos_ == "PRON":
                     continue
+                if passage_role.pos_ == "PRON" and passage_role.i not in reading.named:
+                    continue  # "it", "they": no party the rule can name
                 if lemma(passage_role) in ANYONE:
                     continue  # "no one may discuss": said of staff too
                 inside = own(passage_role) | {x.i for x in passage_role.subtree}
@@ -903,8 +909,9 @@ class ConditionKept:
     checks = (
         "A condition or exception the passage attaches to the matched statement (unless, "
         "except, provided that, subject to, if, only if, other than, excluding, "
-        "notwithstanding) is kept by the claim: the claim states a condition too and matches "
-        "some of its words, or matches at least half of them."
+        "notwithstanding) is kept by the claim: the claim states a condition too (for an "
+        "exception, an exception or a denial: an “if” of the claim's own restates no “other "
+        "than”) and matches some of its words, or matches at least half of them."
     )
     example = (
         "The Recipient must destroy every copy of the Confidential Information.",
@@ -924,9 +931,16 @@ class ConditionKept:
         claim_conditions = any(
             _opens_condition(t) or t.lower_ in _CLAIM_CONDITIONS for t in reading.claim
         )
+        # An exception ("other than", "unless") is restated only by an exception or a
+        # denial: the claim's "if" is a condition of its own, not the passage's exception.
+        claim_exceptions = any(
+            (_opens_condition(t) and t.lower_ in EXCEPTIONS) or t.lower_ in NEGATORS
+            for t in reading.claim
+        )
         for t in reading.passage:
             if t.sent.start not in sentences or not _opens_condition(t):
                 continue
+            restates = claim_exceptions if t.lower_ in EXCEPTIONS else claim_conditions
             clause = _condition_clause(t)
             if not _said_of_the_claim(reading, t, clause, targets):
                 continue  # a condition of another statement in the same sentence
@@ -942,12 +956,9 @@ class ConditionKept:
                 1
                 for w in words
                 if w.i in targets
-                or (
-                    claim_conditions
-                    and (lemma(w) in stated or reading.figure("passage", w.i) in stated)
-                )
+                or (restates and (lemma(w) in stated or reading.figure("passage", w.i) in stated))
             )
-            if hit * 2 >= len(words) or (claim_conditions and hit):
+            if hit * 2 >= len(words) or (restates and hit):
                 continue
             said = _words(reading.passage[k] for k in clause)
             yield Finding(
@@ -1042,3 +1053,35 @@ def exception_restated(reading: Reading) -> str | None:
         if words and sum(1 for w in words if w.i in targets) * 2 >= len(words):
             return _words(reading.passage[k] for k in clause)
     return None
+
+
+_DENIALS = frozenset({"prohibition", "no_obligation"})
+
+
+def denial_kept(reading: Reading) -> bool:
+    """Whether every denied verb of the claim is matched to a verb the passage denies too
+    ("are not covered by the warranty" and "The warranty does not cover: ... (c) tools used
+    in a hire fleet"; "cannot be resolved" for "is not resolved"): the parse reads the denial
+    where the fact layer's alignment did not; and no verb the passage denies is matched to one
+    the claim states. False when the claim denies nothing."""
+    denied = [t for t in reading.claim if t.pos_ in ("VERB", "AUX", "ADJ") and _denies(t)]
+    if not denied:
+        return False
+    for verb in denied:
+        theirs = reading.matched(verb.i)
+        if theirs is None or not _denies(theirs):
+            return False
+    for i, m in reading.matches.items():  # and the passage denies no verb the claim states
+        theirs = reading.passage[m.passage] if m.passage is not None else None
+        if (
+            theirs is not None
+            and theirs.pos_ in ("VERB", "AUX", "ADJ")
+            and _denies(theirs)
+            and not _denies(reading.claim[i])
+        ):
+            return False
+    return True
+
+
+def _denies(token: Token) -> bool:
+    return negated(token) or deontic(token) in _DENIALS

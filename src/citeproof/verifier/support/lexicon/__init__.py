@@ -4,7 +4,10 @@ Word classes (`MODALITY`, `NEGATORS`, `QUANTIFIERS`, `DIRECTIONS`, `CONDITIONS`,
 small hand-made tables of function words, each keyed by lemma. Content words are compared
 through WordNet 3.0 (`wordnet`): two lemmas are `synonyms` when they share one of their first
 three senses, one is `broader` than the other when one of its first senses is a hypernym of the
-other's, and `antonyms` where WordNet says so.
+other's, and `antonyms` where WordNet says so. A source's own definitions (`defined_terms`:
+"Harrowgate Freight Services Ltd (the "Licensee")") say which party a defined term names;
+a mail thread's headers and signatures say who "we" and "you" are in each message
+(`speakers`).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ if typing.TYPE_CHECKING:
         DIRECTIONS,
         DISCOURSE,
         DOCUMENTS,
+        EXCEPTIONS,
         FRAMING_PREPOSITIONS,
         LIGHT_VERBS,
         MODALITY,
@@ -31,6 +35,19 @@ if typing.TYPE_CHECKING:
         Deontic,
         direction_of,
         quantifier_of,
+    )
+    from citeproof.verifier.support.lexicon._defined import (
+        NO_DEFINITIONS,
+        DefinedTerms,
+        defined_terms,
+    )
+    from citeproof.verifier.support.lexicon._speakers import (
+        NO_SPEAKERS,
+        READER,
+        WRITER,
+        Message,
+        Speakers,
+        speakers,
     )
     from citeproof.verifier.support.lexicon._wordnet import WordNet, wordnet
 
@@ -44,15 +61,25 @@ _WHERE = {
     "DIRECTIONS": "citeproof.verifier.support.lexicon._classes",
     "DISCOURSE": "citeproof.verifier.support.lexicon._classes",
     "DOCUMENTS": "citeproof.verifier.support.lexicon._classes",
+    "DefinedTerms": "citeproof.verifier.support.lexicon._defined",
     "Deontic": "citeproof.verifier.support.lexicon._classes",
+    "EXCEPTIONS": "citeproof.verifier.support.lexicon._classes",
     "FRAMING_PREPOSITIONS": "citeproof.verifier.support.lexicon._classes",
     "LIGHT_VERBS": "citeproof.verifier.support.lexicon._classes",
     "MODALITY": "citeproof.verifier.support.lexicon._classes",
+    "Message": "citeproof.verifier.support.lexicon._speakers",
     "NEGATORS": "citeproof.verifier.support.lexicon._classes",
+    "NO_DEFINITIONS": "citeproof.verifier.support.lexicon._defined",
+    "NO_SPEAKERS": "citeproof.verifier.support.lexicon._speakers",
     "QUANTIFIERS": "citeproof.verifier.support.lexicon._classes",
+    "READER": "citeproof.verifier.support.lexicon._speakers",
+    "Speakers": "citeproof.verifier.support.lexicon._speakers",
+    "WRITER": "citeproof.verifier.support.lexicon._speakers",
     "WordNet": "citeproof.verifier.support.lexicon._wordnet",
+    "defined_terms": "citeproof.verifier.support.lexicon._defined",
     "direction_of": "citeproof.verifier.support.lexicon._classes",
     "quantifier_of": "citeproof.verifier.support.lexicon._classes",
+    "speakers": "citeproof.verifier.support.lexicon._speakers",
     "wordnet": "citeproof.verifier.support.lexicon._wordnet",
 }
 
@@ -68,14 +95,24 @@ __all__ = [
     "DIRECTIONS",
     "DISCOURSE",
     "DOCUMENTS",
+    "EXCEPTIONS",
     "FRAMING_PREPOSITIONS",
     "LIGHT_VERBS",
     "MODALITY",
     "NEGATORS",
+    "NO_DEFINITIONS",
+    "NO_SPEAKERS",
     "QUANTIFIERS",
+    "READER",
+    "WRITER",
+    "DefinedTerms",
     "Deontic",
+    "Message",
+    "Speakers",
     "WordNet",
+    "defined_terms",
     "direction_of",
     "quantifier_of",
+    "speakers",
     "wordnet",
 ]

@@ -185,6 +185,11 @@ CONDITION_PAIRS = frozenset(
 CONDITION_WORDS = frozenset({"excluding", "notwithstanding"})
 """One-word openers that are not conjunctions ("excluding", "notwithstanding")."""
 
+EXCEPTIONS = frozenset({"unless", "except", "excepting", "save", "excluding", "other"})
+"""The openers of `CONDITIONS`, `CONDITION_PAIRS` and `CONDITION_WORDS` that carve an
+exception out of a statement ("unless", "except", "other than", "excluding"), where the
+others make it conditional ("if", "provided that", "subject to")."""
+
 DOCUMENTS = frozenset(
     {
         "agreement", "contract", "terms", "term", "policy", "lease", "licence", "license",

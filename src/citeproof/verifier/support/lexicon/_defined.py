@@ -1,0 +1,142 @@
+"""The names a source defines: a party and the term the source calls it by.
+
+Contracts, policies and notices name their parties once and then use a defined term:
+``**Franchisee:** Amberley Foods Ltd`` or ``**Harrowgate Freight Services Ltd**, Unit 9,
+Bradford (the "Licensee")``, and every clause after says "the Licensee". An answer says
+"Harrowgate". `defined_terms` reads those definitions from the whole source, so that the
+claim's "Harrowgate" and the passage's "Licensee" are one party (and "Tessellate", the
+Licensor, is not). Two forms are read:
+
+- a heading line ``Role: Name`` (bold or not; mail headers such as From and Subject are
+  not definitions), the name starting with a capital letter;
+- a parenthesis ``(the "Term")`` / ``("Term")`` / ``(together, the "Parties")``, after
+  the name it defines: the last bold name since the previous definition on its line, else
+  the capitalised words right before it ("Corvane Group plc ("Corvane")").
+
+Only capitalised words of two letters or more count, folded to lower case; company suffixes
+(Ltd, plc, LLP, ...) define nothing. A Markdown heading (``# Fellbrook Tools: Returns``)
+is a title, not a definition.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+MAIL_HEADERS = frozenset(
+    {
+        "from", "to", "cc", "bcc", "subject", "date", "sent", "re", "fw", "fwd", "reply-to",
+        "attachments", "attachment", "tel", "telephone", "phone", "fax", "email", "e-mail",
+        "web", "website", "address", "ref", "reference", "version", "page",
+    }
+)  # fmt: skip
+"""Heading labels that are not a party's role."""
+
+SUFFIXES = frozenset(
+    {
+        "ltd", "ltd.", "limited", "plc", "llp", "lp", "inc", "inc.", "llc", "gmbh", "ag", "sa",
+        "bv", "nv", "pty", "co", "co.", "corp", "corp.", "the", "and", "of", "&",
+    }
+)  # fmt: skip
+"""Words of a company's name that name no one in particular."""
+
+_HEADING = re.compile(
+    r"^[ \t>*_-]*\**\s*(?P<role>[A-Z][A-Za-z-]+(?: [A-Z][A-Za-z-]+)?)\s*\**\s*:\s*\**\s*"
+    r"(?P<name>[A-Z][^\n]*)$",
+    re.MULTILINE,
+)
+_DEFINITION = re.compile(
+    r"\(\s*(?:together,?\s+|each\s+(?:a|an)\s+|hereinafter\s+|jointly\s+)?(?:the\s+)?"
+    r"[\"“”'‘’](?P<term>[A-Z][^\"“”'‘’()\n]{0,40})[\"“”'‘’]\s*\)"
+)
+_BOLD = re.compile(r"\*\*(?P<name>[^*\n]{2,80})\*\*")
+_WORD = re.compile(r"[A-Za-z][\w&'’.-]*")
+_NAME_END = re.compile(r"[,(<;\[]| - | – ")
+_LOOK_BACK = 200
+"""How far before a parenthesis its name may stand, in characters."""
+
+
+@dataclass(frozen=True, slots=True)
+class DefinedTerms:
+    """Each folded word of a defined name or term, and the words it stands for."""
+
+    pairs: dict[str, frozenset[str]]
+    terms: dict[str, frozenset[str]]  # a name's word → the defined terms it stands for
+
+    def term_of(self, word: str) -> frozenset[str]:
+        """The defined terms ``word`` (folded) is a word of the name of: for "harrowgate"
+        the "licensee"; for "licensee" nothing (it is the term)."""
+        return self.terms.get(word.casefold(), frozenset())
+
+    def aliases(self, word: str) -> frozenset[str]:
+        """The words ``word`` (folded) is defined as, or defines: for "harrowgate" the
+        "licensee"; for "licensee" "harrowgate", "freight", "services"."""
+        return self.pairs.get(word.casefold(), frozenset())
+
+    def same(self, a: str, b: str) -> bool:
+        """Whether words ``a`` and ``b`` name one party by its name and its defined term."""
+        return b.casefold() in self.aliases(a)
+
+
+NO_DEFINITIONS = DefinedTerms({}, {})
+"""A source that defines nothing."""
+
+
+@lru_cache(maxsize=64)
+def defined_terms(text: str) -> DefinedTerms:
+    """Every definition of ``text`` (see the module), as pairs of words both ways."""
+    found: list[tuple[str, str]] = []
+    for m in _HEADING.finditer(text):
+        role = m.group("role").strip()
+        if role.casefold() in MAIL_HEADERS or role.split()[0].casefold() in MAIL_HEADERS:
+            continue
+        name = _NAME_END.split(m.group("name").replace("**", ""), maxsplit=1)[0]
+        found.append((name, role))
+    for m in _DEFINITION.finditer(text):
+        name = _defined_name(text, m.start())
+        if name:
+            found.append((name, m.group("term")))
+    pairs: dict[str, set[str]] = {}
+    named: dict[str, set[str]] = {}
+    for name, term in found:
+        names, terms = _words(name), _words(term)
+        if not names or not terms or names & terms:
+            continue  # "Corvane Group plc ("Corvane")": the name itself, nothing to add
+        for a in names:
+            pairs.setdefault(a, set()).update(terms)
+            named.setdefault(a, set()).update(terms)
+        for b in terms:
+            pairs.setdefault(b, set()).update(names)
+    if not pairs:
+        return NO_DEFINITIONS
+    return DefinedTerms(
+        {k: frozenset(v) for k, v in pairs.items()}, {k: frozenset(v) for k, v in named.items()}
+    )
+
+
+def _defined_name(text: str, at: int) -> str:
+    """The name a parenthesis at ``at`` defines: the last bold name on its line since the
+    previous parenthesis, else the capitalised words right before it."""
+    line_start = text.rfind("\n", 0, at) + 1
+    start = max(line_start, at - _LOOK_BACK, text.rfind(")", 0, at) + 1)
+    window = text[start:at]
+    bold = list(_BOLD.finditer(window))
+    if bold:
+        return bold[-1].group("name")
+    words = window.rstrip().split()
+    run: list[str] = []
+    for word in reversed(words):  # "Corvane Group plc", "Block A and Block B"
+        bare = word.strip("*,")
+        if not bare or not (bare[0].isupper() or bare.casefold() in SUFFIXES):
+            break
+        run.append(bare)
+    return " ".join(reversed(run))
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(
+        w.casefold()
+        for w in (m.group().rstrip(".'’") for m in _WORD.finditer(text))
+        if len(w) > 1 and w[0].isupper() and w.casefold() not in SUFFIXES
+    )

@@ -1,0 +1,147 @@
+"""Who "we", "I" and "you" are in each message of a mail thread.
+
+An answer says "Tillpoint declined to compensate the stores"; the message says "we cannot
+compensate you", and it is from owen.ashby@tillpoint.example, signed "Support Team Lead,
+Tillpoint". `speakers` reads each message of a thread (a ``From:`` header to the next) and the
+words that name its writer (the sender's name, the organisation of the sender's address and of
+the signature under the name) and its readers (the ``To:`` header's), so that a claim's
+"Tillpoint" and the passage's "we" are one party in that message, and only in that message.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from citeproof.verifier.support.lexicon._defined import SUFFIXES
+
+WRITER = frozenset({"we", "us", "our", "ours", "i", "me", "my"})
+"""The pronouns that name a message's writer (and the organisation the writer speaks for)."""
+READER = frozenset({"you", "your", "yours"})
+"""The pronouns that name a message's readers."""
+
+_FROM = re.compile(r"^From:[ \t]*(?P<who>[^\n]*)$", re.MULTILINE | re.IGNORECASE)
+_TO = re.compile(r"^To:[ \t]*(?P<who>[^\n]*)$", re.MULTILINE | re.IGNORECASE)
+_ADDRESS = re.compile(r"[\w.+-]+@(?P<domain>[\w-]+(?:\.[\w-]+)+)")
+_WORD = re.compile(r"[A-Za-z][\w&'’-]*")
+_PUBLIC = frozenset(
+    {
+        "com", "org", "net", "io", "co", "uk", "us", "de", "fr", "eu", "biz", "info",
+        "example", "test", "local", "ac", "gov", "edu", "ltd", "plc",
+    }
+)  # fmt: skip
+"""Labels of a domain that say where it is registered, not whose it is."""
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """One message of a thread: where it starts and ends in the source, and the folded words
+    that name its writer and its readers."""
+
+    start: int
+    end: int
+    writer: frozenset[str]
+    readers: frozenset[str]
+
+    def named(self, pronoun: str) -> frozenset[str]:
+        """The words ``pronoun`` (folded) stands for in this message."""
+        if pronoun in WRITER:
+            return self.writer
+        if pronoun in READER:
+            return self.readers
+        return frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class Speakers:
+    """The messages of a source, in order (none: it is not a mail thread)."""
+
+    messages: tuple[Message, ...]
+
+    def at(self, offset: int) -> Message | None:
+        """The message the source's character ``offset`` is in, or None."""
+        starts = [m.start for m in self.messages]
+        k = bisect.bisect_right(starts, offset) - 1
+        if k < 0 or offset >= self.messages[k].end:
+            return None
+        return self.messages[k]
+
+    def names(self, pronoun: str, offset: int, word: str) -> bool:
+        """Whether ``pronoun`` at ``offset`` of the source stands for ``word`` (a folded word
+        of a name: "tillpoint" for the "we" of a message from tillpoint.example)."""
+        message = self.at(offset)
+        return message is not None and word in message.named(pronoun.casefold())
+
+
+NO_SPEAKERS = Speakers(())
+"""A source that is not a mail thread."""
+
+
+@lru_cache(maxsize=64)
+def speakers(text: str) -> Speakers:
+    """The messages of ``text``, each from a ``From:`` header line to the next."""
+    heads = list(_FROM.finditer(text))
+    if not heads:
+        return NO_SPEAKERS
+    found = []
+    known: dict[str, set[str]] = {}  # an organisation's address → every word it is named by
+    for k, head in enumerate(heads):
+        end = heads[k + 1].start() if k + 1 < len(heads) else len(text)
+        body = text[head.start() : end]
+        writer, where = _party(head.group("who"))
+        organisation = _signature(body, head.group("who"))
+        writer |= organisation
+        for label in where:  # the organisation's, never its people's names
+            known.setdefault(label, set()).update(organisation | where)
+        to = _TO.search(body)
+        readers, theirs = _party(to.group("who")) if to else (set(), set())
+        found.append((head.start(), end, writer, where, readers, theirs))
+    # A signature once in the thread names its writer's organisation in every message of it
+    # from the same organisation's address.
+    out = [
+        Message(
+            start,
+            end,
+            frozenset(writer.union(*(known.get(x, ()) for x in where))),
+            frozenset(readers.union(*(known.get(x, ()) for x in theirs))),
+        )
+        for start, end, writer, where, readers, theirs in found
+    ]
+    return Speakers(tuple(out))
+
+
+def _party(header: str) -> tuple[set[str], set[str]]:
+    """The words of a header's display names and its addresses' organisations, and those
+    organisations (the address's domain, less the labels of where it is registered)."""
+    words = set(_name_words(_ADDRESS.sub(" ", header).replace("<", " ").replace(">", " ")))
+    labels = set()
+    for address in _ADDRESS.finditer(header):
+        own = [x for x in address.group("domain").casefold().split(".") if x not in _PUBLIC]
+        if own:
+            labels.add(own[-1])
+    return words | labels, labels
+
+
+def _signature(body: str, who: str) -> frozenset[str]:
+    """The organisation in the line under the writer's name at the foot of the message
+    ("Dara Quigley" / "Operations Manager, Marlowe & Finch Opticians"): the words after its
+    last comma."""
+    name = _ADDRESS.sub("", who).strip(" <>\"'")
+    if not name:
+        return frozenset()
+    lines = [line.strip() for line in body.splitlines()]
+    for k, line in enumerate(lines[:-1]):
+        below = lines[k + 1]
+        if line == name and "," in below and len(below.split()) <= 10:
+            return frozenset(_name_words(below.rsplit(",", 1)[1]))
+    return frozenset()
+
+
+def _name_words(text: str) -> list[str]:
+    return [
+        w.casefold()
+        for w in (m.group().rstrip("'’") for m in _WORD.finditer(text))
+        if len(w) > 1 and w[0].isupper() and w.casefold() not in SUFFIXES
+    ]

@@ -1,0 +1,133 @@
+"""An answer names the parties ("Harrowgate", "Tessellate"); the contract names them once and
+then says "the Licensee" and "the Licensor". The default judge reads the source's own
+definitions, so a claim that gives each party its clause is supported, and one that gives a
+party the other's clause is not; a pronoun opening a sentence ("It may buy ...") is the
+subject of the sentence before. An exception ("other than ...") is not restated by a
+condition of the claim's own ("If any amount is overdue").
+
+Each claim is verified alone (``CLAIM [id]``) through `citeproof.verify`.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from citeproof import Source
+from citeproof.verifier.support.lexicon import defined_terms
+from tests.support_runs import support_of
+
+LICENCE = Source(
+    id="licence",
+    kind="document",
+    title="Software licence agreement",
+    text=(
+        "# Software Licence Agreement\n\n"
+        "**Licensor:** Tessellate Systems Ltd, 14 Canal Wharf, Leeds\n"
+        "**Licensee:** Harrowgate Freight Services Ltd, Unit 9, Bradford\n\n"
+        "1.1 The Licensor may audit the Licensee's use of the Software no more than once in "
+        "any 12-month period, on at least 20 Business Days' written notice.\n\n"
+        "1.2 The Licensee must buy support only from the Licensor. It may buy training from "
+        "any supplier.\n\n"
+        "2.4 If any amount is more than 45 days overdue, the Licensor may suspend access to "
+        "the Software on giving 10 Business Days' written notice, other than for amounts the "
+        "Licensee disputes in good faith.\n"
+    ),
+)
+NDA = Source(
+    id="nda",
+    kind="document",
+    title="Mutual NDA",
+    text=(
+        "This Agreement is made between **Orchard Analytics Ltd**, 2 Mill Lane, York (the "
+        '"Discloser") and **Brindle Capital LLP**, 40 King Street, Leeds (the "Recipient").\n\n'
+        "3.1 The Recipient must return all Confidential Information within 14 days of a "
+        "written request from the Discloser.\n"
+    ),
+)
+SOURCES = [LICENCE, NDA]
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        pytest.param(
+            "Tessellate may audit Harrowgate's use of the Software no more than once in any "
+            "12-month period. [licence]",
+            id="heading-definitions",
+        ),
+        pytest.param(
+            "Harrowgate may buy training from any supplier. [licence]", id="pronoun-antecedent"
+        ),
+        pytest.param(
+            "Brindle must return all Confidential Information within 14 days of a written "
+            "request from Orchard. [nda]",
+            id="parenthesis-definitions",
+        ),
+    ],
+)
+def test_a_party_named_for_its_defined_term_is_supported(claim: str) -> None:
+    support = support_of(claim, SOURCES)
+    assert support.verdict == "supported", support
+    assert support.rule == "confirmed"
+
+
+@pytest.mark.parametrize(
+    ("claim", "rule", "says"),
+    [
+        pytest.param(
+            "Harrowgate may audit Tessellate's use of the Software no more than once in any "
+            "12-month period. [licence]",
+            "facts.parties_swapped",
+            "Licensor may audit the Licensee's",
+            id="parties-swapped",
+        ),
+        pytest.param(
+            "Tessellate may buy training from any supplier. [licence]",
+            "facts.doer_swapped",
+            "Licensee must buy",
+            id="the-other-party",
+        ),
+        pytest.param(
+            "Orchard must return all Confidential Information within 14 days of a written "
+            "request from Brindle. [nda]",
+            "facts.doer_swapped",
+            "Recipient must return",
+            id="the-other-party-by-parenthesis",
+        ),
+    ],
+)
+def test_a_party_given_the_others_clause_is_contradicted(claim: str, rule: str, says: str) -> None:
+    support = support_of(claim, SOURCES)
+    assert support.verdict == "contradicted", support
+    assert support.rule == rule
+    assert says in support.reason
+
+
+def test_a_condition_of_the_claims_own_does_not_restate_the_exception() -> None:
+    support = support_of(
+        "If any amount is more than 45 days overdue, Tessellate may suspend access to the "
+        "Software on 10 Business Days' written notice. [licence]",
+        SOURCES,
+    )
+    assert support.verdict == "unconfirmed", support
+    assert support.rule == "condition.kept"
+    assert support.left_out == ("other than for amounts the Licensee disputes in good faith",)
+
+
+def test_definitions_are_read_from_headings_and_parentheses() -> None:
+    terms = defined_terms(LICENCE.text + "\n\n" + NDA.text)
+    assert terms.term_of("harrowgate") == {"licensee"}
+    assert terms.term_of("Tessellate") == {"licensor"}
+    assert terms.term_of("brindle") == {"recipient"}
+    assert terms.term_of("orchard") == {"discloser"}
+    assert terms.term_of("ltd") == frozenset()  # a company suffix names no one
+    assert terms.same("licensee", "harrowgate")
+    assert not terms.same("licensee", "tessellate")
+
+
+def test_mail_headers_and_titles_define_nothing() -> None:
+    terms = defined_terms(
+        "From: Owen Ashby <owen@tillpoint.example>\nSubject: Outage refund\n\n"
+        '# Fellbrook Tools: Returns Policy\n\nCorvane Group plc ("Corvane") reports.\n'
+    )
+    assert terms.pairs == {}

@@ -1,0 +1,137 @@
+"""In a mail thread "we" is whoever writes that message: the default judge reads a claim's
+"Tillpoint" in the "we" of a message from tillpoint.example (signed "Support Team Lead,
+Tillpoint"), and the customer's "we" as the customer, never the other way round. An item of
+a list says nothing without the line that introduces it ("The warranty does not cover:"):
+the judge reads them as one statement, and a denial the parse finds on both sides is kept.
+A sentence that opens with "They" is read with the sentence before it.
+
+Each claim is verified alone (``CLAIM [id]``) through `citeproof.verify`.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from citeproof import Source
+from citeproof.verifier.support.lexicon import speakers
+from tests.support_runs import support_of
+
+THREAD = Source(
+    id="thread",
+    kind="email_body",
+    title="Outage refund",
+    text=(
+        "From: Dara Quigley <dara@marlowefinch.example>\n"
+        "To: Tillpoint Support <support@tillpoint.example>\n"
+        "Subject: Outage refund\n\n"
+        "We pay £89 per store per month for Tillpoint Pro. We are asking for compensation "
+        "for the lost sales.\n\n"
+        "Dara Quigley\n"
+        "Operations Manager, Marlowe & Finch Opticians\n\n"
+        "From: Owen Ashby <owen.ashby@tillpoint.example>\n"
+        "To: Dara Quigley <dara@marlowefinch.example>\n"
+        "Subject: RE: Outage refund\n\n"
+        "Our monitoring shows the service was unavailable for 4 hours 39 minutes. As a "
+        "goodwill gesture we will:\n"
+        "1. credit a full month's subscription for the five stores that use TP-Pay;\n"
+        "2. apply a 10% service credit to all 14 stores.\n"
+        "The subscription credits will be applied to your December invoice. They cannot be "
+        "paid as cash.\n\n"
+        "Owen Ashby\n"
+        "Support Team Lead, Tillpoint\n"
+    ),
+)
+RETURNS = Source(
+    id="returns",
+    kind="document",
+    title="Returns policy",
+    text=(
+        "2.3 Other brands carry their manufacturer's warranty.\n\n"
+        "2.4 The warranty does not cover:\n\n"
+        "(a) normal wear and tear, including carbon brushes and blades;\n"
+        "(b) damage caused by batteries not made by Fellbrook;\n"
+        "(c) tools used in a hire or rental fleet.\n\n"
+        "2.5 Tools registered online within 28 days are covered for five years.\n"
+    ),
+)
+SOURCES = [THREAD, RETURNS]
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        pytest.param(
+            "Marlowe & Finch pays £89 per store per month for Tillpoint Pro. [thread]",
+            id="the-customers-we",
+        ),
+        pytest.param(
+            "Tillpoint will credit a full month's subscription for the five stores that use "
+            "TP-Pay. [thread]",
+            id="the-vendors-we-in-a-list",
+        ),
+        pytest.param(
+            "The subscription credits cannot be paid out as cash. [thread]", id="they-before"
+        ),
+        pytest.param(
+            "Tools used in a hire or rental fleet are not covered by the warranty. [returns]",
+            id="a-list-item-under-its-denial",
+        ),
+    ],
+)
+def test_a_claim_the_message_or_list_states_is_supported(claim: str) -> None:
+    support = support_of(claim, SOURCES)
+    assert support.verdict == "supported", support
+    assert support.rule == "confirmed"
+
+
+@pytest.mark.parametrize(
+    ("claim", "verdict", "rule", "says"),
+    [
+        pytest.param(
+            "Tillpoint pays £89 per store per month for Tillpoint Pro. [thread]",
+            "unconfirmed",
+            "roles.kept",
+            "the passage says “We” does this (“pay”), not “Tillpoint”",
+            id="the-vendor-for-the-customers-we",
+        ),
+        pytest.param(
+            "Marlowe & Finch will credit a full month's subscription for the five stores that "
+            "use TP-Pay. [thread]",
+            "unconfirmed",
+            "match.same_statement",
+            "“Marlowe Finch” is in another sentence",
+            id="the-customer-for-the-vendors-we",
+        ),
+        pytest.param(
+            "The subscription credits can be paid out as cash. [thread]",
+            "contradicted",
+            "modality.kept",
+            "can not be paid",
+            id="they-cannot",
+        ),
+        pytest.param(
+            "Tools used in a hire or rental fleet are covered by the warranty. [returns]",
+            "contradicted",
+            "facts.negation",
+            "not cover",
+            id="a-list-item-denied",
+        ),
+    ],
+)
+def test_a_claim_the_message_or_list_does_not_state_is_not_supported(
+    claim: str, verdict: str, rule: str, says: str
+) -> None:
+    support = support_of(claim, SOURCES)
+    assert support.verdict == verdict, support
+    assert support.rule == rule
+    assert says in support.reason
+
+
+def test_each_message_names_its_writer_and_readers() -> None:
+    first, second = speakers(THREAD.text).messages
+    assert {"dara", "quigley", "marlowe", "finch", "marlowefinch"} <= first.writer
+    assert first.named("you") == {"tillpoint", "support"}
+    assert {"owen", "ashby", "tillpoint"} <= second.writer
+    assert "marlowe" in second.named("your")  # the signature names the customer's firm
+    assert "dara" not in second.writer
+    assert speakers(RETURNS.text).messages == ()
