@@ -46,6 +46,11 @@ BUSINESS = Path(__file__).with_name("business")
 BUSINESS_2 = Path(__file__).with_name("business-2")
 """The second business set: eight other kinds of document, written and labelled before any
 judge read them, and never tuned on (eval/business-2/README.md)."""
+BUSINESS_3 = Path(__file__).with_name("business-3")
+"""The third business set: eight more kinds of document, written and labelled before any
+judge read them, the check of the judge's changes tuned on the first two
+(eval/business-3/README.md)."""
+BUSINESS_SETS = (BUSINESS, BUSINESS_2, BUSINESS_3)
 FALSE_SUPPORTED = 0.05
 COVERAGE = 0.50
 REVIEW = ("unconfirmed", "partial")
@@ -146,7 +151,7 @@ def main() -> int:
     policy = Policy(support_judge="strict")
     sets: dict[str, list[Case]] = defaultdict(list)
     held_out = [*every("held_out"), *contractnli("held_out")]
-    for case in [*held_out, *business_cases(), *business_cases(BUSINESS_2)]:
+    for case in [*held_out, *(c for folder in BUSINESS_SETS for c in business_cases(folder))]:
         sets[case.dataset].append(case)
     if limit:
         sets = defaultdict(list, {k: v[:limit] for k, v in sets.items()})
@@ -190,7 +195,7 @@ def main() -> int:
         for kind, counts in sorted(kinds.items()):
             if kind.startswith("rules:"):
                 print(f"- {kind[6:]}: " + ", ".join(f"{v} {n}" for v, n in counts.most_common()))
-    for name in (BUSINESS.name, BUSINESS_2.name):
+    for name in (folder.name for folder in BUSINESS_SETS):
         business = summary.get(name, {}).get("citeproof")
         if isinstance(business, dict) and business["true_total"]:
             coverage = business["true_supported"] / business["true_total"]

@@ -70,3 +70,14 @@ def test_times_of_day_pence_halves_and_ranges_read_as_the_figures_they_are() -> 
     assert keys("Leverage below 2.00:1") == ["#2", "#1"]
     assert keys("£500 pm") == ["#500£"]
     assert keys("page 4 a map") == ["#4"]
+
+
+def test_no_before_a_number_is_the_number_sign_not_a_denial() -> None:
+    kinds = {
+        (t.text, t.span[0]): t.kind
+        for t in tokenize("Suddenly (No. 20 Pop, no.4 AC). No fee is due; no 5% fee either.")
+    }
+    assert kinds[("No", 10)] == "stop"
+    assert kinds[("no", 22)] == "stop"
+    assert kinds[("No", 32)] == "negation"
+    assert kinds[("no", 47)] == "negation"

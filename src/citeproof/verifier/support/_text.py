@@ -218,6 +218,8 @@ _TOKEN = re.compile(
 # "over 80%" compares, "under the policy" does not: these two only before a number.
 _BEFORE_NUMBER = frozenset({"over", "under"})
 _NEXT_NUMBER = re.compile(r"\s*(?:[$£€¥]\s?)?\d")
+_NUMBER_SIGN = re.compile(r"\.\s?\d")
+"""After "No" (or "no"): the abbreviation of "number" ("No. 20", "no.5")."""
 _YEAR = re.compile(r"1[5-9]\d\d|20\d\d")
 
 
@@ -372,6 +374,8 @@ def tokenize(text: str, first: int = 0, last: int | None = None) -> list[Token]:
             kind = reading.kind
             if reading.before_number and _NEXT_NUMBER.match(text, end, last):
                 kind = "comparative"
+            elif kind == "negation" and _NUMBER_SIGN.match(text, end, last):
+                kind = "stop"  # "No. 1 Pop": the number sign, no denial
             elif reading.stop_at_start or reading.opening_word:
                 if starts is None:
                     starts = {first} | {
