@@ -3,7 +3,8 @@
 Tillpoint"), and the customer's "we" as the customer, never the other way round. An item of
 a list says nothing without the line that introduces it ("The warranty does not cover:"):
 the judge reads them as one statement, and a denial the parse finds on both sides is kept.
-A sentence that opens with "They" is read with the sentence before it.
+A sentence that opens with "They" is read with the sentence before it; a figure said of the
+claim's subject ("a fee of £250") stands in the row that names it.
 
 Each claim is verified alone (``CLAIM [id]``) through `citeproof.verify`.
 """
@@ -54,7 +55,18 @@ RETURNS = Source(
         "2.5 Tools registered online within 28 days are covered for five years.\n"
     ),
 )
-SOURCES = [THREAD, RETURNS]
+SCHEDULE = Source(
+    id="hp",
+    kind="document",
+    title="Hire purchase schedule",
+    text=(
+        "## Schedule\n\n| Item | Amount |\n|---|---|\n"
+        "| Cash price of the machine | £1,054,000 |\n"
+        "| Documentation fee (payable with the first instalment) | £350 |\n"
+        "| Option to purchase fee (payable with the final instalment) | £250 |\n"
+    ),
+)
+SOURCES = [THREAD, RETURNS, SCHEDULE]
 
 
 @pytest.mark.parametrize(
@@ -75,6 +87,10 @@ SOURCES = [THREAD, RETURNS]
         pytest.param(
             "Tools used in a hire or rental fleet are not covered by the warranty. [returns]",
             id="a-list-item-under-its-denial",
+        ),
+        pytest.param(
+            "A documentation fee of £350 is payable with the first instalment. [hp]",
+            id="a-table-row",
         ),
     ],
 )
@@ -115,6 +131,13 @@ def test_a_claim_the_message_or_list_states_is_supported(claim: str) -> None:
             "facts.negation",
             "not cover",
             id="a-list-item-denied",
+        ),
+        pytest.param(
+            "A documentation fee of £250 is payable with the first instalment. [hp]",
+            "unconfirmed",
+            "match.same_statement",
+            "“250” is in another sentence of the passage",
+            id="the-figure-of-another-row",
         ),
     ],
 )

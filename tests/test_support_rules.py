@@ -14,6 +14,12 @@ BY_ID = {rule.id: rule for rule in RULES}
 
 # For each rule id: a true restatement of its example's passage that every rule confirms.
 TRUE = {
+    "match.predicate": (
+        "The Distributor may sell the Products outside the Territory only in response to "
+        "unsolicited orders.",
+        "The Distributor may sell the Products outside the Territory only in response to "
+        "unsolicited orders.",
+    ),
     "match.every_word": (
         "Corvel will ship the pumps to Llanwern.",
         "Corvel will ship the pumps to Llanwern on 5 April.",
@@ -50,6 +56,12 @@ TRUE = {
         "one archival copy.",
         "The Recipient shall return or destroy all Confidential Information, except that it "
         "may keep one archival copy.",
+    ),
+    "restriction.kept": (
+        "On termination the Supplier must buy back the Distributor's unsold stock that is "
+        "less than nine months old.",
+        "On termination the Supplier shall buy back the Distributor's unsold stock that is in "
+        "its original packaging and less than nine months old.",
     ),
 }
 
@@ -167,7 +179,7 @@ STRICT = Policy(support_judge="strict")
             "Corvel will send an engineer to install the pumps at Llanwern.",
             "The contractor starts the pump station refit on 22 March. Corvel will ship the "
             "pumps to Llanwern on 5 April.",
-            "match.every_word",
+            "match.predicate",
         ),
     ],
 )

@@ -43,9 +43,10 @@ def kept_promise(
     """``support`` held to the promise that `supported` means the passage states the claim:
     the claim is read against the passage the judge located (`confirm`), and it is
     `supported` when every rule confirms it; `contradicted` when a rule finds the passage
-    says otherwise. When the only finding is words the lexicon could not match, the
-    entailment model (``reader()``, loaded only then) reads the claim against the passage:
-    at `RAISE_AT` or above the claim is `supported` (rule `model.raised`), below it its
+    says otherwise. When the only finding is words the lexicon could not match (never the
+    claim's main verb: `match.predicate` is a finding of its own), the entailment model
+    (``reader()``, loaded only then) reads the claim against the passage: at `RAISE_AT` or
+    above the claim is `supported` (rule `model.raised`), below it its
     P(entails) is the judgement's score, which orders the review queue. Otherwise a
     `supported` verdict becomes `unconfirmed`, naming the rule and the words.
 

@@ -214,6 +214,35 @@ class EveryWordMatched:
             )
 
 
+class PredicateMatched:
+    id = "match.predicate"
+    checks = (
+        "The claim's main verb is matched in the passage by a named equivalence: what the "
+        "claim says happens is never left to the entailment model alone (on the claim "
+        "table's sets the model backed as many false claims as true ones whose verb no "
+        "equivalence matched)."
+    )
+    example = (
+        "The Distributor may advertise the Products outside the Territory.",
+        "The Distributor may sell the Products outside the Territory only in response to "
+        "unsolicited orders.",
+        "no match in the passage for the claim's verb “advertise”",
+    )
+
+    def check(self, reading: Reading) -> Iterator[Finding]:
+        excused = _said_of_anyone(reading)
+        for i in reading.content:
+            token = reading.claim[i]
+            if token.dep_ == "ROOT" and i not in reading.matches and i not in excused:
+                yield Finding(
+                    self.id,
+                    "unconfirmed",
+                    token.text,
+                    "",
+                    f"no match in the passage for the claim's verb “{token.text}”",
+                )
+
+
 class SameStatement:
     id = "match.same_statement"
     checks = (
@@ -254,7 +283,10 @@ class SameStatement:
                 if where[i] != main
                 and not _found_in(reading, i, main)
                 and not _referred_to(reading, i, main)
-                and not _describes_subject(reading.claim[i])
+                and not (
+                    _describes_subject(reading.claim[i])
+                    and reading.figure("claim", i) is None  # "a fee of £250" says the fee
+                )
             ]
             if apart:
                 words = _words(_with_compounds(apart))
@@ -970,6 +1002,58 @@ class ConditionKept:
             )
 
 
+class RestrictionKept:
+    id = "restriction.kept"
+    checks = (
+        "A bounded figure (“less than”, “at least”, “up to” ...) inside a restrictive clause "
+        "of a word the claim matches (a relative clause or participle with no comma before "
+        "it: “stock that is less than nine months old”) is matched by the claim: leaving it "
+        "out says the statement of more than the passage does."
+    )
+    example = (
+        "On termination the Supplier must buy back the Distributor's unsold stock that is in "
+        "its original packaging.",
+        "On termination the Supplier shall buy back the Distributor's unsold stock that is in "
+        "its original packaging and less than nine months old.",
+        "the claim leaves out the passage's restriction “nine months”",
+    )
+
+    def check(self, reading: Reading) -> Iterator[Finding]:
+        targets = {m.passage for m in reading.matches.values() if m.passage is not None}
+        for t in reading.passage:
+            if t.dep_ not in ("relcl", "acl") or t.head.i not in targets:
+                continue
+            first = min(x.i for x in t.subtree)
+            if first and reading.passage[first - 1].text in (",", "(", ";"):
+                continue  # "..., which grew 8%": said of it, not a restriction
+            left = [
+                x
+                for x in t.subtree
+                if reading.figure("passage", x.i) is not None and x.i not in targets and _bounded(x)
+            ]
+            if left:
+                words = _words(_with_compounds(left))
+                yield Finding(
+                    self.id,
+                    "unconfirmed",
+                    "",
+                    words,
+                    f"the claim leaves out the passage's restriction “{words}”",
+                )
+
+
+def _bounded(figure: Token) -> bool:
+    """Whether a word of direction or quantity bounds ``figure`` from the three tokens before
+    it ("less than nine months", "at least 20 days", "up to £5,000"): a limit, not a date
+    or a count that only says which ("released in 1990", "the two engines")."""
+    doc = figure.doc
+    for k in range(max(figure.sent.start, figure.i - 3), figure.i):
+        word, before = lemma(doc[k]), doc[k - 1].lower_ if k else ""
+        if direction_of(word) is not None or quantifier_of(word, before) is not None:
+            return True
+    return False
+
+
 _CLAIM_CONDITIONS = frozenset({"when", "whenever", "once", "where"})
 
 
@@ -1020,6 +1104,7 @@ def _rest(t: Token) -> list[int]:
 
 
 RULES: tuple[Rule, ...] = (
+    PredicateMatched(),
     EveryWordMatched(),
     SameStatement(),
     OppositeWord(),
@@ -1030,6 +1115,7 @@ RULES: tuple[Rule, ...] = (
     SameRoles(),
     FigureAttached(),
     ConditionKept(),
+    RestrictionKept(),
 )
 """Every rule, in the order their findings are reported."""
 
