@@ -46,6 +46,7 @@ search.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import itertools
 import re
@@ -87,8 +88,14 @@ from citeproof.verifier.support._parts import claim_parts
 from citeproof.verifier.support._promise import STRICT, escalated, kept_promise
 from citeproof.verifier.support._provider_judge import ProviderJudge
 from citeproof.verifier.support._request import MODEL, PROVIDER, QUOTE, Examined, Request
-from citeproof.verifier.support._text import Token, is_content, tokenize
-from citeproof.verifier.support.lexicon import READER, WRITER, defined_terms, speakers
+from citeproof.verifier.support._text import LIST_ITEM, LIST_REACH, Token, is_content, tokenize
+from citeproof.verifier.support.lexicon import (
+    READER,
+    THIRD_PERSON,
+    WRITER,
+    defined_terms,
+    speakers,
+)
 
 ANCHOR = 0.3
 _CLAUSE = re.compile(r";\s*")
@@ -793,7 +800,9 @@ def _with_numbers(
     return (chosen[0], *sorted({*chosen[1:], *added} - {chosen[0]}, key=lambda s: s.span))
 
 
-_PRONOUNS = frozenset({"it", "they", "he", "she"})
+def _position(prepared: PreparedSource, sentence: Sentence) -> int:
+    """Where ``sentence`` stands among the source's sentences (in the order of their spans)."""
+    return bisect.bisect_left(prepared.sentences, sentence.span, key=lambda s: s.span)
 
 
 def _with_antecedent(
@@ -803,9 +812,9 @@ def _with_antecedent(
     paid as cash."), the sentence before it in its paragraph, which names who "they" are."""
     added = []
     for sentence in chosen:
-        if not sentence.tokens or sentence.tokens[0].text.casefold() not in _PRONOUNS:
+        if not sentence.tokens or sentence.tokens[0].text.casefold() not in THIRD_PERSON:
             continue
-        at = prepared.sentences.index(sentence)
+        at = _position(prepared, sentence)
         before = prepared.sentences[at - 1] if at else None
         if before is not None and before.paragraph == sentence.paragraph and before not in chosen:
             added.append(before)
@@ -814,26 +823,21 @@ def _with_antecedent(
     return (chosen[0], *sorted({*chosen[1:], *added}, key=lambda s: s.span))
 
 
-_LIST_ITEM = re.compile(r"\s*(?:\(?[a-z0-9]{1,3}\)|[-*•]\s|[a-z0-9]{1,3}\.\s)", re.IGNORECASE)
-LEAD_IN_REACH = 12
-"""List items read back, at most, for the sentence that introduces the list."""
-
-
 def _with_lead_in(chosen: tuple[Sentence, ...], prepared: PreparedSource) -> tuple[Sentence, ...]:
     """``chosen`` and, where its best sentence is an item of a list ("(e) tools used in a
     hire or rental fleet."), the sentence ending in a colon that introduces the list ("The
     warranty does not cover:"): the item says nothing without it."""
     text = prepared.source.text
-    if not chosen or not _LIST_ITEM.match(text, chosen[0].span[0]):
+    if not chosen or not LIST_ITEM.match(text, chosen[0].span[0]):
         return chosen
-    at = prepared.sentences.index(chosen[0])
-    for back in range(at - 1, max(-1, at - 1 - LEAD_IN_REACH), -1):
+    at = _position(prepared, chosen[0])
+    for back in range(at - 1, max(-1, at - 1 - LIST_REACH), -1):
         sentence = prepared.sentences[back]
         if text[slice(*sentence.span)].rstrip().endswith(":"):
             if sentence in chosen:
                 return chosen
             return (chosen[0], *sorted({*chosen[1:], sentence}, key=lambda s: s.span))
-        if not _LIST_ITEM.match(text, sentence.span[0]):
+        if not LIST_ITEM.match(text, sentence.span[0]):
             break
     return chosen
 

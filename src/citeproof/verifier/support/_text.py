@@ -217,6 +217,10 @@ _TOKEN = re.compile(
 )
 # "over 80%" compares, "under the policy" does not: these two only before a number.
 _BEFORE_NUMBER = frozenset({"over", "under"})
+LIST_ITEM = re.compile(r"\s*(?:\(?[a-z0-9]{1,3}\)|[-*•]\s|[a-z0-9]{1,3}\.\s)", re.IGNORECASE)
+"""The marker that opens an item of a list: "(c)", "a)", "- ", "2. "."""
+LIST_REACH = 12
+"""A list's items read back, at most, for the line that introduces it ("... does not cover:")."""
 _NEXT_NUMBER = re.compile(r"\s*(?:[$£€¥]\s?)?\d")
 _NUMBER_SIGN = re.compile(r"\.\s?\d")
 """After "No" (or "no"): the abbreviation of "number" ("No. 20", "no.5")."""

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from citeproof.model import Span
-from citeproof.verifier.support._text import STOP_WORDS, tokenize
+from citeproof.verifier.support._text import LIST_ITEM, LIST_REACH, STOP_WORDS, tokenize
 from citeproof.verifier.support.confirm._parse import parse
 from citeproof.verifier.support.lexicon import (
     ATTRIBUTION,
@@ -37,6 +37,7 @@ from citeproof.verifier.support.lexicon import (
     MODALITY,
     NO_DEFINITIONS,
     READER,
+    THIRD_PERSON,
     WRITER,
     DefinedTerms,
     WordNet,
@@ -188,11 +189,6 @@ def _sentence(doc: Doc, i: int | None) -> int:
     return statement(doc[i]) if i is not None else -1
 
 
-_LIST_MARK = re.compile(r"\s*(?:\(?[a-z0-9]{1,3}\)|[-*•]\s|[a-z0-9]{1,3}\.\s)", re.IGNORECASE)
-_LIST_REACH = 12
-"""Items of a list read back, at most, for the sentence that introduces it."""
-
-
 def statement(token: Token) -> int:
     """Where the statement ``token`` belongs to starts: its sentence, or for an item of a list
     ("(c) tools used in a hire fleet.") the sentence ending in a colon that introduces the
@@ -204,7 +200,7 @@ def statement(token: Token) -> int:
         return doc[sentence.start - 1].sent.start  # the first item, marked or not
     if not _item(sentence):
         return sentence.start
-    for _ in range(_LIST_REACH):
+    for _ in range(LIST_REACH):
         if sentence.start == 0:
             break
         before = doc[sentence.start - 1].sent
@@ -220,7 +216,7 @@ def statement(token: Token) -> int:
 def _item(sentence: Sent) -> bool:
     """Whether ``sentence`` reads as an item of a list: it opens with a marker ("(c)", "-",
     "2.") or ends in a semicolon."""
-    return sentence.text.rstrip().endswith(";") or bool(_LIST_MARK.match(sentence.text))
+    return sentence.text.rstrip().endswith(";") or bool(LIST_ITEM.match(sentence.text))
 
 
 def _sentence_weight(reading: Reading, candidates: dict[int, list[Match]]) -> dict[int, int]:
@@ -364,9 +360,6 @@ def _named(
     return out
 
 
-PRONOUNS = frozenset({"it", "they", "he", "she"})
-
-
 def _by_pronoun(passage: Doc, i: int, found: set[int | None]) -> list[Match]:
     """Claim token ``i`` as the pronoun that opens a passage sentence standing for the
     subject of the sentence before, where that subject is among ``found`` ("It may buy
@@ -374,7 +367,7 @@ def _by_pronoun(passage: Doc, i: int, found: set[int | None]) -> list[Match]:
     out = []
     for sentence in list(passage.sents)[1:]:
         first = next((t for t in sentence if not t.is_punct and not t.is_space), None)
-        if first is None or first.lower_ not in PRONOUNS or first.dep_ not in SUBJECTS:
+        if first is None or first.lower_ not in THIRD_PERSON or first.dep_ not in SUBJECTS:
             continue
         before = passage[sentence.start - 1].sent
         subjects = [t for t in before.root.children if t.dep_ in SUBJECTS]

@@ -24,6 +24,7 @@ from citeproof.verifier.support.lexicon import (
     LIGHT_VERBS,
     MODALITY,
     NEGATORS,
+    THIRD_PERSON,
     Deontic,
     direction_of,
     quantifier_of,
@@ -330,14 +331,11 @@ def _referred_to(reading: Reading, i: int, sentence: int) -> bool:
         return False
     main = next(s for s in reading.passage.sents if s.start == sentence)
     subjects = {t.lower_ for t in main if t.dep_ in ("nsubj", "nsubjpass")}
-    if subjects & _THIRD_PERSON:
+    if subjects & THIRD_PERSON:
         return True
     # "I" and "we" are the writer: a name from another sentence only when it labels who
     # speaks ("Agent: I can confirm ..."), never a signature or a name said of someone else.
     return bool(subjects & {"i", "we"}) and found is not None and _speaker_label(found)
-
-
-_THIRD_PERSON = frozenset({"he", "she", "they", "it"})
 
 
 def _speaker_label(token: Token) -> bool:

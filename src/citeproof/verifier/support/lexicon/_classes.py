@@ -185,6 +185,10 @@ CONDITION_PAIRS = frozenset(
 CONDITION_WORDS = frozenset({"excluding", "notwithstanding"})
 """One-word openers that are not conjunctions ("excluding", "notwithstanding")."""
 
+THIRD_PERSON = frozenset({"he", "she", "they", "it"})
+"""The pronouns that stand for someone or something named before ("It may buy ...", "They
+cannot be paid ...")."""
+
 EXCEPTIONS = frozenset({"unless", "except", "excepting", "save", "excluding", "other"})
 """The openers of `CONDITIONS`, `CONDITION_PAIRS` and `CONDITION_WORDS` that carve an
 exception out of a statement ("unless", "except", "other than", "excluding"), where the
