@@ -165,3 +165,20 @@ def test_a_marker_inside_a_claim_parts_the_words_it_stands_between_020() -> None
     (claim,) = verified.claims
     by_source = {s.source: s for s in claim.support}
     assert [d.text for d in by_source["msa"].differences] == ["Mixed", "cite"]
+
+
+def test_an_id_that_is_a_word_stays_a_word_of_the_claim_020() -> None:
+    """A source cited by a plain word ("lease") keeps that word in the claim its support is
+    judged on: "Under the lease, ..." frames the claim, where blanking the id left "Under
+    the      ," for the rules to read as a direction the passage does not give."""
+    lease = Source(
+        id="lease",
+        kind="document",
+        text="1.2 The Tenant must pay the rent quarterly in advance.",
+    )
+    verified = verify(
+        "Under the lease, the Tenant must pay the rent quarterly in advance [lease].", [lease]
+    )
+    (claim,) = verified.claims
+    (support,) = claim.support
+    assert (support.verdict, support.rule) == ("supported", "confirmed")

@@ -182,13 +182,16 @@ _SOURCE_LABEL = re.compile(
 def _without_markers(claim: VerifiedClaim, text: str, cited: Sequence[str]) -> str:
     """The claim's text with every citation marker, every source label ("Source 1") and
     every cited source id written as a word ("S1 says"; never a bare number, which may be a
-    fact) replaced by spaces (same offsets)."""
+    fact, nor an id that is a word of the language, "lease": "Under the lease, ..." frames
+    the claim) replaced by spaces (same offsets)."""
     chars = list(text[claim.span[0] : claim.span[1]])
     start, end = claim.span
     blanks = [citation.answer_span for citation in claim.citations]
     own = text[start:end]
     blanks += [(start + m.start(), start + m.end()) for m in _SOURCE_LABEL.finditer(own)]
     for source_id in (sid for sid in cited if any(c.isalpha() for c in sid)):
+        if source_id.isalpha() and (source_id.islower() or source_id.istitle()):
+            continue  # "lease", "Handbook": a word of the claim ("Under the lease, ...")
         pattern = rf"(?<![\w-]){re.escape(source_id)}(?![\w-])"
         blanks += [(start + m.start(), start + m.end()) for m in re.finditer(pattern, own)]
     for s, e in blanks:

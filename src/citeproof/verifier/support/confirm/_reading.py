@@ -123,10 +123,10 @@ def read(
             reading.named = _named(passage, passage_text, source_text, lines)
     _figures(reading, "claim", claim_text)
     _figures(reading, "passage", passage_text)
-    content = content_words(claim)
+    framing = _framing(claim)
+    content = content_words(claim, framing)
     reading.content = content
     whole = (source_text or passage_text).casefold()
-    framing = _framing(claim)
     reading.framing = frozenset(framing)
     reading.unnamed = tuple(
         t.i
@@ -227,12 +227,12 @@ def _sentence_weight(reading: Reading, candidates: dict[int, list[Match]]) -> di
     return weight
 
 
-def content_words(claim: Doc) -> tuple[int, ...]:
+def content_words(claim: Doc, framing: set[int] | None = None) -> tuple[int, ...]:
     """The claim's tokens that must each find a match: nouns, names, verbs, adjectives,
     adverbs and numbers, less stop words, light verbs, modal verbs, the words of direction
     and quantity (their own rules read them), and the words that only
     attribute the claim to its source ("the lease states that", "according to the memo")."""
-    framing = _framing(claim)
+    framing = _framing(claim) if framing is None else framing
     out = []
     for t in claim:
         if t.i in framing or t.pos_ not in CONTENT_POS:
