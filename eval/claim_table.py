@@ -50,7 +50,11 @@ BUSINESS_3 = Path(__file__).with_name("business-3")
 """The third business set: eight more kinds of document, written and labelled before any
 judge read them, the check of the judge's changes tuned on the first two
 (eval/business-3/README.md)."""
-BUSINESS_SETS = (BUSINESS, BUSINESS_2, BUSINESS_3)
+BUSINESS_4 = Path(__file__).with_name("business-4")
+"""The fourth business set: eight more kinds of document, written and labelled before any
+judge read them, the check of the changes made after the third was first run
+(eval/business-4/README.md)."""
+BUSINESS_SETS = (BUSINESS, BUSINESS_2, BUSINESS_3, BUSINESS_4)
 FALSE_SUPPORTED = 0.05
 COVERAGE = 0.50
 REVIEW = ("unconfirmed", "partial")
