@@ -14,7 +14,7 @@ word of the name of its writer or reader (``speaker``: "Tillpoint" for the "we" 
 message from tillpoint.example).
 Words inside the claim's verified quotes are matched by their verification (``quoted``).
 Among several candidates the one in the passage sentence holding most of the claim's words
-wins, then the first.
+wins, then the one holding most of its figures, then the first.
 """
 
 from __future__ import annotations
@@ -141,9 +141,19 @@ def read(
     candidates = {i: _candidates(reading, i) for i in content if i not in inside}
     reading.candidates = candidates
     weight = _sentence_weight(reading, candidates)
+    figures = _sentence_weight(
+        reading, {i: [m for m in found if m.how == "figure"] for i, found in candidates.items()}
+    )
     for i, found in candidates.items():
         if found:
-            best = max(found, key=lambda m: (weight.get(_sentence(passage, m.passage), 0), -_at(m)))
+            best = max(
+                found,
+                key=lambda m: (
+                    weight.get(_sentence(passage, m.passage), 0),
+                    figures.get(_sentence(passage, m.passage), 0),  # the figures say which
+                    -_at(m),
+                ),
+            )
             reading.matches[i] = best
     for _ in range(2):  # twice: a verb's choice settles its arguments', and back
         _agree(reading, candidates)
