@@ -87,7 +87,14 @@ from citeproof.verifier.support._nli import Entailment, NliModel
 from citeproof.verifier.support._parts import claim_parts
 from citeproof.verifier.support._promise import STRICT, escalated, kept_promise
 from citeproof.verifier.support._provider_judge import ProviderJudge
-from citeproof.verifier.support._request import MODEL, PROVIDER, QUOTE, Examined, Request
+from citeproof.verifier.support._request import (
+    MODEL,
+    PROVIDER,
+    QUOTE,
+    Examined,
+    Request,
+    naming,
+)
 from citeproof.verifier.support._text import LIST_ITEM, LIST_REACH, Token, is_content, tokenize
 from citeproof.verifier.support.lexicon import (
     READER,
@@ -235,7 +242,7 @@ class SupportJudge:
         content token of the claim but words that only attribute them (nothing left to
         judge: the source is not even prepared)."""
         claim = tokenize(claim_text)
-        judged = _judged(claim, quoted)
+        judged = _judged(claim, (*quoted, *naming(claim_text, source.id)))
         to_judge = [t for t, j in zip(claim, judged, strict=True) if j and is_content(t)]
         if quoted and _only_frames(to_judge):
             return None  # before the source is prepared: nothing here needs it

@@ -14,7 +14,7 @@ from citeproof.model import ClaimSupport, Policy, SupportVerdict
 from citeproof.verifier.support._locate import Sentence
 from citeproof.verifier.support._nli import NliModel
 from citeproof.verifier.support._provider_judge import ProviderJudge
-from citeproof.verifier.support._request import PROVIDER, QUOTE, Examined, Request
+from citeproof.verifier.support._request import PROVIDER, QUOTE, Examined, Request, naming
 from citeproof.verifier.support.confirm import confirm, kept_denial, restated_exception
 
 STRICT = "strict"
@@ -62,9 +62,10 @@ def kept_promise(
     ordered = sorted(found.chosen, key=lambda s: s.span)
     passage = _read_text(text, ordered)
     lines = [s.span for s in ordered]
+    backed = (*request.quoted, *naming(request.claim, request.source.id))
     if support.verdict == "contradicted":
         if not _only_denials(support) or not kept_denial(
-            request.claim, passage, request.quoted, text, lines
+            request.claim, passage, backed, text, lines
         ):
             return _exception_restated(request, support, passage)
         # The fact layer missed the passage's own denial, which the parse reads: the rules
@@ -75,7 +76,7 @@ def kept_promise(
             reason="the passage says this",
             differences=tuple(d for d in support.differences if d.kind != "negation"),
         )
-    outcome = confirm(request.claim, passage, request.quoted, text, lines)
+    outcome = confirm(request.claim, passage, backed, text, lines)
     deciding = outcome.deciding
     unmatched = tuple(
         w for f in outcome.findings if f.rule == EVERY_WORD for w in f.claim_words.split()
