@@ -66,7 +66,20 @@ SCHEDULE = Source(
         "| Option to purchase fee (payable with the final instalment) | £250 |\n"
     ),
 )
-SOURCES = [THREAD, RETURNS, SCHEDULE]
+PURCHASING = Source(
+    id="purchasing",
+    kind="document",
+    title="Purchasing policy",
+    text=(
+        "1.1 This policy applies to all purchases of goods, services and works by the Company "
+        "and its subsidiaries.\n\n"
+        "1.2 It does not apply to:\n\n"
+        "(a) property leases;\n"
+        "(b) purchases of energy on the wholesale market, which follow the Energy Trading "
+        "Policy.\n"
+    ),
+)
+SOURCES = [THREAD, RETURNS, SCHEDULE, PURCHASING]
 
 
 @pytest.mark.parametrize(
@@ -91,6 +104,11 @@ SOURCES = [THREAD, RETURNS, SCHEDULE]
         pytest.param(
             "A documentation fee of £350 is payable with the first instalment. [hp]",
             id="a-table-row",
+        ),
+        pytest.param(
+            "The policy does not apply to purchases of energy on the wholesale market. "
+            "[purchasing]",
+            id="an-item-under-does-not-apply",
         ),
     ],
 )
@@ -138,6 +156,13 @@ def test_a_claim_the_message_or_list_states_is_supported(claim: str) -> None:
             "match.same_statement",
             "“250” is in another sentence of the passage",
             id="the-figure-of-another-row",
+        ),
+        pytest.param(
+            "The policy applies to purchases of energy on the wholesale market. [purchasing]",
+            "unconfirmed",
+            "polarity.kept",
+            "the passage denies “apply”; the claim does not",
+            id="an-item-under-does-not-apply-said-to-apply",
         ),
     ],
 )

@@ -376,7 +376,9 @@ def _by_pronoun(passage: Doc, i: int, found: set[int | None]) -> list[Match]:
     fresh dairy" after "The Franchisee must buy coffee ...": "It" is the Franchisee)."""
     out = []
     for sentence in list(passage.sents)[1:]:
-        first = next((t for t in sentence if not t.is_punct and not t.is_space), None)
+        first = next(  # past a clause number: "1.2 It does not apply to:"
+            (t for t in sentence if not (t.is_punct or t.is_space or t.like_num)), None
+        )
         if first is None or first.lower_ not in THIRD_PERSON or first.dep_ not in SUBJECTS:
             continue
         before = passage[sentence.start - 1].sent

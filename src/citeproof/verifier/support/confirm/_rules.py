@@ -612,7 +612,9 @@ class SamePolarity:
     id = "polarity.kept"
     checks = (
         "A matched verb is denied on both sides or on neither: “not”, “never”, or a subject "
-        "or object under “no” (“No Founder shall” = “Founders may not”)."
+        "or object under “no” (“No Founder shall” = “Founders may not”); so is a light verb "
+        "the claim rests on (“applies”) and the same verb of the passage's statement (“It "
+        "does not apply to:”)."
     )
     example = (
         "The Supplier is liable for indirect loss.",
@@ -628,6 +630,7 @@ class SamePolarity:
             ours, theirs = reading.claim[i], reading.passage[m.passage]
             if ours.pos_ == "ADJ" and ours.dep_ in ("acomp", "attr") and theirs.pos_ == "ADJ":
                 pairs.append((ours.head, theirs.head, ours, theirs))  # "is (not) liable"
+        pairs += [(a, b, a, b) for a, b in _light_roots(reading)]
         for ours, theirs, our_word, their_word in pairs:
             if deontic(ours) != "plain" or deontic(theirs) != "plain":
                 continue  # the modality rule reads negation with the modal
@@ -639,6 +642,27 @@ class SamePolarity:
             yield Finding(
                 self.id, "unconfirmed", our_word.text, their_word.text, f"{side} “{named}”; {other}"
             )
+
+
+def _light_roots(reading: Reading) -> Iterator[tuple[Token, Token]]:
+    """The claim's main verb where it is a light verb no match reads ("The policy applies to
+    purchases of energy"), and each verb of the same lemma in the passage's statement that
+    holds most of the claim's matches ("It does not apply to: ... (b) purchases of energy"):
+    said, or denied, of what the claim matches."""
+    root = next((t for t in reading.claim if t.dep_ == "ROOT"), None)
+    if root is None or root.pos_ not in ("VERB", "AUX") or lemma(root) not in _CARRIERS:
+        return
+    counts: dict[int, int] = {}
+    for m in reading.matches.values():
+        if m.passage is not None:
+            at = statement(reading.passage[m.passage])
+            counts[at] = counts.get(at, 0) + 1
+    if not counts:
+        return
+    main = max(counts, key=lambda s: (counts[s], -s))
+    for t in reading.passage:
+        if lemma(t) == lemma(root) and t.pos_ in ("VERB", "AUX") and statement(t) == main:
+            yield root, t
 
 
 class SameQuantity:
