@@ -53,6 +53,8 @@ _DEFINITION = re.compile(
 _BOLD = re.compile(r"\*\*(?P<name>[^*\n]{2,80})\*\*")
 _WORD = re.compile(r"[A-Za-z][\w&'’.-]*")
 _NAME_END = re.compile(r"[,(<;\[]| - | – ")
+CACHED = 8
+"""Sources whose reading is kept (the last used): each keeps its text alive, so few."""
 _LOOK_BACK = 200
 """How far before a parenthesis its name may stand, in characters."""
 
@@ -83,7 +85,7 @@ NO_DEFINITIONS = DefinedTerms({}, {})
 """A source that defines nothing."""
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=CACHED)
 def defined_terms(text: str) -> DefinedTerms:
     """Every definition of ``text`` (see the module), as pairs of words both ways."""
     found: list[tuple[str, str]] = []

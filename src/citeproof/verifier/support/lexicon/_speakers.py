@@ -22,6 +22,8 @@ WRITER = frozenset({"we", "us", "our", "ours", "i", "me", "my"})
 READER = frozenset({"you", "your", "yours"})
 """The pronouns that name a message's readers."""
 
+CACHED = 8
+"""Sources whose reading is kept (the last used): each keeps its text alive, so few."""
 _FROM = re.compile(r"^From:[ \t]*(?P<who>[^\n]*)$", re.MULTILINE | re.IGNORECASE)
 _TO = re.compile(r"^To:[ \t]*(?P<who>[^\n]*)$", re.MULTILINE | re.IGNORECASE)
 _ADDRESS = re.compile(r"[\w.+-]+@(?P<domain>[\w-]+(?:\.[\w-]+)+)")
@@ -79,7 +81,7 @@ NO_SPEAKERS = Speakers(())
 """A source that is not a mail thread."""
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=CACHED)
 def speakers(text: str) -> Speakers:
     """The messages of ``text``, each from a ``From:`` header line to the next."""
     heads = list(_FROM.finditer(text))
