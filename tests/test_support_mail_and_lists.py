@@ -183,3 +183,16 @@ def test_each_message_names_its_writer_and_readers() -> None:
     assert "marlowe" in second.named("your")  # the signature names the customer's firm
     assert "dara" not in second.writer
     assert speakers(RETURNS.text).messages == ()
+
+
+def test_a_firm_written_as_one_word_in_its_address_is_its_writer() -> None:
+    (message,) = speakers(
+        "From: Daniel Mercer <daniel@corvanefreight.example>\n"
+        "To: Nadia Petrov <nadia@ashgrovecycles.example>\n\n"
+        "We will pass this on to you at cost.\n"
+    ).messages
+    assert message.stands_for("we", "corvane")  # corvanefreight.example
+    assert message.stands_for("you", "ashgrove")
+    assert not message.stands_for("we", "ashgrove")
+    assert not message.stands_for("we", "cor")  # four letters at least
+    assert not message.stands_for("it", "corvane")

@@ -40,6 +40,7 @@ from citeproof.verifier.support.lexicon import (
     THIRD_PERSON,
     WRITER,
     DefinedTerms,
+    Message,
     WordNet,
     defined_terms,
     direction_of,
@@ -81,7 +82,7 @@ class Reading:
     unnamed: tuple[int, ...] = ()  # names in the claim's framing the whole source never writes
     framing: frozenset[int] = frozenset()  # the words that only frame the claim ("Under the lease")
     defined: DefinedTerms = NO_DEFINITIONS  # the source's parties and their defined terms
-    named: dict[int, frozenset[str]] = field(default_factory=dict)  # "we" → who, in its message
+    named: dict[int, tuple[Message, str]] = field(default_factory=dict)  # "we": its message
 
     def matched(self, i: int) -> Token | None:
         """The passage token claim token ``i`` is matched to, or None."""
@@ -350,9 +351,9 @@ def _unit_word(token: Token) -> str:
 
 def _named(
     passage: Doc, text: str, source: str, lines: Sequence[tuple[int, int]]
-) -> dict[int, frozenset[str]]:
-    """Each "we", "I" or "you" of the passage, and the words that name who it is in the
-    message of the source its line stands in."""
+) -> dict[int, tuple[Message, str]]:
+    """Each "we", "I" or "you" of the passage that names someone, with the message of the
+    source its line stands in and the pronoun, folded."""
     thread = speakers(source)
     if not thread.messages:
         return {}
@@ -366,7 +367,7 @@ def _named(
         if line < len(lines):
             message = thread.at(lines[line][0])
             if message is not None and message.named(pronoun):
-                out[token.i] = message.named(pronoun)
+                out[token.i] = (message, pronoun)
     return out
 
 
@@ -421,7 +422,11 @@ def _candidates(reading: Reading, i: int) -> list[Match]:
             for p in passage
             if p.text[:1].isupper() and reading.defined.same(low, folded(p))
         ]
-        exact += [Match(i, p, "speaker") for p, words in reading.named.items() if low in words]
+        exact += [
+            Match(i, p, "speaker")
+            for p, (message, pronoun) in reading.named.items()
+            if message.stands_for(pronoun, low)
+        ]
     if exact and token.pos_ in ("PROPN", "NOUN"):
         exact += _by_pronoun(passage, i, {m.passage for m in exact})
     if exact or token.pos_ == "PROPN" or reading.lexicon is None:

@@ -46,6 +46,8 @@ class Message:
     end: int
     writer: frozenset[str]
     readers: frozenset[str]
+    writer_domains: frozenset[str] = frozenset()  # "corvanefreight" of corvanefreight.example
+    reader_domains: frozenset[str] = frozenset()
 
     def named(self, pronoun: str) -> frozenset[str]:
         """The words ``pronoun`` (folded) stands for in this message."""
@@ -54,6 +56,19 @@ class Message:
         if pronoun in READER:
             return self.readers
         return frozenset()
+
+    def stands_for(self, pronoun: str, word: str) -> bool:
+        """Whether ``pronoun`` (folded) names ``word`` (a folded word of a name) here: one of
+        its words, or the start of its address's domain, where a firm's name is often written
+        as one word ("corvane" of corvanefreight.example; four letters at least)."""
+        if word in self.named(pronoun):
+            return True
+        domains = self.writer_domains if pronoun in WRITER else self.reader_domains
+        return (
+            len(word) >= 4
+            and pronoun in WRITER | READER
+            and any(d.startswith(word) for d in domains)
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +89,7 @@ class Speakers:
         """Whether ``pronoun`` at ``offset`` of the source stands for ``word`` (a folded word
         of a name: "tillpoint" for the "we" of a message from tillpoint.example)."""
         message = self.at(offset)
-        return message is not None and word in message.named(pronoun.casefold())
+        return message is not None and message.stands_for(pronoun.casefold(), word)
 
 
 NO_SPEAKERS = Speakers(())
@@ -108,6 +123,8 @@ def speakers(text: str) -> Speakers:
             end,
             frozenset(writer.union(*(known.get(x, ()) for x in where))),
             frozenset(readers.union(*(known.get(x, ()) for x in theirs))),
+            frozenset(where),
+            frozenset(theirs),
         )
         for start, end, writer, where, readers, theirs in found
     ]
