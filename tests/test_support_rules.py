@@ -256,6 +256,41 @@ def test_a_denial_that_restates_no_exception_is_still_contradicted() -> None:
     assert "unless the failure is caused" in exception["reason"]
 
 
+@pytest.mark.parametrize(
+    ("claim", "verdict", "rule", "says"),
+    [
+        (
+            "Over the full 48 months, the rentals for one short-wheelbase van add up to £19,776.",
+            "unconfirmed",
+            "facts.worked",
+            "(“£19,776”: 48 months × £412), and citeproof does not check sums",
+        ),
+        (
+            "Over the full 48 months, the rentals for one short-wheelbase van add up to £21,000.",
+            "contradicted",
+            "facts.number",
+            "the passage says “£412”, not “£21,000”",
+        ),
+        (
+            "The monthly rental for each short-wheelbase van is £420.",
+            "contradicted",
+            "facts.number",
+            "the passage says “£412”, not “£420”",
+        ),
+    ],
+)
+def test_a_figure_the_passage_works_out_is_for_a_reader_not_contradicted(
+    claim: str, verdict: str, rule: str, says: str
+) -> None:
+    support = _judged(
+        claim,
+        "3.1 The monthly rental for each short-wheelbase van is £412, payable for 48 months.\n\n"
+        "3.2 Excess mileage is charged at 9p a mile.",
+    )
+    assert (support["verdict"], support.get("rule")) == (verdict, rule)
+    assert says in str(support["reason"])
+
+
 def test_every_judgement_of_the_example_answer_names_its_rule() -> None:
     """No verdict without a rule id, but those its verified quotes settle (method quote)."""
     from tests.test_golden import example_answer
@@ -278,7 +313,7 @@ def test_every_rule_is_documented_with_its_example() -> None:
         assert f"| `{rule.id}` |" in page, f"{rule.id} is not in docs/claim-support.md"
         assert claim in page and finds in page, f"{rule.id}'s example is not documented"
     for rule_id in ("confirmed", "model.raised", "escalated", "quote.meaning_changed",
-                    "polarity.exception", "no_passage"):  # fmt: skip
+                    "polarity.exception", "no_passage", "facts.worked"):  # fmt: skip
         assert f"`{rule_id}`" in page, f"{rule_id} is not in docs/claim-support.md"
     for fact in FACT_RULES:
         claim, passage, finds = fact.example

@@ -15,6 +15,8 @@ from citeproof.verifier.support._locate import Sentence
 from citeproof.verifier.support._nli import NliModel
 from citeproof.verifier.support._provider_judge import ProviderJudge
 from citeproof.verifier.support._request import PROVIDER, QUOTE, Examined, Request, naming
+from citeproof.verifier.support._text import tokenize
+from citeproof.verifier.support._worked import WORKED, worked_from
 from citeproof.verifier.support.confirm import confirm, kept_denial, restated_exception
 
 STRICT = "strict"
@@ -64,6 +66,9 @@ def kept_promise(
     lines = [s.span for s in ordered]
     backed = (*request.quoted, *naming(request.claim, request.source.id))
     if support.verdict == "contradicted":
+        worked = _worked(request, found, support)
+        if worked is not None:
+            return worked
         if not _only_denials(support) or not kept_denial(
             request.claim, passage, backed, text, lines
         ):
@@ -203,6 +208,34 @@ def _exception_restated(request: Request, support: ClaimSupport, passage: str) -
         reason=f"citeproof could not confirm this: the claim's denial may restate the "
         f"passage's exception “{exception}”",
         rule=EXCEPTION,
+    )
+
+
+def _worked(request: Request, found: Examined, support: ClaimSupport) -> ClaimSupport | None:
+    """The fact layer's `contradicted`, `unconfirmed` where each figure it found in conflict
+    is worked out from two figures of the passage or the claim (`worked_from`): a sum the
+    reader must check, not another figure (rule `WORKED`). None otherwise."""
+    conflicts = [d for d in support.differences if d.instead is not None]
+    if not conflicts or any(d.kind != "number" for d in conflicts):
+        return None
+    claim = tokenize(request.claim)
+    said = [t for s in found.chosen for t in s.tokens if t.kind == "number"]
+    ways = []
+    for d in conflicts:
+        own = next((t for t in claim if t.span == d.span and t.value is not None), None)
+        if own is None:
+            return None
+        others = [t for t in claim if t.kind == "number" and t.span != own.span]
+        how = own.value is not None and worked_from(own.value, [*others, *said])
+        if not how:
+            return None
+        ways.append(f"“{own.text}”: {how}")
+    return dataclasses.replace(
+        support,
+        verdict="unconfirmed",
+        reason="citeproof could not confirm this: the claim works its figures out from the "
+        f"passage's ({'; '.join(ways)}), and citeproof does not check sums",
+        rule=WORKED,
     )
 
 
