@@ -55,14 +55,32 @@ _COUNT = re.compile(r"\d[\d,]*(?:\.\d+)?")
 
 def _values(token: Token) -> list[tuple[str, float, bool]]:
     """The values ``token`` may enter a sum with: its value, and for a duration the count it
-    is written with too ("48 months": 1,440 days, and 48). Each with its text and whether it
-    is a share (a percentage)."""
+    is written with too ("48 months": 1,440 days, and 48); none for one of a unit ("a single
+    year" + "two years" is no sum a claim works out). Each with its text and whether it is a
+    share (a percentage)."""
     if token.value is None or token.value in (0.0, 1.0):
         return []
     out = [(token.text, token.value, token.unit == "%")]
-    count = _COUNT.match(token.text)
-    if token.unit == "d" and count:
-        number = float(count.group().replace(",", ""))
-        if number not in (0.0, 1.0, token.value):
-            out.append((token.text, number, False))
+    if token.unit != "d":
+        return out
+    count = _count(token.text)
+    if count in (None, 0.0, 1.0):
+        return []  # "a single year", "one month": one of a unit counts for nothing either
+    if count != token.value:
+        out.append((token.text, count, False))
     return out
+
+
+_SPELLED = {
+    "a": 1, "an": 1, "one": 1, "single": 1, "two": 2, "three": 3, "four": 4, "five": 5,
+    "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
+}  # fmt: skip
+
+
+def _count(text: str) -> float | None:
+    """How many of its unit a duration says ("48 months": 48, "a single year": 1)."""
+    digits = _COUNT.match(text)
+    if digits:
+        return float(digits.group().replace(",", ""))
+    first = text.split()[0].casefold() if text.split() else ""
+    return float(_SPELLED[first]) if first in _SPELLED else None
