@@ -56,8 +56,8 @@ _COUNT = re.compile(r"\d[\d,]*(?:\.\d+)?")
 def _values(token: Token) -> list[tuple[str, float, bool]]:
     """The values ``token`` may enter a sum with: its value, and for a duration the count it
     is written with too ("48 months": 1,440 days, and 48); none for one of a unit ("a single
-    year" + "two years" is no sum a claim works out). Each with its text and whether it is a
-    share (a percentage)."""
+    year" + "two years" is no sum a claim works out) or a count it cannot read ("a
+    fortnight"). Each with its text and whether it is a share (a percentage)."""
     if token.value is None or token.value in (0.0, 1.0):
         return []
     out = [(token.text, token.value, token.unit == "%")]
@@ -65,7 +65,7 @@ def _values(token: Token) -> list[tuple[str, float, bool]]:
         return out
     count = _count(token.text)
     if count in (None, 0.0, 1.0):
-        return []  # "a single year", "one month": one of a unit counts for nothing either
+        return []  # "a single year", "one month", or a count not read
     if count != token.value:
         out.append((token.text, count, False))
     return out
