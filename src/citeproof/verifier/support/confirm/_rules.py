@@ -220,8 +220,8 @@ class PredicateMatched:
     checks = (
         "The claim's main verb is matched in the passage by a named equivalence: what the "
         "claim says happens is never left to the entailment model alone (on the claim "
-        "table's sets the model backed as many false claims as true ones whose verb no "
-        "equivalence matched)."
+        "table's evaluation halves the model backed 28 false claims for 39 true ones whose "
+        "verb no equivalence matched)."
     )
     example = (
         "The Distributor may advertise the Products outside the Territory.",
