@@ -775,6 +775,12 @@ def decide(check: FactCheck, score: float, policy: Policy, rules: Rules) -> Supp
     return "unsupported"
 
 
+def _adding(chosen: tuple[Sentence, ...], added: Sequence[Sentence]) -> tuple[Sentence, ...]:
+    """``chosen`` with ``added``: its best sentence first, the others once each in the
+    source's order."""
+    return (chosen[0], *sorted({*chosen[1:], *added} - {chosen[0]}, key=lambda s: s.span))
+
+
 def _with_numbers(
     claim: Sequence[Token],
     judged: Sequence[bool],
@@ -803,8 +809,7 @@ def _with_numbers(
         held |= sentence.keys
     if not added:
         return chosen
-    # The best sentence stays first (it is the one shown), the others in source order.
-    return (chosen[0], *sorted({*chosen[1:], *added} - {chosen[0]}, key=lambda s: s.span))
+    return _adding(chosen, added)  # the best sentence stays first: it is the one shown
 
 
 def _position(prepared: PreparedSource, sentence: Sentence) -> int:
@@ -827,7 +832,7 @@ def _with_antecedent(
             added.append(before)
     if not added:
         return chosen
-    return (chosen[0], *sorted({*chosen[1:], *added}, key=lambda s: s.span))
+    return _adding(chosen, added)
 
 
 def _with_lead_in(chosen: tuple[Sentence, ...], prepared: PreparedSource) -> tuple[Sentence, ...]:
@@ -843,7 +848,7 @@ def _with_lead_in(chosen: tuple[Sentence, ...], prepared: PreparedSource) -> tup
         if text[slice(*sentence.span)].rstrip().endswith(":"):
             if sentence in chosen:
                 return chosen
-            return (chosen[0], *sorted({*chosen[1:], sentence}, key=lambda s: s.span))
+            return _adding(chosen, [sentence])
         if not LIST_ITEM.match(text, sentence.span[0]):
             break
     return chosen
@@ -874,7 +879,7 @@ def _with_plain_statement(
         for position in sorted(set.intersection(*rows)):
             sentence = prepared.sentences[position]
             if sentence not in held and states_plainly(sentence.tokens, covered, words):
-                return (chosen[0], *sorted({*chosen[1:], sentence}, key=lambda s: s.span))
+                return _adding(chosen, [sentence])
     return chosen
 
 
