@@ -263,7 +263,8 @@ def test_a_denial_that_restates_no_exception_is_still_contradicted() -> None:
             "Over the full 48 months, the rentals for one short-wheelbase van add up to £19,776.",
             "unconfirmed",
             "facts.worked",
-            "(“£19,776”: 48 months × £412), and citeproof does not check sums",
+            "works “£19,776” out from the passage's (48 months × £412), and citeproof does not "
+            "check sums",
         ),
         (
             "Over the full 48 months, the rentals for one short-wheelbase van add up to £21,000.",
@@ -313,9 +314,119 @@ def test_every_rule_is_documented_with_its_example() -> None:
         assert f"| `{rule.id}` |" in page, f"{rule.id} is not in docs/claim-support.md"
         assert claim in page and finds in page, f"{rule.id}'s example is not documented"
     for rule_id in ("confirmed", "model.raised", "escalated", "quote.meaning_changed",
-                    "polarity.exception", "no_passage", "facts.worked"):  # fmt: skip
+                    "polarity.exception", "no_passage", "facts.worked",
+                    "facts.applied"):  # fmt: skip
         assert f"`{rule_id}`" in page, f"{rule_id} is not in docs/claim-support.md"
     for fact in FACT_RULES:
         claim, passage, finds = fact.example
         row = f"| `{fact.id}` | {fact.checks} | {claim} | {passage} | {finds} |"
         assert row in page, f"{fact.id} is not in docs/claim-support.md as FACT_RULES says"
+
+
+@pytest.mark.parametrize(
+    ("claim", "verdict", "rule", "says"),
+    [
+        (
+            "A login that has been idle for three months will have been locked.",
+            "unconfirmed",
+            "facts.applied",
+            "applies the passage's “more than 60 days” to “three months”",
+        ),
+        (
+            "A login idle for more than 90 days is locked.",
+            "contradicted",
+            "facts.number",
+            "the passage says “60 days”, not “90 days”",
+        ),
+    ],
+)
+def test_a_case_of_a_bound_is_for_a_reader_but_another_bound_contradicts(
+    claim: str, verdict: str, rule: str, says: str
+) -> None:
+    """ "Three months" is a case of "more than 60 days": citeproof does not check cases
+    against bounds, so a reader does; "more than 90 days" is another bound."""
+    support = _judged(claim, "4.2 Logins idle for more than 60 days are locked automatically.")
+    assert (support["verdict"], support.get("rule")) == (verdict, rule)
+    assert says in str(support["reason"])
+
+
+def test_a_denial_of_what_the_passage_does_not_speak_to_is_no_contradiction() -> None:
+    """The claim's "cannot hold" has no counterpart in "will not exceed": the passage does
+    not speak to holding, so the claim is for a reader, not contradicted; the passage
+    stating what the claim denies still contradicts it."""
+    passage = "The total retention at any time will not exceed £60,000."
+    unread = _judged("The Contractor cannot hold more than £60,000 of retention.", passage)
+    assert unread["verdict"] in ("unconfirmed", "unsupported")
+    assert unread.get("rule") != "facts.negation"
+    denied = _judged(
+        "The Lessee is not liable for tyre damage.",
+        "The Lessee is liable for tyre damage caused by misuse.",
+    )
+    assert denied["verdict"] == "contradicted"
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage", "verdict", "says"),
+    [
+        (  # a cause the passage's condition names, left out
+            "Whenever a lorry is off the road for more than 72 hours, the Lessor will supply a "
+            "replacement lorry from the fourth day.",
+            "If a lorry is off the road for more than 72 hours because of a gearbox fault, the "
+            "Lessor will supply a replacement lorry from the fourth day.",
+            "unconfirmed",
+            "the claim leaves out “because of a gearbox fault” of the passage's condition",
+        ),
+        (
+            "Whenever a lorry is off the road for more than 72 hours because of a gearbox "
+            "fault, the Lessor will supply a replacement lorry from the fourth day.",
+            "If a lorry is off the road for more than 72 hours because of a gearbox fault, the "
+            "Lessor will supply a replacement lorry from the fourth day.",
+            "supported",
+            "",
+        ),
+        (  # a deduction is an exception
+            "If the fair is called off because of flooding, the Organiser will refund all the "
+            "fees paid.",
+            "If the fair is called off because of flooding, the Organiser will refund all fees "
+            "paid, less its documented costs.",
+            "unconfirmed",
+            "“less its documented costs”",
+        ),
+        (
+            "Spare parts are charged at the Contractor's list price plus 10%.",
+            "Spare parts are charged at the Contractor's list price less 10%.",
+            "unconfirmed",
+            "“less 10%”",
+        ),
+        (
+            "Spare parts are charged at the Contractor's list price less 10%.",
+            "Spare parts are charged at the Contractor's list price less 10%.",
+            "supported",
+            "",
+        ),
+        (  # an exception that opens a list the passage does not show
+            "Each party waives all claims arising out of the Lease.",
+            "Each party waives all claims arising out of the Lease, other than:",
+            "unconfirmed",
+            "the claim leaves out the passage's condition “other than” and the list it opens",
+        ),
+    ],
+)
+def test_a_condition_is_kept_whole(claim: str, passage: str, verdict: str, says: str) -> None:
+    support = _judged(claim, passage)
+    assert (support["verdict"] == "supported") == (verdict == "supported"), support
+    if verdict != "supported":
+        assert support.get("rule") == "condition.kept"
+        assert says in str(support["reason"])
+
+
+def test_a_main_verb_no_match_reads_is_denied_on_both_sides_or_neither() -> None:
+    """ "includes" is no content word (nothing needs to match it), but the passage's "does
+    not include" denies it."""
+    passage = "3.2 The hire charge does not include the cost of the Hirer's fuel or drivers."
+    denied = _judged("The hire charge includes the cost of the Hirer's drivers.", passage)
+    assert denied["verdict"] != "supported"
+    assert denied.get("rule") in ("facts.negation", "polarity.kept")
+    assert "not" in str(denied["reason"]) or "denies" in str(denied["reason"])
+    kept = _judged("The hire charge does not include the cost of the Hirer's drivers.", passage)
+    assert kept["verdict"] == "supported"

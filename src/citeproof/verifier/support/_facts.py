@@ -1313,21 +1313,27 @@ class Superlatives:
         )
 
 
+_OWN_UNITS = frozenset({DURATION, ORDINAL})
+"""Units a figure stands for only with its own: a length of time, an ordinal."""
+
+
+def _comparable(a: Token, b: Token) -> bool:
+    """Whether one figure may stand in the other's place: the same unit, or neither of a unit
+    that stands only for its own ("£40" for "40%" may: the passage says another figure)."""
+    if a.unit in _OWN_UNITS or b.unit in _OWN_UNITS:
+        return a.unit == b.unit
+    return True
+
+
 def _counterpart(token: Token, said: Sequence[Token], superlatives: Superlatives) -> Token | None:
     """What the passage says in place of ``token`` in an aligned stretch, if of its kind."""
     if token.kind in ("number", "date"):
         # Of the same kind: "9 months" standing beside "October" in a reordered claim is
         # no other figure for the same thing.
-        # A length of time stands only for a length of time: "500 euros" is no other figure
-        # for "thirty days".
-        other = next(
-            (
-                t
-                for t in said
-                if t.kind == token.kind and (t.unit == DURATION) == (token.unit == DURATION)
-            ),
-            None,
-        )
+        # A length of time stands only for a length of time ("500 euros" is no other figure
+        # for "thirty days"), and an ordinal only for an ordinal ("the second instalment" is
+        # no other figure for "the £48,000 instalment").
+        other = next((t for t in said if t.kind == token.kind and _comparable(t, token)), None)
     elif token.kind == "comparative" and not superlatives.bound(token):
         other = superlatives.turned(token, said)
     elif token.kind == "comparative":

@@ -14,6 +14,7 @@ if typing.TYPE_CHECKING:
         Confirmation,
         Outcome,
         confirm,
+        denial_elsewhere,
         kept_denial,
         restated_exception,
     )
@@ -27,6 +28,7 @@ _WHERE = {
     "RULES": "citeproof.verifier.support.confirm._rules",
     "Rule": "citeproof.verifier.support.confirm._rules",
     "confirm": "citeproof.verifier.support.confirm._confirm",
+    "denial_elsewhere": "citeproof.verifier.support.confirm._confirm",
     "kept_denial": "citeproof.verifier.support.confirm._confirm",
     "restated_exception": "citeproof.verifier.support.confirm._confirm",
 }
@@ -41,6 +43,7 @@ __all__ = [
     "Outcome",
     "Rule",
     "confirm",
+    "denial_elsewhere",
     "kept_denial",
     "restated_exception",
 ]

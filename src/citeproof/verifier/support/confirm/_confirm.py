@@ -12,6 +12,7 @@ from citeproof.verifier.support.confirm._rules import (
     RULES,
     Finding,
     denial_kept,
+    denial_said_elsewhere,
     exception_restated,
 )
 
@@ -66,3 +67,15 @@ def kept_denial(
 ) -> bool:
     """Whether the passage denies each verb the claim denies (see `_rules.denial_kept`)."""
     return denial_kept(read(claim, passage, quoted, source, lines))
+
+
+def denial_elsewhere(
+    claim: str,
+    passage: str,
+    quoted: Sequence[Span] = (),
+    source: str = "",
+    lines: Sequence[tuple[int, int]] = (),
+) -> bool:
+    """Whether each denial the parse places is of something the other side does not speak
+    to (see `_rules.denial_said_elsewhere`)."""
+    return denial_said_elsewhere(read(claim, passage, quoted, source, lines))

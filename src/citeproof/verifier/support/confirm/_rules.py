@@ -8,6 +8,7 @@ first rule in `RULES` gives the reason.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol
@@ -112,7 +113,7 @@ def _denied(token: Token) -> bool:
         if child.dep_ == "neg" or child.lower_ in ("never", "neither"):
             return True
         if child.dep_ in ("nsubj", "nsubjpass", "dobj") and any(
-            d.dep_ == "det" and d.lower_ == "no" for d in child.children
+            d.dep_ == "det" and d.lower_ in ("no", "neither") for d in child.children
         ):
             return True
         if child.dep_ in ("nsubj", "nsubjpass") and child.lower_ in ("nobody", "none", "nothing"):
@@ -612,9 +613,9 @@ class SamePolarity:
     id = "polarity.kept"
     checks = (
         "A matched verb is denied on both sides or on neither: “not”, “never”, or a subject "
-        "or object under “no” (“No Founder shall” = “Founders may not”); so is a light verb "
-        "the claim rests on (“applies”) and the same verb of the passage's statement (“It "
-        "does not apply to:”)."
+        "or object under “no” (“No Founder shall” = “Founders may not”); so is a main verb "
+        "of the claim no match reads (a light verb: “applies”; “includes”) and the same verb "
+        "of the passage's statement (“It does not apply to:”, “does not include”)."
     )
     example = (
         "The Supplier is liable for indirect loss.",
@@ -645,12 +646,16 @@ class SamePolarity:
 
 
 def _light_roots(reading: Reading) -> Iterator[tuple[Token, Token]]:
-    """The claim's main verb where it is a light verb no match reads ("The policy applies to
-    purchases of energy"), and each verb of the same lemma in the passage's statement that
-    holds most of the claim's matches ("It does not apply to: ... (b) purchases of energy"):
-    said, or denied, of what the claim matches."""
+    """The claim's main verb where no match reads it (a light verb, a word of direction, a
+    stop word: "The policy applies to purchases of energy", "The fee includes bar staff"), and each
+    verb of the same lemma in the passage's statement that holds most of the claim's matches
+    ("It does not apply to: ... (b) purchases of energy"): said, or denied, of what the
+    claim matches."""
     root = next((t for t in reading.claim if t.dep_ == "ROOT"), None)
-    if root is None or root.pos_ not in ("VERB", "AUX") or lemma(root) not in _CARRIERS:
+    if root is None or root.pos_ not in ("VERB", "AUX") or root.i in reading.matches:
+        return
+    lem = lemma(root)
+    if lem not in _CARRIERS and (root.i in reading.content or lem in MODALITY or lem == "be"):
         return
     counts: dict[int, int] = {}
     for m in reading.matches.values():
@@ -963,9 +968,13 @@ class ConditionKept:
     checks = (
         "A condition or exception the passage attaches to the matched statement (unless, "
         "except, provided that, subject to, if, only if, other than, excluding, "
-        "notwithstanding) is kept by the claim: the claim states a condition too (for an "
-        "exception, an exception or a denial: an “if” of the claim's own restates no “other "
-        "than”) and matches some of its words, or matches at least half of them."
+        "notwithstanding; a deduction: “less its costs”) is kept by the claim: the claim "
+        "states a condition too (for an exception, an exception or a denial: an “if” of the "
+        "claim's own restates no “other than”) and matches some of its words, or matches at "
+        "least half of them; and no phrase of the condition's verb is left out whole "
+        "(“because of a mechanical fault”). A deduction is kept only by the claim's own "
+        "(“plus 15%” keeps no “less 15%”); an exception that opens a list (“other than:”) "
+        "only by an exception or a denial."
     )
     example = (
         "The Recipient must destroy every copy of the Confidential Information.",
@@ -1005,6 +1014,16 @@ class ConditionKept:
                 and reading.passage[k].lower_ not in STOP_WORDS
             ]
             if not words:
+                if _opens_list(t, clause) and not restates:
+                    said = _stretch(reading.passage, clause)
+                    yield Finding(
+                        self.id,
+                        "unconfirmed",
+                        "",
+                        said,
+                        f"the claim leaves out the passage's condition “{said}” and the list "
+                        "it opens",
+                    )
                 continue
             hit = sum(
                 1
@@ -1012,9 +1031,22 @@ class ConditionKept:
                 if w.i in targets
                 or (restates and (lemma(w) in stated or reading.figure("passage", w.i) in stated))
             )
-            if hit * 2 >= len(words) or (restates and hit):
+            if (hit * 2 >= len(words) or (restates and hit)) and (
+                restates or t.lower_ not in _DEDUCTIONS  # "plus 15%" keeps no "less 15%"
+            ):
+                dropped = _dropped_phrase(reading, clause, targets, stated if restates else set())
+                if dropped is None:
+                    continue
+                said = _stretch(reading.passage, dropped)
+                yield Finding(
+                    self.id,
+                    "unconfirmed",
+                    "",
+                    said,
+                    f"the claim leaves out “{said}” of the passage's condition",
+                )
                 continue
-            said = _words(reading.passage[k] for k in clause)
+            said = _stretch(reading.passage, clause)
             yield Finding(
                 self.id,
                 "unconfirmed",
@@ -1079,8 +1111,71 @@ def _bounded(figure: Token) -> bool:
 _CLAIM_CONDITIONS = frozenset({"when", "whenever", "once", "where"})
 
 
+def _stretch(doc: Doc, indices: list[int]) -> str:
+    """The words at ``indices`` as the text writes them ("less 10%"), a gap as "..."."""
+    parts, start = [], indices[0]
+    for before, k in itertools.pairwise([*indices, -1]):
+        if k != before + 1:
+            parts.append(doc[start : before + 1].text)
+            start = k
+    return " ... ".join(parts)
+
+
+def _opens_list(marker: Token, clause: list[int]) -> bool:
+    """Whether the condition ``marker`` opens is a list that follows its sentence's closing
+    colon ("... arising out of the Dispute, other than:"), its words not in the clause."""
+    sentence = marker.sent
+    last = max(clause, default=marker.i)
+    rest = [t for t in marker.doc[last + 1 : sentence.end] if not t.is_space]
+    return sentence.text.rstrip().endswith(":") and all(t.text == ":" for t in rest)
+
+
+_DEDUCTIONS = frozenset({"less", "minus"})
+
+
+def _deducts(t: Token) -> bool:
+    """Whether "less" or "minus" takes something off what comes before it ("all fees paid,
+    less its documented costs", "list price less 15%"): followed by a determiner, a
+    possessive or a figure, not "than", and not after "or", "no" or "much" ("£50 or less")."""
+    doc = t.doc
+    if t.i == 0 or t.i + 1 >= len(doc):
+        return False
+    before, after = doc[t.i - 1], doc[t.i + 1]
+    if before.lower_ in ("or", "no", "much", "far", "even", "any", "a", "the", "and"):
+        return False
+    return after.lower_ != "than" and (after.pos_ in ("DET", "PRON") or after.like_num)
+
+
+def _dropped_phrase(
+    reading: Reading, clause: list[int], targets: set[int], stated: set[str]
+) -> list[int] | None:
+    """A prepositional phrase of a condition the claim keeps, said of its verb, none of whose
+    words the claim matches ("because of a mechanical fault" in "if a vehicle is off the road
+    for more than 48 hours because of a mechanical fault"): the claim's condition is the wider
+    one."""
+    inside = set(clause)
+    for t in (reading.passage[k] for k in clause):
+        if t.dep_ != "prep" or t.head.i not in inside or t.head.pos_ not in ("VERB", "AUX"):
+            continue  # "of employment" in "the first three months of employment" names them
+        phrase = sorted(x.i for x in t.subtree)
+        words = [
+            reading.passage[k]
+            for k in phrase
+            if reading.passage[k].pos_ in ("NOUN", "PROPN", "VERB", "ADJ", "NUM")
+            and reading.passage[k].lower_ not in STOP_WORDS
+        ]
+        if words and not any(
+            w.i in targets or lemma(w) in stated or reading.figure("passage", w.i) in stated
+            for w in words
+        ):
+            return phrase
+    return None
+
+
 def _opens_condition(t: Token) -> bool:
     low = t.lower_
+    if low in _DEDUCTIONS:
+        return _deducts(t)
     if low in CONDITIONS and t.dep_ in ("mark", "prep", "advmod", "cc", "ROOT", "advcl", "conj"):
         return not (low == "save" and t.pos_ == "VERB")
     nxt = t.doc[t.i + 1] if t.i + 1 < len(t.doc) else None
@@ -1095,6 +1190,9 @@ def _said_of_the_claim(
     """Whether the condition opened by ``marker`` hangs from what the claim states: the
     statement it modifies holds one of the claim's figures (or, for a claim without figures,
     one of its words) outside the condition itself."""
+    if marker.lower_ in _DEDUCTIONS:  # "list price less 15%": said of what it follows
+        before = [t for t in marker.doc[marker.sent.start : marker.i] if not t.is_punct]
+        return bool(before) and before[-1].i in targets
     modified = marker.head.head if marker.dep_ == "mark" else marker.head
     statement = own(modified) - set(clause)
     figures = {
@@ -1189,6 +1287,55 @@ def denial_kept(reading: Reading) -> bool:
         ):
             return False
     return True
+
+
+def denial_said_elsewhere(reading: Reading) -> bool:
+    """Whether the parse places every denial of the claim and of the passage's matched
+    sentences, and none is said of what the other side matches: no verb or adjective denied
+    on one side is matched to the other (nor the object of "is (not) an Event of Default",
+    nor the claim's main verb no match reads, paired with the same verb of the passage), and
+    no claim word is matched inside a phrase the passage denies on its own ("not by branch
+    managers"). Then the denial is of something the other side does not speak to ("cannot
+    hold more than £75,000" against "will not exceed £75,000": nothing holds in the
+    passage). False where the parse places no denial at all: it could not read it."""
+    sentences = _matched_sentences(reading)
+    ours = [t for t in reading.claim if t.pos_ in _PREDICATES and _denies(t)]
+    theirs = [
+        t
+        for t in reading.passage
+        if t.sent.start in sentences and t.pos_ in _PREDICATES and _denies(t)
+    ]
+    phrases = _denied_phrases(reading.passage)
+    if not (ours or theirs or phrases):
+        return False
+    pairs = [
+        (reading.claim[i], reading.passage[m.passage])
+        for i, m in reading.matches.items()
+        if m.passage is not None
+    ]
+    spoken: set[int] = set()  # claim verbs said of something both sides match
+    answered: set[int] = set()  # and the passage's
+    for mine, other in [*pairs, *_light_roots(reading)]:
+        if mine.dep_ == "attr" and other.dep_ == "attr":  # "is (not) an Event of Default"
+            mine, other = mine.head, other.head
+        spoken.add(mine.i)
+        answered.add(other.i)
+    if any(t.i in spoken for t in ours) or any(t.i in answered for t in theirs):
+        return False
+    return not any(other.i in phrases for _, other in pairs)
+
+
+def _denied_phrases(doc: Doc) -> set[int]:
+    """The tokens of each phrase a "not" denies on its own, no verb's denial ("not by branch
+    managers", "but not Unit 3")."""
+    out: set[int] = set()
+    for t in doc:
+        if t.lower_ == "not" and t.head.i != t.i and t.head.pos_ not in ("VERB", "AUX", "ADJ"):
+            out |= {x.i for x in t.head.subtree} - {t.i}
+    return out
+
+
+_PREDICATES = frozenset({"VERB", "AUX", "ADJ"})
 
 
 def _denies(token: Token) -> bool:

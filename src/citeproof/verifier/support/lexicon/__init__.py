@@ -20,6 +20,7 @@ if typing.TYPE_CHECKING:
     from citeproof.verifier.support.lexicon._classes import (
         ANYONE,
         ATTRIBUTION,
+        BOUNDS,
         CONDITION_PAIRS,
         CONDITION_WORDS,
         CONDITIONS,
@@ -56,6 +57,7 @@ if typing.TYPE_CHECKING:
 _WHERE = {
     "ANYONE": "citeproof.verifier.support.lexicon._classes",
     "ATTRIBUTION": "citeproof.verifier.support.lexicon._classes",
+    "BOUNDS": "citeproof.verifier.support.lexicon._classes",
     "CONDITIONS": "citeproof.verifier.support.lexicon._classes",
     "CONDITION_PAIRS": "citeproof.verifier.support.lexicon._classes",
     "CONDITION_WORDS": "citeproof.verifier.support.lexicon._classes",
@@ -91,6 +93,7 @@ __getattr__ = on_first_use(globals(), _WHERE)
 __all__ = [
     "ANYONE",
     "ATTRIBUTION",
+    "BOUNDS",
     "CONDITIONS",
     "CONDITION_PAIRS",
     "CONDITION_WORDS",

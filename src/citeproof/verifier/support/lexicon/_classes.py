@@ -68,6 +68,14 @@ QUANTIFIERS: dict[str, str] = {
 """Quantity words by the class a restatement must keep ("each" = "every", "minimum" = "at
 least"); see `quantifier_of` for the two-word forms."""
 
+BOUNDS = frozenset(
+    {w for w, kind in QUANTIFIERS.items() if kind in ("at_least", "at_most", "more", "less")}
+    | {"above", "below", "beyond", "within", "after", "before", "by", "until", "exceeds"}
+    | {"exceeding", "than"}
+)
+"""Words that make a figure a bound ("at least 10 years", "more than 45 days", "after 13:00",
+"up to £50"): a rule said of every figure on one side of it, not one figure."""
+
 _DIRECTION_PAIRS = (
     ("increase", "decrease"),
     ("rise", "fall"),
@@ -189,10 +197,13 @@ THIRD_PERSON = frozenset({"he", "she", "they", "it"})
 """The pronouns that stand for someone or something named before ("It may buy ...", "They
 cannot be paid ...")."""
 
-EXCEPTIONS = frozenset({"unless", "except", "excepting", "save", "excluding", "other"})
+EXCEPTIONS = frozenset(
+    {"unless", "except", "excepting", "save", "excluding", "other", "less", "minus"}
+)
 """The openers of `CONDITIONS`, `CONDITION_PAIRS` and `CONDITION_WORDS` that carve an
-exception out of a statement ("unless", "except", "other than", "excluding"), where the
-others make it conditional ("if", "provided that", "subject to")."""
+exception out of a statement ("unless", "except", "other than", "excluding"; "less" and
+"minus" a deduction: "all fees paid, less its costs"), where the others make it conditional
+("if", "provided that", "subject to")."""
 
 DOCUMENTS = frozenset(
     {
