@@ -196,3 +196,40 @@ def test_a_firm_written_as_one_word_in_its_address_is_its_writer() -> None:
     assert not message.stands_for("we", "ashgrove")
     assert not message.stands_for("we", "cor")  # four letters at least
     assert not message.stands_for("it", "corvane")
+
+
+LETTER = Source(
+    id="letter",
+    kind="document",
+    title="Engagement letter",
+    text=(
+        "# Valuation Engagement Letter\n\n"
+        "**From:** Ormsby Tate LLP, Chartered Surveyors, 14 Mill Lane, Garton GT1 4AB (the "
+        '"Valuer")\n'
+        "**To:** The Trustees, Kelsall Family Trust, 2 Abbey Row, Garton GT2 9CD (the "
+        '"Client")\n\n'
+        "Dear Trustees,\n\n"
+        "3.1 We will deliver our report within 15 working days of the inspection.\n\n"
+        "3.2 You must give us access to the property on 48 hours' notice.\n"
+    ),
+)
+
+
+def test_a_letterhead_names_the_we_and_the_you_of_a_letter() -> None:
+    """A letter's bold ``From:`` and ``To:`` lines name its writer and its readers: the
+    party, not the street it is in, and the terms it is defined by."""
+    (message,) = speakers(LETTER.text).messages
+    assert {"ormsby", "tate", "valuer"} <= message.writer
+    assert {"kelsall", "trustees", "client"} <= message.readers
+    assert "mill" not in message.writer and "abbey" not in message.readers
+    said = support_of(
+        "Ormsby Tate will deliver its report within 15 working days of the inspection. [letter]",
+        [LETTER],
+    )
+    assert said.verdict == "supported", said
+    swapped = support_of(
+        "Kelsall Family Trust will deliver its report within 15 working days of the "
+        "inspection. [letter]",
+        [LETTER],
+    )
+    assert swapped.verdict != "supported", swapped

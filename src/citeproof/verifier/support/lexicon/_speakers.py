@@ -1,4 +1,4 @@
-"""Who "we", "I" and "you" are in each message of a mail thread.
+"""Who "we", "I" and "you" are in each message of a mail thread, or in a letter.
 
 An answer says "Tillpoint declined to compensate the stores"; the message says "we cannot
 compensate you", and it is from owen.ashby@tillpoint.example, signed "Support Team Lead,
@@ -24,8 +24,15 @@ READER = frozenset({"you", "your", "yours"})
 
 CACHED = 8
 """Sources whose reading is kept (the last used): each keeps its text alive, so few."""
-_FROM = re.compile(r"^From:[ \t]*(?P<who>[^\n]*)$", re.MULTILINE | re.IGNORECASE)
-_TO = re.compile(r"^To:[ \t]*(?P<who>[^\n]*)$", re.MULTILINE | re.IGNORECASE)
+_FROM = re.compile(
+    r"^(?P<bold>\*\*)?From:(?(bold)\*\*)[ \t]*(?P<who>[^\n]*)$", re.MULTILINE | re.IGNORECASE
+)
+_TO = re.compile(
+    r"^(?P<bold>\*\*)?To:(?(bold)\*\*)[ \t]*(?P<who>[^\n]*)$", re.MULTILINE | re.IGNORECASE
+)
+"""A message's headers: a mail's ``From:`` and ``To:``, or a letter's or a quotation's
+letterhead lines written in bold (``**From:** Halloran Pike LLP, ..., 9 Tanner's Row ... (the
+"Auditor")``)."""
 _ADDRESS = re.compile(r"[\w.+-]+@(?P<domain>[\w-]+(?:\.[\w-]+)+)")
 _WORD = re.compile(r"[A-Za-z][\w&'’-]*")
 _PUBLIC = frozenset(
@@ -98,7 +105,8 @@ NO_SPEAKERS = Speakers(())
 
 @lru_cache(maxsize=CACHED)
 def speakers(text: str) -> Speakers:
-    """The messages of ``text``, each from a ``From:`` header line to the next."""
+    """The messages of ``text``, each from a ``From:`` header line to the next (a letter's
+    letterhead: one message)."""
     heads = list(_FROM.finditer(text))
     if not heads:
         return NO_SPEAKERS
@@ -107,13 +115,13 @@ def speakers(text: str) -> Speakers:
     for k, head in enumerate(heads):
         end = heads[k + 1].start() if k + 1 < len(heads) else len(text)
         body = text[head.start() : end]
-        writer, where = _party(head.group("who"))
+        writer, where = _party(_header(head))
         organisation = _signature(body, head.group("who"))
         writer |= organisation
         for label in where:  # the organisation's, never its people's names
             known.setdefault(label, set()).update(organisation | where)
         to = _TO.search(body)
-        readers, theirs = _party(to.group("who")) if to else (set(), set())
+        readers, theirs = _party(_header(to)) if to else (set(), set())
         found.append((head.start(), end, writer, where, readers, theirs))
     # A signature once in the thread names its writer's organisation in every message of it
     # from the same organisation's address.
@@ -129,6 +137,25 @@ def speakers(text: str) -> Speakers:
         for start, end, writer, where, readers, theirs in found
     ]
     return Speakers(tuple(out))
+
+
+def _header(line: re.Match[str]) -> str:
+    """Who a header names. A letterhead line names its party, then the address, then the
+    terms it is defined by: its parts up to the first with a figure in it ("9 Tanner's
+    Row"), and the quoted terms at its end ("Halloran Pike LLP, Chartered Accountants ...
+    (the "Auditor")")."""
+    who = line.group("who")
+    if not line.group("bold"):
+        return who
+    parts = []
+    for part in who.split(","):
+        if any(c.isdigit() for c in part):
+            break
+        parts.append(part)
+    return " ".join([*parts, *_QUOTED.findall(who)])
+
+
+_QUOTED = re.compile(r"[\"“]([^\"”]+)[\"”]")
 
 
 def _party(header: str) -> tuple[set[str], set[str]]:
