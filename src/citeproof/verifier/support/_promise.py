@@ -84,7 +84,9 @@ def kept_promise(
                 and denials
                 and denial_elsewhere(request.claim, passage, backed, text, lines)
             ):
-                return _denial_unread(support, confirm(request.claim, passage, backed, text, lines))
+                return _denied_elsewhere(
+                    support, confirm(request.claim, passage, backed, text, lines)
+                )
             return kept
         # The fact layer missed the passage's own denial, which the parse reads: the rules
         # judge the claim as they judge one the head backs.
@@ -298,7 +300,7 @@ BOUND_REACH = 3
 """Words before a figure that may bound it: "no more than", "at least"."""
 
 
-def _denial_unread(support: ClaimSupport, outcome: Confirmation) -> ClaimSupport:
+def _denied_elsewhere(support: ClaimSupport, outcome: Confirmation) -> ClaimSupport:
     """The fact layer's `contradicted` for a denial on one side only, where the parse matches
     no word the denial is said of on the other side ("cannot hold more than £75,000" against
     "will not exceed £75,000": nothing in the passage holds): the passage does not speak to
