@@ -363,6 +363,11 @@ def test_a_denial_of_what_the_passage_does_not_speak_to_is_no_contradiction() ->
         "The Lessee is liable for tyre damage caused by misuse.",
     )
     assert denied["verdict"] == "contradicted"
+    restated = _judged(  # "is not a competitor" denies what "does not compete" does
+        "Each contractor does not compete with the Owner.",
+        "Each contractor is bound by confidentiality terms and is not a competitor of the Owner.",
+    )
+    assert restated["verdict"] != "contradicted", restated
 
 
 @pytest.mark.parametrize(

@@ -1290,21 +1290,16 @@ def denial_kept(reading: Reading) -> bool:
 
 
 def denial_said_elsewhere(reading: Reading) -> bool:
-    """Whether the parse places every denial of the claim and of the passage's matched
-    sentences, and none is said of what the other side matches: no verb or adjective denied
+    """Whether the parse places every denial of the claim and of the passage, and none is
+    said of what the other side matches: no verb or adjective denied
     on one side is matched to the other (nor the object of "is (not) an Event of Default",
     nor the claim's main verb no match reads, paired with the same verb of the passage), and
     no claim word is matched inside a phrase the passage denies on its own ("not by branch
     managers"). Then the denial is of something the other side does not speak to ("cannot
     hold more than £75,000" against "will not exceed £75,000": nothing holds in the
     passage). False where the parse places no denial at all: it could not read it."""
-    sentences = _matched_sentences(reading)
     ours = [t for t in reading.claim if t.pos_ in _PREDICATES and _denies(t)]
-    theirs = [
-        t
-        for t in reading.passage
-        if t.sent.start in sentences and t.pos_ in _PREDICATES and _denies(t)
-    ]
+    theirs = [t for t in reading.passage if t.pos_ in _PREDICATES and _denies(t)]
     phrases = _denied_phrases(reading.passage)
     if not (ours or theirs or phrases):
         return False
@@ -1339,4 +1334,6 @@ _PREDICATES = frozenset({"VERB", "AUX", "ADJ"})
 
 
 def _denies(token: Token) -> bool:
+    if token.dep_ == "attr" and token.head.i != token.i:
+        token = token.head  # "is not a competitor": its copula's denial
     return negated(token) or deontic(token) in _DENIALS
