@@ -20,8 +20,7 @@ from citeproof.verifier.support._worked import WORKED, worked_from
 from citeproof.verifier.support.confirm import (
     Confirmation,
     confirm,
-    denial_elsewhere,
-    kept_denial,
+    read_denial,
     restated_exception,
 )
 from citeproof.verifier.support.lexicon import BOUNDS
@@ -76,17 +75,15 @@ def kept_promise(
         worked = _worked(request, found, support)
         if worked is not None:
             return worked
-        denials = _only_denials(support)
-        if not denials or not kept_denial(request.claim, passage, backed, text, lines):
+        denial = (
+            read_denial(request.claim, passage, backed, text, lines)
+            if _only_denials(support)
+            else None
+        )
+        if denial is None or not denial.kept:
             kept = _exception_restated(request, support, passage)
-            if (
-                kept is support
-                and denials
-                and denial_elsewhere(request.claim, passage, backed, text, lines)
-            ):
-                return _denied_elsewhere(
-                    support, confirm(request.claim, passage, backed, text, lines)
-                )
+            if kept is support and denial is not None and denial.elsewhere:
+                return _denied_elsewhere(support, denial.confirmation)
             return kept
         # The fact layer missed the passage's own denial, which the parse reads: the rules
         # judge the claim as they judge one the head backs.
@@ -96,7 +93,9 @@ def kept_promise(
             reason="the passage says this",
             differences=tuple(d for d in support.differences if d.kind != "negation"),
         )
-    outcome = confirm(request.claim, passage, backed, text, lines)
+        outcome = denial.confirmation
+    else:
+        outcome = confirm(request.claim, passage, backed, text, lines)
     deciding = outcome.deciding
     unmatched = tuple(
         w for f in outcome.findings if f.rule == EVERY_WORD for w in f.claim_words.split()

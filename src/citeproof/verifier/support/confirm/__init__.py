@@ -12,10 +12,10 @@ from citeproof.lazy import on_first_use
 if typing.TYPE_CHECKING:
     from citeproof.verifier.support.confirm._confirm import (
         Confirmation,
+        Denial,
         Outcome,
         confirm,
-        denial_elsewhere,
-        kept_denial,
+        read_denial,
         restated_exception,
     )
     from citeproof.verifier.support.confirm._rules import RULES, Finding, Rule
@@ -23,13 +23,13 @@ if typing.TYPE_CHECKING:
 
 _WHERE = {
     "Confirmation": "citeproof.verifier.support.confirm._confirm",
+    "Denial": "citeproof.verifier.support.confirm._confirm",
     "Finding": "citeproof.verifier.support.confirm._rules",
     "Outcome": "citeproof.verifier.support.confirm._confirm",
     "RULES": "citeproof.verifier.support.confirm._rules",
     "Rule": "citeproof.verifier.support.confirm._rules",
     "confirm": "citeproof.verifier.support.confirm._confirm",
-    "denial_elsewhere": "citeproof.verifier.support.confirm._confirm",
-    "kept_denial": "citeproof.verifier.support.confirm._confirm",
+    "read_denial": "citeproof.verifier.support.confirm._confirm",
     "restated_exception": "citeproof.verifier.support.confirm._confirm",
 }
 
@@ -39,11 +39,11 @@ __getattr__ = on_first_use(globals(), _WHERE)
 __all__ = [
     "RULES",
     "Confirmation",
+    "Denial",
     "Finding",
     "Outcome",
     "Rule",
     "confirm",
-    "denial_elsewhere",
-    "kept_denial",
+    "read_denial",
     "restated_exception",
 ]

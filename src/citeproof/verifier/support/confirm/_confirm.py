@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from citeproof.model import Span
-from citeproof.verifier.support.confirm._reading import read
+from citeproof.verifier.support.confirm._reading import Reading, read
 from citeproof.verifier.support.confirm._rules import (
     RULES,
     Finding,
@@ -44,7 +44,10 @@ def confirm(
     """Read ``claim`` against ``passage`` (``quoted``: spans of the claim inside its verified
     quotes; ``source``: the whole cited source, where a name that attributes the claim must
     stand; ``lines``: the span in ``source`` of each line of ``passage``) with every rule."""
-    reading = read(claim, passage, quoted, source, lines)
+    return _confirmed(read(claim, passage, quoted, source, lines))
+
+
+def _confirmed(reading: Reading) -> Confirmation:
     found = {(f.rule, f.message): f for rule in RULES for f in rule.check(reading)}
     findings = tuple(found.values())
     if any(f.effect == "contradicted" for f in findings):
@@ -58,24 +61,26 @@ def restated_exception(claim: str, passage: str) -> str | None:
     return exception_restated(read(claim, passage))
 
 
-def kept_denial(
+@dataclass(frozen=True, slots=True)
+class Denial:
+    """How the parse reads a denial the fact layer found on one side only, with the rules'
+    confirmation of the same reading: ``kept``, the passage denies each verb the claim
+    denies (`_rules.denial_kept`); ``elsewhere``, each denial the parse places is of
+    something the other side does not speak to (`_rules.denial_said_elsewhere`)."""
+
+    kept: bool
+    elsewhere: bool
+    confirmation: Confirmation
+
+
+def read_denial(
     claim: str,
     passage: str,
     quoted: Sequence[Span] = (),
     source: str = "",
     lines: Sequence[tuple[int, int]] = (),
-) -> bool:
-    """Whether the passage denies each verb the claim denies (see `_rules.denial_kept`)."""
-    return denial_kept(read(claim, passage, quoted, source, lines))
-
-
-def denial_elsewhere(
-    claim: str,
-    passage: str,
-    quoted: Sequence[Span] = (),
-    source: str = "",
-    lines: Sequence[tuple[int, int]] = (),
-) -> bool:
-    """Whether each denial the parse places is of something the other side does not speak
-    to (see `_rules.denial_said_elsewhere`)."""
-    return denial_said_elsewhere(read(claim, passage, quoted, source, lines))
+) -> Denial:
+    """Read ``claim`` against ``passage`` once (the arguments as `confirm`'s) for its denials
+    and with every rule."""
+    reading = read(claim, passage, quoted, source, lines)
+    return Denial(denial_kept(reading), denial_said_elsewhere(reading), _confirmed(reading))

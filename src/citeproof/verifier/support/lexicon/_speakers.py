@@ -83,11 +83,11 @@ class Speakers:
     """The messages of a source, in order (none: it is not a mail thread)."""
 
     messages: tuple[Message, ...]
+    starts: tuple[int, ...] = ()  # each message's start, in order
 
     def at(self, offset: int) -> Message | None:
         """The message the source's character ``offset`` is in, or None."""
-        starts = [m.start for m in self.messages]
-        k = bisect.bisect_right(starts, offset) - 1
+        k = bisect.bisect_right(self.starts, offset) - 1
         if k < 0 or offset >= self.messages[k].end:
             return None
         return self.messages[k]
@@ -136,7 +136,7 @@ def speakers(text: str) -> Speakers:
         )
         for start, end, writer, where, readers, theirs in found
     ]
-    return Speakers(tuple(out))
+    return Speakers(tuple(out), tuple(m.start for m in out))
 
 
 def _header(line: re.Match[str]) -> str:
