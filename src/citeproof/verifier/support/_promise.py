@@ -303,16 +303,11 @@ def _denied_elsewhere(support: ClaimSupport, outcome: Confirmation) -> ClaimSupp
     """The fact layer's `contradicted` for a denial on one side only, where the parse matches
     no word the denial is said of on the other side ("cannot hold more than £75,000" against
     "will not exceed £75,000": nothing in the passage holds): the passage does not speak to
-    what the claim denies, so the rules decide, and at best the claim is `unconfirmed`: a
-    claim every rule confirms is `unconfirmed` with the fact layer's words, which no reading
-    places."""
+    what the claim denies, so the rules decide, and at best the claim is `unconfirmed`. A
+    claim every rule confirms keeps the fact layer's verdict: the rules saw nothing else."""
     deciding = outcome.deciding
     if deciding is None:
-        return dataclasses.replace(
-            support,
-            verdict="unconfirmed",
-            reason=f"citeproof could not confirm this: {support.reason}",
-        )
+        return support
     against = outcome.outcome == "contradicted"
     return dataclasses.replace(
         support,

@@ -1315,9 +1315,26 @@ def denial_said_elsewhere(reading: Reading) -> bool:
             mine, other = mine.head, other.head
         spoken.add(mine.i)
         answered.add(other.i)
+    # A modal verb's denial is its complement's ("does not require a referral").
+    ours = [_governed(t, spoken) for t in ours]
     if any(t.i in spoken for t in ours) or any(t.i in answered for t in theirs):
         return False
     return not any(other.i in phrases for _, other in pairs)
+
+
+def _governed(verb: Token, spoken: set[int]) -> Token:
+    """For a modal verb ("require", "permit"), a matched word of what it governs, else the
+    verb itself."""
+    if lemma(verb) not in MODALITY:
+        return verb
+    return next(
+        (
+            t
+            for t in verb.subtree
+            if t.i in spoken and t.dep_ not in ("nsubj", "nsubjpass") and t.i != verb.i
+        ),
+        verb,
+    )
 
 
 def _denied_phrases(doc: Doc) -> set[int]:
