@@ -1291,13 +1291,14 @@ def denial_kept(reading: Reading) -> bool:
 
 def denial_said_elsewhere(reading: Reading) -> bool:
     """Whether the parse places every denial of the claim and of the passage, and none is
-    said of what the other side matches: no verb or adjective denied
-    on one side is matched to the other (nor the object of "is (not) an Event of Default",
-    nor the claim's main verb no match reads, paired with the same verb of the passage), and
-    no claim word is matched inside a phrase the passage denies on its own ("not by branch
-    managers"). Then the denial is of something the other side does not speak to ("cannot
-    hold more than £75,000" against "will not exceed £75,000": nothing holds in the
-    passage). False where the parse places no denial at all: it could not read it."""
+    said of what the other side matches: no verb or adjective denied on one side is matched
+    to the other (nor the copula of "is (not) an Event of Default", nor the claim's main verb
+    no match reads, paired with the same verb of the passage, nor a modal verb whose
+    complement is matched), and no claim word is matched inside a phrase the passage denies
+    on its own ("not by branch managers"). Then the denial is of something the other side
+    does not speak to ("cannot hold more than £75,000" against "will not exceed £75,000":
+    nothing holds in the passage). False where the parse places no denial at all: it could
+    not read it."""
     ours = [t for t in reading.claim if t.pos_ in _PREDICATES and _denies(t)]
     theirs = [t for t in reading.passage if t.pos_ in _PREDICATES and _denies(t)]
     phrases = _denied_phrases(reading.passage)
@@ -1308,8 +1309,8 @@ def denial_said_elsewhere(reading: Reading) -> bool:
         for i, m in reading.matches.items()
         if m.passage is not None
     ]
-    spoken: set[int] = set()  # claim verbs said of something both sides match
-    answered: set[int] = set()  # and the passage's
+    spoken: set[int] = set()  # the claim's matched words (a copula for its object)
+    answered: set[int] = set()  # the passage's words they are matched to
     for mine, other in [*pairs, *_light_roots(reading)]:
         if mine.dep_ == "attr" and other.dep_ == "attr":  # "is (not) an Event of Default"
             mine, other = mine.head, other.head

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from citeproof.verifier.support.lexicon._defined import SUFFIXES
@@ -83,7 +83,10 @@ class Speakers:
     """The messages of a source, in order (none: it is not a mail thread)."""
 
     messages: tuple[Message, ...]
-    starts: tuple[int, ...] = ()  # each message's start, in order
+    starts: tuple[int, ...] = field(init=False, default=())  # each message's, in order
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "starts", tuple(m.start for m in self.messages))
 
     def at(self, offset: int) -> Message | None:
         """The message the source's character ``offset`` is in, or None."""
@@ -136,7 +139,7 @@ def speakers(text: str) -> Speakers:
         )
         for start, end, writer, where, readers, theirs in found
     ]
-    return Speakers(tuple(out), tuple(m.start for m in out))
+    return Speakers(tuple(out))
 
 
 def _header(line: re.Match[str]) -> str:
