@@ -29,7 +29,6 @@ STRICT = "strict"
 CONFIRMED = "confirmed"
 """The rule id of a claim every rule confirms."""
 EVERY_WORD = "match.every_word"
-CONDITION = "condition.kept"
 
 
 RAISE_AT = 0.7
@@ -97,10 +96,7 @@ def kept_promise(
     else:
         outcome = confirm(request.claim, passage, backed, text, lines)
     deciding = outcome.deciding
-    unmatched = tuple(
-        w for f in outcome.findings if f.rule == EVERY_WORD for w in f.claim_words.split()
-    )
-    left_out = tuple(f.passage_words for f in outcome.findings if f.rule == CONDITION)
+    unmatched, left_out = outcome.unmatched, outcome.left_out
     if outcome.outcome == "supported":
         return dataclasses.replace(
             support,
@@ -290,9 +286,9 @@ def _case_of(
 
 def _bound(before: str) -> str:
     """The words that make a figure a bound, among the three before it ("at least"), or ""."""
-    words = [w.strip(".,;:()'\"").casefold() for w in before.split()[-BOUND_REACH:]]
-    at = next((i for i, w in enumerate(words) if w in BOUNDS), None)
-    return "" if at is None else " ".join(before.split()[-BOUND_REACH:][at:])
+    near = before.split()[-BOUND_REACH:]
+    at = next((i for i, w in enumerate(near) if w.strip(".,;:()'\"").casefold() in BOUNDS), None)
+    return "" if at is None else " ".join(near[at:])
 
 
 BOUND_REACH = 3
@@ -316,10 +312,8 @@ def _denied_elsewhere(support: ClaimSupport, outcome: Confirmation) -> ClaimSupp
         if against
         else f"citeproof could not confirm this: {deciding.message}",
         rule=deciding.rule,
-        unmatched=tuple(
-            w for f in outcome.findings if f.rule == EVERY_WORD for w in f.claim_words.split()
-        ),
-        left_out=tuple(f.passage_words for f in outcome.findings if f.rule == CONDITION),
+        unmatched=outcome.unmatched,
+        left_out=outcome.left_out,
     )
 
 

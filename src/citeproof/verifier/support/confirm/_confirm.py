@@ -10,6 +10,8 @@ from citeproof.model import Span
 from citeproof.verifier.support.confirm._reading import Reading, read
 from citeproof.verifier.support.confirm._rules import (
     RULES,
+    ConditionKept,
+    EveryWordMatched,
     Finding,
     denial_kept,
     denial_said_elsewhere,
@@ -32,6 +34,18 @@ class Confirmation:
         against = [f for f in self.findings if f.effect == "contradicted"]
         ranked = against or list(self.findings)
         return ranked[0] if ranked else None
+
+    @property
+    def unmatched(self) -> tuple[str, ...]:
+        """The claim's words no equivalence matched (`EveryWordMatched`'s findings)."""
+        return tuple(
+            w for f in self.findings if f.rule == EveryWordMatched.id for w in f.claim_words.split()
+        )
+
+    @property
+    def left_out(self) -> tuple[str, ...]:
+        """The passage's conditions the claim leaves out (`ConditionKept`'s findings)."""
+        return tuple(f.passage_words for f in self.findings if f.rule == ConditionKept.id)
 
 
 def confirm(

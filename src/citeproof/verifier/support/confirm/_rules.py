@@ -1007,53 +1007,27 @@ class ConditionKept:
             clause = _condition_clause(t)
             if not _said_of_the_claim(reading, t, clause, targets):
                 continue  # a condition of another statement in the same sentence
-            words = [
-                reading.passage[k]
-                for k in clause
-                if reading.passage[k].pos_ in ("NOUN", "PROPN", "VERB", "ADJ", "NUM")
-                and reading.passage[k].lower_ not in STOP_WORDS
-            ]
+            words = _condition_words(reading.passage, clause)
+            kept: set[str] = stated if restates else set()
+            hit = sum(1 for w in words if _restated(reading, w, targets, kept))
             if not words:
-                if _opens_list(t, clause) and not restates:
-                    said = _stretch(reading.passage, clause)
-                    yield Finding(
-                        self.id,
-                        "unconfirmed",
-                        "",
-                        said,
-                        f"the claim leaves out the passage's condition “{said}” and the list "
-                        "it opens",
-                    )
-                continue
-            hit = sum(
-                1
-                for w in words
-                if w.i in targets
-                or (restates and (lemma(w) in stated or reading.figure("passage", w.i) in stated))
-            )
-            if (hit * 2 >= len(words) or (restates and hit)) and (
+                if not _opens_list(t, clause) or restates:
+                    continue
+                left, says = clause, _LEFT_OUT_WITH_LIST
+            elif (hit * 2 >= len(words) or (restates and hit)) and (
                 restates or t.lower_ not in _DEDUCTIONS  # "plus 15%" keeps no "less 15%"
             ):
-                dropped = _dropped_phrase(reading, clause, targets, stated if restates else set())
+                dropped = _dropped_phrase(reading, clause, targets, kept)
                 if dropped is None:
                     continue
-                said = _stretch(reading.passage, dropped)
-                yield Finding(
-                    self.id,
-                    "unconfirmed",
-                    "",
-                    said,
-                    f"the claim leaves out “{said}” of the passage's condition",
-                )
-                continue
-            said = _stretch(reading.passage, clause)
-            yield Finding(
-                self.id,
-                "unconfirmed",
-                "",
-                said,
-                f"the claim leaves out the passage's condition “{said}”",
-            )
+                left, says = dropped, "the claim leaves out “{}” of the passage's condition"
+            else:
+                left, says = clause, "the claim leaves out the passage's condition “{}”"
+            said = _stretch(reading.passage, left)
+            yield Finding(self.id, "unconfirmed", "", said, says.format(said))
+
+
+_LEFT_OUT_WITH_LIST = "the claim leaves out the passage's condition “{}” and the list it opens"
 
 
 class RestrictionKept:
@@ -1158,18 +1132,28 @@ def _dropped_phrase(
         if t.dep_ != "prep" or t.head.i not in inside or t.head.pos_ not in ("VERB", "AUX"):
             continue  # "of employment" in "the first three months of employment" names them
         phrase = sorted(x.i for x in t.subtree)
-        words = [
-            reading.passage[k]
-            for k in phrase
-            if reading.passage[k].pos_ in ("NOUN", "PROPN", "VERB", "ADJ", "NUM")
-            and reading.passage[k].lower_ not in STOP_WORDS
-        ]
-        if words and not any(
-            w.i in targets or lemma(w) in stated or reading.figure("passage", w.i) in stated
-            for w in words
-        ):
+        words = _condition_words(reading.passage, phrase)
+        if words and not any(_restated(reading, w, targets, stated) for w in words):
             return phrase
     return None
+
+
+def _condition_words(doc: Doc, indices: list[int]) -> list[Token]:
+    """The words of a condition the claim must keep: nouns, names, verbs, adjectives and
+    figures, less stop words."""
+    return [
+        doc[k]
+        for k in indices
+        if doc[k].pos_ in ("NOUN", "PROPN", "VERB", "ADJ", "NUM")
+        and doc[k].lower_ not in STOP_WORDS
+    ]
+
+
+def _restated(reading: Reading, word: Token, targets: set[int], stated: set[str]) -> bool:
+    """Whether the claim keeps a word of the passage's condition: it is matched, or (where
+    the claim states a condition of its own, ``stated`` its lemmas and figures) the claim
+    says its lemma or its figure."""
+    return word.i in targets or lemma(word) in stated or reading.figure("passage", word.i) in stated
 
 
 def _opens_condition(t: Token) -> bool:
