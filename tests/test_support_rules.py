@@ -292,6 +292,54 @@ def test_a_figure_the_passage_works_out_is_for_a_reader_not_contradicted(
     assert says in str(support["reason"])
 
 
+@pytest.mark.parametrize(
+    ("claim", "passage", "verdict", "rule"),
+    [
+        (  # a day of the month moved by a number of days: a date the reader can check
+            "If the Client provides its stock data on 18 March instead of 13 March, the "
+            "Milestone 2 due date moves back five days to 29 April.",
+            "- Milestone 2: requirements specification approved by the Client, due by 24 April: "
+            "25%;\n\n5.1 The Client will provide its current stock and order data by 13 March.\n"
+            "If the data arrives late, each later milestone date moves back by the same number "
+            "of days.",
+            "unconfirmed",
+            "facts.worked",
+        ),
+        (  # a plain count or years do not move a day of the month: 17 + 2 is no 19th
+            "The session ran from January 19 to February 22, 1916.",
+            "The session ran from January 17 to February 22, 1916, two years after the vote.",
+            "contradicted",
+            "facts.number",
+        ),
+        (  # an ordinal is a position, no operand: "Second" + 20 is no 22
+            "The Second Battle of Lincoln was fought on Saturday 22 May 1217.",
+            "The Second Battle of Lincoln was fought on Saturday 20 May 1217.",
+            "contradicted",
+            "facts.number",
+        ),
+        (  # hours are no count of days divided: 5 ÷ 20 days is no 6 hours
+            "He reached the Pole in 20 days and 6 hours.",
+            "He reached the Pole in 20 days and 5 hours.",
+            "contradicted",
+            "facts.number",
+        ),
+        (  # a share of a sum of money is money
+            "Performance materiality for the audit is £126,000.",
+            "Audit plan.\n\n3.1 We expect to set overall materiality at £180,000 and "
+            "performance materiality at 70% of that figure.\n\n3.2 We will report to the audit "
+            "committee.",
+            "unconfirmed",
+            "facts.worked",
+        ),
+    ],
+)
+def test_a_worked_figure_is_a_sum_a_reader_would_write(
+    claim: str, passage: str, verdict: str, rule: str
+) -> None:
+    support = _judged(claim, passage)
+    assert (support["verdict"], support.get("rule")) == (verdict, rule), support["reason"]
+
+
 def test_every_judgement_of_the_example_answer_names_its_rule() -> None:
     """No verdict without a rule id, but those its verified quotes settle (method quote)."""
     from tests.test_golden import example_answer

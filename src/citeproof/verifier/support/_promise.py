@@ -10,20 +10,18 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 
-from citeproof.model import ClaimDifference, ClaimSupport, Policy, SupportVerdict
+from citeproof.model import ClaimSupport, Policy, SupportVerdict
 from citeproof.verifier.support._locate import Sentence
 from citeproof.verifier.support._nli import NliModel
 from citeproof.verifier.support._provider_judge import ProviderJudge
 from citeproof.verifier.support._request import PROVIDER, QUOTE, Examined, Request, naming
-from citeproof.verifier.support._text import Token, tokenize
-from citeproof.verifier.support._worked import WORKED, worked_from
+from citeproof.verifier.support._worked import worked_out
 from citeproof.verifier.support.confirm import (
     Confirmation,
     confirm,
     read_denial,
     restated_exception,
 )
-from citeproof.verifier.support.lexicon import BOUNDS
 
 STRICT = "strict"
 CONFIRMED = "confirmed"
@@ -71,7 +69,7 @@ def kept_promise(
     lines = [s.span for s in ordered]
     backed = (*request.quoted, *naming(request.claim, request.source.id))
     if support.verdict == "contradicted":
-        worked = _worked(request, found, support)
+        worked = worked_out(request, found, support)
         if worked is not None:
             return worked
         denial = (
@@ -219,80 +217,6 @@ def _exception_restated(request: Request, support: ClaimSupport, passage: str) -
         f"passage's exception “{exception}”",
         rule=EXCEPTION,
     )
-
-
-def _worked(request: Request, found: Examined, support: ClaimSupport) -> ClaimSupport | None:
-    """The fact layer's `contradicted`, `unconfirmed` where each figure it found in conflict
-    is one the claim works out or applies, not another figure: worked out from two figures
-    of the passage or the claim (`worked_from`: a sum the reader must check, rule `WORKED`),
-    or a case of a bound of the passage ("12 years' continuous service" against "at least 10
-    years'", "reaches us at 14:30" against "after 13:00": rule `APPLIED`). The rule is the
-    first figure's. None otherwise."""
-    conflicts = [d for d in support.differences if d.instead is not None]
-    if not conflicts or any(d.kind not in ("number", "date") for d in conflicts):
-        return None
-    claim = tokenize(request.claim)
-    text = request.source.text
-    said = [(s, t) for s in found.chosen for t in s.tokens if t.value is not None]
-    ways: list[tuple[str, str]] = []
-    for d in conflicts:
-        own = next((t for t in claim if t.span == d.span and t.value is not None), None)
-        if own is None or own.value is None:
-            return None
-        others = [t for t in claim if t.kind == "number" and t.span != own.span]
-        numbers = [t for _, t in said if t.kind == "number"]
-        how = worked_from(own.value, [*others, *numbers]) if d.kind == "number" else None
-        if how:
-            ways.append((WORKED, f"works “{own.text}” out from the passage's ({how})"))
-            continue
-        bound = _case_of(own, d, text, said) if not _bound(request.claim[: d.span[0]]) else ""
-        if not bound:
-            return None
-        ways.append((APPLIED, f"applies the passage's “{bound}” to “{own.text}”"))
-    told = "; ".join(way for _, way in ways)
-    checks = {rule for rule, _ in ways}
-    what = " or ".join("sums" if r == WORKED else "a case against a bound" for r in sorted(checks))
-    return dataclasses.replace(
-        support,
-        verdict="unconfirmed",
-        reason=f"citeproof could not confirm this: the claim {told}, and citeproof does not "
-        f"check {what}",
-        rule=ways[0][0],
-    )
-
-
-APPLIED = "facts.applied"
-"""The rule id of a claim that applies a bound of its passage to a case of its own."""
-
-
-def _case_of(
-    own: Token, conflict: ClaimDifference, text: str, said: Sequence[tuple[Sentence, Token]]
-) -> str:
-    """The bound of the passage ("at least 10 years") the claim's figure ``own``, no bound
-    itself, stands against, or "": a figure the passage states as it is is no case."""
-    if any(t.value == own.value and t.unit == own.unit for _, t in said):
-        return ""
-    return next(
-        (
-            f"{words} {t.text}"
-            for sentence, t in said
-            if t.text == conflict.instead
-            and t.unit == own.unit
-            and (words := _bound(text[sentence.span[0] : t.span[0]]))
-        ),
-        "",
-    )
-
-
-def _bound(before: str) -> str:
-    """The words that make a figure a bound, among the three before it ("at least"), or ""."""
-    near = before.split()[-BOUND_REACH:]
-    at = next((i for i, w in enumerate(near) if w.strip(".,;:()'\"").casefold() in BOUNDS), None)
-    return "" if at is None else " ".join(near[at:])
-
-
-BOUND_REACH = 3
-"""Words before a figure that may bound it: "no more than", "at least"."""
 
 
 def _denied_elsewhere(support: ClaimSupport, outcome: Confirmation) -> ClaimSupport:

@@ -1,49 +1,184 @@
-"""Figures a claim works out from the passage's: a sum, a difference, a product, a quotient or
-a share of two figures it states ("£19,776" for 48 rentals of £412; "29 April" for "24 April"
-and "five days" later; "£429" for 15% of £2,860).
+"""Figures a claim works out from the passage's, or applies a bound of the passage to.
 
-citeproof does not check arithmetic: the fact layer reads such a figure as another figure
-than the passage's, and would call a true worked example `contradicted`. `worked_from` says
-which two figures give it, so that the judge leaves the claim `unconfirmed` for a reader
-instead (rule `facts.worked`), never `supported`.
+A claim may state a sum, a difference, a product, a quotient or a share of two figures the
+passage states ("£19,776" for 48 rentals of £412; "18 March" for "13 March" and "five days"
+later; "£429" for 15% of £2,860), or a case of a bound ("12 years' service" against "at least
+10 years"). citeproof checks neither: the fact layer reads such a figure as another figure
+than the passage's, and would call a true worked example `contradicted`. `worked_out` tells
+which figures give it, so that the judge leaves the claim `unconfirmed` for a reader instead
+(rules `facts.worked` and `facts.applied`), never `supported`.
+
+A sum is one a reader could write down: its figures measure the same thing (money with money,
+days with days, plain counts with counts), a product or quotient has at most one measured
+figure, a share is a percentage of a figure, and a day of the month moves only by a number of
+days. An ordinal is a position and no operand ("the Second Battle" + 20 is no 22).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from typing import NamedTuple
 
-from citeproof.verifier.support._text import Token
+from citeproof.model import ClaimDifference, ClaimSupport
+from citeproof.verifier.support._locate import Sentence
+from citeproof.verifier.support._request import Examined, Request
+from citeproof.verifier.support._text import ORDINAL, Token, tokenize
+from citeproof.verifier.support.lexicon import BOUNDS
 
 WORKED = "facts.worked"
 """The rule id of a claim whose conflicting figures its passage's figures work out."""
+APPLIED = "facts.applied"
+"""The rule id of a claim that applies a bound of its passage to a case of its own."""
 MAX_OPERANDS = 40
 """Figures read as operands, at most (the claim's and the passage's, first first)."""
+BOUND_REACH = 3
+"""Words before a figure that may bound it: "no more than", "at least"."""
 _CENT = 0.005  # money and shares are rounded to the penny or the hundredth
+_DAY = "day of month"  # the measure of "19" in "January 19": it moves by days only
+_DAYS = "d"  # the unit of a duration, in days
+_SHARE = "%"
 
 
-def worked_from(value: float, operands: Sequence[Token]) -> str | None:
-    """How two of ``operands`` (figures with values) give ``value``, written for a reader
-    ("48 × £412"), or None. Operands of 0 and 1 count for nothing; a value the operands
-    state as it is, or two equal operands, work out nothing (a figure said of another thing
-    is the fact layer's to read, not a sum)."""
-    figures = [f for t in operands[:MAX_OPERANDS] for f in _values(t)]
-    if any(_equal(x, value) for _, x, _ in figures):
+def worked_out(request: Request, found: Examined, support: ClaimSupport) -> ClaimSupport | None:
+    """The fact layer's `contradicted`, `unconfirmed` where each figure it found in conflict
+    is one the claim works out or applies, not another figure: worked out from two figures
+    of the passage or the claim (`worked_from`: a sum the reader must check, rule `WORKED`),
+    or a case of a bound of the passage ("12 years' continuous service" against "at least 10
+    years'", "reaches us at 14:30" against "after 13:00": rule `APPLIED`). The rule is the
+    first figure's. None otherwise."""
+    conflicts = [d for d in support.differences if d.instead is not None]
+    if not conflicts or any(d.kind not in ("number", "date") for d in conflicts):
         return None
-    for (a, x, share), (b, y, _) in itertools.permutations(figures, 2):
-        if _equal(x, y):
+    claim = tokenize(request.claim)
+    text = request.source.text
+    said = [(s, t) for s in found.chosen for t in s.tokens if t.value is not None]
+    stated = list(_figures(claim))
+    passage = [f for s in found.chosen for f in _figures(s.tokens)]
+    ways: list[tuple[str, str]] = []
+    for d in conflicts:
+        at = next(
+            (i for i, t in enumerate(claim) if t.span == d.span and t.value is not None), None
+        )
+        if at is None:
+            return None
+        own = claim[at]
+        stated = list(_figures(claim))
+        result = next((f for f in stated if f.span == own.span), None)
+        others = [f for f in stated if f.span != own.span]
+        how = (
+            worked_from(result, [*others, *passage])
+            if d.kind == "number" and result is not None
+            else None
+        )
+        if how:
+            ways.append((WORKED, f"works “{own.text}” out from the passage's ({how})"))
             continue
-        for result, sign in (
-            (x + y, "+"),
-            (x - y, "−"),
-            (x * y, "×"),
-            (x / y if y else None, "÷"),
-            (x / 100 * y if share else None, "of"),
-        ):
-            if result is not None and _equal(result, value):
-                return f"{a} {sign} {b}"
+        bound = _case_of(own, d, text, said) if not _bound(request.claim[: d.span[0]]) else ""
+        if not bound:
+            return None
+        ways.append((APPLIED, f"applies the passage's “{bound}” to “{own.text}”"))
+    told = "; ".join(way for _, way in ways)
+    checks = {rule for rule, _ in ways}
+    what = " or ".join("sums" if r == WORKED else "a case against a bound" for r in sorted(checks))
+    return dataclasses.replace(
+        support,
+        verdict="unconfirmed",
+        reason=f"citeproof could not confirm this: the claim {told}, and citeproof does not "
+        f"check {what}",
+        rule=ways[0][0],
+    )
+
+
+class Figure(NamedTuple):
+    """A figure that may enter a sum: its text, its value, what it measures (a unit, "" for
+    a plain count, `_DAY` for a day of the month) and where it stands."""
+
+    text: str
+    value: float
+    measure: str
+    span: tuple[int, int]
+
+
+def worked_from(result: Figure, operands: Sequence[Figure]) -> str | None:
+    """How two of ``operands`` give ``result``, written for a reader ("48 months × £412"),
+    or None. Operands of 0 and 1 count for nothing; a value the operands state as it is, or
+    two equal operands, work out nothing (a figure said of another thing is the fact
+    layer's to read, not a sum); and the operands must measure what the result measures
+    (`_gives`)."""
+    figures = [f for f in operands[:MAX_OPERANDS] if f.value not in (0.0, 1.0)]
+    if any(_equal(f.value, result.value) for f in figures):
+        return None
+    for a, b in itertools.permutations(figures, 2):
+        if _equal(a.value, b.value):
+            continue
+        for value, sign in _results(a, b):
+            if (
+                value is not None
+                and _equal(value, result.value)
+                and _gives(a, sign, b) == result.measure
+            ):
+                return f"{a.text} {sign} {b.text}"
     return None
+
+
+def _results(a: Figure, b: Figure) -> Iterator[tuple[float | None, str]]:
+    x, y = a.value, b.value
+    yield x + y, "+"
+    yield x - y, "−"
+    yield x * y, "×"
+    yield (x / y if y else None), "÷"
+    yield (x / 100 * y if a.measure == _SHARE else None), "of"
+
+
+def _gives(a: Figure, sign: str, b: Figure) -> str | None:
+    """What ``a sign b`` measures, or None for no sum a reader would write: days move a day
+    of the month; otherwise a sum or difference is of its figures' one measure, a product
+    has at most one measured figure, a quotient's divisor is a count or of the dividend's
+    measure, and a share is of the figure it is taken of."""
+    if sign in ("+", "−"):
+        if a.measure == _DAY and b.measure == _DAYS:
+            return _DAY
+        return a.measure if a.measure == b.measure != _DAY else None
+    if _DAY in (a.measure, b.measure):
+        return None
+    if sign == "×":
+        return None if a.measure and b.measure else a.measure or b.measure
+    if sign == "÷":
+        return a.measure if not b.measure else "" if a.measure == b.measure else None
+    return b.measure  # "of": a share of b
+
+
+def _figures(tokens: Sequence[Token]) -> Iterator[Figure]:
+    """The figures of ``tokens`` that may enter a sum: each number with what it measures, and
+    for a duration the count it is written with too ("48 months": 1,440 days, and 48); none
+    for an ordinal, one of a unit ("a single year" + "two years" is no sum a claim works
+    out) or a count it cannot read ("a fortnight")."""
+    for i, token in enumerate(tokens):
+        if token.kind != "number" or token.value is None or token.unit == ORDINAL:
+            continue
+        count = _count(token.text) if token.unit == _DAYS else None
+        if token.unit == _DAYS and count in (None, 0.0, 1.0):
+            continue  # "a single year", "one month", or a count not read
+        yield Figure(
+            token.text, token.value, _DAY if _day_of_month(tokens, i) else token.unit, token.span
+        )
+        if count is not None and count != token.value:
+            yield Figure(token.text, count, "", token.span)
+
+
+def _day_of_month(tokens: Sequence[Token], i: int) -> bool:
+    """Whether the plain number ``tokens[i]`` is a day of the month: 1 to 31, beside a
+    month's name ("January 19", "19 January")."""
+    token = tokens[i]
+    if token.unit or token.value is None or not token.value.is_integer():
+        return False
+    if not 1 <= token.value <= 31:
+        return False
+    beside = [tokens[j] for j in (i - 1, i + 1) if 0 <= j < len(tokens)]
+    return any(t.kind == "date" and t.value is None for t in beside)
 
 
 def _equal(x: float, y: float) -> bool:
@@ -51,26 +186,6 @@ def _equal(x: float, y: float) -> bool:
 
 
 _COUNT = re.compile(r"\d[\d,]*(?:\.\d+)?")
-
-
-def _values(token: Token) -> list[tuple[str, float, bool]]:
-    """The values ``token`` may enter a sum with: its value, and for a duration the count it
-    is written with too ("48 months": 1,440 days, and 48); none for one of a unit ("a single
-    year" + "two years" is no sum a claim works out) or a count it cannot read ("a
-    fortnight"). Each with its text and whether it is a share (a percentage)."""
-    if token.value is None or token.value in (0.0, 1.0):
-        return []
-    out = [(token.text, token.value, token.unit == "%")]
-    if token.unit != "d":
-        return out
-    count = _count(token.text)
-    if count in (None, 0.0, 1.0):
-        return []  # "a single year", "one month", or a count not read
-    if count != token.value:
-        out.append((token.text, count, False))
-    return out
-
-
 _SPELLED = {
     "a": 1, "an": 1, "one": 1, "single": 1, "two": 2, "three": 3, "four": 4, "five": 5,
     "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
@@ -84,3 +199,29 @@ def _count(text: str) -> float | None:
         return float(digits.group().replace(",", ""))
     first = text.split()[0].casefold() if text.split() else ""
     return float(_SPELLED[first]) if first in _SPELLED else None
+
+
+def _case_of(
+    own: Token, conflict: ClaimDifference, text: str, said: Sequence[tuple[Sentence, Token]]
+) -> str:
+    """The bound of the passage ("at least 10 years") the claim's figure ``own``, no bound
+    itself, stands against, or "": a figure the passage states as it is is no case."""
+    if any(t.value == own.value and t.unit == own.unit for _, t in said):
+        return ""
+    return next(
+        (
+            f"{words} {t.text}"
+            for sentence, t in said
+            if t.text == conflict.instead
+            and t.unit == own.unit
+            and (words := _bound(text[sentence.span[0] : t.span[0]]))
+        ),
+        "",
+    )
+
+
+def _bound(before: str) -> str:
+    """The words that make a figure a bound, among the three before it ("at least"), or ""."""
+    near = before.split()[-BOUND_REACH:]
+    at = next((i for i, w in enumerate(near) if w.strip(".,;:()'\"").casefold() in BOUNDS), None)
+    return "" if at is None else " ".join(near[at:])
