@@ -323,6 +323,12 @@ def test_a_figure_the_passage_works_out_is_for_a_reader_not_contradicted(
             "contradicted",
             "facts.number",
         ),
+        (  # an ISO date's day is a day of the month too: 13 + five days is no 16th
+            "The parts were shipped on 2026-03-16.",
+            "The parts were shipped on 2026-03-13; transit takes five days.",
+            "contradicted",
+            "facts.number",
+        ),
         (  # a share of a sum of money is money
             "Performance materiality for the audit is £126,000.",
             "Audit plan.\n\n3.1 We expect to set overall materiality at £180,000 and "

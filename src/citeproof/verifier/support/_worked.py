@@ -173,9 +173,7 @@ def _day_of_month(tokens: Sequence[Token], i: int) -> bool:
     """Whether the plain number ``tokens[i]`` is a day of the month: 1 to 31, beside a
     month's name ("January 19", "19 January")."""
     token = tokens[i]
-    if token.unit or token.value is None or not token.value.is_integer():
-        return False
-    if not 1 <= token.value <= 31:
+    if token.unit or token.value is None or token.value % 1 or not 1 <= token.value <= 31:
         return False
     beside = [tokens[j] for j in (i - 1, i + 1) if 0 <= j < len(tokens)]
     return any(t.kind == "date" and t.value is None for t in beside)
