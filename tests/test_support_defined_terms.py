@@ -44,7 +44,33 @@ NDA = Source(
         "written request from the Discloser.\n"
     ),
 )
-SOURCES = [LICENCE, NDA]
+LIFTS = Source(
+    id="lifts",
+    kind="document",
+    title="Lift maintenance contract",
+    text=(
+        "# Lift Maintenance Contract\n\n"
+        '**Contractor:** Vantage Lift Services Ltd, 6 Foundry Close, Halsey (the "Contractor")\n'
+        "**Client:** Carrow House Management Company Ltd, Carrow House, 40 Pennant Street, "
+        'Halsey (the "Client")\n'
+        '**Building:** Carrow House, 40 Pennant Street, Halsey (the "Building")\n\n'
+        "6.1 The Client may end this contract on six months' written notice, given no earlier "
+        "than 1 May 2028.\n\n"
+        "6.2 The Contractor may end this contract on twelve months' written notice.\n"
+    ),
+)
+BENEFITS = Source(
+    id="benefits",
+    kind="document",
+    title="Employee benefits summary",
+    text=(
+        "# Employee Benefits Summary 2026\n\n"
+        '**Employer:** Ostrander Foods Ltd (the "Company")\n\n'
+        "This summary does not form part of your contract of employment, and the Company may "
+        "change these benefits by giving at least three months' notice.\n"
+    ),
+)
+SOURCES = [LICENCE, NDA, LIFTS, BENEFITS]
 
 
 @pytest.mark.parametrize(
@@ -62,6 +88,16 @@ SOURCES = [LICENCE, NDA]
             "Brindle must return all Confidential Information within 14 days of a written "
             "request from Orchard. [nda]",
             id="parenthesis-definitions",
+        ),
+        pytest.param(
+            "Ostrander can change these benefits by giving at least three months' notice. "
+            "[benefits]",
+            id="heading-with-parenthesis",
+        ),
+        pytest.param(
+            "Carrow House can end the contract on six months' written notice, given no "
+            "earlier than 1 May 2028. [lifts]",
+            id="a-name-of-two-definitions",
         ),
     ],
 )
@@ -94,6 +130,12 @@ def test_a_party_named_for_its_defined_term_is_supported(claim: str) -> None:
             "Recipient must return",
             id="the-other-party-by-parenthesis",
         ),
+        pytest.param(
+            "Carrow House can end the contract on twelve months' written notice. [lifts]",
+            "facts.doer_swapped",
+            "Contractor may end",
+            id="the-other-party-of-a-name-of-two-definitions",
+        ),
     ],
 )
 def test_a_party_given_the_others_clause_is_contradicted(claim: str, rule: str, says: str) -> None:
@@ -123,6 +165,14 @@ def test_definitions_are_read_from_headings_and_parentheses() -> None:
     assert terms.term_of("ltd") == frozenset()  # a company suffix names no one
     assert terms.same("licensee", "harrowgate")
     assert not terms.same("licensee", "tessellate")
+
+
+def test_a_heading_that_also_gives_the_term_defines_its_name_as_both() -> None:
+    terms = defined_terms(BENEFITS.text)
+    assert terms.term_of("ostrander") == {"employer", "company"}  # not the label "Employer:"
+    assert terms.same("company", "ostrander")
+    assert terms.defines(BENEFITS.text.index("Company"))  # where it is defined ...
+    assert not terms.defines(BENEFITS.text.rindex("Company"))  # ... not where a clause uses it
 
 
 def test_mail_headers_and_titles_define_nothing() -> None:

@@ -500,7 +500,9 @@ def _as_defined(claim: list[Token], passage: Sequence[Token], text: str) -> list
     passage's "Licensee's", so the fact layer reads one party, not a name said instead of
     another; in a mail thread, a name the passage lacks as the "we" or "you" that stands for
     it in its message ("Tillpoint" for the "we" of a message from tillpoint.example). A
-    defined term the claim uses stays as it is."""
+    defined term the claim uses stays as it is. Where a name's word is in two definitions
+    ("Carrow House", the Building and the Client's name), the term a clause of the passage
+    uses comes before one the passage only defines."""
     named = [i for i, t in enumerate(claim) if t.text[:1].isupper() and t.kind in ("word", "name")]
     if not named or not passage:
         return claim
@@ -511,12 +513,13 @@ def _as_defined(claim: list[Token], passage: Sequence[Token], text: str) -> list
     for i in named:
         token = claim[i]
         word = token.text.casefold().removesuffix("'s").removesuffix("’s")
+        terms = defined.term_of(word)
         same = next(
             (
                 p
-                for p in passage
+                for p in sorted(passage, key=lambda p: defined.defines(p.span[0]))
                 if p.text[:1].isupper()
-                and p.text.casefold().removesuffix("'s").removesuffix("’s") in defined.term_of(word)
+                and p.text.casefold().removesuffix("'s").removesuffix("’s") in terms
             ),
             None,
         )

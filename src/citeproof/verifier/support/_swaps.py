@@ -149,6 +149,8 @@ def doer_swapped(
         if not names <= said:
             continue  # a name the source never gives is the fact layer's own difference
         what = frozenset(t.key for t in claim[v + 1 : v + 1 + _OBJECT_WORDS] if is_content(t))
+        if not what:
+            continue  # "the cover Ambledown must hold": done to nothing the claim says after it
         other: list[int] = []
         for j, token in enumerate(passage):
             if token.key != verb.key:

@@ -65,6 +65,12 @@ class DefinedTerms:
 
     pairs: dict[str, frozenset[str]]
     terms: dict[str, frozenset[str]]  # a name's word → the defined terms it stands for
+    spans: tuple[tuple[int, int], ...] = ()  # where the source defines them, in order
+
+    def defines(self, at: int) -> bool:
+        """Whether offset ``at`` of the source is in a definition (a heading line ``Role:
+        Name``, a parenthesis ``(the "Term")``): where a term is defined, not used."""
+        return any(start <= at < end for start, end in self.spans)
 
     def term_of(self, word: str) -> frozenset[str]:
         """The defined terms ``word`` (folded) is a word of the name of: for "harrowgate"
@@ -89,16 +95,18 @@ NO_DEFINITIONS = DefinedTerms({}, {})
 def defined_terms(text: str) -> DefinedTerms:
     """Every definition of ``text`` (see the module), as pairs of words both ways."""
     found: list[tuple[str, str]] = []
+    spans: list[tuple[int, int]] = []
     for m in _HEADING.finditer(text):
         role = m.group("role").strip()
         if role.casefold() in MAIL_HEADERS or role.split()[0].casefold() in MAIL_HEADERS:
             continue
-        name = _NAME_END.split(m.group("name").replace("**", ""), maxsplit=1)[0]
-        found.append((name, role))
+        found.append((_heading_name(m), role))
+        spans.append(m.span())
     for m in _DEFINITION.finditer(text):
         name = _defined_name(text, m.start())
         if name:
             found.append((name, m.group("term")))
+            spans.append(m.span())
     pairs: dict[str, set[str]] = {}
     named: dict[str, set[str]] = {}
     for name, term in found:
@@ -113,16 +121,22 @@ def defined_terms(text: str) -> DefinedTerms:
     if not pairs:
         return NO_DEFINITIONS
     return DefinedTerms(
-        {k: frozenset(v) for k, v in pairs.items()}, {k: frozenset(v) for k, v in named.items()}
+        {k: frozenset(v) for k, v in pairs.items()},
+        {k: frozenset(v) for k, v in named.items()},
+        tuple(sorted(spans)),
     )
 
 
 def _defined_name(text: str, at: int) -> str:
     """The name a parenthesis at ``at`` defines: the last bold name on its line since the
-    previous parenthesis, else the capitalised words right before it."""
+    previous parenthesis, else the capitalised words right before it; on a heading line
+    (``**Employer:** Ostrander Foods Ltd (the "Company")``), the heading's name."""
     line_start = text.rfind("\n", 0, at) + 1
     start = max(line_start, at - _LOOK_BACK, text.rfind(")", 0, at) + 1)
     window = text[start:at]
+    heading = _HEADING.match(text, line_start, at)
+    if heading:  # "**Employer:** Ostrander Foods Ltd (the "Company")": the heading's name
+        return _heading_name(heading)
     bold = list(_BOLD.finditer(window))
     if bold:
         return bold[-1].group("name")
@@ -134,6 +148,12 @@ def _defined_name(text: str, at: int) -> str:
             break
         run.append(bare)
     return " ".join(reversed(run))
+
+
+def _heading_name(heading: re.Match[str]) -> str:
+    """The name of a heading line ``Role: Name, address (the "Term")``: up to its first
+    comma, parenthesis or dash."""
+    return _NAME_END.split(heading.group("name").replace("**", ""), maxsplit=1)[0]
 
 
 def _words(text: str) -> frozenset[str]:
