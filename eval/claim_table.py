@@ -58,7 +58,11 @@ BUSINESS_5 = Path(__file__).with_name("business-5")
 """The fifth business set: eight more kinds of document, written and labelled before any
 judge read them, the check of the changes made after the fourth was first run
 (eval/business-5/README.md)."""
-BUSINESS_SETS = (BUSINESS, BUSINESS_2, BUSINESS_3, BUSINESS_4, BUSINESS_5)
+BUSINESS_6 = Path(__file__).with_name("business-6")
+"""The sixth business set: eight more kinds of document, written and labelled before any
+judge read them, the check of the changes made after the fifth was first run
+(eval/business-6/README.md)."""
+BUSINESS_SETS = (BUSINESS, BUSINESS_2, BUSINESS_3, BUSINESS_4, BUSINESS_5, BUSINESS_6)
 FALSE_SUPPORTED = 0.05
 COVERAGE = 0.50
 REVIEW = ("unconfirmed", "partial")

@@ -463,6 +463,15 @@ def test_a_denial_of_what_the_passage_does_not_speak_to_is_no_contradiction() ->
             "supported",
             "",
         ),
+        (  # the claim's denial is the statement's own, no restatement of its exception
+            "The Agency will not approach any person it has placed with the Client about other "
+            "roles for 12 months after the placement starts.",
+            "5.2 The Agency will not approach any person it has placed with the Client about "
+            "other roles for 12 months after the placement starts, unless that person "
+            "approaches the Agency first.",
+            "unconfirmed",
+            "“unless that person approaches the Agency first”",
+        ),
         (  # an exception that opens a list the passage does not show
             "Each party waives all claims arising out of the Lease.",
             "Each party waives all claims arising out of the Lease, other than:",

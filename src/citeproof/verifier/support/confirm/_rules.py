@@ -969,8 +969,9 @@ class ConditionKept:
         "A condition or exception the passage attaches to the matched statement (unless, "
         "except, provided that, subject to, if, only if, other than, excluding, "
         "notwithstanding; a deduction: “less its costs”) is kept by the claim: the claim "
-        "states a condition too (for an exception, an exception or a denial: an “if” of the "
-        "claim's own restates no “other than”) and matches some of its words, or matches at "
+        "states a condition too (for an exception, an exception, or a denial where the "
+        "passage's statement is no denial itself: an “if” of the claim's own restates no "
+        "“other than”) and matches some of its words, or matches at "
         "least half of them; and no phrase of the condition's verb is left out whole "
         "(“because of a mechanical fault”). A deduction is kept only by the claim's own "
         "(“plus 15%” keeps no “less 15%”); an exception that opens a list (“other than:”) "
@@ -997,13 +998,17 @@ class ConditionKept:
         # An exception ("other than", "unless") is restated only by an exception or a
         # denial: the claim's "if" is a condition of its own, not the passage's exception.
         claim_exceptions = any(
-            (_opens_condition(t) and t.lower_ in EXCEPTIONS) or t.lower_ in NEGATORS
-            for t in reading.claim
+            _opens_condition(t) and t.lower_ in EXCEPTIONS for t in reading.claim
         )
+        claim_denies = any(t.lower_ in NEGATORS for t in reading.claim)
         for t in reading.passage:
             if t.sent.start not in sentences or not _opens_condition(t):
                 continue
-            restates = claim_exceptions if t.lower_ in EXCEPTIONS else claim_conditions
+            restates = (
+                claim_exceptions or (claim_denies and not _denied(_modified(t)))
+                if t.lower_ in EXCEPTIONS
+                else claim_conditions
+            )
             clause = _condition_clause(t)
             if not _said_of_the_claim(reading, t, clause, targets):
                 continue  # a condition of another statement in the same sentence
@@ -1177,14 +1182,18 @@ def _said_of_the_claim(
     if marker.lower_ in _DEDUCTIONS:  # "list price less 15%": said of what it follows
         before = [t for t in marker.doc[marker.sent.start : marker.i] if not t.is_punct]
         return bool(before) and before[-1].i in targets
-    modified = marker.head.head if marker.dep_ == "mark" else marker.head
-    statement = own(modified) - set(clause)
+    statement = own(_modified(marker)) - set(clause)
     figures = {
         m.passage for i, m in reading.matches.items() if m.how == "figure" and m.passage is not None
     }
     if figures:
         return bool(figures & statement)
     return bool(targets & statement)
+
+
+def _modified(marker: Token) -> Token:
+    """The statement the condition ``marker`` opens hangs from: its verb."""
+    return marker.head.head if marker.dep_ == "mark" else marker.head
 
 
 def _condition_clause(t: Token) -> list[int]:
