@@ -346,6 +346,36 @@ def test_a_worked_figure_is_a_sum_a_reader_would_write(
     assert (support["verdict"], support.get("rule")) == (verdict, rule), support["reason"]
 
 
+@pytest.mark.parametrize(
+    ("claim", "passage", "verdict", "rule"),
+    [
+        (  # "free of charge" denies the charge in other words
+            "The Client provides the kitchen and the gas at no charge.",
+            "1.2 The Client will provide the kitchen and the gas free of charge.",
+            "unconfirmed",
+            "polarity.reworded",
+        ),
+        (  # the passage denies nothing: the claim's denial is its own
+            "The Client may not assign the licence.",
+            "4.1 The Client may assign the licence to a group company.",
+            "contradicted",
+            "facts.negation",
+        ),
+        (  # the passage denies something else, and the parse reads the flip
+            "The Client may not assign the licence.",
+            "4.1 The Client may assign the licence to a group company, but not to a competitor.",
+            "contradicted",
+            "modality.kept",
+        ),
+    ],
+)
+def test_a_denial_the_passage_may_say_in_other_words_is_for_a_reader(
+    claim: str, passage: str, verdict: str, rule: str
+) -> None:
+    support = _judged(claim, passage)
+    assert (support["verdict"], support.get("rule")) == (verdict, rule), support["reason"]
+
+
 def test_every_judgement_of_the_example_answer_names_its_rule() -> None:
     """No verdict without a rule id, but those its verified quotes settle (method quote)."""
     from tests.test_golden import example_answer
@@ -369,7 +399,7 @@ def test_every_rule_is_documented_with_its_example() -> None:
         assert claim in page and finds in page, f"{rule.id}'s example is not documented"
     for rule_id in ("confirmed", "model.raised", "escalated", "quote.meaning_changed",
                     "polarity.exception", "no_passage", "facts.worked",
-                    "facts.applied"):  # fmt: skip
+                    "facts.applied", "polarity.reworded"):  # fmt: skip
         assert f"`{rule_id}`" in page, f"{rule_id} is not in docs/claim-support.md"
     for fact in FACT_RULES:
         claim, passage, finds = fact.example

@@ -181,6 +181,13 @@ def quantifier_of(lemma: str, before: str = "") -> str | None:
     return QUANTIFIERS.get(lemma)
 
 
+DENYING = frozenset({"without", "only", "free", "fixed", "outside", "cannot"})
+"""Words that deny in their meaning, beside `NEGATORS`: "free of charge" (no charge), "fixed
+for the first year" (not changed), "only the Client may" (no one else), "outside the cover",
+"without notice". A passage that says one of them may deny what a claim denies with "not"
+in other words. An exception ("unless", "except") is no denial of the statement it carves
+from: a claim that restates it is `polarity.exception`'s."""
+
 CONDITIONS = frozenset({"unless", "except", "excepting", "provided", "providing", "if", "save"})
 """Words that open a condition or an exception a restatement may not drop ("unless", "except
 that", "provided that", "if"); the two-word openers are `CONDITION_PAIRS`."""
