@@ -376,6 +376,37 @@ def test_a_denial_the_passage_may_say_in_other_words_is_for_a_reader(
     assert (support["verdict"], support.get("rule")) == (verdict, rule), support["reason"]
 
 
+@pytest.mark.parametrize(
+    ("answer", "verdict"),
+    [
+        (  # its words say the opposite of the quote beside them
+            'Valuations older than six months are accepted ("Valuations older than six months '
+            'are not accepted") [doc].',
+            "contradicted",
+        ),
+        (
+            'Valuations older than six months are not accepted ("Valuations older than six '
+            'months are not accepted") [doc].',
+            "supported",
+        ),
+        ('The policy says "Valuations older than six months are not accepted" [doc].', "supported"),
+    ],
+)
+def test_the_words_around_a_verified_quote_are_judged_on_their_own(
+    answer: str, verdict: str
+) -> None:
+    """A verified quote speaks for itself; what the claim says beside it must agree with the
+    passage without the quote's words lending it a denial."""
+    source = Source(
+        id="doc",
+        kind="document",
+        text="Valuations older than six months are not accepted; a new valuation is ordered at "
+        "the applicant's cost.",
+    )
+    (claim,) = verify(answer, [source]).claims
+    assert claim.verdict == verdict, claim.support
+
+
 def test_every_judgement_of_the_example_answer_names_its_rule() -> None:
     """No verdict without a rule id, but those its verified quotes settle (method quote)."""
     from tests.test_golden import example_answer

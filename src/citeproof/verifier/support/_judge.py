@@ -257,12 +257,16 @@ class SupportJudge:
         ordered = sorted(chosen, key=lambda s: s.span)
         passage_tokens: list[Token] = [t for s in ordered for t in s.tokens]
         weights = claim_weights(claim, prepared)
+        # The claim's own words, without its verified quotes: each quote speaks for itself,
+        # and the words around it must say what the passage says on their own ("are
+        # accepted (“... are not accepted ...”)" keeps no denial from its quote).
+        own = [t for t, j in zip(claim, judged, strict=True) if j]
         check = check_facts(
             claim_text,
-            _as_defined(claim, passage_tokens, source.text),
+            _as_defined(own, passage_tokens, source.text),
             passage_tokens,
             weights,
-            judged,
+            [True] * len(own),
             prepared.keys,
             lead=lead,
             sentence=chosen[0].tokens if chosen else (),

@@ -8,7 +8,6 @@ configured LLM; `warm_up` loads what it needs before a service's first request.
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Callable, Sequence
 
 from citeproof.model import ClaimSupport, Policy, SupportVerdict
@@ -23,7 +22,6 @@ from citeproof.verifier.support.confirm import (
     read_denial,
     restated_exception,
 )
-from citeproof.verifier.support.lexicon import DENYING, NEGATORS
 
 STRICT = "strict"
 CONFIRMED = "confirmed"
@@ -84,9 +82,8 @@ def kept_promise(
             if kept is support and denial is not None:
                 if denial.elsewhere:
                     return _denied_elsewhere(support, denial.confirmation)
-                theirs = _denies_too(support, passage)
-                if theirs:
-                    return _denied_otherwise(support, denial.confirmation, theirs)
+                if denial.reworded and _denial_only(support):
+                    return _denied_otherwise(support, denial.confirmation, denial.reworded)
             return kept
         # The fact layer missed the passage's own denial, which the parse reads: the rules
         # judge the claim as they judge one the head backs.
@@ -252,26 +249,12 @@ REWORDED = "polarity.reworded"
 other words."""
 
 
-def _denies_too(support: ClaimSupport, passage: str) -> str:
-    """Where the fact layer's only conflict is the claim's denial ("the claim says “not”;
-    the passage does not"), the passage's own denying word, if it says one (`NEGATORS`,
-    `DENYING`: "free of charge" for "at no charge", "fixed for the first year" for "cannot
-    be raised"); else "". The fact layer aligned the two denials to different words; the
-    parse did not place them either."""
-    if not _denial_only(support) or any(d.instead for d in support.differences):
-        return ""
-    words = re.findall(r"[a-z]+(?:['’]t)?", passage.casefold())
-    return next((w for w in words if w in _DENIALS or w.endswith(("n't", "n’t"))), "")
-
-
-_DENIALS = NEGATORS | DENYING
-
-
 def _denied_otherwise(support: ClaimSupport, outcome: Confirmation, theirs: str) -> ClaimSupport:
-    """The fact layer's `contradicted` for the claim's denial, against a passage that denies
-    with ``theirs``: `contradicted` only where the rules find a contradiction of their own,
-    else `unconfirmed` (rule `REWORDED`): one denial in other words, or two, is the reader's
-    to tell."""
+    """The fact layer's `contradicted` for the claim's denial ("the claim says “not”; the
+    passage does not"), where the passage's statement it is matched to denies with
+    ``theirs`` (`Denial.reworded`): `contradicted` only where the rules find a contradiction
+    of their own, else `unconfirmed` (rule `REWORDED`): one denial in other words, or two,
+    is the reader's to tell."""
     deciding = outcome.deciding
     if deciding is not None and outcome.outcome == "contradicted":
         return dataclasses.replace(

@@ -15,6 +15,7 @@ from citeproof.verifier.support.confirm._rules import (
     Finding,
     denial_kept,
     denial_said_elsewhere,
+    denied_in_other_words,
     exception_restated,
 )
 
@@ -80,10 +81,14 @@ class Denial:
     """How the parse reads a denial the fact layer found on one side only, with the rules'
     confirmation of the same reading: ``kept``, the passage denies each verb the claim
     denies (`_rules.denial_kept`); ``elsewhere``, each denial the parse places is of
-    something the other side does not speak to (`_rules.denial_said_elsewhere`)."""
+    something the other side does not speak to (`_rules.denial_said_elsewhere`);
+    ``reworded``, the word by which the passage's statement the claim's denial is matched to
+    denies too, or "" (`_rules.denied_in_other_words`: "free" of "free of charge" for "at no
+    charge")."""
 
     kept: bool
     elsewhere: bool
+    reworded: str
     confirmation: Confirmation
 
 
@@ -97,4 +102,9 @@ def read_denial(
     """Read ``claim`` against ``passage`` once (the arguments as `confirm`'s) for its denials
     and with every rule."""
     reading = read(claim, passage, quoted, source, lines)
-    return Denial(denial_kept(reading), denial_said_elsewhere(reading), _confirmed(reading))
+    return Denial(
+        denial_kept(reading),
+        denial_said_elsewhere(reading),
+        denied_in_other_words(reading),
+        _confirmed(reading),
+    )

@@ -14,12 +14,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol
 
 from citeproof.verifier.support._text import STOP_WORDS
-from citeproof.verifier.support.confirm._reading import Match, Reading, lemma, statement
+from citeproof.verifier.support.confirm._reading import QUOTED, Match, Reading, lemma, statement
 from citeproof.verifier.support.lexicon import (
     ANYONE,
     CONDITION_PAIRS,
     CONDITION_WORDS,
     CONDITIONS,
+    DENYING,
     DIRECTIONS,
     EXCEPTIONS,
     LIGHT_VERBS,
@@ -1263,7 +1264,11 @@ def denial_kept(reading: Reading) -> bool:
     in a hire fleet"; "cannot be resolved" for "is not resolved"): the parse reads the denial
     where the fact layer's alignment did not; and no verb the passage denies is matched to one
     the claim states. False when the claim denies nothing."""
-    denied = [t for t in reading.claim if t.pos_ in ("VERB", "AUX", "ADJ") and _denies(t)]
+    denied = [
+        t
+        for t in reading.claim
+        if t.pos_ in ("VERB", "AUX", "ADJ") and _denies(t) and not _quoted(reading, t.i)
+    ]
     if not denied:
         return False
     for verb in denied:
@@ -1280,6 +1285,12 @@ def denial_kept(reading: Reading) -> bool:
         ):
             return False
     return True
+
+
+def _quoted(reading: Reading, i: int) -> bool:
+    """Whether claim token ``i`` stands in a verified quote: the quote says it, as written."""
+    m = reading.matches.get(i)
+    return m is not None and m.how == QUOTED
 
 
 def denial_said_elsewhere(reading: Reading) -> bool:
@@ -1314,6 +1325,59 @@ def denial_said_elsewhere(reading: Reading) -> bool:
     if any(t.i in spoken for t in ours) or any(t.i in answered for t in theirs):
         return False
     return not any(other.i in phrases for _, other in pairs)
+
+
+def denied_in_other_words(reading: Reading) -> str:
+    """The word by which the passage's statement that the claim's denial is matched to denies
+    too, or "": for each denial of the claim ("not", "no", "never", "nothing"), what it is
+    said of (a modal verb's matched complement: "does not have to provide"), and a denying
+    word (`NEGATORS`, `DENYING`) that no claim word matches in the clause of each of the
+    passage's matches of that (`_clause`: "free of charge" for "at no charge"; not the "only"
+    of "; a single year is accepted only with approval" for "do not have to provide"; not
+    where another sentence says it plainly: "Since March, branch managers approve
+    exceptions")."""
+    spoken = {i for i, m in reading.matches.items() if m.passage is not None}
+    answered = {m.passage for m in reading.matches.values() if m.passage is not None}
+    for token in reading.claim:
+        if token.lower_ not in NEGATORS and token.dep_ != "neg":
+            continue
+        said_of = _governed(token.head if token.head.i != token.i else token, spoken)
+        found = [m.passage for m in reading.candidates.get(said_of.i, ()) if m.passage is not None]
+        words = [
+            next(
+                (
+                    t.text
+                    for t in _clause(_clause_verb(reading.passage[k]))
+                    if (t.lower_ in NEGATORS | DENYING or t.dep_ == "neg") and t.i not in answered
+                ),
+                "",
+            )
+            for k in found
+        ]
+        if words and all(words):
+            return words[0]
+    return ""
+
+
+def _clause(verb: Token) -> Iterator[Token]:
+    """The tokens of ``verb``'s clause: its subtree less the clauses coordinated with it
+    ("; a single year is accepted only with approval"), its nouns' conjuncts kept."""
+    for t in verb.subtree:
+        node = t
+        while node.i != verb.i and not (
+            node.dep_ in ("conj", "parataxis") and node.pos_ in ("VERB", "AUX")
+        ):
+            node = node.head
+        if node.i == verb.i:
+            yield t
+
+
+def _clause_verb(token: Token) -> Token:
+    """The verb of the clause ``token`` stands in (itself, for a verb), or the root."""
+    node = token
+    while node.pos_ not in ("VERB", "AUX") and node.head.i != node.i:
+        node = node.head
+    return node
 
 
 def _governed(verb: Token, spoken: set[int]) -> Token:
