@@ -268,8 +268,8 @@ def _denied_otherwise(support: ClaimSupport, outcome: Confirmation, theirs: str)
     return dataclasses.replace(
         support,
         verdict="unconfirmed",
-        reason=f"citeproof could not confirm this: the claim says “{denied}” and the passage "
-        f"“{theirs}”, which may be the same denial in other words",
+        reason=f"citeproof could not confirm this: the passage denies too (“{theirs}”), "
+        f"maybe what the claim denies with “{denied}”",
         rule=REWORDED,
         unmatched=outcome.unmatched,
         left_out=outcome.left_out,
