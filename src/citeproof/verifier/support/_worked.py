@@ -59,13 +59,9 @@ def worked_out(request: Request, found: Examined, support: ClaimSupport) -> Clai
     passage = [f for s in found.chosen for f in _figures(s.tokens)]
     ways: list[tuple[str, str]] = []
     for d in conflicts:
-        at = next(
-            (i for i, t in enumerate(claim) if t.span == d.span and t.value is not None), None
-        )
-        if at is None:
+        own = next((t for t in claim if t.span == d.span and t.value is not None), None)
+        if own is None:
             return None
-        own = claim[at]
-        stated = list(_figures(claim))
         result = next((f for f in stated if f.span == own.span), None)
         others = [f for f in stated if f.span != own.span]
         how = (
