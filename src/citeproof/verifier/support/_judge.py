@@ -513,6 +513,8 @@ def _as_defined(claim: list[Token], passage: Sequence[Token], text: str) -> list
     defined = defined_terms(text)
     thread = speakers(text)
     keys = {t.key for t in passage}
+    capitals = [p for p in passage if p.text[:1].isupper()]
+    used_first = sorted(capitals, key=lambda p: defined.defines(p.span[0]))
     out = list(claim)
     for i in named:
         token = claim[i]
@@ -521,9 +523,8 @@ def _as_defined(claim: list[Token], passage: Sequence[Token], text: str) -> list
         same = next(
             (
                 p
-                for p in sorted(passage, key=lambda p: defined.defines(p.span[0]))
-                if p.text[:1].isupper()
-                and p.text.casefold().removesuffix("'s").removesuffix("’s") in terms
+                for p in used_first
+                if p.text.casefold().removesuffix("'s").removesuffix("’s") in terms
             ),
             None,
         )
