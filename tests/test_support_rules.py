@@ -256,6 +256,20 @@ def test_a_denial_that_restates_no_exception_is_still_contradicted() -> None:
     assert "unless the failure is caused" in exception["reason"]
 
 
+def test_a_denial_that_restates_an_other_than_is_for_a_reader() -> None:
+    passage = (
+        "2.1 The Buyer will buy the plant, vehicles and equipment in the asset register, other "
+        "than the two forklift trucks held on hire."
+    )
+    restated = _judged(
+        "The Buyer will not be buying the two forklift trucks held on hire.", passage
+    )
+    assert (restated["verdict"], restated.get("rule")) == ("unconfirmed", "polarity.exception")
+    assert "other than the two forklift trucks" in str(restated["reason"])
+    denied = _judged("The Buyer will not buy the plant in the asset register.", passage)
+    assert denied["verdict"] == "contradicted"
+
+
 @pytest.mark.parametrize(
     ("claim", "verdict", "rule", "says"),
     [

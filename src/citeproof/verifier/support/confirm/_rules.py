@@ -1235,13 +1235,14 @@ RULES: tuple[Rule, ...] = (
 
 
 def exception_restated(reading: Reading) -> str | None:
-    """The passage's exception (``unless``, ``except``) a denying claim restates: the claim
-    is denied and matches at least half of the exception's words; None otherwise."""
+    """The passage's exception (``unless``, ``except``, ``other than``, ``excluding``; not a
+    deduction) a denying claim restates: the claim is denied and matches at least half of the
+    exception's words; None otherwise."""
     if not any(_denied(t) for t in reading.claim):
         return None
     targets = {m.passage for m in reading.matches.values() if m.passage is not None}
     for t in reading.passage:
-        if t.lower_ not in ("unless", "except") or not _opens_condition(t):
+        if t.lower_ not in EXCEPTIONS - _DEDUCTIONS or not _opens_condition(t):
             continue
         clause = _condition_clause(t)
         words = [
