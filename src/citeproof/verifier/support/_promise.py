@@ -255,15 +255,8 @@ def _denied_otherwise(support: ClaimSupport, outcome: Confirmation, theirs: str)
     ``theirs`` (`Denial.reworded`): `contradicted` only where the rules find a contradiction
     of their own, else `unconfirmed` (rule `REWORDED`): one denial in other words, or two,
     is the reader's to tell."""
-    deciding = outcome.deciding
-    if deciding is not None and outcome.outcome == "contradicted":
-        return dataclasses.replace(
-            support,
-            reason=deciding.message,
-            rule=deciding.rule,
-            unmatched=outcome.unmatched,
-            left_out=outcome.left_out,
-        )
+    if outcome.outcome == "contradicted":
+        return _denied_elsewhere(support, outcome)
     denied = next(d.text for d in support.differences if d.kind == "negation")
     return dataclasses.replace(
         support,

@@ -1242,20 +1242,16 @@ def exception_restated(reading: Reading) -> str | None:
         return None
     targets = {m.passage for m in reading.matches.values() if m.passage is not None}
     for t in reading.passage:
-        if t.lower_ not in EXCEPTIONS - _DEDUCTIONS or not _opens_condition(t):
+        if t.lower_ not in _EXCEPTIONS_PROPER or not _opens_condition(t):
             continue
         clause = _condition_clause(t)
-        words = [
-            reading.passage[k]
-            for k in clause
-            if reading.passage[k].pos_ in ("NOUN", "PROPN", "VERB", "ADJ", "NUM")
-            and reading.passage[k].lower_ not in STOP_WORDS
-        ]
+        words = _condition_words(reading.passage, clause)
         if words and sum(1 for w in words if w.i in targets) * 2 >= len(words):
             return _words(reading.passage[k] for k in clause)
     return None
 
 
+_EXCEPTIONS_PROPER = EXCEPTIONS - _DEDUCTIONS  # "other than", "unless"; not "less 15%"
 _DENIALS = frozenset({"prohibition", "no_obligation"})
 
 
@@ -1349,7 +1345,7 @@ def denied_in_other_words(reading: Reading) -> str:
                 (
                     t.text
                     for t in _clause(_clause_verb(reading.passage[k]))
-                    if (t.lower_ in NEGATORS | DENYING or t.dep_ == "neg") and t.i not in answered
+                    if (t.lower_ in _DENYING_WORDS or t.dep_ == "neg") and t.i not in answered
                 ),
                 "",
             )
@@ -1358,6 +1354,9 @@ def denied_in_other_words(reading: Reading) -> str:
         if words and all(words):
             return words[0]
     return ""
+
+
+_DENYING_WORDS = NEGATORS | DENYING
 
 
 def _clause(verb: Token) -> Iterator[Token]:
