@@ -62,7 +62,19 @@ BUSINESS_6 = Path(__file__).with_name("business-6")
 """The sixth business set: eight more kinds of document, written and labelled before any
 judge read them, the check of the changes made after the fifth was first run
 (eval/business-6/README.md)."""
-BUSINESS_SETS = (BUSINESS, BUSINESS_2, BUSINESS_3, BUSINESS_4, BUSINESS_5, BUSINESS_6)
+BUSINESS_7 = Path(__file__).with_name("business-7")
+"""The seventh business set: eight more kinds of document, written and labelled before any
+judge read them, the check of the changes made after the sixth was first run
+(eval/business-7/README.md)."""
+BUSINESS_SETS = (
+    BUSINESS,
+    BUSINESS_2,
+    BUSINESS_3,
+    BUSINESS_4,
+    BUSINESS_5,
+    BUSINESS_6,
+    BUSINESS_7,
+)
 FALSE_SUPPORTED = 0.05
 COVERAGE = 0.50
 REVIEW = ("unconfirmed", "partial")

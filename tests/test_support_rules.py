@@ -547,6 +547,43 @@ def test_a_denial_of_what_the_passage_does_not_speak_to_is_no_contradiction() ->
             "unconfirmed",
             "“unless that person approaches the Agency first”",
         ),
+        (  # an exception after a comma is read of the sentence's statement too
+            "Neither Shareholder may transfer shares in the first five years after the plant "
+            "starts commercial operation.",
+            "9.1 Neither Shareholder may transfer shares in the first five years after the "
+            "plant starts commercial operation, except to a wholly owned member of its own "
+            "group.",
+            "unconfirmed",
+            "“except to a wholly owned member of its own group”",
+        ),
+        (  # the next sentence carves an exception out of the statement
+            "A Client that books three or more Delegates on the same course date in one "
+            "booking gets a 10% discount on the open course fees.",
+            "2.3 The Client receives a 10% discount on open course fees when it books 3 or "
+            "more Delegates on the same course date in one booking. The discount does not "
+            "apply to Health and Safety Leadership, whose fee includes an external "
+            "examination.\n\n2.4 Fees are payable 30 days before the course date.",
+            "unconfirmed",
+            "the passage's exception “The discount does not apply to Health and Safety Leadership",
+        ),
+        (  # ... kept by the claim
+            "A Client that books three or more Delegates on the same course date in one "
+            "booking gets a 10% discount on the open course fees, except for Health and "
+            "Safety Leadership.",
+            "2.3 The Client receives a 10% discount on open course fees when it books 3 or "
+            "more Delegates on the same course date in one booking. The discount does not "
+            "apply to Health and Safety Leadership, whose fee includes an external "
+            "examination.\n\n2.4 Fees are payable 30 days before the course date.",
+            "supported",
+            "",
+        ),
+        (  # "This right" points back at the statement before it
+            "The Sponsor may end this agreement on 30 days' notice.",
+            "7.2 The Sponsor may end this agreement on 30 days' notice. This right does not "
+            "apply if the Sponsor has missed any payment under this agreement.",
+            "unconfirmed",
+            "“This right does not apply if the Sponsor has missed any payment",
+        ),
         (  # an exception that opens a list the passage does not show
             "Each party waives all claims arising out of the Lease.",
             "Each party waives all claims arising out of the Lease, other than:",

@@ -95,7 +95,14 @@ from citeproof.verifier.support._request import (
     Request,
     naming,
 )
-from citeproof.verifier.support._text import LIST_ITEM, LIST_REACH, Token, is_content, tokenize
+from citeproof.verifier.support._text import (
+    CARVE_OUT,
+    LIST_ITEM,
+    LIST_REACH,
+    Token,
+    is_content,
+    tokenize,
+)
 from citeproof.verifier.support.lexicon import (
     READER,
     THIRD_PERSON,
@@ -252,6 +259,7 @@ class SupportJudge:
         chosen = _with_numbers(claim, judged, chosen, prepared)
         chosen = _with_antecedent(chosen, prepared)
         chosen = _with_lead_in(chosen, prepared)
+        chosen = _with_carve_out(chosen, prepared)
         lead = _lead(chosen[0], claim, source.text) if chosen else ()
         chosen = _with_plain_statement(claim, judged, chosen, prepared, lead)
         ordered = sorted(chosen, key=lambda s: s.span)
@@ -860,6 +868,20 @@ def _with_lead_in(chosen: tuple[Sentence, ...], prepared: PreparedSource) -> tup
         if not LIST_ITEM.match(text, sentence.span[0]):
             break
     return chosen
+
+
+def _with_carve_out(chosen: tuple[Sentence, ...], prepared: PreparedSource) -> tuple[Sentence, ...]:
+    """``chosen`` and, right after its best sentence in its paragraph, a sentence that carves
+    an exception out of it (`CARVE_OUT`): a reader shown the statement must be shown that."""
+    if not chosen:
+        return chosen
+    at = _position(prepared, chosen[0]) + 1
+    after = prepared.sentences[at] if at < len(prepared.sentences) else None
+    if after is None or after in chosen or after.paragraph != chosen[0].paragraph:
+        return chosen
+    if not CARVE_OUT.match(prepared.source.text, after.span[0]):
+        return chosen
+    return _adding(chosen, [after])
 
 
 def _with_plain_statement(

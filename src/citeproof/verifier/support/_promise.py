@@ -77,7 +77,7 @@ def kept_promise(
             if _only_denials(support)
             else None
         )
-        if denial is None or not denial.kept:
+        if denial is None or not (denial.kept or denial.carved):
             kept = _exception_restated(request, support, passage)
             if kept is support and denial is not None:
                 if denial.elsewhere:
@@ -85,8 +85,9 @@ def kept_promise(
                 if denial.reworded and _denial_only(support):
                     return _denied_otherwise(support, denial.confirmation, denial.reworded)
             return kept
-        # The fact layer missed the passage's own denial, which the parse reads: the rules
-        # judge the claim as they judge one the head backs.
+        # The fact layer missed the passage's own denial, which the parse reads, or read the
+        # denial of an exception the claim keeps: the rules judge the claim as they judge one
+        # the head backs.
         support = dataclasses.replace(
             support,
             verdict="supported",

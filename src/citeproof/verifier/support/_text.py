@@ -217,6 +217,13 @@ _TOKEN = re.compile(
 )
 # "over 80%" compares, "under the policy" does not: these two only before a number.
 _BEFORE_NUMBER = frozenset({"over", "under"})
+CARVE_OUT = re.compile(
+    r"(?:The|This|These|That|Those|Such|It|They)\b[^.;:]{0,80}?\b"
+    r"(?:does|do|did|shall|will|is|are)\s+not\s+apply\b"
+)
+"""A sentence that opens by pointing back and says it does not apply: "The discount does not
+apply to Health and Safety Leadership", "This right does not apply if ..." (`condition.kept`
+reads it as an exception to the statement before it)."""
 LIST_ITEM = re.compile(r"\s*(?:\(?[a-z0-9]{1,3}\)|[-*•]\s|[a-z0-9]{1,3}\.\s)", re.IGNORECASE)
 """The marker that opens an item of a list: "(c)", "a)", "- ", "2. "."""
 LIST_REACH = 12

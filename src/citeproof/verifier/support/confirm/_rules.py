@@ -17,6 +17,7 @@ from citeproof.verifier.support._text import STOP_WORDS
 from citeproof.verifier.support.confirm._reading import QUOTED, Match, Reading, lemma, statement
 from citeproof.verifier.support.lexicon import (
     ANYONE,
+    CARVING_OUT,
     CONDITION_PAIRS,
     CONDITION_WORDS,
     CONDITIONS,
@@ -286,6 +287,7 @@ class SameStatement:
                 if where[i] != main
                 and not _found_in(reading, i, main)
                 and not _referred_to(reading, i, main)
+                and not _carved_out_of(reading, where[i], main)
                 and not (
                     _describes_subject(reading.claim[i])
                     and reading.figure("claim", i) is None  # "a fee of £250" says the fee
@@ -300,6 +302,16 @@ class SameStatement:
                     "",
                     f"“{words}” is in another sentence of the passage than the rest of its clause",
                 )
+
+
+def _carved_out_of(reading: Reading, sentence: int, main: int) -> bool:
+    """Whether the passage sentence starting at ``sentence`` carves an exception out of the
+    one starting at ``main``, right before it (`_carves_out`): a claim that keeps the
+    exception says one statement."""
+    if not sentence or reading.passage[sentence - 1].sent.start != main:
+        return False
+    targets = {m.passage for m in reading.matches.values() if m.passage is not None}
+    return _carves_out(reading, reading.passage[sentence].sent, {main}, targets)
 
 
 def _describes_subject(token: Token) -> bool:
@@ -976,7 +988,10 @@ class ConditionKept:
         "least half of them; and no phrase of the condition's verb is left out whole "
         "(“because of a mechanical fault”). A deduction is kept only by the claim's own "
         "(“plus 15%” keeps no “less 15%”); an exception that opens a list (“other than:”) "
-        "only by an exception or a denial."
+        "only by an exception or a denial. An exception after a comma that closes the "
+        "sentence is read of the sentence's statement too; a sentence right after the "
+        "statement that points back at it and says it does not apply (“The discount does not "
+        "apply to ...”, “This right does not apply if ...”) is an exception as well."
     )
     example = (
         "The Recipient must destroy every copy of the Confidential Information.",
@@ -1031,6 +1046,69 @@ class ConditionKept:
                 left, says = clause, "the claim leaves out the passage's condition “{}”"
             said = _stretch(reading.passage, left)
             yield Finding(self.id, "unconfirmed", "", said, says.format(said))
+        for sentence, restated in carve_outs(reading):
+            if restated:
+                continue
+            said = sentence.text.strip().rstrip(".")
+            yield Finding(
+                self.id,
+                "unconfirmed",
+                "",
+                said,
+                f"the claim leaves out the passage's exception “{said}”",
+            )
+
+
+def carve_outs(reading: Reading) -> Iterator[tuple[Span, bool]]:
+    """Each passage sentence that carves an exception out of a matched statement right
+    before it (`_carves_out`), and whether the claim keeps it: the claim states an exception
+    or a denial and matches one of its words, or matches half of them."""
+    sentences = _matched_sentences(reading)
+    targets = {m.passage for m in reading.matches.values() if m.passage is not None}
+    excepts = any(
+        (_opens_condition(t) and t.lower_ in EXCEPTIONS) or t.lower_ in NEGATORS
+        for t in reading.claim
+    )
+    stated = {lemma(t) for t in reading.claim} if excepts else set()
+    for sentence in reading.passage.sents:
+        if not _carves_out(reading, sentence, sentences, targets):
+            continue
+        root = sentence.root
+        carved = sorted(
+            x.i for child in root.children if child.dep_ in ("prep", "advcl") for x in child.subtree
+        )
+        words = _condition_words(reading.passage, carved)
+        if not words:
+            continue
+        hit = sum(1 for w in words if _restated(reading, w, targets, stated))
+        yield sentence, (excepts and hit > 0) or hit * 2 >= len(words)
+
+
+def _carves_out(reading: Reading, sentence: Span, matched: set[int], targets: set[int]) -> bool:
+    """Whether ``sentence`` lifts the statement of the matched sentence right before it for
+    some cases, in a sentence of its own: its verb one of `CARVING_OUT`, denied, its subject
+    that statement ("This right does not apply if ...") or a word of it the claim matches
+    ("The discount does not apply to Health and Safety Leadership")."""
+    root = sentence.root
+    if lemma(root) not in CARVING_OUT or not negated(root) or not sentence.start:
+        return False
+    before = reading.passage[sentence.start - 1].sent
+    if before.start not in matched:
+        return False
+    subject = next((c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    if subject is None:
+        return False
+    if subject.lower_ in _POINTING:  # "This does not apply ..."
+        return True
+    determiners = {c.lower_ for c in subject.children if c.dep_ == "det"}
+    if determiners & _POINTING:  # "This right does not apply ..."
+        return True
+    said = {lemma(reading.passage[k]) for k in targets if before.start <= k < before.end}
+    return bool(determiners & {"the", "that", "those"}) and lemma(subject) in said
+
+
+_POINTING = frozenset({"this", "these", "such", "it", "they"})
+"""Words by which a sentence points back at the statement before it."""
 
 
 _LEFT_OUT_WITH_LIST = "the claim leaves out the passage's condition “{}” and the list it opens"
@@ -1184,12 +1262,27 @@ def _said_of_the_claim(
         before = [t for t in marker.doc[marker.sent.start : marker.i] if not t.is_punct]
         return bool(before) and before[-1].i in targets
     statement = own(_modified(marker)) - set(clause)
+    if _trailing_exception(marker):
+        # ", except to a member of its group" closing "X may not transfer ... after the
+        # plant starts operation": the parse hangs it from the nearest verb, a reader may
+        # read it of the sentence's statement.
+        statement |= own(marker.sent.root) - set(clause)
     figures = {
         m.passage for i, m in reading.matches.items() if m.how == "figure" and m.passage is not None
     }
     if figures:
         return bool(figures & statement)
     return bool(targets & statement)
+
+
+def _trailing_exception(marker: Token) -> bool:
+    """Whether ``marker`` opens an exception after a comma that closes its sentence."""
+    if marker.lower_ not in EXCEPTIONS or marker.i == marker.sent.start:
+        return False
+    if marker.doc[marker.i - 1].text != ",":
+        return False
+    rest = [t for t in marker.doc[marker.i : marker.sent.end] if not t.is_punct]
+    return all(t.i in set(_condition_clause(marker)) or t == marker for t in rest)
 
 
 def _modified(marker: Token) -> Token:

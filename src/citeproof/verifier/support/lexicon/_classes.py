@@ -197,6 +197,10 @@ CONDITION_PAIRS = frozenset(
 )
 """Two-word openers of a condition: "subject to", "other than", "only if", "as long (as)"."""
 
+CARVING_OUT = frozenset({"apply"})
+"""Verbs that, denied in a sentence of its own right after a statement, carve an exception out
+of it: "The discount does not apply to Health and Safety Leadership"."""
+
 CONDITION_WORDS = frozenset({"excluding", "notwithstanding"})
 """One-word openers that are not conjunctions ("excluding", "notwithstanding")."""
 
