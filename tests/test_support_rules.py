@@ -375,6 +375,20 @@ def test_a_worked_figure_is_a_sum_a_reader_would_write(
             "contradicted",
             "facts.negation",
         ),
+        (  # the other way round: the claim sets aside what the passage denies with "not"
+            "The materials off site will be valued in Application 8 rather than in this payment.",
+            "The materials off site are accepted, but they will be valued in Application 8, "
+            "not in this payment.",
+            "unconfirmed",
+            "polarity.reworded",
+        ),
+        (  # ... and drops the passage's denial: still contradicted
+            "The materials off site will be valued in this payment.",
+            "The materials off site are accepted, but they will be valued in Application 8, "
+            "not in this payment.",
+            "contradicted",
+            "facts.negation",
+        ),
         (  # the passage denies something else, and the parse reads the flip
             "The Client may not assign the licence.",
             "4.1 The Client may assign the licence to a group company, but not to a competitor.",

@@ -18,6 +18,7 @@ from citeproof.verifier.support._request import PROVIDER, QUOTE, Examined, Reque
 from citeproof.verifier.support._worked import worked_out
 from citeproof.verifier.support.confirm import (
     Confirmation,
+    Denial,
     confirm,
     read_denial,
     restated_exception,
@@ -82,8 +83,8 @@ def kept_promise(
             if kept is support and denial is not None:
                 if denial.elsewhere:
                     return _denied_elsewhere(support, denial.confirmation)
-                if denial.reworded and _denial_only(support):
-                    return _denied_otherwise(support, denial.confirmation, denial.reworded)
+                if (denial.reworded and _denial_only(support)) or denial.claim_reworded:
+                    return _denied_otherwise(support, denial.confirmation, denial)
             return kept
         # The fact layer missed the passage's own denial, which the parse reads, or read the
         # denial of an exception the claim keeps: the rules judge the claim as they judge one
@@ -246,24 +247,31 @@ def _denied_elsewhere(support: ClaimSupport, outcome: Confirmation) -> ClaimSupp
 
 
 REWORDED = "polarity.reworded"
-"""The rule id of a claim's denial the fact layer found against a passage that denies in
-other words."""
+"""The rule id of a denial the fact layer found on one side against a statement of the other
+that denies in its own words."""
 
 
-def _denied_otherwise(support: ClaimSupport, outcome: Confirmation, theirs: str) -> ClaimSupport:
-    """The fact layer's `contradicted` for the claim's denial ("the claim says “not”; the
-    passage does not"), where the passage's statement it is matched to denies with
-    ``theirs`` (`Denial.reworded`): `contradicted` only where the rules find a contradiction
-    of their own, else `unconfirmed` (rule `REWORDED`): one denial in other words, or two,
-    is the reader's to tell."""
+def _denied_otherwise(support: ClaimSupport, outcome: Confirmation, denial: Denial) -> ClaimSupport:
+    """The fact layer's `contradicted` for a denial on one side only ("the claim says “not”;
+    the passage does not", or the passage's "not" the claim leaves out), where the statement
+    of the other side it is matched to denies in its own words (`Denial.reworded`: "free of
+    charge" for "at no charge"; `Denial.claim_reworded`: "rather than in this payment" for
+    "not in this payment"): `contradicted` only where the rules find a contradiction of their
+    own, else `unconfirmed` (rule `REWORDED`): one denial in other words, or two, is the
+    reader's to tell."""
     if outcome.outcome == "contradicted":
         return _denied_elsewhere(support, outcome)
-    denied = next(d.text for d in support.differences if d.kind == "negation")
+    denied = next(d.instead or d.text for d in support.differences if d.kind == "negation")
+    if denial.reworded:
+        says = f"the passage denies too (“{denial.reworded}”), maybe what the claim denies "
+        says += f"with “{denied}”"
+    else:
+        says = f"the claim denies too (“{denial.claim_reworded}”), maybe what the passage "
+        says += f"denies with “{denied}”"
     return dataclasses.replace(
         support,
         verdict="unconfirmed",
-        reason=f"citeproof could not confirm this: the passage denies too (“{theirs}”), "
-        f"maybe what the claim denies with “{denied}”",
+        reason=f"citeproof could not confirm this: {says}",
         rule=REWORDED,
         unmatched=outcome.unmatched,
         left_out=outcome.left_out,

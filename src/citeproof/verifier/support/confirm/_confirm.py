@@ -17,6 +17,7 @@ from citeproof.verifier.support.confirm._rules import (
     denial_kept,
     denial_said_elsewhere,
     denied_in_other_words,
+    denies_in_other_words,
     exception_restated,
 )
 
@@ -85,14 +86,17 @@ class Denial:
     something the other side does not speak to (`_rules.denial_said_elsewhere`);
     ``reworded``, the word by which the passage's statement the claim's denial is matched to
     denies too, or "" (`_rules.denied_in_other_words`: "free" of "free of charge" for "at no
-    charge"); ``carved``, the passage denies in a sentence that carves an exception out of
-    the statement before it, and the claim keeps that exception (`_rules.carve_outs`: "...,
-    except for Health and Safety Leadership" for "The discount does not apply to Health and
-    Safety Leadership")."""
+    charge"); ``claim_reworded``, the same the other way round: the claim's word that denies
+    what the passage denies with "not" (`_rules.denies_in_other_words`: "rather" of "rather
+    than in this payment" for "not in this payment"); ``carved``, the passage denies in a
+    sentence that carves an exception out of the statement before it, and the claim keeps
+    that exception (`_rules.carve_outs`: "..., except for Health and Safety Leadership" for
+    "The discount does not apply to Health and Safety Leadership")."""
 
     kept: bool
     elsewhere: bool
     reworded: str
+    claim_reworded: str
     carved: bool
     confirmation: Confirmation
 
@@ -111,6 +115,7 @@ def read_denial(
         denial_kept(reading),
         denial_said_elsewhere(reading),
         denied_in_other_words(reading),
+        denies_in_other_words(reading),
         any(kept for _, kept in carve_outs(reading)),
         _confirmed(reading),
     )

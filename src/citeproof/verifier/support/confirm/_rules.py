@@ -27,6 +27,7 @@ from citeproof.verifier.support.lexicon import (
     LIGHT_VERBS,
     MODALITY,
     NEGATORS,
+    SETTING_ASIDE,
     THIRD_PERSON,
     Deontic,
     direction_of,
@@ -1450,6 +1451,42 @@ def denied_in_other_words(reading: Reading) -> str:
 
 
 _DENYING_WORDS = NEGATORS | DENYING
+
+
+def denies_in_other_words(reading: Reading) -> str:
+    """The word by which the claim's statement that the passage's denial is matched to denies
+    too, or "": the mirror of `denied_in_other_words`. For each denial of the passage ("not",
+    "no", "never") in a sentence the claim matches, the clause of each claim word matched in
+    the denial's clause holds a denying word (`NEGATORS`, `DENYING`, `SETTING_ASIDE`) no
+    passage word answers ("rather than in this payment" for "not in this payment", "without
+    it being resolved" for "is not resolved")."""
+    sentences = _matched_sentences(reading)
+    spoken = {m.passage: i for i, m in reading.matches.items() if m.passage is not None}
+    words = []
+    for token in reading.passage:
+        if token.sent.start not in sentences:
+            continue
+        if token.lower_ not in NEGATORS and token.dep_ != "neg":
+            continue
+        clause = {t.i for t in _clause(_clause_verb(token))}
+        ours = [reading.claim[i] for k, i in spoken.items() if k in clause]
+        if not ours:
+            return ""
+        found = [
+            next(
+                (
+                    t.text
+                    for t in _clause(_clause_verb(mine))
+                    if t.lower_ in _DENYING_WORDS | SETTING_ASIDE and t.i not in spoken.values()
+                ),
+                "",
+            )
+            for mine in ours
+        ]
+        if not any(found):
+            return ""
+        words.append(next(w for w in found if w))
+    return words[0] if words else ""
 
 
 def _clause(verb: Token) -> Iterator[Token]:

@@ -188,6 +188,10 @@ for the first year" (not changed), "only the Client may" (no one else), "outside
 in other words. An exception ("unless", "except") is no denial of the statement it carves
 from: a claim that restates it is `polarity.exception`'s."""
 
+SETTING_ASIDE = frozenset({"rather", "instead"})
+"""Words by which a claim sets aside what a passage denies with "not": "valued in Application
+8 rather than in this payment" for "valued in Application 8, not in this payment"."""
+
 CONDITIONS = frozenset({"unless", "except", "excepting", "provided", "providing", "if", "save"})
 """Words that open a condition or an exception a restatement may not drop ("unless", "except
 that", "provided that", "if"); the two-word openers are `CONDITION_PAIRS`."""
