@@ -181,3 +181,36 @@ def test_mail_headers_and_titles_define_nothing() -> None:
         '# Fellbrook Tools: Returns Policy\n\nCorvane Group plc ("Corvane") reports.\n'
     )
     assert terms.pairs == {}
+
+
+TRAINING = Source(
+    id="training",
+    kind="document",
+    title="Terms of booking",
+    text=(
+        "# Terms of Booking: Training Courses\n\n"
+        '**Provider:** Ashcombe Learning Ltd, 58 Queen Square, Bristol ("Ashcombe", "we")\n'
+        '**Client:** the organisation named on the booking form (the "Client")\n\n'
+        "4.3 An in-house course cancelled by the Client within 21 days of the first course day "
+        "is charged in full, unless we can re-use the trainer's days, in which case we will "
+        "charge 30%.\n"
+    ),
+)
+
+
+def test_a_parenthesis_may_define_a_party_as_we() -> None:
+    terms = defined_terms(TRAINING.text)
+    assert terms.same("ashcombe", "we") and terms.same("ashcombe", "our")
+    assert not terms.same("client", "we")
+    kept = support_of(
+        "If the Client cancels an in-house course within 21 days of the first course day, it "
+        "is charged in full, unless Ashcombe can re-use the trainer's days [training].",
+        [TRAINING],
+    )
+    assert kept.verdict == "supported", kept.reason
+    swapped = support_of(
+        "If the Client cancels an in-house course within 21 days of the first course day, it "
+        "is charged in full, unless the Client can re-use the trainer's days [training].",
+        [TRAINING],
+    )
+    assert swapped.verdict != "supported", swapped.reason

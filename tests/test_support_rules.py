@@ -614,6 +614,36 @@ def test_a_condition_is_kept_whole(claim: str, passage: str, verdict: str, says:
         assert says in str(support["reason"])
 
 
+@pytest.mark.parametrize(
+    ("claim", "verdict"),
+    [
+        (
+            "Tavistock will service all the hired Equipment on Site every 250 engine hours at "
+            "no extra cost.",
+            "unconfirmed",
+        ),
+        (
+            "Tavistock will service Equipment hired for more than six weeks on Site every 250 "
+            "engine hours at no extra cost.",
+            "supported",
+        ),
+    ],
+)
+def test_a_participle_the_parse_took_for_the_verb_still_restricts(claim: str, verdict: str) -> None:
+    """ "Equipment hired for more than 6 weeks will be serviced": the parse makes "hired" the
+    sentence's verb and "serviced" its conjunct; the participle still restricts the subject."""
+    passage = (
+        '**Owner:** Tavistock Plant & Access Ltd, Exeter ("Tavistock", "we")\n\n'
+        "5.2 Equipment hired for more than 6 weeks will be serviced on Site by us every 250 "
+        "engine hours at no extra cost."
+    )
+    support = _judged(claim, passage)
+    assert support["verdict"] == verdict, support["reason"]
+    if verdict != "supported":
+        assert support.get("rule") == "restriction.kept"
+        assert "6 weeks" in str(support["reason"])
+
+
 def test_a_main_verb_no_match_reads_is_denied_on_both_sides_or_neither() -> None:
     """ "includes" is no content word (nothing needs to match it), but the passage's "does
     not include" denies it."""

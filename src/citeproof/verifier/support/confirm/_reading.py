@@ -420,7 +420,8 @@ def _candidates(reading: Reading, i: int) -> list[Match]:
         exact += [
             Match(i, p.i, "defined")
             for p in passage
-            if p.text[:1].isupper() and reading.defined.same(low, folded(p))
+            if (p.text[:1].isupper() or p.lower_ in WRITER)  # ("Ashcombe", "we")
+            and reading.defined.same(low, folded(p))
         ]
         exact += [
             Match(i, p, "speaker")

@@ -1120,8 +1120,10 @@ class RestrictionKept:
     checks = (
         "A bounded figure (“less than”, “at least”, “up to” ...) inside a restrictive clause "
         "of a word the claim matches (a relative clause or participle with no comma before "
-        "it: “stock that is less than nine months old”) is matched by the claim: leaving it "
-        "out says the statement of more than the passage does."
+        "it: “stock that is less than nine months old”; also a participle the parse took for "
+        "the sentence's verb, with the real verb its conjunct: “Equipment hired for more "
+        "than 6 weeks will be serviced ...”) is matched by the claim: leaving it out says the "
+        "statement of more than the passage does."
     )
     example = (
         "On termination the Supplier must buy back the Distributor's unsold stock that is in "
@@ -1134,14 +1136,12 @@ class RestrictionKept:
     def check(self, reading: Reading) -> Iterator[Finding]:
         targets = {m.passage for m in reading.matches.values() if m.passage is not None}
         for t in reading.passage:
-            if t.dep_ not in ("relcl", "acl") or t.head.i not in targets:
+            region = _restrictive(t, targets)
+            if region is None:
                 continue
-            first = min(x.i for x in t.subtree)
-            if first and reading.passage[first - 1].text in (",", "(", ";"):
-                continue  # "..., which grew 8%": said of it, not a restriction
             left = [
                 x
-                for x in t.subtree
+                for x in region
                 if reading.figure("passage", x.i) is not None and x.i not in targets and _bounded(x)
             ]
             if left:
@@ -1153,6 +1153,42 @@ class RestrictionKept:
                     words,
                     f"the claim leaves out the passage's restriction “{words}”",
                 )
+
+
+def _restrictive(t: Token, targets: set[int]) -> list[Token] | None:
+    """The words of the restrictive clause ``t`` heads, said of a word the claim matches (a
+    relative clause or participle with no comma before it), or None. A participle the parse
+    took for the sentence's verb, its subject before it and the real verb a conjunct
+    ("Equipment hired for more than 6 weeks will be serviced ..."), is one too: the clause
+    is the participle's words before that verb."""
+    if t.dep_ in ("relcl", "acl") and t.head.i in targets:
+        region = list(t.subtree)
+    elif _reduced_relative(t) and any(c.i in targets for c in t.lefts):
+        verb = next(c for c in t.rights if c.dep_ == "conj")
+        region = [x for x in t.subtree if t.i <= x.i < verb.left_edge.i]
+    else:
+        return None
+    first = min(x.i for x in region)
+    if first and t.doc[first - 1].text in (",", "(", ";"):
+        return None  # "..., which grew 8%": said of it, not a restriction
+    return region
+
+
+def _reduced_relative(t: Token) -> bool:
+    """Whether the parse made a participle after its subject the sentence's verb, and the
+    verb after it, with an auxiliary of its own, a conjunct: "Equipment hired for more than
+    6 weeks will be serviced"."""
+    if t.dep_ != "ROOT" or t.tag_ != "VBN" or any(c.dep_.startswith("aux") for c in t.lefts):
+        return False
+    if not any(c.dep_ == "nsubj" and c.i == t.i - 1 for c in t.lefts):
+        return False
+    return any(
+        c.dep_ == "conj"
+        and c.pos_ == "VERB"
+        and not any(x.dep_ == "cc" for x in t.children)
+        and any(a.dep_.startswith("aux") for a in c.lefts)
+        for c in t.rights
+    )
 
 
 def _bounded(figure: Token) -> bool:

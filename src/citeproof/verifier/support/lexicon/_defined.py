@@ -11,7 +11,9 @@ Licensor, is not). Two forms are read:
   not definitions), the name starting with a capital letter;
 - a parenthesis ``(the "Term")`` / ``("Term")`` / ``(together, the "Parties")``, after
   the name it defines: the last bold name since the previous definition on its line, else
-  the capitalised words right before it ("Corvane Group plc ("Corvane")").
+  the capitalised words right before it ("Corvane Group plc ("Corvane")"); a parenthesis
+  may give more than one term (``("Ashcombe", "we")``), and a first-person term ("we",
+  "us", "our") makes each of those words name the party.
 
 Only capitalised words of two letters or more count, folded to lower case; company suffixes
 (Ltd, plc, LLP, ...) define nothing. A Markdown heading (``# Fellbrook Tools: Returns``)
@@ -48,8 +50,15 @@ _HEADING = re.compile(
 )
 _DEFINITION = re.compile(
     r"\(\s*(?:together,?\s+|each\s+(?:a|an)\s+|hereinafter\s+|jointly\s+)?(?:the\s+)?"
-    r"[\"“”'‘’](?P<term>[A-Z][^\"“”'‘’()\n]{0,40})[\"“”'‘’]\s*\)"
+    r"[\"“”'‘’](?P<term>[A-Z][^\"“”'‘’()\n]{0,40})[\"“”'‘’]"
+    r"(?P<more>(?:\s*(?:,|\bor\b|\band\b)\s*(?:the\s+)?"
+    r"[\"“”'‘’][A-Za-z][^\"“”'‘’()\n]{0,40}[\"“”'‘’])*)\s*\)"
 )
+_MORE = re.compile(r"[\"“”'‘’](?P<term>[A-Za-z][^\"“”'‘’()\n]{0,40})[\"“”'‘’]")
+"""Each further term of a parenthesis that defines more than one: ``("Ashcombe", "we")``."""
+FIRST_PERSON = frozenset({"we", "us", "our", "ours"})
+"""A first-person term a source may define its writer by (``("Ashcombe", "we")``): any of
+these words then names that party."""
 _BOLD = re.compile(r"\*\*(?P<name>[^*\n]{2,80})\*\*")
 _WORD = re.compile(r"[A-Za-z][\w&'’.-]*")
 _NAME_END = re.compile(r"[,(<;\[]| - | – ")
@@ -105,12 +114,14 @@ def defined_terms(text: str) -> DefinedTerms:
     for m in _DEFINITION.finditer(text):
         name = _defined_name(text, m.start())
         if name:
-            found.append((name, m.group("term")))
+            more = [t.group("term") for t in _MORE.finditer(m.group("more"))]
+            found += [(name, term) for term in (m.group("term"), *more)]
             spans.append(m.span())
     pairs: dict[str, set[str]] = {}
     named: dict[str, set[str]] = {}
     for name, term in found:
-        names, terms = _words(name), _words(term)
+        names = _words(name)
+        terms = FIRST_PERSON if term.casefold() in FIRST_PERSON else _words(term)
         if not names or not terms or names & terms:
             continue  # "Corvane Group plc ("Corvane")": the name itself, nothing to add
         for a in names:
