@@ -180,7 +180,8 @@ def test_mail_headers_and_titles_define_nothing() -> None:
         "From: Owen Ashby <owen@tillpoint.example>\nSubject: Outage refund\n\n"
         '# Fellbrook Tools: Returns Policy\n\nCorvane Group plc ("Corvane") reports.\n'
     )
-    assert terms.pairs == {}
+    # Only the parenthesis defines: "Group" of the full name stands for "Corvane".
+    assert terms.pairs == {"group": {"corvane"}, "corvane": {"group"}}
 
 
 TRAINING = Source(
@@ -214,3 +215,30 @@ def test_a_parenthesis_may_define_a_party_as_we() -> None:
         [TRAINING],
     )
     assert swapped.verdict != "supported", swapped.reason
+
+
+def test_a_full_name_stands_for_its_short_defined_name() -> None:
+    jv = Source(
+        id="jv",
+        kind="document",
+        title="Term sheet",
+        text=(
+            '**Developer:** Wendover Energy Ltd, 3 Ouse Wharf, York ("Wendover")\n'
+            '**Landowner:** Thornleigh Farms LLP, Lower Thornleigh Farm, Malton ("Thornleigh")\n\n'
+            "9.3 If Wendover agrees to sell all its shares to a third party, Thornleigh may "
+            "require the buyer to buy Thornleigh's shares at the same price per share.\n"
+        ),
+    )
+    assert defined_terms(jv.text).same("farms", "thornleigh")
+    kept = support_of(
+        "If Wendover agrees to sell all its shares to a third party, Thornleigh Farms can "
+        "require the buyer to buy its shares at the same price per share [jv].",
+        [jv],
+    )
+    assert kept.verdict == "supported", kept.reason
+    swapped = support_of(
+        "If Thornleigh Farms agrees to sell all its shares to a third party, Wendover Energy "
+        "can require the buyer to buy its shares at the same price per share [jv].",
+        [jv],
+    )
+    assert swapped.verdict == "contradicted", swapped.reason

@@ -16,8 +16,9 @@ Licensor, is not). Two forms are read:
   "us", "our") makes each of those words name the party.
 
 Only capitalised words of two letters or more count, folded to lower case; company suffixes
-(Ltd, plc, LLP, ...) define nothing. A Markdown heading (``# Fellbrook Tools: Returns``)
-is a title, not a definition.
+(Ltd, plc, LLP, ...) define nothing. A short name taken from the full one (``Thornleigh Farms
+LLP ("Thornleigh")``) makes the full name's other words stand for it. A Markdown heading
+(``# Fellbrook Tools: Returns``) is a title, not a definition.
 """
 
 from __future__ import annotations
@@ -122,8 +123,12 @@ def defined_terms(text: str) -> DefinedTerms:
     for name, term in found:
         names = _words(name)
         terms = FIRST_PERSON if term.casefold() in FIRST_PERSON else _words(term)
-        if not names or not terms or names & terms:
-            continue  # "Corvane Group plc ("Corvane")": the name itself, nothing to add
+        if not names or not terms:
+            continue
+        if names & terms:  # "Thornleigh Farms LLP ("Thornleigh")": the name's other words
+            names -= terms  # stand for the term ("Thornleigh Farms" for "Thornleigh")
+            if not names:
+                continue
         for a in names:
             pairs.setdefault(a, set()).update(terms)
             named.setdefault(a, set()).update(terms)
