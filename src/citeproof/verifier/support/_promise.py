@@ -83,7 +83,9 @@ def kept_promise(
             if kept is support and denial is not None:
                 if denial.elsewhere:
                     return _denied_elsewhere(support, denial.confirmation)
-                if (denial.reworded and _denial_only(support)) or denial.claim_reworded:
+                if (denial.reworded and _denial_only(support)) or (
+                    denial.claim_reworded and _passage_denial(support)
+                ):
                     return _denied_otherwise(support, denial.confirmation, denial)
             return kept
         # The fact layer missed the passage's own denial, which the parse reads, or read the
@@ -282,6 +284,13 @@ def _denial_only(support: ClaimSupport) -> bool:
     """Whether the only difference the fact layer found is a denial on one side."""
     negations = [d for d in support.differences if d.kind == "negation"]
     return bool(negations) and all(d.instead is None for d in support.differences)
+
+
+def _passage_denial(support: ClaimSupport) -> bool:
+    """Whether each denial the fact layer found is the passage's, which the claim leaves out
+    ("the passage says “not”, which the claim leaves out")."""
+    negations = [d for d in support.differences if d.kind == "negation"]
+    return bool(negations) and all(d.instead and not d.text for d in negations)
 
 
 def _only_denials(support: ClaimSupport) -> bool:

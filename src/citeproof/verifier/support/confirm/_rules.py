@@ -1493,9 +1493,9 @@ def denies_in_other_words(reading: Reading) -> str:
     """The word by which the claim's statement that the passage's denial is matched to denies
     too, or "": the mirror of `denied_in_other_words`. For each denial of the passage ("not",
     "no", "never") in a sentence the claim matches, the clause of each claim word matched in
-    the denial's clause holds a denying word (`NEGATORS`, `DENYING`, `SETTING_ASIDE`) no
-    passage word answers ("rather than in this payment" for "not in this payment", "without
-    it being resolved" for "is not resolved")."""
+    the denial's clause holds a denying word (`DENYING`, `SETTING_ASIDE`) that the denial's
+    clause does not say too ("rather than in this payment" for "not in this payment",
+    "without it being resolved" for "is not resolved"; not "without" for "cannot ... without")."""
     sentences = _matched_sentences(reading)
     spoken = {m.passage: i for i, m in reading.matches.items() if m.passage is not None}
     words = []
@@ -1504,8 +1504,9 @@ def denies_in_other_words(reading: Reading) -> str:
             continue
         if token.lower_ not in NEGATORS and token.dep_ != "neg":
             continue
-        clause = {t.i for t in _clause(_clause_verb(token))}
-        ours = [reading.claim[i] for k, i in spoken.items() if k in clause]
+        clause = list(_clause(_clause_verb(token)))
+        said = {t.lower_ for t in clause}  # "without" on both sides is the same word
+        ours = [reading.claim[i] for k, i in spoken.items() if k in {t.i for t in clause}]
         if not ours:
             return ""
         found = [
@@ -1513,7 +1514,9 @@ def denies_in_other_words(reading: Reading) -> str:
                 (
                     t.text
                     for t in _clause(_clause_verb(mine))
-                    if t.lower_ in _DENYING_WORDS | SETTING_ASIDE and t.i not in spoken.values()
+                    if t.lower_ in DENYING | SETTING_ASIDE
+                    and t.lower_ not in said
+                    and t.i not in spoken.values()
                 ),
                 "",
             )
