@@ -199,46 +199,48 @@ TRAINING = Source(
 )
 
 
-def test_a_parenthesis_may_define_a_party_as_we() -> None:
-    terms = defined_terms(TRAINING.text)
-    assert terms.same("ashcombe", "we") and terms.same("ashcombe", "our")
-    assert not terms.same("client", "we")
-    kept = support_of(
-        "If the Client cancels an in-house course within 21 days of the first course day, it "
-        "is charged in full, unless Ashcombe can re-use the trainer's days [training].",
-        [TRAINING],
-    )
-    assert kept.verdict == "supported", kept.reason
-    swapped = support_of(
-        "If the Client cancels an in-house course within 21 days of the first course day, it "
-        "is charged in full, unless the Client can re-use the trainer's days [training].",
-        [TRAINING],
-    )
-    assert swapped.verdict != "supported", swapped.reason
+JV = Source(
+    id="jv",
+    kind="document",
+    title="Term sheet",
+    text=(
+        '**Developer:** Wendover Energy Ltd, 3 Ouse Wharf, York ("Wendover")\n'
+        '**Landowner:** Thornleigh Farms LLP, Lower Thornleigh Farm, Malton ("Thornleigh")\n\n'
+        "9.3 If Wendover agrees to sell all its shares to a third party, Thornleigh may "
+        "require the buyer to buy Thornleigh's shares at the same price per share.\n"
+    ),
+)
 
 
-def test_a_full_name_stands_for_its_short_defined_name() -> None:
-    jv = Source(
-        id="jv",
-        kind="document",
-        title="Term sheet",
-        text=(
-            '**Developer:** Wendover Energy Ltd, 3 Ouse Wharf, York ("Wendover")\n'
-            '**Landowner:** Thornleigh Farms LLP, Lower Thornleigh Farm, Malton ("Thornleigh")\n\n'
-            "9.3 If Wendover agrees to sell all its shares to a third party, Thornleigh may "
-            "require the buyer to buy Thornleigh's shares at the same price per share.\n"
+@pytest.mark.parametrize(
+    ("source", "same", "kept", "swapped"),
+    [
+        pytest.param(  # a parenthesis that defines a party as "we" too
+            TRAINING,
+            ("ashcombe", "our"),
+            "If the Client cancels an in-house course within 21 days of the first course day, "
+            "it is charged in full, unless Ashcombe can re-use the trainer's days [training].",
+            "If the Client cancels an in-house course within 21 days of the first course day, "
+            "it is charged in full, unless the Client can re-use the trainer's days [training].",
+            id="we",
         ),
-    )
-    assert defined_terms(jv.text).same("farms", "thornleigh")
-    kept = support_of(
-        "If Wendover agrees to sell all its shares to a third party, Thornleigh Farms can "
-        "require the buyer to buy its shares at the same price per share [jv].",
-        [jv],
-    )
-    assert kept.verdict == "supported", kept.reason
-    swapped = support_of(
-        "If Thornleigh Farms agrees to sell all its shares to a third party, Wendover Energy "
-        "can require the buyer to buy its shares at the same price per share [jv].",
-        [jv],
-    )
-    assert swapped.verdict == "contradicted", swapped.reason
+        pytest.param(  # a short name taken from the full one
+            JV,
+            ("farms", "thornleigh"),
+            "If Wendover agrees to sell all its shares to a third party, Thornleigh Farms can "
+            "require the buyer to buy its shares at the same price per share [jv].",
+            "If Thornleigh Farms agrees to sell all its shares to a third party, Wendover Energy "
+            "can require the buyer to buy its shares at the same price per share [jv].",
+            id="full-name",
+        ),
+    ],
+)
+def test_a_party_is_named_by_every_word_its_definition_gives(
+    source: Source, same: tuple[str, str], kept: str, swapped: str
+) -> None:
+    assert defined_terms(source.text).same(*same)
+    assert not defined_terms(source.text).same("client", "we")
+    backed = support_of(kept, [source])
+    assert backed.verdict == "supported", backed.reason
+    turned = support_of(swapped, [source])
+    assert turned.verdict != "supported", turned.reason
