@@ -311,7 +311,7 @@ def _carved_out_of(reading: Reading, sentence: int, main: int) -> bool:
     exception says one statement."""
     if not sentence or reading.passage[sentence - 1].sent.start != main:
         return False
-    targets = {m.passage for m in reading.matches.values() if m.passage is not None}
+    targets = _answered(reading)
     return _carves_out(reading, reading.passage[sentence].sent, {main}, targets)
 
 
@@ -447,6 +447,11 @@ def _said_of_anyone(reading: Reading) -> set[int]:
         if claim_role is not None and passage_role is not None and (lemma(passage_role) in ANYONE):
             out.update(t.i for t in claim_role.subtree)
     return out
+
+
+def _answered(reading: Reading) -> set[int]:
+    """The passage's words the claim's words are matched to."""
+    return {m.passage for m in reading.matches.values() if m.passage is not None}
 
 
 def _matched_sentences(reading: Reading) -> set[int]:
@@ -1003,7 +1008,7 @@ class ConditionKept:
 
     def check(self, reading: Reading) -> Iterator[Finding]:
         sentences = _matched_sentences(reading)
-        targets = {m.passage for m in reading.matches.values() if m.passage is not None}
+        targets = _answered(reading)
         stated = {lemma(t) for t in reading.claim} | {
             key for (side, _), key in reading.figures.items() if side == "claim"
         }
@@ -1065,7 +1070,7 @@ def carve_outs(reading: Reading) -> Iterator[tuple[Span, bool]]:
     before it (`_carves_out`), and whether the claim keeps it: the claim states an exception
     or a denial and matches one of its words, or matches half of them."""
     sentences = _matched_sentences(reading)
-    targets = {m.passage for m in reading.matches.values() if m.passage is not None}
+    targets = _answered(reading)
     excepts = any(
         (_opens_condition(t) and t.lower_ in EXCEPTIONS) or t.lower_ in NEGATORS
         for t in reading.claim
@@ -1134,7 +1139,7 @@ class RestrictionKept:
     )
 
     def check(self, reading: Reading) -> Iterator[Finding]:
-        targets = {m.passage for m in reading.matches.values() if m.passage is not None}
+        targets = _answered(reading)
         for t in reading.passage:
             region = _restrictive(t, targets)
             if region is None:
@@ -1299,7 +1304,7 @@ def _said_of_the_claim(
         before = [t for t in marker.doc[marker.sent.start : marker.i] if not t.is_punct]
         return bool(before) and before[-1].i in targets
     statement = own(_modified(marker)) - set(clause)
-    if _trailing_exception(marker):
+    if _trailing_exception(marker, clause):
         # ", except to a member of its group" closing "X may not transfer ... after the
         # plant starts operation": the parse hangs it from the nearest verb, a reader may
         # read it of the sentence's statement.
@@ -1312,14 +1317,15 @@ def _said_of_the_claim(
     return bool(targets & statement)
 
 
-def _trailing_exception(marker: Token) -> bool:
-    """Whether ``marker`` opens an exception after a comma that closes its sentence."""
+def _trailing_exception(marker: Token, clause: list[int]) -> bool:
+    """Whether ``marker`` opens an exception after a comma that closes its sentence: every
+    word after it is in its ``clause``."""
     if marker.lower_ not in EXCEPTIONS or marker.i == marker.sent.start:
         return False
     if marker.doc[marker.i - 1].text != ",":
         return False
-    rest = [t for t in marker.doc[marker.i : marker.sent.end] if not t.is_punct]
-    return all(t.i in set(_condition_clause(marker)) or t == marker for t in rest)
+    inside = {*clause, marker.i}
+    return all(t.i in inside for t in marker.doc[marker.i : marker.sent.end] if not t.is_punct)
 
 
 def _modified(marker: Token) -> Token:
@@ -1370,7 +1376,7 @@ def exception_restated(reading: Reading) -> str | None:
     exception's words; None otherwise."""
     if not any(_denied(t) for t in reading.claim):
         return None
-    targets = {m.passage for m in reading.matches.values() if m.passage is not None}
+    targets = _answered(reading)
     for t in reading.passage:
         if t.lower_ not in _EXCEPTIONS_PROPER or not _opens_condition(t):
             continue
@@ -1464,7 +1470,7 @@ def denied_in_other_words(reading: Reading) -> str:
     where another sentence says it plainly: "Since March, branch managers approve
     exceptions")."""
     spoken = {i for i, m in reading.matches.items() if m.passage is not None}
-    answered = {m.passage for m in reading.matches.values() if m.passage is not None}
+    answered = _answered(reading)
     for token in reading.claim:
         if token.lower_ not in NEGATORS and token.dep_ != "neg":
             continue
@@ -1498,6 +1504,7 @@ def denies_in_other_words(reading: Reading) -> str:
     "without it being resolved" for "is not resolved"; not "without" for "cannot ... without")."""
     sentences = _matched_sentences(reading)
     spoken = {m.passage: i for i, m in reading.matches.items() if m.passage is not None}
+    matched = set(spoken.values())
     words = []
     for token in reading.passage:
         if token.sent.start not in sentences:
@@ -1506,7 +1513,8 @@ def denies_in_other_words(reading: Reading) -> str:
             continue
         clause = list(_clause(_clause_verb(token)))
         said = {t.lower_ for t in clause}  # "without" on both sides is the same word
-        ours = [reading.claim[i] for k, i in spoken.items() if k in {t.i for t in clause}]
+        inside = {t.i for t in clause}
+        ours = [reading.claim[i] for k, i in spoken.items() if k in inside]
         if not ours:
             return ""
         found = [
@@ -1516,7 +1524,7 @@ def denies_in_other_words(reading: Reading) -> str:
                     for t in _clause(_clause_verb(mine))
                     if t.lower_ in DENYING | SETTING_ASIDE
                     and t.lower_ not in said
-                    and t.i not in spoken.values()
+                    and t.i not in matched
                 ),
                 "",
             )
