@@ -66,6 +66,10 @@ BUSINESS_7 = Path(__file__).with_name("business-7")
 """The seventh business set: eight more kinds of document, written and labelled before any
 judge read them, the check of the changes made after the sixth was first run
 (eval/business-7/README.md)."""
+BUSINESS_8 = Path(__file__).with_name("business-8")
+"""The eighth business set: eight more kinds of document, written and labelled before any
+judge read them, the check of the changes made after the seventh was first run
+(eval/business-8/README.md)."""
 BUSINESS_SETS = (
     BUSINESS,
     BUSINESS_2,
@@ -74,6 +78,7 @@ BUSINESS_SETS = (
     BUSINESS_5,
     BUSINESS_6,
     BUSINESS_7,
+    BUSINESS_8,
 )
 FALSE_SUPPORTED = 0.05
 COVERAGE = 0.50
