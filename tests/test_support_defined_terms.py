@@ -212,6 +212,19 @@ JV = Source(
 )
 
 
+FACTORING = Source(
+    id="factoring",
+    kind="document",
+    title="Factoring agreement",
+    text=(
+        '**Factor:** Calder Trade Finance Ltd, 14 Wellington Row, Leeds ("Calder", "we")\n'
+        '**Client:** Pennine Fixings Ltd, Canal Side Works, Huddersfield (the "Client")\n\n'
+        "3.2 We collect the debts in our own name, but the Client may continue to answer "
+        "routine queries from Debtors.\n"
+    ),
+)
+
+
 @pytest.mark.parametrize(
     ("source", "same", "kept", "swapped"),
     [
@@ -232,6 +245,13 @@ JV = Source(
             "If Thornleigh Farms agrees to sell all its shares to a third party, Wendover Energy "
             "can require the buyer to buy its shares at the same price per share [jv].",
             id="full-name",
+        ),
+        pytest.param(  # the defined "we" is the doer the claim must name
+            FACTORING,
+            ("calder", "we"),
+            "Calder Trade Finance collects the debts in its own name [factoring].",
+            "Pennine Fixings collects the debts in its own name [factoring].",
+            id="we-does-it",
         ),
     ],
 )

@@ -755,7 +755,9 @@ class SameRoles:
     checks = (
         "Who does what to whom agrees: for each matched verb, the claim's doer (its subject, "
         "or the `by` agent of a passive) is the passage's doer, and its object the "
-        "passage's object, or a word inside them."
+        "passage's object, or a word inside them. A pronoun of the passage counts where it "
+        "stands for a party: a message's “we”, or a term the source defines (“we” of "
+        "(the “Factor”, “we”))."
     )
     example = (
         "The Landlord must pay the Tenant's legal costs.",
@@ -772,7 +774,7 @@ class SameRoles:
                     continue
                 if claim_role.pos_ == "PRON":
                     continue
-                if passage_role.pos_ == "PRON" and passage_role.i not in reading.named:
+                if passage_role.pos_ == "PRON" and not _names_party(reading, passage_role):
                     continue  # "it", "they": no party the rule can name
                 if lemma(passage_role) in ANYONE:
                     continue  # "no one may discuss": said of staff too
@@ -795,6 +797,12 @@ class SameRoles:
                     f"{'does this' if role == 'doer' else 'is the object'} "
                     f"(“{theirs.text}”), not “{_words(claim_role.subtree)}”",
                 )
+
+
+def _names_party(reading: Reading, pronoun: Token) -> bool:
+    """Whether a pronoun stands for a party the source names: the "we" of a message's writer
+    (`Reading.named`) or a term the source defines ("we" of (the "Factor", "we"))."""
+    return pronoun.i in reading.named or bool(reading.defined.aliases(pronoun.lower_))
 
 
 def _role(verb: Token, role: str) -> Token | None:
