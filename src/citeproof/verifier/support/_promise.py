@@ -17,11 +17,14 @@ from citeproof.verifier.support._provider_judge import ProviderJudge
 from citeproof.verifier.support._request import PROVIDER, QUOTE, Examined, Request, naming
 from citeproof.verifier.support._worked import worked_out
 from citeproof.verifier.support.confirm import (
+    TABLE_ROW,
     Confirmation,
     Denial,
     confirm,
     read_denial,
     restated_exception,
+    row_of,
+    table_row,
 )
 
 STRICT = "strict"
@@ -100,6 +103,13 @@ def kept_promise(
         outcome = denial.confirmation
     else:
         outcome = confirm(request.claim, passage, backed, text, lines)
+        if outcome.outcome == "unconfirmed":
+            rows = [row for s in ordered if (row := row_of(text, s.span)) is not None]
+            stated = table_row(request.claim, rows, backed, text) if rows else None
+            if stated is not None:
+                return dataclasses.replace(
+                    support, verdict="supported", reason=stated.reason, rule=TABLE_ROW
+                )
     deciding = outcome.deciding
     unmatched, left_out = outcome.unmatched, outcome.left_out
     if outcome.outcome == "supported":

@@ -19,6 +19,13 @@ if typing.TYPE_CHECKING:
         restated_exception,
     )
     from citeproof.verifier.support.confirm._rules import RULES, Finding, Rule
+    from citeproof.verifier.support.confirm._table import (
+        TABLE_ROW,
+        Row,
+        RowStatement,
+        row_of,
+        table_row,
+    )
 
 
 _WHERE = {
@@ -27,10 +34,15 @@ _WHERE = {
     "Finding": "citeproof.verifier.support.confirm._rules",
     "Outcome": "citeproof.verifier.support.confirm._confirm",
     "RULES": "citeproof.verifier.support.confirm._rules",
+    "Row": "citeproof.verifier.support.confirm._table",
+    "RowStatement": "citeproof.verifier.support.confirm._table",
     "Rule": "citeproof.verifier.support.confirm._rules",
+    "TABLE_ROW": "citeproof.verifier.support.confirm._table",
     "confirm": "citeproof.verifier.support.confirm._confirm",
     "read_denial": "citeproof.verifier.support.confirm._confirm",
     "restated_exception": "citeproof.verifier.support.confirm._confirm",
+    "row_of": "citeproof.verifier.support.confirm._table",
+    "table_row": "citeproof.verifier.support.confirm._table",
 }
 
 __getattr__ = on_first_use(globals(), _WHERE)
@@ -38,12 +50,17 @@ __getattr__ = on_first_use(globals(), _WHERE)
 
 __all__ = [
     "RULES",
+    "TABLE_ROW",
     "Confirmation",
     "Denial",
     "Finding",
     "Outcome",
+    "Row",
+    "RowStatement",
     "Rule",
     "confirm",
     "read_denial",
     "restated_exception",
+    "row_of",
+    "table_row",
 ]

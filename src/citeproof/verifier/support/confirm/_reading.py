@@ -1,7 +1,8 @@
 """A claim read against its passage: both parsed, and each content word of the claim matched
 to a word of the passage by an equivalence that can be named.
 
-Equivalences, in the order tried: the same word (``same``) or lemma (``lemma``); the same
+Equivalences, in the order tried: the same word (``same``) or lemma (``lemma``); a rate's
+period and its adjective (``period``: "a week" for "weekly"); the same
 figure, date, duration or amount as the fact layer reads them (``figure``: "24 months" =
 "two years", "£1.2 million" = "£1,200,000"); a WordNet synonym (``synonym``); a word the
 passage says more narrowly (``broader``: the claim's "pay" for the passage's "reimburse"); a
@@ -36,6 +37,8 @@ from citeproof.verifier.support.lexicon import (
     LIGHT_VERBS,
     MODALITY,
     NO_DEFINITIONS,
+    PER_PERIOD,
+    RATE_WORDS,
     READER,
     THIRD_PERSON,
     WRITER,
@@ -394,6 +397,21 @@ SUBJECTS = frozenset({"nsubj", "nsubjpass"})
 NAMING = frozenset({"nsubj", "nsubjpass", "compound", "appos"})
 
 
+def _same_period(a: Token, b: Token) -> bool:
+    """Whether one of ``a`` and ``b`` is a rate's period ("a week", "per month") and the
+    other the adjective of a rate per that period ("weekly", "monthly")."""
+    ours, theirs = _per(a), _per(b)
+    return (ours is not None and ours == PER_PERIOD.get(folded(b))) or (
+        theirs is not None and theirs == PER_PERIOD.get(folded(a))
+    )
+
+
+def _per(token: Token) -> str | None:
+    """The period ``token`` is a rate's ("week" of "£620 a week"), or None."""
+    before = token.doc[token.i - 1].lower_ if token.i else ""
+    return lemma(token) if before in RATE_WORDS and lemma(token) in PER_PERIOD.values() else None
+
+
 def _candidates(reading: Reading, i: int) -> list[Match]:
     token = reading.claim[i]
     passage = reading.passage
@@ -430,6 +448,7 @@ def _candidates(reading: Reading, i: int) -> list[Match]:
         ]
     if exact and token.pos_ in ("PROPN", "NOUN"):
         exact += _by_pronoun(passage, i, {m.passage for m in exact})
+    exact += [Match(i, p.i, "period") for p in passage if _same_period(token, p)]
     if exact or token.pos_ == "PROPN" or reading.lexicon is None:
         return exact
     lexicon = reading.lexicon

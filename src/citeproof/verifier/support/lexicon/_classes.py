@@ -283,6 +283,26 @@ LIGHT_VERBS = frozenset(
 """Verbs that carry little of their own: "Facility B carries a Margin of 2.75%" says what
 "the Margin for Facility B is 2.75%" says; their objects and figures must still match."""
 
+PER_PERIOD: dict[str, str] = {
+    "hourly": "hour",
+    "daily": "day",
+    "weekly": "week",
+    "monthly": "month",
+    "quarterly": "quarter",
+    "yearly": "year",
+    "annual": "year",
+    "annually": "year",
+}
+"""A rate's adjective and the period it is per: "£620 a week" is the "weekly rate", "£95 per
+bay per month" the "monthly fee"."""
+RATE_WORDS = frozenset({"a", "an", "per", "each", "every"})
+"""Words that make the period after them a rate's: "a week", "per month"."""
+
+STATING_VERBS = frozenset({"cost", "charge", "price", "quote", "total", "amount"})
+"""Verbs that only state a value of what they are said of: "The excavator costs £620 a week"
+says what a table's row "8-tonne tracked excavator" gives under "Weekly rate": a row has no
+verb, so these need none in it (`confirm._table`); the value must still match."""
+
 DISCOURSE = frozenset(
     {
         "instead",

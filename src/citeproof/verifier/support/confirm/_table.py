@@ -1,0 +1,275 @@
+"""A claim read against one row of a table, under the table's column headings.
+
+A table row ("| 8-tonne tracked excavator | 1 | £620 | 2 weeks | 9% of rate |") says nothing
+on its own: its first cell names what the row is about, and each other cell's value belongs
+to that row and to its column's heading ("Weekly rate per item"). The sentence rules read a
+row as a sentence and its heading as another, so a claim that joins them ("The excavator is
+hired at £620 a week") is never confirmed, and one that takes a value from the wrong column
+("$420 for a 20ft container", the 40ft price) is read as the row's. `table_row` reads the
+claim against the row with each cell attached to its heading: the claim is stated by the row
+when every content word is matched (`_reading`'s equivalences) in the row's own cells, their
+headings or the first column's heading, every word of the row's first cell is matched by the
+claim, each figure of the claim stands in a cell whose column the claim names (or the only
+cell of the row that holds a figure), no word of the claim names a column whose value
+it does not give, and the claim says nothing the row cannot carry: no denial, condition,
+modal verb, direction or quantity word the row does not say itself.
+
+Rows are Markdown table rows under a heading row and its ``|---|`` line, or paragraphs of
+cells joined by `` | `` (a DOCX or HTML table as citeproof reads it) whose first is the
+heading; every row of the table has the heading's number of cells.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from citeproof.model import Span
+from citeproof.verifier.support.confirm._reading import Reading, folded, lemma, read
+from citeproof.verifier.support.lexicon import (
+    CONDITIONS,
+    MODALITY,
+    NEGATORS,
+    STATING_VERBS,
+    direction_of,
+    quantifier_of,
+)
+
+if TYPE_CHECKING:
+    from spacy.tokens import Token
+
+TABLE_ROW = "table.row"
+"""The rule id of a claim a table row states under its column headings."""
+
+_RULE_LINE = re.compile(r"^\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?$")
+_PARENTHESIS = re.compile(r"\([^)]*\)")
+MAX_ROWS = 200
+"""Rows read above a located row for its table's heading: a table is a page or two."""
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One row of a table and its table's heading row, cell by cell."""
+
+    heading: tuple[str, ...]
+    cells: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RowStatement:
+    """A claim the table row states: the row's first cell and the headings of the columns
+    whose cells the claim gives."""
+
+    row: Row
+    columns: tuple[int, ...]
+
+    @property
+    def reason(self) -> str:
+        headings = ", ".join(f"“{self.row.heading[j]}”" for j in self.columns)
+        under = f" under {headings}" if headings else ""
+        return f"the table's row “{self.row.cells[0]}” states this{under}"
+
+
+def row_of(source: str, span: tuple[int, int]) -> Row | None:
+    """The table row of ``source`` at ``span`` (a located sentence) with its table's heading
+    row, or None: the sentence is not a whole row of a table with a heading."""
+    start = source.rfind("\n", 0, span[0]) + 1
+    end = source.find("\n", span[1])
+    line = source[start : end if end != -1 else len(source)]
+    if source[start : span[0]].strip() or source[span[1] : end if end != -1 else None].strip():
+        return None  # the sentence is part of its line only
+    cells = _cells(line)
+    if cells is None:
+        return None
+    above = source[: max(start - 1, 0)].split("\n")[-MAX_ROWS:] if start else []
+    heading = _heading(above, len(cells), markdown=line.lstrip().startswith("|"))
+    if heading is None or heading == cells:
+        return None
+    return Row(heading, cells)
+
+
+def _cells(line: str) -> tuple[str, ...] | None:
+    text = line.strip()
+    if text.startswith("|"):
+        if not text.endswith("|") or _RULE_LINE.match(text):
+            return None
+        parts = text[1:-1].split("|")
+    elif " | " in text:
+        parts = text.split(" | ")
+    else:
+        return None
+    cells = tuple(" ".join(p.split()) for p in parts)
+    return cells if len(cells) >= 2 and cells[0] else None
+
+
+def _heading(above: list[str], width: int, markdown: bool) -> tuple[str, ...] | None:
+    """The heading row of the table whose rows end right above: for Markdown, the row above
+    its ``|---|`` line; else the first of the rows of ``width`` cells (blank lines between
+    them: one paragraph per row)."""
+    heading: tuple[str, ...] | None = None
+    for k in range(len(above) - 1, -1, -1):
+        text = above[k].strip()
+        if markdown and _RULE_LINE.match(text):
+            cells = _cells(above[k - 1]) if k else None
+            return cells if cells is not None and len(cells) == width else None
+        if not text and not markdown:
+            continue  # a Word or HTML table: one paragraph per row
+        cells = _cells(text)
+        if cells is None or len(cells) != width:
+            break
+        heading = cells
+    return None if markdown else heading
+
+
+def table_row(
+    claim: str,
+    rows: Sequence[Row],
+    quoted: Sequence[Span] = (),
+    source: str = "",
+) -> RowStatement | None:
+    """The first of ``rows`` that states ``claim`` under its headings (module doc), or None."""
+    for row in rows:
+        stated = _stated(claim, row, quoted, source)
+        if stated is not None:
+            return stated
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class _Part:
+    kind: str  # "key": the first cell; "keyhead": its heading; "heading" or "cell" of `column`
+    column: int
+    start: int
+    end: int
+
+
+def _text(row: Row) -> tuple[str, list[_Part]]:
+    """The row as text the parser reads, one sentence per part, and where each part stands."""
+    pieces = [("keyhead", 0, row.heading[0]), ("key", 0, row.cells[0])]
+    for j in range(1, len(row.cells)):
+        pieces += [("heading", j, row.heading[j]), ("cell", j, row.cells[j])]
+    text, parts = "", []
+    for kind, column, words in pieces:
+        if not words:
+            continue
+        parts.append(_Part(kind, column, len(text), len(text) + len(words)))
+        text += words + (" " if kind in ("keyhead", "heading") else ".\n")
+    return text, parts
+
+
+def _stated(claim: str, row: Row, quoted: Sequence[Span], source: str) -> RowStatement | None:
+    text, parts = _text(row)
+    reading = read(claim, text, quoted, source)
+    if _says_more(reading, text):
+        return None
+    hits: dict[int, set[_Part]] = {}
+    for i in reading.content:
+        found = reading.candidates.get(i)
+        if found is None:  # matched by its verified quote
+            continue
+        where = {
+            _part(parts, reading.passage[m.passage].idx) for m in found if m.passage is not None
+        }
+        hits[i] = {p for p in where if p is not None}
+        token = reading.claim[i]
+        if not hits[i] and not (token.pos_ == "VERB" and lemma(token) in STATING_VERBS):
+            return None
+    if not _key_matched(reading, parts, hits):
+        return None
+    given = {p.column for found in hits.values() for p in found if p.kind == "cell"}
+    named = {p.column for found in hits.values() for p in found if p.kind == "heading"}
+    if _names_another(reading, parts, hits, given):
+        return None
+    sole = _sole(reading, parts)
+    for i, placed in hits.items():
+        if reading.figure("claim", i) is None:
+            continue
+        cells = {p.column for p in placed if p.kind == "cell"}
+        if cells and not sole and not cells & named:
+            return None  # the figure stands in a column the claim does not name
+    return RowStatement(row, tuple(sorted(given)))
+
+
+def _names_another(
+    reading: Reading, parts: list[_Part], hits: dict[int, set[_Part]], given: set[int]
+) -> bool:
+    """Whether the claim names a column whose value it does not give: it matches every word
+    of that column's heading, and of no longer heading of a column it gives ("20ft
+    container" for the value under "40ft container"); or, naming none of the columns it
+    gives in full, one of its words stands only in the heading of another ("20ft")."""
+    matched = {m.passage for i in hits for m in reading.candidates.get(i, ())}
+    full = {}
+    for p in parts:
+        if p.kind == "heading":
+            words = [t.i for t in reading.passage if p.start <= t.idx < p.end and _content(t)]
+            if words and all(k in matched for k in words):
+                full[p.column] = len(words)
+    longest = max((full[j] for j in given if j in full), default=0)
+    if any(n >= longest for k, n in full.items() if k not in given):
+        return True
+    if longest:
+        return False
+    for found in hits.values():
+        headings = {p.column for p in found if p.kind == "heading"}
+        if headings and not headings & given and all(p.kind == "heading" for p in found):
+            return True
+    return False
+
+
+def _part(parts: list[_Part], at: int) -> _Part | None:
+    return next((p for p in parts if p.start <= at < p.end), None)
+
+
+def _says_more(reading: Reading, text: str) -> bool:
+    """Whether the claim says what a row cannot carry unless it says it too: a denial, a
+    condition, a modal verb, a direction or a quantity word."""
+    said = {w.casefold() for w in re.findall(r"\w+", text)}
+    for t in reading.claim:
+        low, lem = folded(t), lemma(t)
+        before = reading.claim[t.i - 1].lower_ if t.i else ""
+        marked = (
+            low in NEGATORS
+            or low in CONDITIONS
+            or lem in MODALITY
+            or direction_of(lem) is not None
+            or quantifier_of(lem, before) is not None
+        )
+        if marked and low not in said:
+            return True
+    return False
+
+
+def _key_matched(reading: Reading, parts: list[_Part], hits: dict[int, set[_Part]]) -> bool:
+    """Whether the claim matches every content word of the row's first cell (its words in
+    parentheses aside: "Electronic payments (Faster Payments, BACS)")."""
+    key = next(p for p in parts if p.kind == "key")
+    matched = {
+        m.passage for i in hits for m in reading.candidates.get(i, ()) if m.passage is not None
+    }
+    quiet = {
+        k
+        for hole in _PARENTHESIS.finditer(reading.passage.text[key.start : key.end])
+        for k in range(key.start + hole.start(), key.start + hole.end())
+    }
+    for t in reading.passage:
+        if not key.start <= t.idx < key.end or t.idx in quiet or not _content(t):
+            continue
+        if t.i not in matched:
+            return False
+    return True
+
+
+def _content(token: Token) -> bool:
+    return token.pos_ in ("NOUN", "PROPN", "ADJ", "NUM", "VERB") and not token.is_stop
+
+
+def _sole(reading: Reading, parts: list[_Part]) -> bool:
+    """Whether one cell of the row (its first aside) holds a figure, and no other."""
+    holding = set()
+    for t in reading.passage:
+        part = _part(parts, t.idx)
+        if part is not None and part.kind == "cell" and reading.figure("passage", t.i) is not None:
+            holding.add(part.column)
+    return len(holding) == 1

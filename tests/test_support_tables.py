@@ -1,0 +1,152 @@
+"""A claim read against a table row under its column headings (rule `table.row`), through
+`citeproof.verify` as a user calls it: with a Markdown source, and with a real Word file
+whose table citeproof reads."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from citeproof import Source, answer_to_json, verify
+from citeproof.sources import read_source_file
+from citeproof.verifier.support.confirm import row_of
+from tests.mailfixtures import docx_bytes
+
+RENTAL = """# Hire agreement
+
+**Hire company:** Tavistock Plant Hire Ltd ("Tavistock", "we")
+**Hirer:** Coombe Valley Builders Ltd (the "Hirer")
+
+## 1. Equipment and rates
+
+| Item | Quantity | Weekly rate per item | Minimum hire | Damage waiver |
+|---|---|---|---|---|
+| 8-tonne tracked excavator | 1 | £620 | 2 weeks | 9% of rate |
+| 3-tonne swivel dumper | 2 | £175 | 1 week | 9% of rate |
+| Scissor lift, 10 m working height | 1 | £290 | 1 week | 12% of rate |
+
+1.1 Rates exclude VAT, fuel and operators.
+"""
+
+FREIGHT = """# Quotation
+
+| Charge | 20ft container | 40ft container | 40ft high cube |
+|---|---|---|---|
+| Ocean freight Ningbo to Felixstowe | $1,950 | $2,850 | $2,950 |
+| Origin charges, Ningbo | $310 | $420 | $420 |
+
+All rates are valid for sailings before 31 March.
+"""
+
+
+def _judged(claim: str, text: str) -> dict[str, object]:
+    source = Source(id="doc", kind="document", text=text)
+    (judged,) = answer_to_json(verify(f"{claim} [doc]", [source]))["claims"]
+    support: dict[str, object] = judged["support"][0]
+    return support
+
+
+@pytest.mark.parametrize(
+    ("claim", "text", "verdict", "says"),
+    [
+        (  # the row's first cell, a value, its column named by a rate's period
+            "The 8-tonne tracked excavator is hired at £620 a week, with a minimum hire of two "
+            "weeks.",
+            RENTAL,
+            "supported",
+            "the table's row “8-tonne tracked excavator” states this under “Weekly rate per "
+            "item”, “Minimum hire”",
+        ),
+        (  # a verb that only states a value; the column named in full
+            "Ocean freight from Ningbo to Felixstowe for a 40ft high cube container is quoted "
+            "at $2,950.",
+            FREIGHT,
+            "supported",
+            "the table's row “Ocean freight Ningbo to Felixstowe” states this under “40ft high "
+            "cube”",
+        ),
+        (  # the 40ft price said of the 20ft container: the claim names another column
+            "Origin charges in Ningbo are $420 for a 20ft container.",
+            FREIGHT,
+            "",
+            "",
+        ),
+        (  # another row's value
+            "The 8-tonne tracked excavator costs £290 a week.",
+            RENTAL,
+            "",
+            "",
+        ),
+        (  # a value whose column the claim does not name
+            "The minimum hire of the 8-tonne tracked excavator is 1 week.",
+            RENTAL,
+            "",
+            "",
+        ),
+        (  # a bound the row does not say
+            "The 8-tonne tracked excavator costs at least £620 a week.",
+            RENTAL,
+            "",
+            "",
+        ),
+        (  # a denial the row does not say
+            "The 8-tonne tracked excavator is not hired at £620 a week.",
+            RENTAL,
+            "",
+            "",
+        ),
+    ],
+)
+def test_a_table_row_states_a_claim_under_its_headings(
+    claim: str, text: str, verdict: str, says: str
+) -> None:
+    """`supported` with rule `table.row` only where the row and its headings say it all;
+    otherwise never `supported`."""
+    support = _judged(claim, text)
+    if verdict:
+        assert (support["verdict"], support["rule"], support["reason"]) == (
+            verdict,
+            "table.row",
+            says,
+        )
+    else:
+        assert support["verdict"] != "supported", support
+        assert support["rule"] != "table.row"
+
+
+def test_a_word_table_row_is_read_under_its_heading_row(tmp_path: Path) -> None:
+    """A DOCX table as citeproof reads it (cells joined by " | ", the heading row first)."""
+    path = tmp_path / "tariff.docx"
+    path.write_bytes(
+        docx_bytes(
+            ["Business account tariff", "These charges apply from 1 May."],
+            [
+                ["Service", "Standard account", "Plus account"],
+                ["CHAPS payment out", "£25.00", "£20.00"],
+                ["International SWIFT payment out", "£22.00", "£15.00"],
+            ],
+        )
+    )
+    source = read_source_file(path)
+    text = source.text
+    start = text.index("CHAPS payment out")
+    row = row_of(text, (start, text.index("\n", start) if "\n" in text[start:] else len(text)))
+    assert row is not None
+    assert row.heading == ("Service", "Standard account", "Plus account")
+    stated = _judged_source("A CHAPS payment out costs £20.00 on the Plus account.", source)
+    assert (stated["verdict"], stated["rule"]) == ("supported", "table.row")
+    swapped = _judged_source("A CHAPS payment out costs £20.00 on the Standard account.", source)
+    assert swapped["verdict"] != "supported"
+
+
+def _judged_source(claim: str, source: Source) -> dict[str, object]:
+    (judged,) = answer_to_json(verify(f"{claim} [{source.id}]", [source]))["claims"]
+    support: dict[str, object] = judged["support"][0]
+    return support
+
+
+def test_a_row_without_a_heading_row_is_no_table_row() -> None:
+    text = "Notes\n| a stray line | with a bar |\nMore text."
+    start = text.index("| a stray")
+    assert row_of(text, (start, text.index("\n", start))) is None
