@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import Literal, NamedTuple
 
 from citeproof.sources import sentence_spans
+from citeproof.verifier.support.lexicon import CARVING_OUT
 
 
 def word_set(text: str) -> frozenset[str]:
@@ -219,11 +220,12 @@ _TOKEN = re.compile(
 _BEFORE_NUMBER = frozenset({"over", "under"})
 CARVE_OUT = re.compile(
     r"(?:The|This|These|That|Those|Such|It|They)\b[^.;:]{0,80}?\b"
-    r"(?:does|do|did|shall|will|is|are)\s+not\s+apply\b"
+    r"(?:does|do|did|shall|will|is|are)\s+not\s+(?:" + "|".join(sorted(CARVING_OUT)) + r")\b"
 )
-"""A sentence that opens by pointing back and says it does not apply: "The discount does not
-apply to Health and Safety Leadership", "This right does not apply if ..." (`condition.kept`
-reads it as an exception to the statement before it)."""
+"""A sentence that opens by pointing back and says it does not apply (a verb of
+`lexicon.CARVING_OUT`): "The discount does not apply to Health and Safety Leadership", "This
+right does not apply if ..." (`condition.kept` reads it as an exception to the statement
+before it)."""
 LIST_ITEM = re.compile(r"\s*(?:\(?[a-z0-9]{1,3}\)|[-*•]\s|[a-z0-9]{1,3}\.\s)", re.IGNORECASE)
 """The marker that opens an item of a list: "(c)", "a)", "- ", "2. "."""
 LIST_REACH = 12

@@ -15,9 +15,9 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from citeproof.verifier.support.lexicon._defined import SUFFIXES
+from citeproof.verifier.support.lexicon._defined import FIRST_PERSON, SUFFIXES
 
-WRITER = frozenset({"we", "us", "our", "ours", "i", "me", "my"})
+WRITER = FIRST_PERSON | {"i", "me", "my"}
 """The pronouns that name a message's writer (and the organisation the writer speaks for)."""
 READER = frozenset({"you", "your", "yours"})
 """The pronouns that name a message's readers."""
