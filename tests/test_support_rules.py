@@ -654,3 +654,16 @@ def test_a_main_verb_no_match_reads_is_denied_on_both_sides_or_neither() -> None
     assert "not" in str(denied["reason"]) or "denies" in str(denied["reason"])
     kept = _judged("The hire charge does not include the cost of the Hirer's drivers.", passage)
     assert kept["verdict"] == "supported"
+
+
+def test_a_time_said_of_the_subject_is_part_of_the_statement() -> None:
+    """ "The limit on the Test Date" says when the limit holds: a time word that describes
+    the subject must stand in the statement's sentence, unlike a description that only
+    names it."""
+    passage = (
+        "The leverage limit was 3.00 : 1 for test dates up to and including 30 June 2026, and "
+        "is 2.75 : 1 from 30 September 2026.\nTotal Net Debt on the Test Date was £2,100,000."
+    )
+    support = _judged("The leverage limit on the Test Date was 3.00 : 1.", passage)
+    assert (support["verdict"], support["rule"]) == ("unconfirmed", "match.same_statement")
+    assert "Date" in str(support["reason"])

@@ -29,6 +29,7 @@ from citeproof.verifier.support.lexicon import (
     NEGATORS,
     SETTING_ASIDE,
     THIRD_PERSON,
+    TIME_WORDS,
     Deontic,
     direction_of,
     quantifier_of,
@@ -254,7 +255,9 @@ class SameStatement:
         "The words of one clause of the claim are matched in one sentence of the passage: a "
         "word found only in another sentence joins two statements the passage keeps apart "
         "(“the Compliance team and the Finance Director” where the sentence names only the "
-        "Compliance team)."
+        "Compliance team). A word that only describes the clause's subject may stand "
+        "elsewhere (“the Hartley Bridge over the Nene”), unless it says when (“the limit on "
+        "the Test Date”: `lexicon.TIME_WORDS`)."
     )
     example = (
         "A public official's entertainment needs the approval of the Compliance team and the "
@@ -292,6 +295,7 @@ class SameStatement:
                 and not (
                     _describes_subject(reading.claim[i])
                     and reading.figure("claim", i) is None  # "a fee of £250" says the fee
+                    and lemma(reading.claim[i]) not in TIME_WORDS  # "the limit on the Test Date"
                 )
             ]
             if apart:

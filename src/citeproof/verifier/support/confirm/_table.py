@@ -83,11 +83,23 @@ def row_of(source: str, span: tuple[int, int]) -> Row | None:
     cells = _cells(line)
     if cells is None:
         return None
-    above = source[: max(start - 1, 0)].split("\n")[-MAX_ROWS:] if start else []
+    above = _lines_above(source, start)
     heading = _heading(above, len(cells), markdown=line.lstrip().startswith("|"))
     if heading is None or heading == cells:
         return None
     return Row(heading, cells)
+
+
+def _lines_above(source: str, start: int) -> list[str]:
+    """The `MAX_ROWS` lines of ``source`` right above the line starting at ``start``, in
+    order (read back from ``start``, not split from the top: a source may be megabytes)."""
+    lines: list[str] = []
+    end = start - 1
+    while end >= 0 and len(lines) < MAX_ROWS:
+        begin = source.rfind("\n", 0, end) + 1
+        lines.append(source[begin:end])
+        end = begin - 1
+    return lines[::-1]
 
 
 def _cells(line: str) -> tuple[str, ...] | None:

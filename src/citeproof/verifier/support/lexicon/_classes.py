@@ -298,6 +298,10 @@ bay per month" the "monthly fee"."""
 RATE_WORDS = frozenset({"a", "an", "per", "each", "every"})
 """Words that make the period after them a rate's: "a week", "per month"."""
 
+TIME_WORDS = frozenset({"date", "day", "week", "month", "quarter", "year", "period", "time"})
+"""Nouns that say when: "the limit on the Test Date" says when the limit holds, not only
+which limit it is."""
+
 STATING_VERBS = frozenset({"cost", "charge", "price", "quote", "total", "amount"})
 """Verbs that only state a value of what they are said of: "The excavator costs £620 a week"
 says what a table's row "8-tonne tracked excavator" gives under "Weekly rate": a row has no
