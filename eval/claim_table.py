@@ -70,6 +70,10 @@ BUSINESS_8 = Path(__file__).with_name("business-8")
 """The eighth business set: eight more kinds of document, written and labelled before any
 judge read them, the check of the changes made after the seventh was first run
 (eval/business-8/README.md)."""
+BUSINESS_9 = Path(__file__).with_name("business-9")
+"""The ninth business set: eight more kinds of document, written and labelled before any
+judge read them, the check of the changes made after the eighth was first run
+(eval/business-9/README.md)."""
 BUSINESS_SETS = (
     BUSINESS,
     BUSINESS_2,
@@ -79,6 +83,7 @@ BUSINESS_SETS = (
     BUSINESS_6,
     BUSINESS_7,
     BUSINESS_8,
+    BUSINESS_9,
 )
 FALSE_SUPPORTED = 0.05
 COVERAGE = 0.50
