@@ -667,3 +667,53 @@ def test_a_time_said_of_the_subject_is_part_of_the_statement() -> None:
     support = _judged("The leverage limit on the Test Date was 3.00 : 1.", passage)
     assert (support["verdict"], support["rule"]) == ("unconfirmed", "match.same_statement")
     assert "Date" in str(support["reason"])
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage", "rule", "says"),
+    [
+        pytest.param(  # a quantity of the thing the claim quantifies, not of the sentence
+            "The auditor reviews every one of the branch's loan files each month.",
+            "4.1 Each month the auditor reviews a sample of at least one in five of the "
+            "branch's loan files.",
+            "quantity.kept",
+            "the passage does not say “every”",
+            id="quantity-of-what",
+        ),
+        pytest.param(  # the amount "of" a noun says which noun it is of
+            "The Buyer must pay a £40,000 retention payment within 14 days of handover.",
+            "2.2 The Buyer must pay a deposit of £40,000 within 14 days of signature, and a "
+            "retention payment of £15,000 within 14 days of handover.",
+            "figure.attached",
+            "the passage gives “£15,000” for “retention”, and “£40,000” for something else",
+            id="amount-of-a-noun",
+        ),
+        pytest.param(  # "afterwards" points the other way from "first"
+            "The agent may pay the fee from its own account, provided the client repays it "
+            "afterwards.",
+            "3.4 The agent may pay the fee from its own account, provided that the client has "
+            "put it in funds first.",
+            "direction.kept",
+            "the passage does not say “afterwards”",
+            id="afterwards",
+        ),
+        pytest.param(  # a noun compounded with the subject's names which fee it is
+            "The inspection fee is £950, payable on acceptance.",
+            "| Inspection fee | £1,200, payable on acceptance |.\n"
+            "| Survey fee | £950, payable on acceptance, not refundable |.",
+            "match.same_statement",
+            "“inspection” is in another sentence of the passage than the rest of its clause",
+            id="compound-subject",
+        ),
+    ],
+)
+def test_what_a_quantity_figure_or_time_is_said_of_is_kept(
+    claim: str, passage: str, rule: str, says: str
+) -> None:
+    """Each was a false claim of a business set run as written that the judge called
+    `supported`; the same mistake in other words is never `supported`, and its finding
+    names the rule and the words."""
+    outcome = confirm(claim, passage)
+    assert outcome.outcome != "supported"
+    assert says in [f.message for f in outcome.findings if f.rule == rule], outcome.findings
+    assert _judged(claim, passage)["verdict"] != "supported"

@@ -257,7 +257,9 @@ class SameStatement:
         "(“the Compliance team and the Finance Director” where the sentence names only the "
         "Compliance team). A word that only describes the clause's subject may stand "
         "elsewhere (“the Hartley Bridge over the Nene”), unless it says when (“the limit on "
-        "the Test Date”: `lexicon.TIME_WORDS`)."
+        "the Test Date”: `lexicon.TIME_WORDS`) or is a noun compounded with the subject's "
+        "where the statement compounds another (“the arrangement fee” for its “Valuation "
+        "fee”)."
     )
     example = (
         "A public official's entertainment needs the approval of the Compliance team and the "
@@ -293,7 +295,7 @@ class SameStatement:
                 and not _referred_to(reading, i, main)
                 and not _carved_out_of(reading, where[i], main)
                 and not (
-                    _describes_subject(reading.claim[i])
+                    _describes_subject(reading, reading.claim[i], main)
                     and reading.figure("claim", i) is None  # "a fee of £250" says the fee
                     and lemma(reading.claim[i]) not in TIME_WORDS  # "the limit on the Test Date"
                 )
@@ -319,20 +321,38 @@ def _carved_out_of(reading: Reading, sentence: int, main: int) -> bool:
     return _carves_out(reading, reading.passage[sentence].sent, {main}, targets)
 
 
-def _describes_subject(token: Token) -> bool:
+def _describes_subject(reading: Reading, token: Token, main: int) -> bool:
     """Whether ``token`` only describes its clause's subject ("the Hartley Bridge over the
     Nene"): the statement is what is said of the subject, not how it is named. A possessor
-    is no description: "Marlowe & Finch's monitoring" says whose it is."""
+    is no description ("Marlowe & Finch's monitoring" says whose it is), nor a noun
+    compounded with the subject where the passage's statement compounds another with it
+    ("the arrangement fee" for the "Valuation fee" of the statement; "the facility term"
+    for its bare "term" describes)."""
     node = token
     while node.head.i != node.i:
         if node.dep_ == "poss":
             return False
         if node.dep_ in ("nsubj", "nsubjpass"):
-            return node.i != token.i
+            return node.i != token.i and not _renamed(reading, token, main)
         if node.dep_ in ("advcl", "ccomp", "relcl", "conj", "xcomp"):
             return False
         node = node.head
     return False
+
+
+def _renamed(reading: Reading, token: Token, main: int) -> bool:
+    """Whether ``token`` compounds a noun of the claim whose match in the statement's
+    sentence (starting at ``main``) is compounded with a noun of its own that no claim word
+    matches ("arrangement" of "arrangement fee" against "Valuation fee")."""
+    if token.dep_ != "compound" or token.pos_ != "NOUN":
+        return False
+    matched = {m.passage for i in reading.content for m in reading.candidates.get(i, ())}
+    return any(
+        c.dep_ == "compound" and c.pos_ in ("NOUN", "PROPN") and c.i not in matched
+        for m in reading.candidates.get(token.head.i, ())
+        if m.passage is not None and statement(reading.passage[m.passage]) == main
+        for c in reading.passage[m.passage].children
+    )
 
 
 def _referred_to(reading: Reading, i: int, sentence: int) -> bool:
@@ -697,7 +717,10 @@ class SameQuantity:
     id = "quantity.kept"
     checks = (
         "Each quantity word of the claim (all / every / each / any, some, only, at least, at "
-        "most, more than, less than) is in the passage sentence it matches, in the same class."
+        "most, more than, less than) is in the passage sentence it matches, in the same class; "
+        "where the passage quantifies the thing the claim's word quantifies, in that noun "
+        "phrase (“every one of the entries” against “a sample of at least one in ten of your "
+        "entries”)."
     )
     example = (
         "The Landlord must give at least 30 days' notice.",
@@ -716,7 +739,11 @@ class SameQuantity:
         }
         for t in reading.claim:
             q = _quantity(reading.claim, t)
-            if q is None or q in theirs or (q in _ALL and theirs & _ALL) or t.i in reading.framing:
+            if q is None or t.i in reading.framing:
+                continue
+            near = _quantities_of(reading, t)  # the passage's, of what the claim quantifies
+            said = near if near else theirs
+            if q in said or (q in _ALL and said & _ALL):
                 continue
             yield Finding(
                 self.id,
@@ -728,6 +755,31 @@ class SameQuantity:
 
 
 _ALL = {"all", "any"}
+
+
+def _quantities_of(reading: Reading, t: Token) -> set[str]:
+    """The quantity classes the passage says of the thing the claim's quantity word ``t``
+    quantifies ("every one of Tillbrook's entries": the entries), in the noun phrase its
+    match stands in ("a sample of at least one in ten of your entries"); none where that
+    thing is not matched or the phrase has no quantity word."""
+    quantified = t.head if t.dep_ in ("det", "amod", "advmod", "nummod", "quantmod") else t
+    of = next((c for c in quantified.children if c.dep_ == "prep" and c.lower_ == "of"), None)
+    if of is not None and (quantified.pos_ in ("NUM", "PRON") or lemma(quantified) in _ONES):
+        quantified = next((c for c in of.children if c.dep_ == "pobj"), quantified)
+    found = reading.matched(quantified.i)
+    if found is None or found.pos_ not in ("NOUN", "PROPN"):
+        return set()
+    while found.dep_ == "pobj" and found.head.dep_ == "prep":
+        above = found.head.head  # "entries" of "one in ten of your entries", "a sample of"
+        if above.pos_ not in ("NUM", "PRON") and not (
+            found.head.lower_ == "of" and above.pos_ in ("NOUN", "PROPN")
+        ):
+            break
+        found = above
+    return {q for p in found.subtree if (q := _quantity(reading.passage, p)) is not None}
+
+
+_ONES = frozenset({"one", "each", "all", "any", "some", "none", "sample"})
 
 
 def _quantity(doc: Doc, t: Token) -> str | None:
@@ -830,7 +882,9 @@ class FigureAttached:
     checks = (
         "Each figure and date of the claim is said of the same thing in the passage: no word "
         "the claim attaches to it lies in the phrase of another figure of the passage, and the "
-        "verb it hangs from in the claim governs it in the passage."
+        "verb it hangs from in the claim governs it in the passage. An amount “of” a noun is "
+        "said of that noun (“an upfront fee of £120,000 ..., and a milestone payment of "
+        "£80,000”: not a “£120,000 milestone payment”)."
     )
     example = (
         "Facility B carries a Margin of 2.75% per annum.",
@@ -849,6 +903,8 @@ class FigureAttached:
             unit = reading.units.get(("passage", m.passage), "")
             stated = {k for (side, _), k in reading.figures.items() if side == "claim"}
             mine = own(ours)
+            noun = _amount_of(reading, "passage", ours)
+            claimed = _said_of_in_claim(reading, i) if noun is not None else set()
             rivals = [
                 t
                 for t in tops
@@ -864,8 +920,14 @@ class FigureAttached:
                 anchor = reading.matched(j)
                 if anchor is None or anchor.i in mine:
                     continue
+                if noun is not None and any(
+                    m.passage in own(noun) for m in reading.candidates.get(j, ())
+                ):
+                    continue  # the same word stands in the claim's figure's phrase too
                 for rival in rivals:
-                    if anchor.i in own(rival):
+                    if anchor.i in own(rival) or (
+                        j in claimed and anchor.i in _named_amount(reading, rival, ours)
+                    ):
                         yield Finding(
                             self.id,
                             "unconfirmed",
@@ -982,6 +1044,46 @@ def _top(reading: Reading, side: str, token: Token) -> Token:
     ):
         token = token.head
     return token
+
+
+def _named_amount(reading: Reading, rival: Token, ours: Token) -> set[int]:
+    """The words of the noun another figure of the sentence is the amount "of", where the
+    claim's figure is the amount of a noun of its own ("an upfront fee of £120,000, and a
+    milestone payment of £80,000"): "milestone payment" is said of £80,000 only."""
+    theirs, mine = _amount_of(reading, "passage", rival), _amount_of(reading, "passage", ours)
+    if theirs is None or mine is None or theirs.i == mine.i or rival.sent != ours.sent:
+        return set()
+    return own(theirs) - own(mine)
+
+
+def _amount_of(reading: Reading, side: str, top: Token) -> Token | None:
+    """The noun a figure's phrase (``top``, its `_top`) is the amount "of" ("a milestone
+    payment of £80,000": "payment"), or None."""
+    of = top.head
+    if (
+        top.dep_ == "pobj"
+        and of.lower_ == "of"
+        and of.head.pos_ in ("NOUN", "PROPN")
+        and reading.figure(side, of.head.i) is None
+    ):
+        return of.head
+    return None
+
+
+def _said_of_in_claim(reading: Reading, i: int) -> set[int]:
+    """The claim's words its figure at ``i`` is said of: its phrase, the noun it is the
+    amount "of", less an apposition ("£10,000,000, twice the minimum ...")."""
+    top = _top(reading, "claim", reading.claim[i])
+    noun = _amount_of(reading, "claim", top) or top
+
+    def walk(t: Token) -> set[int]:
+        out = {t.i}
+        for c in t.children:
+            if c.dep_ not in ("conj", "cc", "punct", "appos", "relcl"):
+                out |= walk(c)
+        return out
+
+    return walk(noun)
 
 
 def _figure_tops(reading: Reading, side: str) -> list[Token]:

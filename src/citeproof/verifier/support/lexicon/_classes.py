@@ -156,6 +156,11 @@ _SAME_WAY = {
     "after": "after",
     "later": "after",
     "following": "after",
+    "afterwards": "after",  # "puts it in funds afterwards" is not "first"
+    "afterward": "after",
+    "subsequently": "after",
+    "thereafter": "after",
+    "beforehand": "before",
 }
 
 
