@@ -43,48 +43,11 @@ from citeproof.verifier.support._promise import kept_promise
 from citeproof.verifier.support._request import Request
 
 BUSINESS = Path(__file__).with_name("business")
-BUSINESS_2 = Path(__file__).with_name("business-2")
-"""The second business set: eight other kinds of document, written and labelled before any
-judge read them, and never tuned on (eval/business-2/README.md)."""
-BUSINESS_3 = Path(__file__).with_name("business-3")
-"""The third business set: eight more kinds of document, written and labelled before any
-judge read them, the check of the judge's changes tuned on the first two
-(eval/business-3/README.md)."""
-BUSINESS_4 = Path(__file__).with_name("business-4")
-"""The fourth business set: eight more kinds of document, written and labelled before any
-judge read them, the check of the changes made after the third was first run
-(eval/business-4/README.md)."""
-BUSINESS_5 = Path(__file__).with_name("business-5")
-"""The fifth business set: eight more kinds of document, written and labelled before any
-judge read them, the check of the changes made after the fourth was first run
-(eval/business-5/README.md)."""
-BUSINESS_6 = Path(__file__).with_name("business-6")
-"""The sixth business set: eight more kinds of document, written and labelled before any
-judge read them, the check of the changes made after the fifth was first run
-(eval/business-6/README.md)."""
-BUSINESS_7 = Path(__file__).with_name("business-7")
-"""The seventh business set: eight more kinds of document, written and labelled before any
-judge read them, the check of the changes made after the sixth was first run
-(eval/business-7/README.md)."""
-BUSINESS_8 = Path(__file__).with_name("business-8")
-"""The eighth business set: eight more kinds of document, written and labelled before any
-judge read them, the check of the changes made after the seventh was first run
-(eval/business-8/README.md)."""
-BUSINESS_9 = Path(__file__).with_name("business-9")
-"""The ninth business set: eight more kinds of document, written and labelled before any
-judge read them, the check of the changes made after the eighth was first run
-(eval/business-9/README.md)."""
-BUSINESS_SETS = (
-    BUSINESS,
-    BUSINESS_2,
-    BUSINESS_3,
-    BUSINESS_4,
-    BUSINESS_5,
-    BUSINESS_6,
-    BUSINESS_7,
-    BUSINESS_8,
-    BUSINESS_9,
-)
+BUSINESS_SETS = (BUSINESS, *(Path(__file__).with_name(f"business-{n}") for n in range(2, 10)))
+"""The business sets, eight kinds of document each, written and labelled before any judge read
+them (each folder's README.md): the second never tuned on, the third the check of the judge's
+changes tuned on the first two, and each later one the check of the changes made after the
+one before it was first run."""
 FALSE_SUPPORTED = 0.05
 COVERAGE = 0.50
 REVIEW = ("unconfirmed", "partial")
