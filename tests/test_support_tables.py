@@ -10,7 +10,7 @@ import pytest
 
 from citeproof import Source, answer_to_json, verify
 from citeproof.sources import read_source_file
-from citeproof.verifier.support.confirm import row_of
+from citeproof.verifier.support.confirm import row_of, rows_of
 from tests.mailfixtures import docx_bytes
 
 RENTAL = """# Hire agreement
@@ -150,3 +150,35 @@ def test_a_row_without_a_heading_row_is_no_table_row() -> None:
     text = "Notes\n| a stray line | with a bar |\nMore text."
     start = text.index("| a stray")
     assert row_of(text, (start, text.index("\n", start))) is None
+
+
+PRICES = """# Kingsway Print Services: price list 2027
+
+Prices apply to orders placed from 1 January 2027. All prices exclude VAT.
+
+| Product | 250 copies | 500 copies | 1,000 copies |
+|---|---|---|---|
+| A5 flyers, single-sided | £38 | £52 | £79 |
+| Business cards, matt | £29 | £35 | £49 |
+
+Delivery is free on orders over £150; otherwise it costs £8.50 per order.
+"""
+
+
+def test_a_table_read_as_one_sentence_is_read_row_by_row() -> None:
+    """A Markdown table has no full stops, so the whole table may be one located sentence:
+    each of its rows is read under the heading, and a figure the fact layer read across the
+    cells ("the passage says “£29”, not “£49”") is no contradiction where the row states it."""
+    start = PRICES.index("| Product")
+    rows = rows_of(PRICES, (start, PRICES.index("\n\nDelivery")))
+    assert [row.cells[0] for row in rows] == ["A5 flyers, single-sided", "Business cards, matt"]
+    support = _judged("1,000 matt business cards are £49.", PRICES)
+    assert (support["verdict"], support["rule"], support["reason"]) == (
+        "supported",
+        "table.row",
+        "the table's row “Business cards, matt” states this under “1,000 copies”",
+    )
+    assert _judged("500 matt business cards are £49.", PRICES)["verdict"] == "contradicted"
+    assert _judged("A5 single-sided flyers are £52 for 250 copies.", PRICES)["verdict"] != (
+        "supported"
+    )

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 
-from citeproof.model import ClaimSupport, Policy, SupportVerdict
+from citeproof.model import ClaimSupport, Policy, Span, SupportVerdict
 from citeproof.verifier.support._locate import Sentence
 from citeproof.verifier.support._nli import NliModel
 from citeproof.verifier.support._provider_judge import ProviderJudge
@@ -23,7 +23,7 @@ from citeproof.verifier.support.confirm import (
     confirm,
     read_denial,
     restated_exception,
-    row_of,
+    rows_of,
     table_row,
 )
 
@@ -60,9 +60,11 @@ def kept_promise(
     `supported` verdict becomes `unconfirmed`, naming the rule and the words.
 
     Verified quotes stand, and so does the fact layer's `contradicted` (its rule one of
-    `FACT_RULES`), but for a denial that restates the passage's exception ("does not
-    count ... if made within three days" for "is an Event of Default, unless ... payment is
-    made within three days"): that is `unconfirmed` (rule `polarity.exception`)."""
+    `FACT_RULES`), but for a figure read across the cells of a table row that states the
+    claim under its headings (`supported`, rule `TABLE_ROW`), and for a denial that restates
+    the passage's exception ("does not count ... if made within three days" for "is an Event
+    of Default, unless ... payment is made within three days"): that is `unconfirmed` (rule
+    `polarity.exception`)."""
     if found is None or support.method.startswith(QUOTE):
         return support
     if not found.chosen:  # the cited source has nothing on this
@@ -76,6 +78,10 @@ def kept_promise(
         worked = worked_out(request, found, support)
         if worked is not None:
             return worked
+        if support.rule in FIGURE_RULES:
+            stated = _in_a_row(request, support, ordered, backed)
+            if stated is not None:
+                return stated
         denial = (
             read_denial(request.claim, passage, backed, text, lines)
             if _only_denials(support)
@@ -104,12 +110,9 @@ def kept_promise(
     else:
         outcome = confirm(request.claim, passage, backed, text, lines)
         if outcome.outcome == "unconfirmed":
-            rows = [row for s in ordered if (row := row_of(text, s.span)) is not None]
-            stated = table_row(request.claim, rows, backed, text) if rows else None
+            stated = _in_a_row(request, support, ordered, backed)
             if stated is not None:
-                return dataclasses.replace(
-                    support, verdict="supported", reason=stated.reason, rule=TABLE_ROW
-                )
+                return stated
     deciding = outcome.deciding
     unmatched, left_out = outcome.unmatched, outcome.left_out
     if outcome.outcome == "supported":
@@ -159,6 +162,29 @@ def kept_promise(
         rule=deciding.rule,
         unmatched=unmatched,
         left_out=left_out,
+    )
+
+
+FIGURE_RULES = frozenset({"facts.number", "facts.figure_elsewhere"})
+"""The fact layer's rules that read a figure as another figure of the passage: in a table they
+read across cells, so a row that states the claim under its headings overrules them."""
+
+
+def _in_a_row(
+    request: Request,
+    support: ClaimSupport,
+    ordered: Sequence[Sentence],
+    backed: Sequence[Span],
+) -> ClaimSupport | None:
+    """``support`` made `supported` by a table row of its located sentences (rule
+    `TABLE_ROW`), or None: no row states the claim under its headings."""
+    text = request.source.text
+    rows = [row for s in ordered for row in rows_of(text, s.span)]
+    stated = table_row(request.claim, rows, backed, text) if rows else None
+    if stated is None:
+        return None
+    return dataclasses.replace(
+        support, verdict="supported", reason=stated.reason, rule=TABLE_ROW, differences=()
     )
 
 

@@ -24,6 +24,7 @@ if typing.TYPE_CHECKING:
         Row,
         RowStatement,
         row_of,
+        rows_of,
         table_row,
     )
 
@@ -42,6 +43,7 @@ _WHERE = {
     "read_denial": "citeproof.verifier.support.confirm._confirm",
     "restated_exception": "citeproof.verifier.support.confirm._confirm",
     "row_of": "citeproof.verifier.support.confirm._table",
+    "rows_of": "citeproof.verifier.support.confirm._table",
     "table_row": "citeproof.verifier.support.confirm._table",
 }
 
@@ -62,5 +64,6 @@ __all__ = [
     "read_denial",
     "restated_exception",
     "row_of",
+    "rows_of",
     "table_row",
 ]

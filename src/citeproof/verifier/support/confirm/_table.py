@@ -72,14 +72,32 @@ class RowStatement:
         return f"the table's row “{self.row.cells[0]}” states this{under}"
 
 
-def row_of(source: str, span: tuple[int, int]) -> Row | None:
-    """The table row of ``source`` at ``span`` (a located sentence) with its table's heading
-    row, or None: the sentence is not a whole row of a table with a heading."""
+def rows_of(source: str, span: tuple[int, int]) -> list[Row]:
+    """The table rows of ``source`` that a located sentence at ``span`` spans, each with its
+    table's heading row: one row read as a sentence of its own, or a whole table read as one
+    (a Markdown table has no full stops). A sentence that is part of a line is no row."""
     start = source.rfind("\n", 0, span[0]) + 1
-    end = source.find("\n", span[1])
-    line = source[start : end if end != -1 else len(source)]
-    if source[start : span[0]].strip() or source[span[1] : end if end != -1 else None].strip():
-        return None  # the sentence is part of its line only
+    rows = []
+    while start < span[1]:
+        end = source.find("\n", start)
+        end = len(source) if end == -1 else end
+        row = _row_at(source, start, end)
+        if row is not None:
+            rows.append(row)
+        start = end + 1
+    return rows
+
+
+def row_of(source: str, span: tuple[int, int]) -> Row | None:
+    """The one table row a located sentence at ``span`` is, or None (`rows_of`)."""
+    rows = rows_of(source, span)
+    return rows[0] if len(rows) == 1 else None
+
+
+def _row_at(source: str, start: int, end: int) -> Row | None:
+    """The line of ``source`` from ``start`` to ``end`` as a row under its table's heading
+    row, or None: no row of a table with a heading, or the heading itself."""
+    line = source[start:end]
     cells = _cells(line)
     if cells is None:
         return None
