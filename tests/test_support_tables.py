@@ -10,7 +10,7 @@ import pytest
 
 from citeproof import Source, answer_to_json, verify
 from citeproof.sources import read_source_file
-from citeproof.verifier.support.confirm import row_of, rows_of
+from citeproof.verifier.support.confirm import rows_of
 from tests.mailfixtures import docx_bytes
 
 RENTAL = """# Hire agreement
@@ -131,8 +131,7 @@ def test_a_word_table_row_is_read_under_its_heading_row(tmp_path: Path) -> None:
     source = read_source_file(path)
     text = source.text
     start = text.index("CHAPS payment out")
-    row = row_of(text, (start, text.index("\n", start) if "\n" in text[start:] else len(text)))
-    assert row is not None
+    (row,) = rows_of(text, (start, text.index("\n", start) if "\n" in text[start:] else len(text)))
     assert row.heading == ("Service", "Standard account", "Plus account")
     stated = _judged_source("A CHAPS payment out costs £20.00 on the Plus account.", source)
     assert (stated["verdict"], stated["rule"]) == ("supported", "table.row")
@@ -149,7 +148,7 @@ def _judged_source(claim: str, source: Source) -> dict[str, object]:
 def test_a_row_without_a_heading_row_is_no_table_row() -> None:
     text = "Notes\n| a stray line | with a bar |\nMore text."
     start = text.index("| a stray")
-    assert row_of(text, (start, text.index("\n", start))) is None
+    assert rows_of(text, (start, text.index("\n", start))) == []
 
 
 PRICES = """# Kingsway Print Services: price list 2027

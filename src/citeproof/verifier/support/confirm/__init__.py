@@ -23,7 +23,6 @@ if typing.TYPE_CHECKING:
         TABLE_ROW,
         Row,
         RowStatement,
-        row_of,
         rows_of,
         table_row,
     )
@@ -42,7 +41,6 @@ _WHERE = {
     "confirm": "citeproof.verifier.support.confirm._confirm",
     "read_denial": "citeproof.verifier.support.confirm._confirm",
     "restated_exception": "citeproof.verifier.support.confirm._confirm",
-    "row_of": "citeproof.verifier.support.confirm._table",
     "rows_of": "citeproof.verifier.support.confirm._table",
     "table_row": "citeproof.verifier.support.confirm._table",
 }
@@ -63,7 +61,6 @@ __all__ = [
     "confirm",
     "read_denial",
     "restated_exception",
-    "row_of",
     "rows_of",
     "table_row",
 ]

@@ -79,13 +79,14 @@ def _phrase(token: Token) -> str:
     return token.doc[first : last + 1].text
 
 
-def own(token: Token) -> set[int]:
-    """A phrase's own tokens: its subtree less the conjuncts coordinated with it."""
+def own(token: Token, apart: frozenset[str] = frozenset()) -> set[int]:
+    """A phrase's own tokens: its subtree less the conjuncts coordinated with it, and less the
+    children whose relation is in ``apart``."""
     out = {token.i}
     for child in token.children:
-        if child.dep_ in ("conj", "cc", "punct"):
+        if child.dep_ in ("conj", "cc", "punct") or child.dep_ in apart:
             continue
-        out |= own(child)
+        out |= own(child, apart)
     return out
 
 
@@ -1074,16 +1075,10 @@ def _said_of_in_claim(reading: Reading, i: int) -> set[int]:
     """The claim's words its figure at ``i`` is said of: its phrase, the noun it is the
     amount "of", less an apposition ("£10,000,000, twice the minimum ...")."""
     top = _top(reading, "claim", reading.claim[i])
-    noun = _amount_of(reading, "claim", top) or top
+    return own(_amount_of(reading, "claim", top) or top, _ASIDE)
 
-    def walk(t: Token) -> set[int]:
-        out = {t.i}
-        for c in t.children:
-            if c.dep_ not in ("conj", "cc", "punct", "appos", "relcl"):
-                out |= walk(c)
-        return out
 
-    return walk(noun)
+_ASIDE = frozenset({"appos", "relcl"})
 
 
 def _figure_tops(reading: Reading, side: str) -> list[Token]:

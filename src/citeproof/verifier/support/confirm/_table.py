@@ -88,12 +88,6 @@ def rows_of(source: str, span: tuple[int, int]) -> list[Row]:
     return rows
 
 
-def row_of(source: str, span: tuple[int, int]) -> Row | None:
-    """The one table row a located sentence at ``span`` is, or None (`rows_of`)."""
-    rows = rows_of(source, span)
-    return rows[0] if len(rows) == 1 else None
-
-
 def _row_at(source: str, start: int, end: int) -> Row | None:
     """The line of ``source`` from ``start`` to ``end`` as a row under its table's heading
     row, or None: no row of a table with a heading, or the heading itself."""
