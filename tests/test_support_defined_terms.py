@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from citeproof import Source
-from citeproof.verifier.support.lexicon import defined_terms
+from citeproof.verifier.support.lexicon import NO_DEFINITIONS, defined_terms
 from tests.support_runs import support_of
 
 LICENCE = Source(
@@ -264,3 +264,71 @@ def test_a_party_is_named_by_every_word_its_definition_gives(
     assert backed.verdict == "supported", backed.reason
     turned = support_of(swapped, [source])
     assert turned.verdict != "supported", turned.reason
+
+
+HOME_CARE = Source(
+    id="care",
+    kind="document",
+    title="Care agreement",
+    text=(
+        '**Provider:** Willowmere Home Care Ltd, 4 Mill Yard, Harrogate (the "Provider", '
+        '"we")\n'
+        '**Client:** Mrs Margaret Ainsley, 27 Oakroyd Close, Knaresborough (the "Client", '
+        '"you")\n\n'
+        "6.2 If we have concerns about your safety, we must tell the council's adult "
+        "safeguarding team, even if you ask us not to.\n"
+    ),
+)
+
+
+def test_a_party_defined_as_you_is_named_by_you_and_your() -> None:
+    terms = defined_terms(HOME_CARE.text)
+    assert terms.same("ainsley", "your") and terms.same("ainsley", "you")
+    assert not terms.same("willowmere", "you")
+    backed = support_of(
+        "Willowmere must tell the council's adult safeguarding team about concerns for Mrs "
+        "Ainsley's safety, even if she asks it not to [care].",
+        [HOME_CARE],
+    )
+    assert backed.verdict == "supported", backed.reason
+    swapped = support_of(
+        "Mrs Ainsley must tell the council's adult safeguarding team about concerns for "
+        "Willowmere's safety [care].",
+        [HOME_CARE],
+    )
+    assert swapped.verdict != "supported", swapped.reason
+
+
+BANK = Source(
+    id="tariff",
+    kind="document",
+    title="Bank tariff",
+    text=(
+        "# Northgate Commerce Bank: Business Current Account Terms\n\n"
+        "5.1 We may change our fees or introduce new fees by giving you at least two months' "
+        "notice.\n"
+    ),
+)
+
+
+def test_a_first_person_source_is_written_by_the_organisation_its_title_names() -> None:
+    """ "# Northgate Commerce Bank: ..." and "We may change our fees": "Northgate" is the
+    "we" (the words a dictionary knows, "Commerce" and "Bank", name no one); a title of
+    dictionary words names no writer, and a title beside a defined "we" changes nothing."""
+    assert defined_terms(BANK.text).same("northgate", "we")
+    assert not defined_terms(BANK.text).same("bank", "we")
+    assert defined_terms("# Facility Offer Letter: Term Loan\n\nWe will lend you £5,000.\n") is (
+        NO_DEFINITIONS
+    )
+    assert not defined_terms(
+        '# Northgate Bank: Terms\n\n**Lender:** Orrin Finance Ltd ("Orrin", "we")\n\nWe lend.\n'
+    ).same("northgate", "we")
+    backed = support_of(
+        "Northgate may change its fees by giving at least two months' notice [tariff].", [BANK]
+    )
+    assert backed.verdict == "supported", backed.reason
+    swapped = support_of(
+        "The customer may change Northgate's fees by giving at least two months' notice [tariff].",
+        [BANK],
+    )
+    assert swapped.verdict != "supported", swapped.reason

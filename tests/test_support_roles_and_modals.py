@@ -180,3 +180,83 @@ def test_a_list_after_but_shares_the_modal_of_its_first_denied_verb(
     assert support.verdict == verdict, support
     if verdict == "contradicted":
         assert support.rule == "modality.kept"
+
+
+AUDIT = Source(
+    id="engagement",
+    kind="document",
+    title="Engagement letter",
+    text=(
+        "The Directors must:\n"
+        "(a) keep proper accounting records;\n"
+        "(b) tell the auditor of any fraud of which they become aware, whether or not it "
+        "involves a Director;\n"
+        "(c) approve the financial statements before 30 June.\n"
+    ),
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "verdict", "says"),
+    [
+        ("The Directors must tell the auditor of any fraud they become aware of.", "supported", ""),
+        (
+            "The Directors must not tell the auditor of any fraud they become aware of.",
+            "contradicted",
+            "must: tell",
+        ),
+        (
+            "The Directors may approve the financial statements before 30 June.",
+            "unconfirmed",
+            "must: approve",
+        ),
+    ],
+    ids=["the lead-in's obligation", "a prohibition against it", "a permission for it"],
+)
+def test_an_item_of_a_list_carries_the_modal_its_lead_in_ends_on(
+    claim: str, verdict: str, says: str
+) -> None:
+    """ "The Directors must: (b) tell the auditor ...": the item's verb is under "must", which
+    the lead-in leaves standing alone (the parser even splits "(" of "(b)" off the item)."""
+    support = support_of(f"{claim} [engagement]", [AUDIT])
+    assert support.verdict == verdict, support
+    if says:
+        assert support.rule == "modality.kept"
+        assert f"the passage says “{says}”" in support.reason
+
+
+SPEECHES = Source(
+    id="speeches",
+    kind="document",
+    title="Results",
+    text=(
+        "Helena Strand, Chief Executive, said: \"Software continues to lead the group's "
+        'growth, and the new sensors are already broadening our range."\n\n'
+        'Raj Menon, Chief Financial Officer, said: "Our balance sheet remains strong, and we '
+        'remain on track to complete the buyback this year."\n'
+    ),
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "verdict"),
+    [
+        ("Helena Strand said that software continues to lead the group's growth.", "supported"),
+        (
+            "Chief Financial Officer Raj Menon said that software continues to lead the "
+            "group's growth.",
+            "unconfirmed",
+        ),
+        ("Raj Menon said that the balance sheet remains strong.", "supported"),
+    ],
+    ids=["the speaker", "another speaker, sharing a title word", "the other's own words"],
+)
+def test_who_said_it_is_who_the_passage_says_said_it(claim: str, verdict: str) -> None:
+    """The claim's "Raj Menon said that ..." frames what it reports; the passage's statement
+    of those words has its own speaker, and a claim that names another is not confirmed, even
+    where a title word ("Chief") stands in both."""
+    support = support_of(f"{claim} [speeches]", [SPEECHES])
+    assert support.verdict == verdict, support
+    if verdict == "unconfirmed":
+        assert support.rule == "roles.kept"
+        assert "the passage says “Helena Strand” said this" in support.reason

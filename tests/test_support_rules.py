@@ -717,3 +717,156 @@ def test_what_a_quantity_figure_or_time_is_said_of_is_kept(
     assert outcome.outcome != "supported"
     assert says in [f.message for f in outcome.findings if f.rule == rule], outcome.findings
     assert _judged(claim, passage)["verdict"] != "supported"
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage", "outcome"),
+    [
+        (
+            "The Operator can call off the event only if the Venue cannot be used because of fire.",
+            "4.1 The Operator may cancel the event only if the Venue cannot be used because of "
+            "fire.",
+            "supported",
+        ),
+        (
+            "The Operator may cancel the event only if the Venue cannot be used because of fire.",
+            "4.1 The Operator may call off the event only if the Venue cannot be used because "
+            "of fire.",
+            "supported",
+        ),
+        (
+            "The Operator can call off the event only if the Venue cannot be used because of fire.",
+            "4.1 The Operator may postpone the event only if the Venue cannot be used because "
+            "of fire.",
+            "unconfirmed",
+        ),
+    ],
+    ids=["the claim's phrasal verb", "the passage's", "another verb"],
+)
+def test_a_verb_with_its_particle_is_read_as_the_phrasal_verb(
+    claim: str, passage: str, outcome: str
+) -> None:
+    """ "call off" is WordNet's phrasal verb for "cancel", which "call" alone is not."""
+    confirmation = confirm(claim, passage)
+    assert confirmation.outcome == outcome, confirmation.findings
+    if outcome == "unconfirmed":
+        assert "call" in confirmation.unmatched
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage", "outcome", "says"),
+    [
+        pytest.param(
+            "The Employer pays 6% of basic salary into the pension as long as the Employee "
+            "contributes no less than 4%.",
+            "3.3 The Employer will pay 6% of basic salary into the pension, provided that the "
+            "Employee contributes at least 4%.",
+            "supported",
+            "",
+            id="no-less-than-is-at-least",
+        ),
+        pytest.param(
+            "Survey files may be kept for up to six years after the engagement ends.",
+            "4.4 Survey files may be kept for no longer than six years after the engagement ends.",
+            "supported",
+            "",
+            id="up-to-is-no-longer-than",
+        ),
+        pytest.param(
+            "Survey files may be kept for at least six years after the engagement ends.",
+            "4.4 Survey files may be kept for no longer than six years after the engagement ends.",
+            "unconfirmed",
+            "the passage does not say “at least”",
+            id="at-least-is-not-no-longer-than",
+        ),
+        pytest.param(
+            "The Tenant may end the Lease on the Break Date, but only if it gives six months' "
+            "notice.",
+            "1.2 The Tenant may end the Lease on the Break Date, provided that it gives six "
+            "months' notice.",
+            "supported",
+            "",
+            id="only-if-is-provided-that",
+        ),
+        pytest.param(
+            "The Tenant may end the Lease on the Break Date, but only if it gives six months' "
+            "notice.",
+            "1.2 The Tenant may end the Lease on the Break Date if it gives six months' notice.",
+            "unconfirmed",
+            "the passage does not say “only”",
+            id="only-if-is-not-if",
+        ),
+        pytest.param(
+            "Revenue was £412.6 million, 8% more than in Q2 2024.",
+            "Revenue of £412.6 million, up 8% from £382.0 million in Q2 2024.",
+            "supported",
+            "",
+            id="a-difference-says-which-way",
+        ),
+        pytest.param(
+            "Revenue was £412.6 million, 8% less than in Q2 2024.",
+            "Revenue of £412.6 million, up 8% from £382.0 million in Q2 2024.",
+            "contradicted",
+            "the passage says “up”, not “less”",
+            id="the-other-way",
+        ),
+    ],
+)
+def test_bounds_conditions_and_differences_in_other_words(
+    claim: str, passage: str, outcome: str, says: str
+) -> None:
+    """A bound, a condition that must hold and the way a figure moved, each said in other
+    words than the passage's ("no less than" for "at least", "only if" for "provided that",
+    "8% more than" for "up 8%"), are the same statement; a bound of the other side, a bare
+    "if" and the other way are not."""
+    confirmation = confirm(claim, passage)
+    assert confirmation.outcome == outcome, confirmation.findings
+    if says:
+        assert says in [f.message for f in confirmation.findings], confirmation.findings
+
+
+@pytest.mark.parametrize(
+    ("claim", "verdict", "rule"),
+    [
+        ("A claim can be made from 120 days up to 180 days after the due date.", "supported", ""),
+        ("A claim can be made up to 190 days after the due date.", "contradicted", "facts.number"),
+        (
+            "A claim can be made at least 180 days after the due date.",
+            "contradicted",
+            "facts.comparative",
+        ),
+    ],
+)
+def test_no_later_than_is_a_bound_not_a_denial(claim: str, verdict: str, rule: str) -> None:
+    """ "no later than 180 days" is at most 180 days: the fact layer reads "no" with the
+    comparative of time as one bound, never as a denial the claim leaves out."""
+    passage = (
+        "4.3 A claim may be made no earlier than 120 days and no later than 180 days after the "
+        "due date."
+    )
+    support = _judged(claim, passage)
+    assert support["verdict"] == verdict, support
+    if rule:
+        assert support["rule"] == rule
+
+
+@pytest.mark.parametrize(
+    ("opener", "outcome"),
+    [("If", "supported"), ("Only if", "unconfirmed"), ("Unless", "unconfirmed")],
+)
+def test_a_condition_that_is_enough_holds_in_each_alternative(opener: str, outcome: str) -> None:
+    """ "If the Licensor sells the Car Park or needs it for redevelopment, it may end this
+    licence": selling alone is enough. For a condition the statement needs ("only if") or an
+    exception ("unless"), the alternative left out changes the statement."""
+    passage = (
+        f"5.2 {opener} the Licensor sells the Car Park or needs it for redevelopment, it may "
+        "end this licence at any time on three months' notice."
+    )
+    claim = (
+        f"{opener} the Licensor sells the Car Park, it may end this licence at any time on "
+        "three months' notice."
+    )
+    confirmation = confirm(claim, passage)
+    assert confirmation.outcome == outcome, confirmation.findings
+    if outcome == "unconfirmed":
+        assert "condition.kept" in [f.rule for f in confirmation.findings]

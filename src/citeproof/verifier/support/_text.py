@@ -71,6 +71,11 @@ COMPARATIVES: dict[str, int] = {
     "most": -1,
     "maximum": -1,
     "beneath": -1,
+    "later": 1,
+    "longer": 1,
+    "earlier": -1,
+    "sooner": -1,
+    "shorter": -1,
 }
 # Direction of a change: +1 "rose / increased", -1 "fell / decreased". A change is backed only
 # by a change in the same direction, and contradicted by one in the other; "up" and "down"
@@ -218,6 +223,9 @@ _TOKEN = re.compile(
 )
 # "over 80%" compares, "under the policy" does not: these two only before a number.
 _BEFORE_NUMBER = frozenset({"over", "under"})
+_OF_TIME = frozenset({"later", "longer", "earlier", "sooner", "shorter"})
+"""Comparatives of time, read as one only after a denial and before "than": "no later than
+180 days" is at most 180 days; "later that day" is a word."""
 CARVE_OUT = re.compile(
     r"(?:The|This|These|That|Those|Such|It|They)\b[^.;:]{0,80}?\b"
     r"(?:does|do|did|shall|will|is|are)\s+not\s+(?:" + "|".join(sorted(CARVING_OUT)) + r")\b"
@@ -346,7 +354,7 @@ def _reading(word: str) -> _Reading:
         unit = ORDINAL if folded in ORDINAL_WORDS else ""
         spelled = folded in _SMALL or folded in _TENS
         return _Reading(_number_key(value, unit), "number", value, unit, spelled=spelled)
-    if (folded in COMPARATIVES and folded not in _BEFORE_NUMBER) or (
+    if (folded in COMPARATIVES and folded not in _BEFORE_NUMBER | _OF_TIME) or (
         folded in CHANGES and folded not in _CHANGE_BEFORE_NUMBER
     ):
         return _Reading(key, "comparative")
@@ -400,7 +408,7 @@ def tokenize(text: str, first: int = 0, last: int | None = None) -> list[Token]:
                     kind = "word"
             tokens.append(Token(word, (start, end), reading.key, kind, reading.value, reading.unit))
             spelled = spelled or reading.spelled
-            comparative = comparative or kind == "comparative"
+            comparative = comparative or kind == "comparative" or word.casefold() in _OF_TIME
             negation = negation or kind == "negation"
             up = up or reading.key == "up"
             duration = duration or reading.key in _DAYS_BY_KEY
@@ -613,10 +621,15 @@ _LINKING = frozenset({"be", "been", "being", "to"})
 def _join_negated_comparatives(text: str, tokens: list[Token]) -> list[Token]:
     """A negation right before a comparative and the comparative as one comparative token
     in the other direction: "must not exceed 45%" reads as "at most 45%", "no more than" as
-    "at most", "not less than" as "at least"."""
+    "at most", "not less than" as "at least", "no later than" (`_OF_TIME`) as "at most"."""
     joined: list[Token] = []
-    for token in tokens:
-        if token.kind == "comparative":
+    for i, token in enumerate(tokens):
+        of_time = (
+            token.text.casefold() in _OF_TIME
+            and i + 1 < len(tokens)
+            and tokens[i + 1].text.casefold() == "than"
+        )
+        if token.kind == "comparative" or of_time:
             # "not exceed", "no more", and with a verb between: "may not be more than".
             back = 1
             while back <= len(joined) and joined[-back].text.casefold() in _LINKING:

@@ -4,7 +4,8 @@ to a word of the passage by an equivalence that can be named.
 Equivalences, in the order tried: the same word (``same``) or lemma (``lemma``); a rate's
 period and its adjective (``period``: "a week" for "weekly"); the same
 figure, date, duration or amount as the fact layer reads them (``figure``: "24 months" =
-"two years", "£1.2 million" = "£1,200,000"); a WordNet synonym (``synonym``); a word the
+"two years", "£1.2 million" = "£1,200,000"); a WordNet synonym (``synonym``; a verb with
+its particle read as the phrasal verb WordNet lists: "call off" = "cancel"); a word the
 passage says more narrowly (``broader``: the claim's "pay" for the passage's "reimburse"); a
 word WordNet derives from the passage's (``derived``: "approves" for "approval"); a party's
 name for the term the source defines it as, or back (``defined``: "Harrowgate" for "the
@@ -227,10 +228,32 @@ def statement(token: Token) -> int:
     return token.sent.start
 
 
+def lead_in(token: Token) -> Sent | None:
+    """The sentence ending in a colon that opens the list ``token`` is in an item of ("The
+    Directors must:" for "tell" of "(c) tell us of any fraud ..."), past the items before its
+    own; None if it is in none."""
+    doc = token.doc
+    sentence = token.sent
+    for _ in range(LIST_REACH):
+        if sentence.start == 0 or not _item(sentence):
+            return None
+        before = doc[sentence.start - 1].sent
+        if before.text.rstrip().endswith(":"):
+            return before
+        sentence = before
+    return None
+
+
 def _item(sentence: Sent) -> bool:
     """Whether ``sentence`` reads as an item of a list: it opens with a marker ("(c)", "-",
-    "2.") or ends in a semicolon."""
-    return sentence.text.rstrip().endswith(";") or bool(LIST_ITEM.match(sentence.text))
+    "2.") or ends in a semicolon; or it is a marker's piece the parser split off ("(" of
+    "(c) tell us ...", "-" of "- Milestone 1: ...")."""
+    text = sentence.text
+    return (
+        text.rstrip().endswith(";")
+        or bool(LIST_ITEM.match(text))
+        or not any(c.isalnum() for c in text)
+    )
 
 
 def _sentence_weight(reading: Reading, candidates: dict[int, list[Match]]) -> dict[int, int]:
@@ -434,17 +457,21 @@ def _candidates(reading: Reading, i: int) -> list[Match]:
             lemma(p) == lem and p.pos_ != "PUNCT" and (p.pos_ == "PROPN") == (token.pos_ == "PROPN")
         )
     ]
-    if token.text[:1].isupper():  # beside the name itself, which may stand in its definition
+    # Beside the name itself, which may stand in its definition; a common noun the source
+    # defines as a party's term stands for it too ("the auditor" for (the "Auditor")).
+    term = token.pos_ == "NOUN" and bool(reading.defined.aliases(low))
+    if token.text[:1].isupper() or term:
         exact += [
             Match(i, p.i, "defined")
             for p in passage
-            if (p.text[:1].isupper() or p.lower_ in WRITER)  # ("Ashcombe", "we")
+            if (p.text[:1].isupper() or p.lower_ in WRITER or p.lower_ in READER)  # ("X", "we")
             and reading.defined.same(low, folded(p))
         ]
+        names = {low, *reading.defined.aliases(low)} if term else {low}
         exact += [
             Match(i, p, "speaker")
             for p, (message, pronoun) in reading.named.items()
-            if message.stands_for(pronoun, low)
+            if any(message.stands_for(pronoun, name) for name in names)
         ]
     if exact and token.pos_ in ("PROPN", "NOUN"):
         exact += _by_pronoun(passage, i, {m.passage for m in exact})
@@ -452,16 +479,29 @@ def _candidates(reading: Reading, i: int) -> list[Match]:
     if exact or token.pos_ == "PROPN" or reading.lexicon is None:
         return exact
     lexicon = reading.lexicon
+    ours = phrasal(token, lexicon)
     out = []
     for p in passage:
         if p.pos_ not in CONTENT_POS or p.lower_ in STOP_WORDS:
             continue
-        theirs = lemma(p)
+        theirs = phrasal(p, lexicon)
         pos = token.pos_ if token.pos_ == p.pos_ else None
-        if lexicon.synonyms(lem, theirs, pos):
+        if lexicon.synonyms(ours, theirs, pos):
             out.append(Match(i, p.i, "synonym"))
-        elif lexicon.broader(lem, theirs, pos):
+        elif lexicon.broader(ours, theirs, pos):
             out.append(Match(i, p.i, "broader"))
-        elif lexicon.derived(lem, theirs):
+        elif lexicon.derived(ours, theirs):
             out.append(Match(i, p.i, "derived"))
     return out
+
+
+def phrasal(token: Token, lexicon: WordNet) -> str:
+    """The lemma ``token`` is looked up by: a verb with a particle (dependency ``prt``) as
+    the phrasal verb, where WordNet lists one ("call off", which is "cancel" as "call" is
+    not), else the word's own."""
+    lem = lemma(token)
+    if token.pos_ == "VERB":
+        particle = next((c for c in token.children if c.dep_ == "prt"), None)
+        if particle is not None and lexicon.knows(f"{lem} {particle.lower_}", "VERB"):
+            return f"{lem} {particle.lower_}"
+    return lem

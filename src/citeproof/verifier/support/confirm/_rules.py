@@ -14,9 +14,17 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol
 
 from citeproof.verifier.support._text import STOP_WORDS
-from citeproof.verifier.support.confirm._reading import QUOTED, Match, Reading, lemma, statement
+from citeproof.verifier.support.confirm._reading import (
+    QUOTED,
+    Match,
+    Reading,
+    lead_in,
+    lemma,
+    statement,
+)
 from citeproof.verifier.support.lexicon import (
     ANYONE,
+    ATTRIBUTION,
     CARVING_OUT,
     CONDITION_PAIRS,
     CONDITION_WORDS,
@@ -26,6 +34,7 @@ from citeproof.verifier.support.lexicon import (
     EXCEPTIONS,
     LIGHT_VERBS,
     MODALITY,
+    NECESSARY_CONDITIONS,
     NEGATORS,
     SETTING_ASIDE,
     THIRD_PERSON,
@@ -178,13 +187,32 @@ def deontic(token: Token) -> Deontic:
             kind, modal_lemma = MODALITY[lem], lem
     denied = negated(token) or (token.dep_ == "xcomp" and negated(token.head))
     if kind is None:
-        return "plain"
+        modal = _introducing_modal(token)
+        if modal is None:
+            return "plain"
+        kind, modal_lemma = MODALITY[lemma(modal)], lemma(modal)
+        denied = denied or negated(modal)
     if kind == "obligation":
         if denied:
             weak = modal_lemma in ("need", "require", "have", "oblige", "obligate")
             return "no_obligation" if weak else "prohibition"
         return "obligation"
     return "prohibition" if denied else "permission"
+
+
+def _introducing_modal(token: Token) -> Token | None:
+    """The modal verb a list's lead-in ends on, for the main verb of one of its items ("tell"
+    of "(c) tell us of any fraud ..." after "The Directors must:"): the modal stands alone,
+    each item saying what it is said of."""
+    if token.sent.root not in (token, *token.ancestors):
+        return None
+    if any(a.dep_ not in ("conj", "ROOT") for a in [token, *token.ancestors][:-1]):
+        return None
+    lead = lead_in(token)
+    if lead is None or lemma(lead.root) not in MODALITY:
+        return None
+    verbs = [t for t in lead if t.pos_ == "VERB" and t is not lead.root]
+    return lead.root if lead.root.pos_ == "AUX" and not verbs else None
 
 
 # --- the rules --------------------------------------------------------------------------
@@ -256,11 +284,12 @@ class SameStatement:
         "The words of one clause of the claim are matched in one sentence of the passage: a "
         "word found only in another sentence joins two statements the passage keeps apart "
         "(“the Compliance team and the Finance Director” where the sentence names only the "
-        "Compliance team). A word that only describes the clause's subject may stand "
-        "elsewhere (“the Hartley Bridge over the Nene”), unless it says when (“the limit on "
-        "the Test Date”: `lexicon.TIME_WORDS`) or is a noun compounded with the subject's "
-        "where the statement compounds another (“the arrangement fee” for its “Valuation "
-        "fee”)."
+        "Compliance team). An item of a list is one statement with the list's lead-in, and "
+        "two items are two (“Milestone 1: ... 20%; - Milestone 2: ... 25%”). A word that "
+        "only describes the clause's subject may stand elsewhere (“the Hartley Bridge over "
+        "the Nene”), unless it says when (“the limit on the Test Date”: `lexicon.TIME_WORDS`) "
+        "or is a noun compounded with the subject's where the statement compounds another "
+        "(“the arrangement fee” for its “Valuation fee”)."
     )
     example = (
         "A public official's entertainment needs the approval of the Compliance team and the "
@@ -280,19 +309,20 @@ class SameStatement:
             counts: dict[int, int] = {}
             for s in where.values():
                 counts[s] = counts.get(s, 0) + 1
-            if len(counts) < 2:
-                continue
             head = _clause_head(reading.claim[members[0]])
             verb = reading.matched(head.i)
             main = max(
                 counts,
                 key=lambda s: (counts[s], verb is not None and statement(verb) == s, -s),
             )
+            items = _items(reading, members, main)
+            if len(counts) < 2 and len({v for k, v in items.items() if k != "main"} - {-1}) < 2:
+                continue
             apart = [
                 reading.claim[i]
                 for i in members
-                if where[i] != main
-                and not _found_in(reading, i, main)
+                if (where[i] != main or items.get(i, -1) not in (-1, items["main"]))
+                and not _found_in(reading, i, main, items["main"])
                 and not _referred_to(reading, i, main)
                 and not _carved_out_of(reading, where[i], main)
                 and not (
@@ -394,13 +424,36 @@ def _heading(sentence: Span) -> bool:
     return short and any(t.like_num or t.pos_ == "NOUN" for t in sentence)
 
 
-def _found_in(reading: Reading, i: int, sentence: int) -> bool:
+def _found_in(reading: Reading, i: int, sentence: int, item: int = -1) -> bool:
     """Whether claim token ``i`` has any match in the passage sentence starting at
-    ``sentence``."""
+    ``sentence`` (and, for ``item`` other than -1, in that item of its list or the list's
+    lead-in)."""
     return any(
-        m.passage is not None and statement(reading.passage[m.passage]) == sentence
+        m.passage is not None
+        and statement(reading.passage[m.passage]) == sentence
+        and (item == -1 or _item_of(reading.passage[m.passage]) in (-1, item))
         for m in reading.candidates.get(i, ())
     )
+
+
+def _items(reading: Reading, members: list[int], main: int) -> dict[int | str, int]:
+    """For the claim words matched in the statement starting at ``main``, the item of its
+    list each is matched in (-1: the lead-in, or no list), and under ``"main"`` the item
+    most of them are in: a statement is its lead-in and one item, never two ("Milestone 1:
+    ... 20%;" and "Milestone 2: ... 25%;" are two)."""
+    out: dict[int | str, int] = {}
+    for i in members:
+        found = reading.matched(i)
+        if found is not None and statement(found) == main:
+            out[i] = _item_of(found)
+    listed = [v for v in out.values() if v != -1]
+    out["main"] = max(set(listed), key=lambda v: (listed.count(v), -v)) if listed else -1
+    return out
+
+
+def _item_of(token: Token) -> int:
+    """Where the item of a list ``token`` stands in starts, or -1 outside any item."""
+    return token.sent.start if lead_in(token) is not None else -1
 
 
 def _sentence_of(reading: Reading, i: int) -> int:
@@ -531,7 +584,8 @@ class SameDirection:
     id = "direction.kept"
     checks = (
         "Each direction the claim gives (up/down, before/after, above/below) is given the "
-        "same way by the passage sentence it matches."
+        "same way by the passage sentence it matches; a word of a bound (“no less than”, "
+        "“up to”) is a quantity, `quantity.kept`'s."
     )
     example = (
         "Invoices are paid before delivery.",
@@ -545,6 +599,8 @@ class SameDirection:
             way = direction_of(lemma(t))
             if way is None or t.pos_ in ("NOUN", "PROPN") or t.i in reading.framing:
                 continue
+            if _quantity(reading.claim, t) in _BOUNDED:
+                continue  # "no less than 4%", "up to 15 years": a bound, `SameQuantity`'s
             if _same_way_in(reading, t, sentences) or _opposite_in(reading, t, sentences):
                 continue  # kept; or the opposite, which `OppositeWord` reports
             yield Finding(
@@ -556,13 +612,17 @@ class SameDirection:
             )
 
 
+_BOUNDED = frozenset({"at_least", "at_most"})
+
+
 class SameModality:
     id = "modality.kept"
     checks = (
         "The claim's predicate carries the modality of the passage's (must / may / may not / "
         "need not, or a plain statement); a plain statement may restate an obligation. A "
         "permission against a prohibition, or an obligation against a prohibition, "
-        "contradicts."
+        "contradicts. The verb of an item of a list carries the modal its lead-in ends on "
+        "(“The Directors must: (b) tell the auditor of any fraud ...”)."
     )
     example = (
         "The Tenant may sublet the Premises.",
@@ -619,6 +679,9 @@ def _modal_words(token: Token) -> str:
     ]
     if token.dep_ == "xcomp":
         words.append(token.head)
+    modal = _introducing_modal(token) if not words else None
+    if modal is not None:  # "must: ... tell"
+        return f"{_words([modal, *(c for c in modal.children if c.dep_ == 'neg')])}: {token.text}"
     return _words([*words, token])
 
 
@@ -718,7 +781,8 @@ class SameQuantity:
     id = "quantity.kept"
     checks = (
         "Each quantity word of the claim (all / every / each / any, some, only, at least, at "
-        "most, more than, less than) is in the passage sentence it matches, in the same class; "
+        "most, more than, less than) is in the passage sentence it matches, in the same class "
+        "(a comparative after the figure of a difference, “8% more than”, is a direction); "
         "where the passage quantifies the thing the claim's word quantifies, in that noun "
         "phrase (“every one of the entries” against “a sample of at least one in ten of your "
         "entries”)."
@@ -742,10 +806,14 @@ class SameQuantity:
             q = _quantity(reading.claim, t)
             if q is None or t.i in reading.framing:
                 continue
+            if q in ("more", "less") and _difference(reading, t):
+                continue  # "8% more than in Q2 2024": a change, `direction.kept`'s
             near = _quantities_of(reading, t)  # the passage's, of what the claim quantifies
             said = near if near else theirs
             if q in said or (q in _ALL and said & _ALL):
                 continue
+            if q == "only" and _only_if(t) and _necessary_condition_in(reading, sentences):
+                continue  # "only if" for "provided that": `condition.kept` reads the rest
             yield Finding(
                 self.id,
                 "unconfirmed",
@@ -783,6 +851,34 @@ def _quantities_of(reading: Reading, t: Token) -> set[str]:
 _ONES = frozenset({"one", "each", "all", "any", "some", "none", "sample"})
 
 
+def _difference(reading: Reading, t: Token) -> bool:
+    """Whether the comparative ``t`` follows the figure of a difference ("8% more than", "£56
+    a day more than", "£37,600 below the limit"): it says which way a figure moved, not a
+    bound of one."""
+    return t.i > 0 and reading.figure("claim", t.i - 1) is not None
+
+
+def _only_if(t: Token) -> bool:
+    """Whether ``t`` is the "only" of "only if", "only when", "only where"."""
+    nxt = t.doc[t.i + 1] if t.i + 1 < len(t.doc) else None
+    return nxt is not None and nxt.lower_ in ("if", "when", "where")
+
+
+def _necessary_condition_in(reading: Reading, sentences: set[int]) -> bool:
+    """Whether a matched sentence of the passage opens a condition that must hold
+    (`lexicon.NECESSARY_CONDITIONS`: "provided that", "subject to", "as long as")."""
+    for p in reading.passage:
+        if p.sent.start not in sentences or p.lower_ not in NECESSARY_CONDITIONS:
+            continue
+        after = p.doc[p.i + 1].lower_ if p.i + 1 < len(p.doc) else ""
+        before = p.doc[p.i - 1].lower_ if p.i else ""
+        if p.lower_ in ("provided", "providing") or (p.lower_, after) in CONDITION_PAIRS:
+            return True
+        if p.lower_ == "long" and before in ("as", "so"):
+            return True
+    return False
+
+
 def _quantity(doc: Doc, t: Token) -> str | None:
     before = doc[t.i - 1].lower_ if t.i > 0 else ""
     after = doc[t.i + 1].lower_ if t.i + 1 < len(doc) else ""
@@ -814,7 +910,8 @@ class SameRoles:
         "or the `by` agent of a passive) is the passage's doer, and its object the "
         "passage's object, or a word inside them. A pronoun of the passage counts where it "
         "stands for a party: a message's “we”, or a term the source defines (“we” of "
-        "(the “Factor”, “we”))."
+        "(the “Factor”, “we”)). Who the claim says said something (“Raj Menon said that "
+        "...”) is who the passage's statement of it says said it, where it says so."
     )
     example = (
         "The Landlord must pay the Tenant's legal costs.",
@@ -823,6 +920,7 @@ class SameRoles:
     )
 
     def check(self, reading: Reading) -> Iterator[Finding]:
+        yield from _said_by(reading)
         for ours, theirs in _predicates(reading):
             for role in ("doer", "object"):
                 claim_role = _role(ours, role)
@@ -843,8 +941,10 @@ class SameRoles:
                     for m in reading.candidates.get(t.i, [])
                     if m.passage is not None
                 ]
-                if not placed or any(k in inside for k in placed):
+                if any(k in inside for k in placed):
                     continue  # some occurrence of the claim's doer is the passage's
+                if not placed and not _names_someone(reading, passage_role):
+                    continue  # a doer the passage names no one as: the words' rule reads it
                 yield Finding(
                     self.id,
                     "unconfirmed",
@@ -854,6 +954,74 @@ class SameRoles:
                     f"{'does this' if role == 'doer' else 'is the object'} "
                     f"(“{theirs.text}”), not “{_words(claim_role.subtree)}”",
                 )
+
+
+def _said_by(reading: Reading) -> Iterator[Finding]:
+    """A speaker the claim names for what it reports ("Raj Menon said that software leads
+    growth": the verb and its subject frame the claim, `Reading.framing`) against the
+    speaker the passage names in its statement that holds most of the reported words
+    ("Helena Strand, Chief Executive, said: ..."): the claim's speaker's own word, or a term
+    the source defines it by, must stand in the passage's."""
+    for said in reading.claim:
+        if said.i not in reading.framing or lemma(said) not in ATTRIBUTION:
+            continue
+        speaker = next((c for c in said.children if c.dep_ == "nsubj"), None)
+        clause = next((c for c in said.children if c.dep_ == "ccomp"), None)
+        if speaker is None or clause is None or not _a_name(reading, speaker):
+            continue
+        where = [
+            statement(found)
+            for t in clause.subtree
+            if t.i in reading.content and (found := reading.matched(t.i)) is not None
+        ]
+        if not where:
+            continue
+        sentence = max(set(where), key=where.count)
+        for verb in reading.passage:
+            theirs = next((c for c in verb.children if c.dep_ == "nsubj"), None)
+            if (
+                statement(verb) != sentence
+                or lemma(verb) not in ATTRIBUTION
+                or theirs is None
+                or not _a_name(reading, theirs)
+            ):
+                continue
+            words = {t.lower_ for t in theirs.subtree}
+            if speaker.lower_ in words or reading.defined.aliases(speaker.lower_) & words:
+                continue
+            ours, who = _name(speaker), _name(theirs)
+            yield Finding(
+                SameRoles.id,
+                "unconfirmed",
+                ours,
+                who,
+                f"the passage says “{who}” said this, not “{ours}”",
+            )
+            return
+
+
+def _a_name(reading: Reading, token: Token) -> bool:
+    """Whether ``token`` names someone: a name, or a term the source defines ("the
+    Auditor"), not a common noun ("Studies have shown", "Results showed")."""
+    return token.pos_ == "PROPN" or bool(reading.defined.aliases(token.lower_))
+
+
+def _name(token: Token) -> str:
+    """A noun with the names compounded with it: "Helena Strand" of "Helena Strand, Chief
+    Executive"."""
+    parts = [token]
+    for part in parts:
+        parts += [c for c in part.children if c.dep_ == "compound"]
+    return _words(sorted(parts, key=lambda t: t.i))
+
+
+def _names_someone(reading: Reading, role: Token) -> bool:
+    """Whether a passage's doer or object names a party of the source: a term or a name it
+    defines, or a pronoun standing for one (`_names_party`): a claim whose own word for it
+    finds no match names someone else, or the same party in words citeproof cannot pair."""
+    if role.pos_ == "PRON":
+        return _names_party(reading, role)
+    return bool(reading.defined.aliases(role.lower_))
 
 
 def _names_party(reading: Reading, pronoun: Token) -> bool:
@@ -875,6 +1043,9 @@ def _role(verb: Token, role: str) -> Token | None:
                     return next((g for g in child.children if g.dep_ == "pobj"), None)
             elif child.dep_ in ("dobj", "nsubjpass"):
                 return child
+    modal = _introducing_modal(verb) if role == "doer" else None
+    if modal is not None:  # "The Directors must: (d) sign ...": the lead-in's subject
+        return next((c for c in modal.children if c.dep_ == "nsubj"), None)
     return None
 
 
@@ -1103,10 +1274,11 @@ class ConditionKept:
         "least half of them; and no phrase of the condition's verb is left out whole "
         "(“because of a mechanical fault”). A deduction is kept only by the claim's own "
         "(“plus 15%” keeps no “less 15%”); an exception that opens a list (“other than:”) "
-        "only by an exception or a denial. An exception after a comma that closes the "
-        "sentence is read of the sentence's statement too; a sentence right after the "
-        "statement that points back at it and says it does not apply (“The discount does not "
-        "apply to ...”, “This right does not apply if ...”) is an exception as well."
+        "only by an exception or a denial. A condition that is enough (“if A or B”) is kept "
+        "by a claim that keeps one of its alternatives. An exception after a comma that "
+        "closes the sentence is read of the sentence's statement too; a sentence right after "
+        "the statement that points back at it and says it does not apply (“The discount does "
+        "not apply to ...”, “This right does not apply if ...”) is an exception as well."
     )
     example = (
         "The Recipient must destroy every copy of the Confidential Information.",
@@ -1153,7 +1325,7 @@ class ConditionKept:
             elif (hit * 2 >= len(words) or (restates and hit)) and (
                 restates or t.lower_ not in _DEDUCTIONS  # "plus 15%" keeps no "less 15%"
             ):
-                dropped = _dropped_phrase(reading, clause, targets, kept)
+                dropped = _dropped_phrase(reading, clause, targets, kept, _enough(t))
                 if dropped is None:
                     continue
                 left, says = dropped, "the claim leaves out “{}” of the passage's condition"
@@ -1356,21 +1528,43 @@ def _deducts(t: Token) -> bool:
 
 
 def _dropped_phrase(
-    reading: Reading, clause: list[int], targets: set[int], stated: set[str]
+    reading: Reading,
+    clause: list[int],
+    targets: set[int],
+    stated: set[str],
+    enough: bool = False,
 ) -> list[int] | None:
     """A prepositional phrase of a condition the claim keeps, said of its verb, none of whose
     words the claim matches ("because of a mechanical fault" in "if a vehicle is off the road
     for more than 48 hours because of a mechanical fault"): the claim's condition is the wider
-    one."""
+    one. A condition that is ``enough`` for the statement (`_enough`: "if the Licensor sells
+    the Car Park or needs it for redevelopment") holds in each of its alternatives: a phrase
+    of a verb joined by "or" may be left out with it."""
     inside = set(clause)
     for t in (reading.passage[k] for k in clause):
         if t.dep_ != "prep" or t.head.i not in inside or t.head.pos_ not in ("VERB", "AUX"):
             continue  # "of employment" in "the first three months of employment" names them
+        if enough and _alternative(t.head):
+            continue
         phrase = sorted(x.i for x in t.subtree)
         words = _condition_words(reading.passage, phrase)
         if words and not any(_restated(reading, w, targets, stated) for w in words):
             return phrase
     return None
+
+
+def _enough(marker: Token) -> bool:
+    """Whether the condition ``marker`` opens is enough for the statement ("if", "when",
+    "where"), not one it needs ("only if", "provided that") nor an exception ("unless")."""
+    before = marker.doc[marker.i - 1].lower_ if marker.i else ""
+    return marker.lower_ in ("if", "when", "where") and before != "only"
+
+
+def _alternative(verb: Token) -> bool:
+    """Whether ``verb`` is one of verbs joined by "or" ("sells ... or needs ...")."""
+    head = verb.head if verb.dep_ == "conj" else verb
+    joined = verb.dep_ == "conj" or any(c.dep_ == "conj" for c in verb.children)
+    return joined and any(c.dep_ == "cc" and c.lower_ == "or" for c in head.children)
 
 
 def _condition_words(doc: Doc, indices: list[int]) -> list[Token]:

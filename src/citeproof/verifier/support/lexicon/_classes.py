@@ -170,6 +170,19 @@ def direction_of(lemma: str) -> str | None:
     return _SAME_WAY.get(lemma)
 
 
+BOUND_BY_TIME = {
+    "later": "at_most",
+    "long": "at_most",
+    "longer": "at_most",
+    "early": "at_least",
+    "earlier": "at_least",
+    "soon": "at_least",
+    "sooner": "at_least",
+}
+"""The comparatives of time that bound after "no" or "not": "no later than 180 days" is at
+most 180 days, "no earlier than 120 days" at least 120."""
+
+
 def quantifier_of(lemma: str, before: str = "") -> str | None:
     """The class of a quantity word, reading the word ``before`` it ("at least", "no more",
     "not exceed", "up to")."""
@@ -181,6 +194,8 @@ def quantifier_of(lemma: str, before: str = "") -> str | None:
         return "at_most"
     if lemma in ("less", "fewer") and before in ("no", "not", "not be"):
         return "at_least"
+    if lemma in BOUND_BY_TIME and before in ("no", "not", "not be"):
+        return BOUND_BY_TIME[lemma]  # "no later than 180 days", "no earlier than 120 days"
     if lemma in ("up", "most", "least", "over", "under"):
         return None  # only in the two-word forms above: "up the chain", "most of"
     return QUANTIFIERS.get(lemma)
@@ -205,6 +220,11 @@ CONDITION_PAIRS = frozenset(
     {("subject", "to"), ("other", "than"), ("only", "if"), ("as", "long"), ("so", "long")}
 )
 """Two-word openers of a condition: "subject to", "other than", "only if", "as long (as)"."""
+
+NECESSARY_CONDITIONS = frozenset({"provided", "providing", "subject", "long", "only"})
+"""The openers of a condition that must hold for the statement to hold ("provided that",
+"subject to", "as long as", "only if"), which a claim may restate as "only if"; a bare "if"
+says only that the condition is enough."""
 
 CARVING_OUT = frozenset({"apply"})
 """Verbs that, denied in a sentence of its own right after a statement, carve an exception out

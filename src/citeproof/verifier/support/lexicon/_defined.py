@@ -13,12 +13,16 @@ Licensor, is not). Two forms are read:
   the name it defines: the last bold name since the previous definition on its line, else
   the capitalised words right before it ("Corvane Group plc ("Corvane")"); a parenthesis
   may give more than one term (``("Ashcombe", "we")``), and a first-person term ("we",
-  "us", "our") makes each of those words name the party.
+  "us", "our") makes each of those words name the party, as a second-person one ("you",
+  "your") does the party the source is addressed to (``(the "Client", "you")``).
 
 Only capitalised words of two letters or more count, folded to lower case; company suffixes
 (Ltd, plc, LLP, ...) define nothing. A short name taken from the full one (``Thornleigh Farms
 LLP ("Thornleigh")``) makes the full name's other words stand for it. A Markdown heading
-(``# Fellbrook Tools: Returns``) is a title, not a definition.
+(``# Fellbrook Tools: Returns``) is a title, not a definition, with one exception: a source
+that opens with such a title, writes "we" or "our" and defines no first-person term is
+written by the organisation the title names before its colon, and the words of that name no
+dictionary knows ("Fellbrook", not "Tools") name the writer as "we" does.
 """
 
 from __future__ import annotations
@@ -26,6 +30,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+
+from citeproof.verifier.support.lexicon._wordnet import wordnet
 
 MAIL_HEADERS = frozenset(
     {
@@ -60,6 +66,12 @@ _MORE = re.compile(r"[\"“”'‘’](?P<term>[A-Za-z][^\"“”'‘’()\n]{0,
 FIRST_PERSON = frozenset({"we", "us", "our", "ours"})
 """A first-person term a source may define its writer by (``("Ashcombe", "we")``): any of
 these words then names that party."""
+SECOND_PERSON = frozenset({"you", "your", "yours"})
+"""A second-person term a source may define its reader by (``(the "Borrower", "you")``): any
+of these words then names that party."""
+_PRONOUNS = (FIRST_PERSON, SECOND_PERSON)
+_TITLE = re.compile(r"\A\s*#[ \t]+(?P<name>[^:\n]{2,60}):")
+_FIRST_PERSON_USED = re.compile(r"\b(?:we|our|us)\b", re.IGNORECASE)
 _BOLD = re.compile(r"\*\*(?P<name>[^*\n]{2,80})\*\*")
 _WORD = re.compile(r"[A-Za-z][\w&'’.-]*")
 _NAME_END = re.compile(r"[,(<;\[]| - | – ")
@@ -118,11 +130,14 @@ def defined_terms(text: str) -> DefinedTerms:
             more = [t.group("term") for t in _MORE.finditer(m.group("more"))]
             found += [(name, term) for term in (m.group("term"), *more)]
             spans.append(m.span())
+    if not any(term.casefold() in FIRST_PERSON for _, term in found):
+        found += _titled_writer(text, spans)
     pairs: dict[str, set[str]] = {}
     named: dict[str, set[str]] = {}
     for name, term in found:
         names = _words(name)
-        terms = FIRST_PERSON if term.casefold() in FIRST_PERSON else _words(term)
+        person = next((p for p in _PRONOUNS if term.casefold() in p), None)
+        terms = person if person is not None else _words(term)
         if not names or not terms:
             continue
         if names & terms:  # "Thornleigh Farms LLP ("Thornleigh")": the name's other words
@@ -141,6 +156,24 @@ def defined_terms(text: str) -> DefinedTerms:
         {k: frozenset(v) for k, v in named.items()},
         tuple(sorted(spans)),
     )
+
+
+def _titled_writer(text: str, spans: list[tuple[int, int]]) -> list[tuple[str, str]]:
+    """The writer a first-person source's title names (``# Northgate Commerce Bank: Terms``
+    and "we may change our fees"): its words no dictionary knows, as "we"."""
+    title = _TITLE.match(text)
+    if title is None or not _FIRST_PERSON_USED.search(text, title.end()):
+        return []
+    known = wordnet().senses
+    proper = [
+        w
+        for w in _words(title.group("name"))
+        if not any(w in table or w.removesuffix("s") in table for table in known.values())
+    ]
+    if not proper:
+        return []
+    spans.append(title.span())
+    return [(" ".join(w.capitalize() for w in proper), "we")]
 
 
 def _defined_name(text: str, at: int) -> str:

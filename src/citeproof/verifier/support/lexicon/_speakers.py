@@ -15,11 +15,11 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from citeproof.verifier.support.lexicon._defined import FIRST_PERSON, SUFFIXES
+from citeproof.verifier.support.lexicon._defined import FIRST_PERSON, SECOND_PERSON, SUFFIXES
 
 WRITER = FIRST_PERSON | {"i", "me", "my"}
 """The pronouns that name a message's writer (and the organisation the writer speaks for)."""
-READER = frozenset({"you", "your", "yours"})
+READER = SECOND_PERSON
 """The pronouns that name a message's readers."""
 
 CACHED = 8

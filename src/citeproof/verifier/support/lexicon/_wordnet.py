@@ -37,6 +37,10 @@ class WordNet:
             out.update(table.get(lemma, ())[:SENSES])
         return out
 
+    def knows(self, lemma: str, pos: str) -> bool:
+        """Whether WordNet lists ``lemma`` as a ``pos`` ("call off" as a verb)."""
+        return lemma in self.senses[_POS[pos]]
+
     @functools.lru_cache(maxsize=65536)  # noqa: B019 - one shared instance for the process
     def synonyms(self, a: str, b: str, pos: str | None = None) -> bool:
         """Whether ``a`` and ``b`` share one of their first senses (adjectives: or stand in
