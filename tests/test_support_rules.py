@@ -870,3 +870,26 @@ def test_a_condition_that_is_enough_holds_in_each_alternative(opener: str, outco
     assert confirmation.outcome == outcome, confirmation.findings
     if outcome == "unconfirmed":
         assert "condition.kept" in [f.rule for f in confirmation.findings]
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage"),
+    [
+        pytest.param(
+            "Capital expenditure of £812,400 was £37,600 below the £850,000 limit.",
+            "| Capital expenditure | not more than £850,000 | £812,400 | Yes |",
+            id="below-a-bound",
+        ),
+        pytest.param(
+            "Leverage fell from 2.64 : 1 to 2.31 : 1.",
+            "| Leverage | not more than 2.50 : 1 | 2.31 : 1 | 2.64 : 1 | Yes |",
+            id="fell-beside-a-bound",
+        ),
+    ],
+)
+def test_a_bound_turns_no_direction_round(claim: str, passage: str) -> None:
+    """The "more" of "not more than £850,000" bounds a figure; it says no way a figure moved,
+    so the claim's "below" is not turned round (`match.opposite`)."""
+    confirmation = confirm(claim, passage)
+    assert "match.opposite" not in [f.rule for f in confirmation.findings], confirmation
+    assert _judged(claim, passage)["verdict"] != "contradicted"

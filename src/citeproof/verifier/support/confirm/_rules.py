@@ -489,7 +489,8 @@ class OppositeWord:
     checks = (
         "A claim word with no match whose opposite (a direction such as up/down or "
         "before/after, or a WordNet antonym) stands in the passage sentence the claim "
-        "matches: the passage says the other way."
+        "matches: the passage says the other way. A bound (“not more than £850,000”, “up to "
+        "10%”) is no direction."
     )
     example = (
         "If Leverage is below 2.00:1, the Margin goes up by 0.25% per annum.",
@@ -545,12 +546,12 @@ def _opposite_in(reading: Reading, t: Token, sentences: set[int]) -> Token | Non
     way = direction_of(ours)
     lexicon = reading.lexicon
     said = {lemma(c) for c in reading.claim}
-    for p in reading.passage:
-        if p.sent.start not in sentences:
-            continue
+    for p in (p for p in reading.passage if p.sent.start in sentences):
         theirs = lemma(p)
         if theirs in said:
             continue  # the claim says it too: "if Leverage is below 2.00:1"
+        if _bound_phrase(p):
+            continue  # a bound ("not more than £850,000") points no way a figure moved
         if theirs in DIRECTIONS.get(ours, ()):
             return p
         other_way = direction_of(theirs)
@@ -564,6 +565,16 @@ def _opposite_in(reading: Reading, t: Token, sentences: set[int]) -> Token | Non
         ):
             return p
     return None
+
+
+def _bound_phrase(t: Token) -> bool:
+    """Whether ``t`` ends a bound of two words or more ("not more than", "no later than",
+    "up to", "at most"): a word of quantity, not of direction ("maximum" alone is a word)."""
+    doc = t.doc
+    before = doc[t.i - 1].lower_ if t.i else ""
+    after = doc[t.i + 1].lower_ if t.i + 1 < len(doc) else ""
+    two = before in ("no", "not", "at", "be") or (t.lower_ == "up" and after == "to")
+    return two and _quantity(doc, t) in _BOUNDED
 
 
 def _same_way_in(reading: Reading, t: Token, sentences: set[int]) -> bool:
