@@ -893,3 +893,52 @@ def test_a_bound_turns_no_direction_round(claim: str, passage: str) -> None:
     confirmation = confirm(claim, passage)
     assert "match.opposite" not in [f.rule for f in confirmation.findings], confirmation
     assert _judged(claim, passage)["verdict"] != "contradicted"
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage", "rule", "says"),
+    [
+        pytest.param(  # a second verb of the same subject is part of its clause
+            "The cancellation bond must be issued by an insurer approved by the Agent and "
+            "must be in place by 1 June 2026.",
+            "From 1 June 2026 the Promoter may appoint one other agent. 3.3 The cancellation "
+            "bond must be issued by an insurer approved by the Agent and must cover at least "
+            "the total advances paid.",
+            "match.same_statement",
+            "“1 June 2026” is in another sentence of the passage than the rest of its clause",
+            id="a-verb-sharing-its-subject",
+        ),
+        pytest.param(  # an amount said of two things is not said of one of them
+            "The six grey chairs were priced at £2,068 in total.",
+            "You may hold back the price of the six chairs and the two desks, £2,068 in "
+            "total, until the replacements are in.",
+            "figure.attached",
+            "the passage gives “£2,068” for “the two desks” too",
+            id="an-amount-of-two-things",
+        ),
+    ],
+)
+def test_what_a_figure_or_date_is_said_of_takes_in_the_whole_statement(
+    claim: str, passage: str, rule: str, says: str
+) -> None:
+    """Each was a false claim of the tenth business set run as written that the judge called
+    `supported`; the same mistake is never `supported`, and its finding names the rule and
+    the words."""
+    outcome = confirm(claim, passage)
+    assert outcome.outcome != "supported"
+    assert says in [f.message for f in outcome.findings if f.rule == rule], outcome.findings
+    assert _judged(claim, passage)["verdict"] != "supported"
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage", "outcome"),
+    [
+        ("The Licensor may end the licence straight away.", "immediately", "supported"),
+        ("The Licensor may end the licence immediately.", "right away", "supported"),
+        ("The Licensor may end the licence straight away.", "in advance", "unconfirmed"),
+    ],
+)
+def test_an_adverb_of_two_words_is_read_as_one(claim: str, passage: str, outcome: str) -> None:
+    """ "straight away" (WordNet's "straightaway") and "right away" are "immediately"."""
+    confirmation = confirm(claim, f"The Licensor may end the licence {passage}.")
+    assert confirmation.outcome == outcome, confirmation.findings

@@ -181,3 +181,29 @@ def test_a_table_read_as_one_sentence_is_read_row_by_row() -> None:
     assert _judged("A5 single-sided flyers are £52 for 250 copies.", PRICES)["verdict"] != (
         "supported"
     )
+
+
+VET = """# Price list
+
+| Treatment | Price | Includes |
+|---|---|---|
+| Annual booster vaccination | £58 dog, £54 cat | Health check with the vet |
+| Microchipping | £22 | Registration on a national database |
+"""
+
+
+@pytest.mark.parametrize(
+    ("claim", "verdict"),
+    [
+        ("An annual booster vaccination for a cat costs £54.", "supported"),
+        ("An annual booster vaccination for a dog costs £58.", "supported"),
+        ("An annual booster vaccination for a cat costs £58.", "unconfirmed"),
+    ],
+)
+def test_a_cell_of_several_values_gives_each_with_its_own_words(claim: str, verdict: str) -> None:
+    """ "£58 dog, £54 cat": each price stands by its animal, and the row states the cat's
+    price only as £54."""
+    support = _judged(claim, VET)
+    assert support["verdict"] == verdict, support
+    if verdict == "supported":
+        assert support["rule"] == "table.row"

@@ -5,7 +5,8 @@ Equivalences, in the order tried: the same word (``same``) or lemma (``lemma``);
 period and its adjective (``period``: "a week" for "weekly"); the same
 figure, date, duration or amount as the fact layer reads them (``figure``: "24 months" =
 "two years", "£1.2 million" = "£1,200,000"); a WordNet synonym (``synonym``; a verb with
-its particle read as the phrasal verb WordNet lists: "call off" = "cancel"); a word the
+its particle read as the phrasal verb WordNet lists: "call off" = "cancel"; an adverb of two
+words as one: "straight away" = "immediately"); a word the
 passage says more narrowly (``broader``: the claim's "pay" for the passage's "reimburse"); a
 word WordNet derives from the passage's (``derived``: "approves" for "approval"); a party's
 name for the term the source defines it as, or back (``defined``: "Harrowgate" for "the
@@ -482,9 +483,11 @@ def _candidates(reading: Reading, i: int) -> list[Match]:
     ours = phrasal(token, lexicon)
     out = []
     for p in passage:
-        if p.pos_ not in CONTENT_POS or p.lower_ in STOP_WORDS:
+        if p.pos_ not in CONTENT_POS:
             continue
         theirs = phrasal(p, lexicon)
+        if p.lower_ in STOP_WORDS and theirs == lemma(p):
+            continue  # a stop word alone; "once" of "at once" is an adverb of two words
         pos = token.pos_ if token.pos_ == p.pos_ else None
         if lexicon.synonyms(ours, theirs, pos):
             out.append(Match(i, p.i, "synonym"))
@@ -498,10 +501,20 @@ def _candidates(reading: Reading, i: int) -> list[Match]:
 def phrasal(token: Token, lexicon: WordNet) -> str:
     """The lemma ``token`` is looked up by: a verb with a particle (dependency ``prt``) as
     the phrasal verb, where WordNet lists one ("call off", which is "cancel" as "call" is
-    not), else the word's own."""
+    not); an adverb as the adverb of two words it is one of ("straight away", written
+    "straightaway", for "immediately"); else the word's own."""
     lem = lemma(token)
     if token.pos_ == "VERB":
         particle = next((c for c in token.children if c.dep_ == "prt"), None)
         if particle is not None and lexicon.knows(f"{lem} {particle.lower_}", "VERB"):
             return f"{lem} {particle.lower_}"
+    if token.pos_ == "ADV":
+        doc = token.doc
+        for start in (token.i - 1, token.i):  # "straight away", "right away", "at once"
+            if start < 0 or start + 1 >= len(doc):
+                continue
+            first, second = doc[start].lower_, doc[start + 1].lower_
+            for form in (f"{first} {second}", first + second):
+                if lexicon.knows(form, "ADV"):
+                    return form
     return lem

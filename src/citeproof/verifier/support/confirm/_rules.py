@@ -285,11 +285,13 @@ class SameStatement:
         "word found only in another sentence joins two statements the passage keeps apart "
         "(“the Compliance team and the Finance Director” where the sentence names only the "
         "Compliance team). An item of a list is one statement with the list's lead-in, and "
-        "two items are two (“Milestone 1: ... 20%; - Milestone 2: ... 25%”). A word that "
-        "only describes the clause's subject may stand elsewhere (“the Hartley Bridge over "
-        "the Nene”), unless it says when (“the limit on the Test Date”: `lexicon.TIME_WORDS`) "
-        "or is a noun compounded with the subject's where the statement compounds another "
-        "(“the arrangement fee” for its “Valuation fee”)."
+        "two items are two (“Milestone 1: ... 20%; - Milestone 2: ... 25%”). A verb joined "
+        "to another with no subject of its own (“... and must be in place by 1 June”) is said "
+        "of the other's subject: the sentence its words are matched in speaks of it too. A "
+        "word that only describes the clause's subject may stand elsewhere (“the Hartley "
+        "Bridge over the Nene”), unless it says when (“the limit on the Test Date”: "
+        "`lexicon.TIME_WORDS`) or is a noun compounded with the subject's where the "
+        "statement compounds another (“the arrangement fee” for its “Valuation fee”)."
     )
     example = (
         "A public official's entertainment needs the approval of the Compliance team and the "
@@ -305,6 +307,7 @@ class SameStatement:
             if reading.matched(i) is not None:
                 clauses.setdefault(_clause_head(reading.claim[i]).i, []).append(i)
         for members in clauses.values():
+            yield from _shared_subject_apart(reading, members)
             where = {i: _sentence_of(reading, i) for i in members}
             counts: dict[int, int] = {}
             for s in where.values():
@@ -340,6 +343,33 @@ class SameStatement:
                     "",
                     f"“{words}” is in another sentence of the passage than the rest of its clause",
                 )
+
+
+def _shared_subject_apart(reading: Reading, members: list[int]) -> Iterator[Finding]:
+    """A clause of a verb joined to another, with no subject of its own ("... and must be in
+    place by 1 June 2026"), says more of the other's subject: the statement its words are
+    matched in must speak of that subject too (name it, or a pronoun opening it), else the
+    claim joins what the passage says of something else."""
+    head = _clause_head(reading.claim[members[0]])
+    if head.dep_ != "conj" or any(c.dep_ in ("nsubj", "nsubjpass") for c in head.children):
+        return
+    subject = _role(head.head, "doer") or _role(head.head, "object")
+    if subject is None or subject.i not in reading.content or reading.matched(subject.i) is None:
+        return  # no subject, or one matched by its verified quote: nowhere to look
+    counts: dict[int, int] = {}
+    for i in members:
+        counts[_sentence_of(reading, i)] = counts.get(_sentence_of(reading, i), 0) + 1
+    main = max(counts, key=lambda s: (counts[s], -s))
+    if _found_in(reading, subject.i, main) or _referred_to(reading, subject.i, main):
+        return
+    said = _words([reading.claim[i] for i in members if _sentence_of(reading, i) == main])
+    yield Finding(
+        SameStatement.id,
+        "unconfirmed",
+        said,
+        "",
+        f"“{said}” is in another sentence of the passage than the rest of its clause",
+    )
 
 
 def _carved_out_of(reading: Reading, sentence: int, main: int) -> bool:
@@ -1067,7 +1097,9 @@ class FigureAttached:
         "the claim attaches to it lies in the phrase of another figure of the passage, and the "
         "verb it hangs from in the claim governs it in the passage. An amount “of” a noun is "
         "said of that noun (“an upfront fee of £120,000 ..., and a milestone payment of "
-        "£80,000”: not a “£120,000 milestone payment”)."
+        "£80,000”: not a “£120,000 milestone payment”). An amount said of two things joined "
+        "by “and”, the other with no amount of its own, is not said of one of them (“the six "
+        "chairs and the two desks, £2,068 in total”)."
     )
     example = (
         "Facility B carries a Margin of 2.75% per annum.",
@@ -1122,6 +1154,16 @@ class FigureAttached:
                         )
                         break
             yield from self._governed(reading, i, ours)
+            joined = _left_out_conjunct(reading, i, ours) if unit else None
+            if joined is not None:
+                said = _words(joined.subtree)
+                yield Finding(
+                    self.id,
+                    "unconfirmed",
+                    reading.claim[i].text,
+                    said,
+                    f"the passage gives “{_phrase(ours)}” for “{said}” too",
+                )
 
     def _governed(self, reading: Reading, i: int, ours: Token) -> Iterator[Finding]:
         verb = _verb_above(reading.claim[i])
@@ -1166,6 +1208,34 @@ def _governs(match: Token, theirs: Token, ours: Token) -> bool:
         or _complement_of(theirs, match)  # "may end the employment by giving three months'"
         or (match.dep_ in ("relcl", "acl") and match.head.i in own(ours))
     )
+
+
+def _left_out_conjunct(reading: Reading, i: int, ours: Token) -> Token | None:
+    """A noun joined by "and" to a passage word the claim matches, in the sentence of the
+    claim's figure ``i`` (matched at ``ours``), that no word of the claim matches and that
+    has no figure of its own (a count aside: "the two desks"): the figure is said of both
+    ("the price of the six chairs and the two desks, £2,068 in total"), not of the one the
+    claim names."""
+    sentence = ours.sent
+    matched = {
+        m.passage for k in reading.content for m in reading.candidates.get(k, ()) if m.passage
+    }
+    for j in reading.content:
+        if j == i or reading.figure("claim", j) is not None:
+            continue
+        anchor = reading.matched(j)
+        if anchor is None or anchor.sent != sentence or anchor.pos_ not in ("NOUN", "PROPN"):
+            continue
+        for other in anchor.conjuncts:
+            head = other if other.dep_ == "conj" else anchor
+            if not any(c.dep_ == "cc" and c.lower_ == "and" for c in head.head.children):
+                continue
+            if other.pos_ not in ("NOUN", "PROPN") or any(x.i in matched for x in other.subtree):
+                continue
+            if any(reading.units.get(("passage", x.i)) for x in other.subtree):
+                continue  # its own figure: "£412 for short-wheelbase vans and £468 for ..."
+            return other
+    return None
 
 
 def _other_figures_phrases(reading: Reading, key: str | None) -> set[int]:

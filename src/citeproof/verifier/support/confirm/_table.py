@@ -11,8 +11,10 @@ when every content word is matched (`_reading`'s equivalences) in the row's own 
 headings or the first column's heading, every word of the row's first cell is matched by the
 claim, each figure of the claim stands in a cell whose column the claim names (or the only
 cell of the row that holds a figure), no word of the claim names a column whose value
-it does not give, and the claim says nothing the row cannot carry: no denial, condition,
-modal verb, direction or quantity word the row does not say itself.
+it does not give, in a cell that lists several values with words of their own ("£58 dog,
+£54 cat") the claim's words stand by its own figure, and the claim says nothing the row
+cannot carry: no denial, condition, modal verb, direction or quantity word the row does
+not say itself.
 
 Rows are Markdown table rows under a heading row and its ``|---|`` line, or paragraphs of
 cells joined by `` | `` (a DOCX or HTML table as citeproof reads it) whose first is the
@@ -204,7 +206,7 @@ def _stated(claim: str, row: Row, quoted: Sequence[Span], source: str) -> RowSta
         return None
     given = {p.column for found in hits.values() for p in found if p.kind == "cell"}
     named = {p.column for found in hits.values() for p in found if p.kind == "heading"}
-    if _names_another(reading, parts, hits, given):
+    if _names_another(reading, parts, hits, given) or _beside_another(reading, parts, hits):
         return None
     sole = _sole(reading, parts)
     for i, placed in hits.items():
@@ -240,6 +242,49 @@ def _names_another(
         if headings and not headings & given and all(p.kind == "heading" for p in found):
             return True
     return False
+
+
+def _beside_another(reading: Reading, parts: list[_Part], hits: dict[int, set[_Part]]) -> bool:
+    """Whether a cell gives several figures, each with words of its own ("£58 dog, £54
+    cat"), and a word of the claim stands in that cell only by another figure than the
+    claim's ("£58" for a cat)."""
+    text = reading.passage.text
+    for i in hits:
+        if reading.figure("claim", i) is None:
+            continue
+        for m in reading.candidates.get(i, ()):
+            if m.passage is None:
+                continue
+            part = _part(parts, reading.passage[m.passage].idx)
+            if part is None or part.kind != "cell":
+                continue
+            cuts = [
+                (part.start + a.start(), part.start + a.end())
+                for a in _BETWEEN.finditer(text[part.start : part.end])
+            ]
+            starts = [part.start, *(end for _, end in cuts)]
+            ends = [*(start for start, _ in cuts), part.end]
+            pieces = list(zip(starts, ends, strict=True))
+            if len(pieces) < 2:
+                continue
+            mine = next(p for p in pieces if p[0] <= reading.passage[m.passage].idx < p[1])
+            for j in hits:
+                if j == i or reading.figure("claim", j) is not None:
+                    continue
+                spots = [
+                    reading.passage[n.passage].idx
+                    for n in reading.candidates.get(j, ())
+                    if n.passage is not None
+                    and part.start <= reading.passage[n.passage].idx < part.end
+                ]
+                if spots and not any(mine[0] <= at < mine[1] for at in spots):
+                    return True
+    return False
+
+
+_BETWEEN = re.compile(r",\s|;\s?|\s/\s|\s+(?:and|or)\s+", re.IGNORECASE)
+"""What separates the values a cell lists: a comma or a semicolon (not the comma of
+"£1,200"), a slash, "and", "or"."""
 
 
 def _part(parts: list[_Part], at: int) -> _Part | None:
