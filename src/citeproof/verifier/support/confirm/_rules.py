@@ -318,14 +318,14 @@ class SameStatement:
                 counts,
                 key=lambda s: (counts[s], verb is not None and statement(verb) == s, -s),
             )
-            items = _items(reading, members, main)
-            if len(counts) < 2 and len({v for k, v in items.items() if k != "main"} - {-1}) < 2:
+            items, item = _items(reading, members, main)
+            if len(counts) < 2 and len(set(items.values()) - {-1}) < 2:
                 continue
             apart = [
                 reading.claim[i]
                 for i in members
-                if (where[i] != main or items.get(i, -1) not in (-1, items["main"]))
-                and not _found_in(reading, i, main, items["main"])
+                if (where[i] != main or items.get(i, -1) not in (-1, item))
+                and not _found_in(reading, i, main, item)
                 and not _referred_to(reading, i, main)
                 and not _carved_out_of(reading, where[i], main)
                 and not (
@@ -466,19 +466,18 @@ def _found_in(reading: Reading, i: int, sentence: int, item: int = -1) -> bool:
     )
 
 
-def _items(reading: Reading, members: list[int], main: int) -> dict[int | str, int]:
+def _items(reading: Reading, members: list[int], main: int) -> tuple[dict[int, int], int]:
     """For the claim words matched in the statement starting at ``main``, the item of its
-    list each is matched in (-1: the lead-in, or no list), and under ``"main"`` the item
-    most of them are in: a statement is its lead-in and one item, never two ("Milestone 1:
-    ... 20%;" and "Milestone 2: ... 25%;" are two)."""
-    out: dict[int | str, int] = {}
+    list each is matched in (-1: the lead-in, or no list), and the item most of them are in:
+    a statement is its lead-in and one item, never two ("Milestone 1: ... 20%;" and
+    "Milestone 2: ... 25%;" are two)."""
+    out: dict[int, int] = {}
     for i in members:
         found = reading.matched(i)
         if found is not None and statement(found) == main:
             out[i] = _item_of(found)
     listed = [v for v in out.values() if v != -1]
-    out["main"] = max(set(listed), key=lambda v: (listed.count(v), -v)) if listed else -1
-    return out
+    return out, max(set(listed), key=lambda v: (listed.count(v), -v)) if listed else -1
 
 
 def _item_of(token: Token) -> int:
