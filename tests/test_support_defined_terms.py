@@ -332,3 +332,37 @@ def test_a_first_person_source_is_written_by_the_organisation_its_title_names() 
         [BANK],
     )
     assert swapped.verdict != "supported", swapped.reason
+
+
+DATA_ROOM = Source(
+    id="letter",
+    kind="document",
+    title="Confidentiality letter",
+    text=(
+        '**From:** Halloran Family Holdings Ltd (the "Seller"), acting through its adviser '
+        'Marchbank Corporate Finance LLP ("Marchbank")\n'
+        '**To:** Ostrander Capital Partners LLP, 9 Greyfriars Lane, London ("you")\n\n'
+        "You must:\n"
+        "(a) keep the Confidential Information secret; and\n"
+        "(b) be responsible for any breach of this letter by your Representatives.\n"
+    ),
+)
+
+
+def test_a_party_defined_by_you_alone_and_never_left_to_the_model() -> None:
+    """`("you")` alone defines the addressee; and a claim whose only unmatched word is
+    another party's name ("Marchbank" for the "You" of the list) is not raised by the
+    entailment model: who does it is not wording."""
+    assert defined_terms(DATA_ROOM.text).same("ostrander", "you")
+    backed = support_of(
+        "Ostrander is responsible for any breach of the letter by its Representatives [letter].",
+        [DATA_ROOM],
+    )
+    assert backed.verdict == "supported", backed.reason
+    swapped = support_of(
+        "Marchbank is responsible for any breach of the letter by Ostrander's "
+        "Representatives [letter].",
+        [DATA_ROOM],
+    )
+    assert swapped.verdict != "supported", swapped.reason
+    assert swapped.rule != "model.raised"

@@ -942,3 +942,31 @@ def test_an_adverb_of_two_words_is_read_as_one(claim: str, passage: str, outcome
     """ "straight away" (WordNet's "straightaway") and "right away" are "immediately"."""
     confirmation = confirm(claim, f"The Licensor may end the licence {passage}.")
     assert confirmation.outcome == outcome, confirmation.findings
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage", "says"),
+    [
+        pytest.param(  # an adjective of the subject says which one
+            "Each pair of beams on the top level is rated at 2,000 kg.",
+            "4.1 Each pair of beams on levels 1 to 3 is rated at 2,000 kg. Each pair of beams "
+            "on level 4, the top level, is rated at 1,500 kg.",
+            "“top” is in another sentence of the passage than the rest of its clause",
+            id="which-one",
+        ),
+        pytest.param(  # two items the parser read as one sentence are two
+            "We will repay the Speaker's taxis up to £50 a day.",
+            "3.2 We will repay your reasonable expenses, with receipts, as follows:\n"
+            "- taxis up to £40 a day; and\n- meals up to £50 a day.",
+            "“taxis” is in another sentence of the passage than the rest of its clause",
+            id="two-lines-two-items",
+        ),
+    ],
+)
+def test_a_statement_is_one_sentence_and_one_item(claim: str, passage: str, says: str) -> None:
+    """False claims of the eleventh business set run as written that the judge called
+    `supported`: a word that says which beams, and a price from the next item of a list,
+    each join two statements."""
+    outcome = confirm(claim, passage)
+    assert outcome.outcome != "supported"
+    assert says in [f.message for f in outcome.findings], outcome.findings

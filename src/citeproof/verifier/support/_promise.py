@@ -26,6 +26,7 @@ from citeproof.verifier.support.confirm import (
     rows_of,
     table_row,
 )
+from citeproof.verifier.support.lexicon import defined_terms
 
 STRICT = "strict"
 CONFIRMED = "confirmed"
@@ -56,7 +57,8 @@ def kept_promise(
     claim's main verb: `match.predicate` is a finding of its own), the entailment model
     (``reader()``, loaded only then) reads the claim against the passage: at `RAISE_AT` or
     above the claim is `supported` (rule `model.raised`), below it its
-    P(entails) is the judgement's score, which orders the review queue. Otherwise a
+    P(entails) is the judgement's score, which orders the review queue. A word of a party's
+    name the source defines is never left to the model (`_a_party`). Otherwise a
     `supported` verdict becomes `unconfirmed`, naming the rule and the words.
 
     Verified quotes stand, and so does the fact layer's `contradicted` (its rule one of
@@ -136,7 +138,8 @@ def kept_promise(
         )
     score = support.score
     band = support.verdict == "supported"  # the head backs it; the rules could not confirm
-    model = reader() if band and all(f.rule == EVERY_WORD for f in outcome.findings) else None
+    wording = all(f.rule == EVERY_WORD for f in outcome.findings)
+    model = reader() if band and wording and not _a_party(text, unmatched) else None
     if model is not None:
         (read,) = model.score([(passage[:READ_CHARS], request.claim)])
         score = read.entails
@@ -163,6 +166,14 @@ def kept_promise(
         unmatched=unmatched,
         left_out=left_out,
     )
+
+
+def _a_party(text: str, words: Sequence[str]) -> bool:
+    """Whether one of ``words`` is a word of a name or a term the source defines
+    ("Marchbank" of `Marchbank Corporate Finance LLP ("Marchbank")`): a party the rules could
+    not place is who does it, not wording the entailment model may read for them."""
+    defined = defined_terms(text)
+    return any(defined.aliases(w.removesuffix("'s").removesuffix("’s")) for w in words)
 
 
 FIGURE_RULES = frozenset({"facts.number", "facts.figure_elsewhere"})

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol
 
-from citeproof.verifier.support._text import STOP_WORDS
+from citeproof.verifier.support._text import LIST_ITEM, STOP_WORDS
 from citeproof.verifier.support.confirm._reading import (
     QUOTED,
     Match,
@@ -289,7 +289,8 @@ class SameStatement:
         "to another with no subject of its own (“... and must be in place by 1 June”) is said "
         "of the other's subject: the sentence its words are matched in speaks of it too. A "
         "word that only describes the clause's subject may stand elsewhere (“the Hartley "
-        "Bridge over the Nene”), unless it says when (“the limit on the Test Date”: "
+        "Bridge over the Nene”), unless it is an adjective that says which (“the beams on the "
+        "top level”) or says when (“the limit on the Test Date”: "
         "`lexicon.TIME_WORDS`) or is a noun compounded with the subject's where the "
         "statement compounds another (“the arrangement fee” for its “Valuation fee”)."
     )
@@ -332,6 +333,7 @@ class SameStatement:
                     _describes_subject(reading, reading.claim[i], main)
                     and reading.figure("claim", i) is None  # "a fee of £250" says the fee
                     and lemma(reading.claim[i]) not in TIME_WORDS  # "the limit on the Test Date"
+                    and reading.claim[i].pos_ != "ADJ"  # "on the top level" says which
                 )
             ]
             if apart:
@@ -481,8 +483,17 @@ def _items(reading: Reading, members: list[int], main: int) -> tuple[dict[int, i
 
 
 def _item_of(token: Token) -> int:
-    """Where the item of a list ``token`` stands in starts, or -1 outside any item."""
-    return token.sent.start if lead_in(token) is not None else -1
+    """Where the item of a list ``token`` stands in starts (a character offset), or -1
+    outside any item. An item is its sentence, or the line it is on where that line opens
+    with a marker: the parser may read two lines ("- taxis up to £40 a day; and" and "-
+    meals up to £50 a day.") as one sentence."""
+    if lead_in(token) is None:
+        return -1
+    text = token.doc.text
+    line = text.rfind("\n", 0, token.idx) + 1
+    if line > token.sent.start_char and LIST_ITEM.match(text, line):
+        return line
+    return token.sent.start_char
 
 
 def _sentence_of(reading: Reading, i: int) -> int:

@@ -57,7 +57,7 @@ _HEADING = re.compile(
 )
 _DEFINITION = re.compile(
     r"\(\s*(?:together,?\s+|each\s+(?:a|an)\s+|hereinafter\s+|jointly\s+)?(?:the\s+)?"
-    r"[\"“”'‘’](?P<term>[A-Z][^\"“”'‘’()\n]{0,40})[\"“”'‘’]"
+    r"[\"“”'‘’](?P<term>[A-Z][^\"“”'‘’()\n]{0,40}|we|you)[\"“”'‘’]"
     r"(?P<more>(?:\s*(?:,|\bor\b|\band\b)\s*(?:the\s+)?"
     r"[\"“”'‘’][A-Za-z][^\"“”'‘’()\n]{0,40}[\"“”'‘’])*)\s*\)"
 )
