@@ -480,12 +480,12 @@ def _candidates(reading: Reading, i: int) -> list[Match]:
     if exact or token.pos_ == "PROPN" or reading.lexicon is None:
         return exact
     lexicon = reading.lexicon
-    ours = phrasal(token, lexicon)
+    ours = _looked_up(token, lexicon)
     out = []
     for p in passage:
         if p.pos_ not in CONTENT_POS:
             continue
-        theirs = phrasal(p, lexicon)
+        theirs = _looked_up(p, lexicon)
         if p.lower_ in STOP_WORDS and theirs == lemma(p):
             continue  # a stop word alone; "once" of "at once" is an adverb of two words
         pos = token.pos_ if token.pos_ == p.pos_ else None
@@ -498,7 +498,7 @@ def _candidates(reading: Reading, i: int) -> list[Match]:
     return out
 
 
-def phrasal(token: Token, lexicon: WordNet) -> str:
+def _looked_up(token: Token, lexicon: WordNet) -> str:
     """The lemma ``token`` is looked up by: a verb with a particle (dependency ``prt``) as
     the phrasal verb, where WordNet lists one ("call off", which is "cancel" as "call" is
     not); an adverb as the adverb of two words it is one of ("straight away", written

@@ -258,13 +258,7 @@ def _beside_another(reading: Reading, parts: list[_Part], hits: dict[int, set[_P
             part = _part(parts, reading.passage[m.passage].idx)
             if part is None or part.kind != "cell":
                 continue
-            cuts = [
-                (part.start + a.start(), part.start + a.end())
-                for a in _BETWEEN.finditer(text[part.start : part.end])
-            ]
-            starts = [part.start, *(end for _, end in cuts)]
-            ends = [*(start for start, _ in cuts), part.end]
-            pieces = list(zip(starts, ends, strict=True))
+            pieces = _pieces(text, part)
             if len(pieces) < 2:
                 continue
             mine = next(p for p in pieces if p[0] <= reading.passage[m.passage].idx < p[1])
@@ -280,6 +274,17 @@ def _beside_another(reading: Reading, parts: list[_Part], hits: dict[int, set[_P
                 if spots and not any(mine[0] <= at < mine[1] for at in spots):
                     return True
     return False
+
+
+def _pieces(text: str, part: _Part) -> list[tuple[int, int]]:
+    """Where each value a cell lists stands: the cell cut at `_BETWEEN`."""
+    cuts = [
+        (part.start + a.start(), part.start + a.end())
+        for a in _BETWEEN.finditer(text[part.start : part.end])
+    ]
+    starts = [part.start, *(end for _, end in cuts)]
+    ends = [*(start for start, _ in cuts), part.end]
+    return list(zip(starts, ends, strict=True))
 
 
 _BETWEEN = re.compile(r",\s|;\s?|\s/\s|\s+(?:and|or)\s+", re.IGNORECASE)

@@ -14,7 +14,8 @@ Licensor, is not). Two forms are read:
   the capitalised words right before it ("Corvane Group plc ("Corvane")"); a parenthesis
   may give more than one term (``("Ashcombe", "we")``), and a first-person term ("we",
   "us", "our") makes each of those words name the party, as a second-person one ("you",
-  "your") does the party the source is addressed to (``(the "Client", "you")``).
+  "your") does the party the source is addressed to (``(the "Client", "you")``, or
+  ``("you")`` alone).
 
 Only capitalised words of two letters or more count, folded to lower case; company suffixes
 (Ltd, plc, LLP, ...) define nothing. A short name taken from the full one (``Thornleigh Farms
