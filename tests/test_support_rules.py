@@ -705,6 +705,15 @@ def test_a_time_said_of_the_subject_is_part_of_the_statement() -> None:
             "“inspection” is in another sentence of the passage than the rest of its clause",
             id="compound-subject",
         ),
+        pytest.param(  # a phrase the statement is limited to by "only"
+            "The Gallery may use images of the Works on merchandise.",
+            "6.2 The Gallery may use images of the Works on merchandise only with the Lender's "
+            "written consent.",
+            "condition.kept",
+            "the claim leaves out the passage's condition “only with the Lender's written "
+            "consent”",
+            id="only-with",
+        ),
         pytest.param(  # a second verb of the same subject is part of its clause
             "The cancellation bond must be issued by an insurer approved by the Agent and "
             "must be in place by 1 June 2026.",

@@ -1366,7 +1366,9 @@ class ConditionKept:
         "(“because of a mechanical fault”). A deduction is kept only by the claim's own "
         "(“plus 15%” keeps no “less 15%”); an exception that opens a list (“other than:”) "
         "only by an exception or a denial. A condition that is enough (“if A or B”) is kept "
-        "by a claim that keeps one of its alternatives. An exception after a comma that "
+        "by a claim that keeps one of its alternatives; a phrase the statement is limited to "
+        "by “only” (“only with the Lender's written consent”) is a condition too. An "
+        "exception after a comma that "
         "closes the sentence is read of the sentence's statement too; a sentence right after "
         "the statement that points back at it and says it does not apply (“The discount does "
         "not apply to ...”, “This right does not apply if ...”) is an exception as well."
@@ -1424,6 +1426,7 @@ class ConditionKept:
                 left, says = clause, "the claim leaves out the passage's condition “{}”"
             said = _stretch(reading.passage, left)
             yield Finding(self.id, "unconfirmed", "", said, says.format(said))
+        yield from _only_phrases(reading, sentences, targets, stated)
         for sentence, restated in carve_outs(reading):
             if restated:
                 continue
@@ -1686,6 +1689,39 @@ def _opens_condition(t: Token) -> bool:
     if nxt is None:
         return False
     return (low, nxt.lower_) in CONDITION_PAIRS or low in CONDITION_WORDS
+
+
+def _only_phrases(
+    reading: Reading, sentences: set[int], targets: set[int], stated: set[str]
+) -> Iterator[Finding]:
+    """A phrase the passage limits its statement to with "only" ("may use images of the
+    Works on merchandise only with the Lender's written consent"), hung from a verb the claim
+    matches: a condition the claim keeps by an "only" of its own or by at least half of the
+    phrase's words."""
+    if any(t.lower_ in ("only", "solely") for t in reading.claim):
+        return
+    for t in reading.passage:
+        phrase_head = t.head
+        if (
+            t.sent.start not in sentences
+            or t.lower_ != "only"
+            or t.dep_ != "advmod"
+            or phrase_head.dep_ != "prep"
+            or phrase_head.head.i not in targets
+        ):
+            continue
+        phrase = sorted({t.i, *(x.i for x in phrase_head.subtree)})
+        words = _condition_words(reading.passage, phrase)
+        hit = sum(1 for w in words if _restated(reading, w, targets, stated))
+        if words and hit * 2 < len(words):
+            said = _stretch(reading.passage, phrase)
+            yield Finding(
+                ConditionKept.id,
+                "unconfirmed",
+                "",
+                said,
+                f"the claim leaves out the passage's condition “{said}”",
+            )
 
 
 def _said_of_the_claim(
