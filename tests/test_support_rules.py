@@ -710,8 +710,7 @@ def test_a_time_said_of_the_subject_is_part_of_the_statement() -> None:
             "6.2 The Gallery may use images of the Works on merchandise only with the Lender's "
             "written consent.",
             "condition.kept",
-            "the claim leaves out the passage's condition “only with the Lender's written "
-            "consent”",
+            "the claim leaves out the passage's condition “only with the Lender's written consent”",
             id="only-with",
         ),
         pytest.param(  # a second verb of the same subject is part of its clause
