@@ -83,6 +83,7 @@ class Reading:
     units: dict[tuple[str, int], str] = field(default_factory=dict)
     lexicon: WordNet | None = None
     candidates: dict[int, list[Match]] = field(default_factory=dict)  # every match possible
+    placed: frozenset[int] = frozenset()  # every passage token some candidate matches
     values: dict[tuple[str, int], float] = field(default_factory=dict)
     unnamed: tuple[int, ...] = ()  # names in the claim's framing the whole source never writes
     framing: frozenset[int] = frozenset()  # the words that only frame the claim ("Under the lease")
@@ -146,6 +147,9 @@ def read(
         reading.matches[i] = Match(i, None, QUOTED)
     candidates = {i: _candidates(reading, i) for i in content if i not in inside}
     reading.candidates = candidates
+    reading.placed = frozenset(
+        m.passage for found in candidates.values() for m in found if m.passage is not None
+    )
     weight = _sentence_weight(reading, candidates)
     figures = _sentence_weight(
         reading, {i: [m for m in found if m.how == "figure"] for i, found in candidates.items()}

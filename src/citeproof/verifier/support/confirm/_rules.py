@@ -9,6 +9,7 @@ first rule in `RULES` gives the reason.
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol
@@ -308,8 +309,8 @@ class SameStatement:
             if reading.matched(i) is not None:
                 clauses.setdefault(_clause_head(reading.claim[i]).i, []).append(i)
         for members in clauses.values():
-            yield from _shared_subject_apart(reading, members)
             where = {i: _sentence_of(reading, i) for i in members}
+            yield from _shared_subject_apart(reading, members, where)
             counts: dict[int, int] = {}
             for s in where.values():
                 counts[s] = counts.get(s, 0) + 1
@@ -347,24 +348,25 @@ class SameStatement:
                 )
 
 
-def _shared_subject_apart(reading: Reading, members: list[int]) -> Iterator[Finding]:
+def _shared_subject_apart(
+    reading: Reading, members: list[int], where: dict[int, int]
+) -> Iterator[Finding]:
     """A clause of a verb joined to another, with no subject of its own ("... and must be in
     place by 1 June 2026"), says more of the other's subject: the statement its words are
     matched in must speak of that subject too (name it, or a pronoun opening it), else the
-    claim joins what the passage says of something else."""
+    claim joins what the passage says of something else. ``where``: the statement each of
+    ``members`` is matched in."""
     head = _clause_head(reading.claim[members[0]])
     if head.dep_ != "conj" or any(c.dep_ in ("nsubj", "nsubjpass") for c in head.children):
         return
     subject = _role(head.head, "doer") or _role(head.head, "object")
     if subject is None or subject.i not in reading.content or reading.matched(subject.i) is None:
         return  # no subject, or one matched by its verified quote: nowhere to look
-    counts: dict[int, int] = {}
-    for i in members:
-        counts[_sentence_of(reading, i)] = counts.get(_sentence_of(reading, i), 0) + 1
+    counts = Counter(where.values())
     main = max(counts, key=lambda s: (counts[s], -s))
     if _found_in(reading, subject.i, main) or _referred_to(reading, subject.i, main):
         return
-    said = _words([reading.claim[i] for i in members if _sentence_of(reading, i) == main])
+    said = _words([reading.claim[i] for i in members if where[i] == main])
     yield Finding(
         SameStatement.id,
         "unconfirmed",
@@ -409,9 +411,8 @@ def _renamed(reading: Reading, token: Token, main: int) -> bool:
     matches ("arrangement" of "arrangement fee" against "Valuation fee")."""
     if token.dep_ != "compound" or token.pos_ != "NOUN":
         return False
-    matched = {m.passage for i in reading.content for m in reading.candidates.get(i, ())}
     return any(
-        c.dep_ == "compound" and c.pos_ in ("NOUN", "PROPN") and c.i not in matched
+        c.dep_ == "compound" and c.pos_ in ("NOUN", "PROPN") and c.i not in reading.placed
         for m in reading.candidates.get(token.head.i, ())
         if m.passage is not None and statement(reading.passage[m.passage]) == main
         for c in reading.passage[m.passage].children
@@ -650,7 +651,7 @@ class SameDirection:
             way = direction_of(lemma(t))
             if way is None or t.pos_ in ("NOUN", "PROPN") or t.i in reading.framing:
                 continue
-            if _quantity(reading.claim, t) in _BOUNDED:
+            if _bound_phrase(t):
                 continue  # "no less than 4%", "up to 15 years": a bound, `SameQuantity`'s
             if _same_way_in(reading, t, sentences) or _opposite_in(reading, t, sentences):
                 continue  # kept; or the opposite, which `OppositeWord` reports
@@ -1227,9 +1228,6 @@ def _left_out_conjunct(reading: Reading, i: int, ours: Token) -> Token | None:
     ("the price of the six chairs and the two desks, £2,068 in total"), not of the one the
     claim names."""
     sentence = ours.sent
-    matched = {
-        m.passage for k in reading.content for m in reading.candidates.get(k, ()) if m.passage
-    }
     for j in reading.content:
         if j == i or reading.figure("claim", j) is not None:
             continue
@@ -1240,7 +1238,9 @@ def _left_out_conjunct(reading: Reading, i: int, ours: Token) -> Token | None:
             head = other if other.dep_ == "conj" else anchor
             if not any(c.dep_ == "cc" and c.lower_ == "and" for c in head.head.children):
                 continue
-            if other.pos_ not in ("NOUN", "PROPN") or any(x.i in matched for x in other.subtree):
+            if other.pos_ not in ("NOUN", "PROPN"):
+                continue
+            if any(x.i in reading.placed for x in other.subtree):
                 continue
             if any(reading.units.get(("passage", x.i)) for x in other.subtree):
                 continue  # its own figure: "£412 for short-wheelbase vans and £468 for ..."

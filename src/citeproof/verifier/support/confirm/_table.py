@@ -225,12 +225,11 @@ def _names_another(
     of that column's heading, and of no longer heading of a column it gives ("20ft
     container" for the value under "40ft container"); or, naming none of the columns it
     gives in full, one of its words stands only in the heading of another ("20ft")."""
-    matched = {m.passage for i in hits for m in reading.candidates.get(i, ())}
     full = {}
     for p in parts:
         if p.kind == "heading":
             words = [t.i for t in reading.passage if p.start <= t.idx < p.end and _content(t)]
-            if words and all(k in matched for k in words):
+            if words and all(k in reading.placed for k in words):
                 full[p.column] = len(words)
     longest = max((full[j] for j in given if j in full), default=0)
     if any(n >= longest for k, n in full.items() if k not in given):
@@ -319,9 +318,6 @@ def _key_matched(reading: Reading, parts: list[_Part], hits: dict[int, set[_Part
     """Whether the claim matches every content word of the row's first cell (its words in
     parentheses aside: "Electronic payments (Faster Payments, BACS)")."""
     key = next(p for p in parts if p.kind == "key")
-    matched = {
-        m.passage for i in hits for m in reading.candidates.get(i, ()) if m.passage is not None
-    }
     quiet = {
         k
         for hole in _PARENTHESIS.finditer(reading.passage.text[key.start : key.end])
@@ -330,7 +326,7 @@ def _key_matched(reading: Reading, parts: list[_Part], hits: dict[int, set[_Part
     for t in reading.passage:
         if not key.start <= t.idx < key.end or t.idx in quiet or not _content(t):
             continue
-        if t.i not in matched:
+        if t.i not in reading.placed:
             return False
     return True
 
