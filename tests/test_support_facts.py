@@ -1291,3 +1291,39 @@ def test_the_reader_sees_the_verdict_each_fact_rule_gives_issue10(
     (support,) = judged.support
     assert (support.verdict, support.reason) == (verdict, reason)
     assert [(d.kind, d.text, d.instead) for d in support.differences] == differences
+
+
+@pytest.mark.parametrize(("figure", "turned"), [("£620", False), ("£720", True)])
+def test_a_figure_restated_beside_a_fraction_is_no_other_figure(figure: str, turned: bool) -> None:
+    """ "half the crane's day rate, £620" gives one amount two ways: a claim of £620 keeps it,
+    and only another amount is turned round."""
+    claim = f"Tolland pays {figure} for the crane."
+    passage = "If we call the lift off, we charge half the crane's day rate, £620, but nothing."
+    tokens = tokenize(claim)
+    check = check_facts(claim, tokens, tokenize(passage), {}, [True] * len(tokens))
+    assert any(d.kind == "number" and d.instead for d in check.differences) is turned
+
+
+@pytest.mark.parametrize(("figure", "turned"), [("12:00", False), ("14:00", True)])
+def test_a_figure_the_other_part_of_the_sentence_states_is_not_turned_round(
+    figure: str, turned: bool
+) -> None:
+    """The best part of a sentence cut at ";" gives "by 10:00"; the claim's "by 12:00" is
+    the sentence's other part, so it stands, and only another hour is turned round."""
+    claim = f"A complaint reported later must be put right by {figure} on the next working day."
+    sentence = (
+        "A complaint reported by the Customer by 10:00 must be put right on the same working "
+        "day; one reported later must be put right by 12:00 on the next working day."
+    )
+    lead = sentence.split(";")[0]
+    tokens = tokenize(claim)
+    check = check_facts(
+        claim,
+        tokens,
+        tokenize(sentence),
+        {},
+        [True] * len(tokens),
+        lead=tokenize(lead),
+        sentence=tokenize(sentence),
+    )
+    assert any(d.kind == "number" and d.instead for d in check.differences) is turned

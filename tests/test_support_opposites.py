@@ -169,3 +169,27 @@ def test_each_word_excludes_the_other_side_of_its_group_only() -> None:
     assert opposites(word("terminate")) == frozenset()
     assert key("first") in opposites(word("last"))
     assert opposites(word("lasts")) == frozenset()  # "the probation lasts six months"
+
+
+HIRE = Source(
+    id="hire",
+    kind="document",
+    title="Scaffolding hire",
+    text=(
+        "2.2 Hire continues until the day we receive your written off-hire notice, not the "
+        "day we dismantle.\n\n7.2 If the Scaffold is still needed by another trade, the Owner "
+        "may take over the hire from the date of your off-hire notice."
+    ),
+)
+
+
+def test_the_particle_of_a_phrasal_verb_points_no_way() -> None:
+    """ "take over" says nothing went over anything: a claim's "taken down" (a scaffold
+    dismantled) is not turned round by it."""
+    support = support_of(
+        "Hire charges stop on the day the written off-hire notice arrives, not on the day the "
+        "scaffold is taken down [hire].",
+        [HIRE],
+    )
+    assert support.verdict != "contradicted", support
+    assert support.rule not in ("match.opposite", "direction.kept"), support

@@ -260,3 +260,37 @@ def test_who_said_it_is_who_the_passage_says_said_it(claim: str, verdict: str) -
     if verdict == "unconfirmed":
         assert support.rule == "roles.kept"
         assert "the passage says “Helena Strand” said this" in support.reason
+
+
+SCAFFOLD = Source(
+    id="scaffold",
+    kind="document",
+    title="Scaffolding hire contract",
+    text=(
+        "This contract is made between:\n\n"
+        '- **Harrowgate Access Ltd**, Keighley (the "Contractor", "we"); and\n'
+        '- **Pemberton & Vane Roofing Ltd**, Skipton (the "Hirer", "you").\n\n'
+        "3.1 We will apply to North Craven Council for the scaffold licence and pay the "
+        "licence fee, which we recharge to you at cost.\n\n"
+        "Signed for Pemberton & Vane Roofing Ltd: Rhian Vane, Director\n"
+    ),
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "verdict"),
+    [
+        ("Harrowgate Access will apply to North Craven Council for the scaffold licence.", True),
+        ("Pemberton & Vane will apply to North Craven Council for the scaffold licence.", False),
+    ],
+    ids=["the contractor", "the hirer"],
+)
+def test_the_doer_of_a_light_verb_is_the_passages(claim: str, verdict: bool) -> None:
+    """ "apply" carries little of its own, so no match reads it; the passage's "We" (the
+    Contractor) still does it, and a claim naming the Hirer, whose name stands in the
+    signature line, is not confirmed."""
+    support = support_of(f"{claim} [scaffold]", [SCAFFOLD])
+    assert (support.verdict == "supported") is verdict, support
+    if not verdict:
+        assert support.rule == "roles.kept"
+        assert "the passage says “We” does this (“apply”)" in support.reason

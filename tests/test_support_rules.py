@@ -29,6 +29,11 @@ TRUE = {
         "Trips above £3,000 need the approval of the Finance Director. Entertaining a public "
         "official requires the approval of the Compliance team.",
     ),
+    "match.question": (
+        "Tolland Mechanical applies to Newport Council for the road closure.",
+        "Who applies for the road closure? Tolland Mechanical applies to Newport Council for "
+        "the road closure.",
+    ),
     "match.opposite": (
         "If Leverage is below 2.00:1, the Margin is reduced by 0.25% per annum.",
         "If Leverage is below 2.00:1, the Margin is reduced by 0.25% per annum.",
@@ -604,6 +609,14 @@ def test_a_denial_of_what_the_passage_does_not_speak_to_is_no_contradiction() ->
             "unconfirmed",
             "the claim leaves out the passage's condition “other than” and the list it opens",
         ),
+        (  # "apart from" restates "other than"
+            "Training of Client staff is outside the scope of the SOW, apart from one half-day "
+            "handover workshop.",
+            "1.2 The following are outside the scope of this SOW:\n(d) training of Client "
+            "staff, other than one half-day handover workshop.",
+            "supported",
+            "",
+        ),
     ],
 )
 def test_a_condition_is_kept_whole(claim: str, passage: str, verdict: str, says: str) -> None:
@@ -747,6 +760,38 @@ def test_a_time_said_of_the_subject_is_part_of_the_statement() -> None:
             "“taxis” is in another sentence of the passage than the rest of its clause",
             id="two-lines-two-items",
         ),
+        pytest.param(  # a table cell listing values gives each with its own words
+            "A trace clip costs £55.",
+            "| Package | Weekly fee |\n|---|---|\n"
+            "| Extras | £12 a lunge session, £18 a ridden session; clipping £55 full, £35 trace |",
+            "figure.attached",
+            "the cell gives “55” for other words than “trace”, which stands by another figure",
+            id="a-cell-of-several-values",
+        ),
+        pytest.param(  # an exception closing its sentence, a line before the signature
+            "The Associate must give at least 8 weeks' notice of any leave.",
+            "4.1 The Associate must give at least 8 weeks' notice of any leave, other than "
+            "leave for illness or bereavement.\nSigned: Dr Sofia Kowalczyk",
+            "condition.kept",
+            "the claim leaves out the passage's condition “other than leave for illness or "
+            "bereavement”",
+            id="an-exception-before-a-line-break",
+        ),
+        pytest.param(  # a question says nothing of who does it
+            "Gareth Pryce applied to Newport Council for the road closure on Cardiff Road.",
+            "And who applies for the road closure on Cardiff Road?\nNewport Council needs at "
+            "least 10 working days.\nGareth Pryce",
+            "match.question",
+            "the passage asks “And who applies for the road closure on Cardiff Road?”",
+            id="a-question",
+        ),
+        pytest.param(  # a word the fact layer knows cannot hold where the claim's holds
+            "UDAs are paid monthly in advance.",
+            "UDAs are paid monthly in arrears at 90% of their value.",
+            "match.opposite",
+            "the passage says “arrears”, not “advance”",
+            id="advance-for-arrears",
+        ),
     ],
 )
 def test_what_a_quantity_figure_or_time_is_said_of_is_kept(
@@ -759,6 +804,31 @@ def test_what_a_quantity_figure_or_time_is_said_of_is_kept(
     assert outcome.outcome != "supported"
     assert says in [f.message for f in outcome.findings if f.rule == rule], outcome.findings
     assert _judged(claim, passage)["verdict"] != "supported"
+
+
+EXTRAS = (
+    "| Package | Weekly fee |\n|---|---|\n"
+    "| Extras | £12 a lunge session, £18 a ridden session; clipping £55 full, £35 trace |"
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "beside_another"),
+    [
+        ("A trace clip costs £35.", False),  # "clipping" leads "£35 trace" too
+        ("A full clip costs £55.", False),
+        ("A ridden session costs £18.", False),
+        ("A trace clip costs £55.", True),
+        ("A lunge session costs £18.", True),
+    ],
+)
+def test_a_figure_in_a_cell_of_several_keeps_its_own_words(
+    claim: str, beside_another: bool
+) -> None:
+    """A row read as a sentence: each figure of a cell listing several is said of the words
+    of its own piece, and of the words leading a piece it follows."""
+    findings = [f for f in confirm(claim, EXTRAS).findings if f.rule == "figure.attached"]
+    assert bool(findings) is beside_another, findings
 
 
 @pytest.mark.parametrize(
@@ -949,3 +1019,16 @@ def test_an_adverb_of_two_words_is_read_as_one(claim: str, passage: str, outcome
     """ "straight away" (WordNet's "straightaway") and "right away" are "immediately"."""
     confirmation = confirm(claim, f"The Licensor may end the licence {passage}.")
     assert confirmation.outcome == outcome, confirmation.findings
+
+
+@pytest.mark.parametrize(
+    ("claim", "supported"),
+    [
+        ("The quotation stays valid until 11 March 2026.", True),
+        ("The quotation stays valid until 12 March 2026.", False),
+    ],
+)
+def test_stay_carries_its_adjective_as_be_does(claim: str, supported: bool) -> None:
+    """ "stays valid" says what "is valid" says (a light verb, as "remain" is)."""
+    outcome = confirm(claim, "This quotation is valid for 30 days, until 11 March 2026.")
+    assert (outcome.outcome == "supported") is supported, outcome.findings

@@ -183,6 +183,35 @@ def test_a_table_read_as_one_sentence_is_read_row_by_row() -> None:
     )
 
 
+CUSTOMS = """# Customs charges
+
+| Service | Charge | Notes |
+|---|---|---|
+| Import declaration, sea or road | £42.00 | per entry, includes up to 5 commodity lines |
+| Additional commodity lines | £3.50 | per line above 5 |
+| Air freight entry | £55.00 | per entry, includes up to 5 commodity lines |
+"""
+
+
+@pytest.mark.parametrize(
+    ("claim", "verdict"),
+    [
+        ("An air freight entry costs £55 and includes up to five commodity lines.", "supported"),
+        ("An air freight entry costs £42.", "contradicted"),
+        ("An air freight entry costs £55 and includes up to six commodity lines.", "contradicted"),
+    ],
+)
+def test_what_a_row_costs_is_its_charge_and_a_cell_may_say_what_its_figure_is(
+    claim: str, verdict: str
+) -> None:
+    """ "costs" names the "Charge" column (a price noun), and "includes up to 5 commodity
+    lines" says what its own 5 is, whatever the column's heading ("Notes")."""
+    support = _judged(claim, CUSTOMS)
+    assert support["verdict"] == verdict, support
+    if verdict == "supported":
+        assert support["rule"] == "table.row"
+
+
 VET = """# Price list
 
 | Treatment | Price | Includes |

@@ -14,6 +14,7 @@ WORDS = [
     "May", "may", "ACME", "I", "2025-03-01", "-", "twenty", "five", "three", "months", "(90)",
     "days", "no", "more", "than", "£1,200", "5th", "\n", "\n\n", ".", '"', "- ", "Fees", "k",
     "22:00", "10", "pm", "p.m.", "1.30", "58p", "and", "a", "half", "9%", "to", ":", ",",
+    "week", "week's", "within", "of", "quarter", "two", "thirds", "the", "an", "hour",
 ]  # fmt: skip
 
 
@@ -62,6 +63,7 @@ def test_times_of_day_pence_halves_and_ranges_read_as_the_figures_they_are() -> 
 
     assert keys("between 10 pm and 4 am") == keys("between 22:00 and 04:00") == ["#22h", "#4h"]
     assert keys("at 5.30 p.m.") == keys("at 17:30") == ["#17.5h"]
+    assert keys("by midday") == keys("by noon") == keys("by 12:00") == ["#12h"]
     assert keys("58p a box") == keys("£0.58 a box") == ["#0.58£"]
     assert keys("over two and a half hours") == keys("over 2.5 hours")
     assert keys("one and a half times") == ["#1.5"]
@@ -70,6 +72,16 @@ def test_times_of_day_pence_halves_and_ranges_read_as_the_figures_they_are() -> 
     assert keys("Leverage below 2.00:1") == ["#2", "#1"]
     assert keys("£500 pm") == ["#500£"]
     assert keys("page 4 a map") == ["#4"]
+    # One unit of time said with "a"; a rate or a frequency is none.
+    assert keys("within a week") == keys("within 7 days") == ["#7d"]
+    assert keys("a month's notice") == keys("30 days' notice") == ["#30d"]
+    assert keys("£80 a week") == ["#80£"]
+    assert keys("twice a year") == ["#2"]
+    # A fraction of something is the percentage it is.
+    assert keys("half of the fee") == keys("half the fee") == keys("50% of the fee")
+    assert keys("capped at a quarter of the charge") == keys("capped at 25%") == ["#25%"]
+    assert keys("two thirds of the shares") == ["#66.7%"]
+    assert keys("on the third of June") == ["#3th"]
 
 
 def test_no_before_a_number_is_the_number_sign_not_a_denial() -> None:

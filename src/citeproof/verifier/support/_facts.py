@@ -222,6 +222,7 @@ def check_facts(
                     token.kind in ("number", "date", "comparative")
                     and not _backs(token, [other], frozenset())
                     and i not in together
+                    and not _restated_beside(token, other, passage)
                 ):
                     # The value (or direction) is elsewhere in the passage, but another one
                     # stands here: "costs fell 3%; revenue rose 12%" against "revenue fell".
@@ -281,7 +282,7 @@ def check_facts(
             instead[i] = other.text
             why[i] = FIGURE_ELSEWHERE
     if lead and tuple(lead) != tuple(passage):
-        for i, other in _competing_figures(claim, lead, judged).items():
+        for i, other in _competing_figures(claim, lead, judged, sentence).items():
             if i not in instead and i not in together:
                 backed[i] = False
                 instead[i] = other.text
@@ -835,15 +836,20 @@ def _figures_together(claim: Sequence[Token], passage: Sequence[Token]) -> froze
 
 
 def _competing_figures(
-    claim: Sequence[Token], lead: Sequence[Token], judged: Sequence[bool]
+    claim: Sequence[Token],
+    lead: Sequence[Token],
+    judged: Sequence[bool],
+    sentence: Sequence[Token] = (),
 ) -> dict[int, Token]:
     """Claim figures the best sentence (``lead``) does not state, where it states another
     figure of the same unit after the same word ("reported within 30 days" against
     "reports it within 14 days"). The claim's figure stated elsewhere ("more than 30 days
     overdue" in another sentence) does not back it: the sentence the claim is about says
     otherwise. Not for bare numbers and ordinals (too common to stand in one place), nor
-    after an article ("the 30 days")."""
-    held = frozenset(t.key for t in lead)
+    after an article ("the 30 days"), nor where the best sentence is a part of ``sentence``
+    that states the claim's figure in another part ("by 10:00 ...; one reported later
+    must be put right by 12:00")."""
+    held = frozenset(t.key for t in (*lead, *sentence))
     out: dict[int, Token] = {}
     for i, figure in enumerate(claim):
         if not judged[i] or figure.kind != "number" or figure.unit in ("", ORDINAL):
@@ -865,6 +871,20 @@ def _competing_figures(
         if other is not None:
             out[i] = other
     return out
+
+
+def _restated_beside(figure: Token, other: Token, passage: Sequence[Token]) -> bool:
+    """Whether the passage gives ``figure`` right after ``other``, a figure of another unit
+    in its place, with no figure between: one amount said two ways ("half the crane's day
+    rate, £620")."""
+    if figure.kind != "number" or other.kind != "number" or figure.unit == other.unit:
+        return False
+    at = next(k for k, t in enumerate(passage) if t is other)
+    after = next((t for t in passage[at + 1 : at + _APPOSED + 1] if t.kind == "number"), None)
+    return after is not None and _backs(figure, [after], frozenset())
+
+
+_APPOSED = 6  # tokens within which a figure may restate another ("half the day rate, £620")
 
 
 _ARTICLES = word_set("the a an this that these those its their our your his her my")

@@ -349,6 +349,9 @@ def _reading(word: str) -> _Reading:
     key = stem(word)
     if _is_negation(folded):
         return _Reading("¬", "negation")
+    if folded in _CLOCK_WORDS:  # "midday" is 12:00
+        hour = _CLOCK_WORDS[folded]
+        return _Reading(_number_key(hour, CLOCK), "number", hour, CLOCK)
     if folded in NUMBER_WORDS:
         value = float(NUMBER_WORDS[folded])
         unit = ORDINAL if folded in ORDINAL_WORDS else ""
@@ -386,7 +389,7 @@ def tokenize(text: str, first: int = 0, last: int | None = None) -> list[Token]:
     window = text[first:last] if first or last < len(text) else text
     starts: set[int] | None = None  # where sentences start: read only when a word needs it
     spelled = comparative = negation = up = duration = half = False  # what the joins need
-    percent = False
+    percent = fraction = False
     for found in _TOKEN.finditer(text, first, last):
         start, end = found.span()
         word = found.group("word")
@@ -413,6 +416,7 @@ def tokenize(text: str, first: int = 0, last: int | None = None) -> list[Token]:
             up = up or reading.key == "up"
             duration = duration or reading.key in _DAYS_BY_KEY
             half = half or reading.value == 0.5  # "half"
+            fraction = fraction or word.casefold() in _FRACTIONS
             continue
         if found.group("year") is not None:
             tokens += _iso_date(found)
@@ -457,12 +461,15 @@ def tokenize(text: str, first: int = 0, last: int | None = None) -> list[Token]:
         tokens = _join_up_to(text, tokens)
     if half:
         tokens = _join_halves(text, tokens)
+    if fraction:
+        tokens = _join_fractions(text, tokens)
     if percent:
         tokens = _join_ranges(text, tokens)
     return _join_durations(text, tokens) if duration else tokens
 
 
 CLOCK = "h"  # the unit of a time of day, in hours after midnight: "10 pm" is 22
+_CLOCK_WORDS = {"midday": 12.0, "noon": 12.0}
 
 
 def _clock(found: re.Match[str]) -> Token:
@@ -506,6 +513,58 @@ def _join_halves(text: str, tokens: list[Token]) -> list[Token]:
         joined.append(token)
         i += 1
     return joined
+
+
+_FRACTIONS = {
+    "half": 1 / 2,
+    "halves": 1 / 2,
+    "quarter": 1 / 4,
+    "quarters": 1 / 4,
+    "third": 1 / 3,
+    "thirds": 1 / 3,
+}
+_COUNTS = word_set("one two three")
+"""How many of a fraction a text may count in words ("two thirds"): never a figure, which
+may be a clause number ("2.2 Half of the fees")."""
+_HALF_OF = word_set("of the its their your our his her this that")
+"""What "half" is half of, without an "of" ("half the fee")."""
+
+
+def _join_fractions(text: str, tokens: list[Token]) -> list[Token]:
+    """A fraction of something as the percentage it is: "half of the fee", "half the fee",
+    "a quarter of the charge" and "two thirds of the shares" say 50%, 25% and 66.7%. A
+    "quarter" or "third" with no count before it is left as it is ("the third of June")."""
+    out: list[Token] = []
+    for i, token in enumerate(tokens):
+        share = _FRACTIONS.get(token.text.casefold())
+        after = tokens[i + 1] if i + 1 < len(tokens) else None
+        if (
+            share is None
+            or after is None
+            or text[token.span[1] : after.span[0]] != " "
+            or not (after.key == "of" or (share == 1 / 2 and after.text.casefold() in _HALF_OF))
+        ):
+            out.append(token)
+            continue
+        before = out[-1] if out else None
+        count, start = 1.0, token.span[0]
+        if (
+            before is not None
+            and text[before.span[1] : token.span[0]] == " "
+            and (before.key in ("a", "an") or before.text.casefold() in _COUNTS)
+        ):
+            count = before.value if before.kind == "number" and before.value else 1.0
+            start = before.span[0]
+            out.pop()
+        elif share != 1 / 2:
+            out.append(token)
+            continue
+        value = round(count * share * 100, 1)
+        written = text[start : token.span[1]]
+        out.append(
+            Token(written, (start, token.span[1]), _number_key(value, "%"), "number", value, "%")
+        )
+    return out
 
 
 _RANGE_GAP = re.compile(r"[ \t]*[-–—][ \t]*|[ \t]+to[ \t]+")
@@ -563,6 +622,19 @@ def _join_durations(text: str, tokens: list[Token]) -> list[Token]:
         ):
             j += 1
         gap_end = j
+        days = _DAYS_BY_KEY.get(tokens[j].key) if j < len(tokens) else None
+        if (
+            token.key in ("a", "an")
+            and days is not None
+            and _one_length(text, joined, token, tokens[j])
+        ):
+            span = (token.span[0], tokens[j].span[1])
+            written = text[span[0] : span[1]]
+            joined.append(
+                Token(written, span, _number_key(days, DURATION), "number", days, DURATION)
+            )
+            i = j + 1
+            continue
         # "half a year": the article is part of the figure.
         if (
             token.value == 0.5
@@ -593,6 +665,24 @@ def _join_durations(text: str, tokens: list[Token]) -> list[Token]:
         joined.append(_unit_carried(joined, token))
         i += 1
     return joined
+
+
+_ONE_LENGTH_AFTER = word_set(
+    """within for after least most than over to about under in before by only just nearly
+    almost around roughly of"""
+)
+"""The words after which "a week" is a length of time, one week ("within a week", "at
+least a year"), not a rate or a frequency ("£80 a week", "twice a year")."""
+
+
+def _one_length(text: str, before: Sequence[Token], article: Token, unit: Token) -> bool:
+    """Whether ``article`` ("a", "an") and ``unit`` right after it say one unit of time:
+    after a word of `_ONE_LENGTH_AFTER`, or as a possessive ("a week's notice")."""
+    if text[article.span[1] : unit.span[0]] != " ":
+        return False
+    if unit.text.endswith(("'s", "’s")) or text.startswith(("'s", "’s"), unit.span[1]):
+        return True
+    return bool(before) and before[-1].text.casefold() in _ONE_LENGTH_AFTER
 
 
 def _unit_carried(before: Sequence[Token], token: Token) -> Token:

@@ -33,6 +33,7 @@ from citeproof.verifier.support._text import LIST_ITEM, LIST_REACH, STOP_WORDS, 
 from citeproof.verifier.support.confirm._parse import parse
 from citeproof.verifier.support.lexicon import (
     ATTRIBUTION,
+    CONDITION_PAIRS,
     DISCOURSE,
     DOCUMENTS,
     FRAMING_PREPOSITIONS,
@@ -40,6 +41,7 @@ from citeproof.verifier.support.lexicon import (
     MODALITY,
     NO_DEFINITIONS,
     PER_PERIOD,
+    PRICE_NOUNS,
     RATE_WORDS,
     READER,
     THIRD_PERSON,
@@ -291,6 +293,9 @@ def content_words(claim: Doc, framing: set[int] | None = None) -> tuple[int, ...
         before = claim[t.i - 1].lower_ if t.i else ""
         if direction_of(lem) is not None or quantifier_of(lem, before) is not None:
             continue  # read by the direction and quantity rules
+        after = claim[t.i + 1].lower_ if t.i + 1 < len(claim) else ""
+        if (t.lower_, after) in CONDITION_PAIRS:
+            continue  # "apart from", "other than": read by the condition rule
         out.append(t.i)
     return tuple(out)
 
@@ -434,6 +439,19 @@ def _same_period(a: Token, b: Token) -> bool:
     )
 
 
+def _same_price(a: Token, b: Token) -> bool:
+    """Whether one of ``a`` and ``b`` is "cost" and the other a noun that names a price
+    (`PRICE_NOUNS`: "costs £345 a month" and "Monthly fee"), or "charge" (a heading the
+    parser reads as a verb: "Charge £55.00"). The parser may read a verb "costs" after a
+    compound as a noun."""
+    return any(
+        lemma(x) == "cost"
+        and lemma(y) in PRICE_NOUNS
+        and (y.pos_ in ("NOUN", "PROPN") or lemma(y) == "charge")
+        for x, y in ((a, b), (b, a))
+    )
+
+
 def _per(token: Token) -> str | None:
     """The period ``token`` is a rate's ("week" of "£620 a week"), or None."""
     before = token.doc[token.i - 1].lower_ if token.i else ""
@@ -481,15 +499,16 @@ def _candidates(reading: Reading, i: int) -> list[Match]:
     if exact and token.pos_ in ("PROPN", "NOUN"):
         exact += _by_pronoun(passage, i, {m.passage for m in exact})
     exact += [Match(i, p.i, "period") for p in passage if _same_period(token, p)]
+    exact += [Match(i, p.i, "price") for p in passage if _same_price(token, p)]
     if exact or token.pos_ == "PROPN" or reading.lexicon is None:
         return exact
     lexicon = reading.lexicon
-    ours = _looked_up(token, lexicon)
+    ours = looked_up(token, lexicon)
     out = []
     for p in passage:
         if p.pos_ not in CONTENT_POS:
             continue
-        theirs = _looked_up(p, lexicon)
+        theirs = looked_up(p, lexicon)
         if p.lower_ in STOP_WORDS and theirs == lemma(p):
             continue  # a stop word alone; "once" of "at once" is an adverb of two words
         pos = token.pos_ if token.pos_ == p.pos_ else None
@@ -502,7 +521,7 @@ def _candidates(reading: Reading, i: int) -> list[Match]:
     return out
 
 
-def _looked_up(token: Token, lexicon: WordNet) -> str:
+def looked_up(token: Token, lexicon: WordNet) -> str:
     """The lemma ``token`` is looked up by: a verb with a particle (dependency ``prt``) as
     the phrasal verb, where WordNet lists one ("call off", which is "cancel" as "call" is
     not); an adverb as the adverb of two words it is one of ("straight away", written

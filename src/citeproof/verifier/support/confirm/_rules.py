@@ -14,13 +14,16 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol
 
-from citeproof.verifier.support._text import LIST_ITEM, STOP_WORDS
+from citeproof.verifier.support._opposites import opposites
+from citeproof.verifier.support._text import LIST_ITEM, STOP_WORDS, tokenize
+from citeproof.verifier.support.confirm._cells import beside_another, cell_at
 from citeproof.verifier.support.confirm._reading import (
     QUOTED,
     Match,
     Reading,
     lead_in,
     lemma,
+    looked_up,
     statement,
 )
 from citeproof.verifier.support.lexicon import (
@@ -525,13 +528,59 @@ def _with_compounds(tokens: list[Token]) -> list[Token]:
     return list(out.values())
 
 
+class NotAsked:
+    id = "match.question"
+    checks = (
+        "The passage sentence that holds the claim's main verb states it: a question "
+        "(“And who applies for the road closure?”) says nothing of who does it."
+    )
+    example = (
+        "Gareth Pryce applied to Newport Council for the road closure.",
+        "And who applies to Newport Council for the road closure?",
+        "the passage asks “And who applies to Newport Council for the road closure?”",
+    )
+
+    def check(self, reading: Reading) -> Iterator[Finding]:
+        root = next((t for t in reading.claim if t.dep_ == "ROOT"), None)
+        if root is None:
+            return
+        verbs = [reading.matched(root.i)] + [b for a, b in _light_roots(reading)]
+        for verb in verbs:
+            asked = _question(verb) if verb is not None else None
+            if asked is not None:
+                yield Finding(
+                    self.id, "unconfirmed", root.text, asked, f"the passage asks “{asked}”"
+                )
+                return
+
+
+_ENDS = frozenset({".", "!", "?"})
+
+
+def _question(token: Token) -> str | None:
+    """The question ``token`` stands in, read from the last end of a sentence or line before
+    it to the next (the parser may join a question to the line after it); None when that
+    ends otherwise."""
+    doc = token.doc
+    end = next((t for t in doc[token.i :] if t.text in _ENDS or "\n" in t.text_with_ws), doc[-1])
+    if end.text != "?":
+        return None
+    start = next(
+        (t.i + 1 for t in reversed(doc[: token.i]) if t.text in _ENDS or "\n" in t.text_with_ws),
+        0,
+    )
+    return doc[start : end.i + 1].text.strip()
+
+
 class OppositeWord:
     id = "match.opposite"
     checks = (
         "A claim word with no match whose opposite (a direction such as up/down or "
         "before/after, or a WordNet antonym) stands in the passage sentence the claim "
         "matches: the passage says the other way. A bound (“not more than £850,000”, “up to "
-        "10%”) is no direction."
+        "10%”) is no direction, nor is the particle of a phrasal verb (“take over”, “taken "
+        "down” matched as “dismantle”). A word that cannot hold where the claim's holds (the fact "
+        "layer's opposites: “arrears” for “advance”) holds the claim back too."
     )
     example = (
         "If Leverage is below 2.00:1, the Margin goes up by 0.25% per annum.",
@@ -545,7 +594,20 @@ class OppositeWord:
             matched = t.i in reading.matches and reading.matches[t.i].how != "broader"
             if matched and direction_of(lemma(t)) is None:
                 continue
+            if _particle(reading, t) and t.head.i in reading.matches:
+                continue  # "taken down", matched as "dismantle": its particle is no way
             other = _opposite_in(reading, t, sentences)
+            if other is None and not matched and t.i in reading.content:
+                excluding = _excluding_in(reading, t, sentences)
+                if excluding is not None:  # "in advance" where it says "in arrears"
+                    yield Finding(
+                        self.id,
+                        "unconfirmed",
+                        t.text,
+                        excluding.text,
+                        f"the passage says “{excluding.text}”, not “{t.text}”",
+                    )
+                    continue
             if other is not None and not _same_way_in(reading, t, sentences):
                 # "A after B" restates "B before A": an order turned round is read, not judged
                 temporal = direction_of(lemma(t)) in ("before", "after")
@@ -593,6 +655,8 @@ def _opposite_in(reading: Reading, t: Token, sentences: set[int]) -> Token | Non
             continue  # the claim says it too: "if Leverage is below 2.00:1"
         if _bound_phrase(p):
             continue  # a bound ("not more than £850,000") points no way a figure moved
+        if _particle(reading, p):
+            continue  # "take over" is no "over" a figure moved
         if theirs in DIRECTIONS.get(ours, ()):
             return p
         other_way = direction_of(theirs)
@@ -606,6 +670,39 @@ def _opposite_in(reading: Reading, t: Token, sentences: set[int]) -> Token | Non
         ):
             return p
     return None
+
+
+def _excluding_in(reading: Reading, t: Token, sentences: set[int]) -> Token | None:
+    """A word of the passage sentence the claim matches that cannot hold where the claim's
+    unmatched word ``t`` holds (`_opposites`: "arrears" for "advance", "net" for "gross"),
+    which the claim does not say too."""
+    read = tokenize(t.text)
+    if len(read) != 1:
+        return None
+    excluded = opposites(read[0])
+    if not excluded:
+        return None
+    said = {k.key for c in reading.claim for k in tokenize(c.text)}
+    for p in (p for p in reading.passage if p.sent.start in sentences):
+        theirs = tokenize(p.text)
+        if (
+            len(theirs) == 1
+            and theirs[0].key in excluded
+            and theirs[0].key not in said
+            and not _bound_phrase(p)
+        ):
+            return p
+    return None
+
+
+def _particle(reading: Reading, t: Token) -> bool:
+    """Whether ``t`` is the particle of a phrasal verb WordNet lists ("take down", "take
+    over"): the two words mean one thing, and the particle alone points no way."""
+    return (
+        t.dep_ == "prt"
+        and reading.lexicon is not None
+        and " " in looked_up(t.head, reading.lexicon)
+    )
 
 
 def _bound_phrase(t: Token) -> bool:
@@ -637,7 +734,8 @@ class SameDirection:
     checks = (
         "Each direction the claim gives (up/down, before/after, above/below) is given the "
         "same way by the passage sentence it matches; a word of a bound (“no less than”, "
-        "“up to”) is a quantity, `quantity.kept`'s."
+        "“up to”) is a quantity, `quantity.kept`'s; the particle of a phrasal verb matched "
+        "whole (“taken down” for “dismantle”) is no direction."
     )
     example = (
         "Invoices are paid before delivery.",
@@ -653,6 +751,8 @@ class SameDirection:
                 continue
             if _bound_phrase(t):
                 continue  # "no less than 4%", "up to 15 years": a bound, `SameQuantity`'s
+            if _particle(reading, t) and t.head.i in reading.matches:
+                continue  # "taken down", matched as "dismantle"
             if _same_way_in(reading, t, sentences) or _opposite_in(reading, t, sentences):
                 continue  # kept; or the opposite, which `OppositeWord` reports
             yield Finding(
@@ -960,7 +1060,9 @@ class SameRoles:
     checks = (
         "Who does what to whom agrees: for each matched verb, the claim's doer (its subject, "
         "or the `by` agent of a passive) is the passage's doer, and its object the "
-        "passage's object, or a word inside them. A pronoun of the passage counts where it "
+        "passage's object, or a word inside them; the doer too of a main verb of the claim no "
+        "match reads (a light verb: “applies”) and the same verb of the passage's statement. "
+        "A pronoun of the passage counts where it "
         "stands for a party: a message's “we”, or a term the source defines (“we” of "
         "(the “Factor”, “we”)). Who the claim says said something (“Raj Menon said that "
         "...”) is who the passage's statement of it says said it, where it says so."
@@ -973,8 +1075,11 @@ class SameRoles:
 
     def check(self, reading: Reading) -> Iterator[Finding]:
         yield from _said_by(reading)
-        for ours, theirs in _predicates(reading):
-            for role in ("doer", "object"):
+        light = [pair for pair in _light_roots(reading) if _carries_the_same(reading, *pair)]
+        for ours, theirs in [*_predicates(reading), *light]:
+            # a light verb's doer only: its object is what the claim's words match
+            roles = ("doer",) if (ours, theirs) in light else ("doer", "object")
+            for role in roles:
                 claim_role = _role(ours, role)
                 passage_role = _role(theirs, role)
                 if claim_role is None or passage_role is None:
@@ -1006,6 +1111,26 @@ class SameRoles:
                     f"{'does this' if role == 'doer' else 'is the object'} "
                     f"(“{theirs.text}”), not “{_words(claim_role.subtree)}”",
                 )
+
+
+_OWN_CLAUSE_APART = frozenset({"advcl", "ccomp", "conj", "pcomp", "relcl", "parataxis", "xcomp"})
+
+
+def _carries_the_same(reading: Reading, ours: Token, theirs: Token) -> bool:
+    """Whether the claim's light verb ``ours`` ("apply") says what the passage's ``theirs``
+    says: each matched word of its own clause, its doer aside, is matched in the clause of
+    ``theirs`` ("We will apply to North Craven Council for the scaffold licence"), not in
+    another clause of the same sentence ("bears its own costs, except that Wendover will pay
+    the costs of the planning application")."""
+    doer = _role(ours, "doer")
+    aside = {t.i for t in doer.subtree} if doer is not None else set()
+    words = [
+        i
+        for i in own(ours, _OWN_CLAUSE_APART) - aside
+        if i in reading.content and reading.matched(i) is not None
+    ]
+    clause = own(theirs, _OWN_CLAUSE_APART)
+    return bool(words) and all(reading.matches[i].passage in clause for i in words)
 
 
 def _said_by(reading: Reading) -> Iterator[Finding]:
@@ -1164,6 +1289,7 @@ class FigureAttached:
                             f"and “{_phrase(ours)}” for something else",
                         )
                         break
+            yield from self._in_its_cell(reading, i, passage[m.passage])
             yield from self._governed(reading, i, ours)
             joined = _left_out_conjunct(reading, i, ours) if unit else None
             if joined is not None:
@@ -1175,6 +1301,23 @@ class FigureAttached:
                     said,
                     f"the passage gives “{_phrase(ours)}” for “{said}” too",
                 )
+
+    def _in_its_cell(self, reading: Reading, i: int, figure: Token) -> Iterator[Finding]:
+        """A table row read as a sentence: the claim's words stand by its figure in a cell
+        that lists several (`_cells`)."""
+        cell = cell_at(reading.passage.text, figure.idx)
+        j = None if cell is None else beside_another(reading, i, figure.idx, cell)
+        if j is not None:
+            word = reading.matched(j)
+            said = word.text if word is not None else reading.claim[j].text
+            yield Finding(
+                self.id,
+                "unconfirmed",
+                reading.claim[j].text,
+                said,
+                f"the cell gives “{reading.claim[i].text}” for other words than "
+                f"“{said}”, which stands by another figure",
+            )
 
     def _governed(self, reading: Reading, i: int, ours: Token) -> Iterator[Finding]:
         verb = _verb_above(reading.claim[i])
@@ -1755,7 +1898,8 @@ def _trailing_exception(marker: Token, clause: list[int]) -> bool:
     if marker.doc[marker.i - 1].text != ",":
         return False
     inside = {*clause, marker.i}
-    return all(t.i in inside for t in marker.doc[marker.i : marker.sent.end] if not t.is_punct)
+    after = marker.doc[marker.i : marker.sent.end]
+    return all(t.i in inside for t in after if not (t.is_punct or t.is_space))
 
 
 def _modified(marker: Token) -> Token:
@@ -1787,6 +1931,7 @@ RULES: tuple[Rule, ...] = (
     PredicateMatched(),
     EveryWordMatched(),
     SameStatement(),
+    NotAsked(),
     OppositeWord(),
     SameDirection(),
     SameModality(),

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from citeproof.model import Span
+from citeproof.verifier.support.confirm._cells import beside_another
 from citeproof.verifier.support.confirm._reading import Reading, folded, lemma, read
 from citeproof.verifier.support.lexicon import (
     CONDITIONS,
@@ -213,7 +214,14 @@ def _stated(claim: str, row: Row, quoted: Sequence[Span], source: str) -> RowSta
         if reading.figure("claim", i) is None:
             continue
         cells = {p.column for p in placed if p.kind == "cell"}
-        if cells and not sole and not cells & named:
+        worded = {  # a cell that says what its figure is ("includes up to 5 commodity lines")
+            p.column
+            for j, found in hits.items()
+            if j != i and reading.figure("claim", j) is None
+            for p in found
+            if p.kind == "cell"
+        }
+        if cells and not sole and not cells & (named | worded):
             return None  # the figure stands in a column the claim does not name
     return RowStatement(row, tuple(sorted(given)))
 
@@ -244,51 +252,22 @@ def _names_another(
 
 
 def _beside_another(reading: Reading, parts: list[_Part], hits: dict[int, set[_Part]]) -> bool:
-    """Whether a cell gives several figures, each with words of its own ("£58 dog, £54
-    cat"), and a word of the claim stands in that cell only by another figure than the
-    claim's ("£58" for a cat)."""
-    text = reading.passage.text
+    """Whether a word of the claim stands in a cell that lists several figures, each with
+    words of its own, only by another figure than the claim's ("£58" for a cat in "£58 dog,
+    £54 cat": `_cells`)."""
     for i in hits:
         if reading.figure("claim", i) is None:
             continue
         for m in reading.candidates.get(i, ()):
             if m.passage is None:
                 continue
-            part = _part(parts, reading.passage[m.passage].idx)
+            at = reading.passage[m.passage].idx
+            part = _part(parts, at)
             if part is None or part.kind != "cell":
                 continue
-            pieces = _pieces(text, part)
-            if len(pieces) < 2:
-                continue
-            mine = next(p for p in pieces if p[0] <= reading.passage[m.passage].idx < p[1])
-            for j in hits:
-                if j == i or reading.figure("claim", j) is not None:
-                    continue
-                spots = [
-                    reading.passage[n.passage].idx
-                    for n in reading.candidates.get(j, ())
-                    if n.passage is not None
-                    and part.start <= reading.passage[n.passage].idx < part.end
-                ]
-                if spots and not any(mine[0] <= at < mine[1] for at in spots):
-                    return True
+            if beside_another(reading, i, at, (part.start, part.end)) is not None:
+                return True
     return False
-
-
-def _pieces(text: str, part: _Part) -> list[tuple[int, int]]:
-    """Where each value a cell lists stands: the cell cut at `_BETWEEN`."""
-    cuts = [
-        (part.start + a.start(), part.start + a.end())
-        for a in _BETWEEN.finditer(text[part.start : part.end])
-    ]
-    starts = [part.start, *(end for _, end in cuts)]
-    ends = [*(start for start, _ in cuts), part.end]
-    return list(zip(starts, ends, strict=True))
-
-
-_BETWEEN = re.compile(r",\s|;\s?|\s/\s|\s+(?:and|or)\s+", re.IGNORECASE)
-"""What separates the values a cell lists: a comma or a semicolon (not the comma of
-"£1,200"), a slash, "and", "or"."""
 
 
 def _part(parts: list[_Part], at: int) -> _Part | None:

@@ -217,9 +217,17 @@ CONDITIONS = frozenset({"unless", "except", "excepting", "provided", "providing"
 that", "provided that", "if"); the two-word openers are `CONDITION_PAIRS`."""
 
 CONDITION_PAIRS = frozenset(
-    {("subject", "to"), ("other", "than"), ("only", "if"), ("as", "long"), ("so", "long")}
+    {
+        ("subject", "to"),
+        ("other", "than"),
+        ("apart", "from"),
+        ("only", "if"),
+        ("as", "long"),
+        ("so", "long"),
+    }
 )
-"""Two-word openers of a condition: "subject to", "other than", "only if", "as long (as)"."""
+"""Two-word openers of a condition: "subject to", "other than", "apart from", "only if", "as
+long (as)"."""
 
 NECESSARY_CONDITIONS = frozenset({"provided", "providing", "subject", "long", "only"})
 """The openers of a condition that must hold for the statement to hold ("provided that",
@@ -238,10 +246,11 @@ THIRD_PERSON = frozenset({"he", "she", "they", "it"})
 cannot be paid ...")."""
 
 EXCEPTIONS = frozenset(
-    {"unless", "except", "excepting", "save", "excluding", "other", "less", "minus"}
+    {"unless", "except", "excepting", "save", "excluding", "other", "apart", "less", "minus"}
 )
 """The openers of `CONDITIONS`, `CONDITION_PAIRS` and `CONDITION_WORDS` that carve an
-exception out of a statement ("unless", "except", "other than", "excluding"; "less" and
+exception out of a statement ("unless", "except", "other than", "apart from", "excluding";
+"less" and
 "minus" a deduction: "all fees paid, less its costs"), where the others make it conditional
 ("if", "provided that", "subject to")."""
 
@@ -296,6 +305,7 @@ LIGHT_VERBS = frozenset(
         "reach",  # "reached £168.2 million"
         "stand",
         "remain",
+        "stay",  # "stays valid until 11 March"
         "relate",  # "£720 relates to the gift box line"
         "occur",
         "happen",
@@ -322,6 +332,10 @@ PER_PERIOD: dict[str, str] = {
 bay per month" the "monthly fee"."""
 RATE_WORDS = frozenset({"a", "an", "per", "each", "every"})
 """Words that make the period after them a rate's: "a week", "per month"."""
+
+PRICE_NOUNS = frozenset({"price", "fee", "charge", "cost", "rate", "tariff"})
+"""Nouns that name what a thing costs: "the Fixed Desk plan costs £345 a month" says what the
+row's "Monthly fee" does."""
 
 TIME_WORDS = frozenset({"date", "day", "week", "month", "quarter", "year", "period", "time"})
 """Nouns that say when: "the limit on the Test Date" says when the limit holds, not only
