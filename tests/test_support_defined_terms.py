@@ -366,3 +366,29 @@ def test_a_party_defined_by_you_alone_and_never_left_to_the_model() -> None:
     )
     assert swapped.verdict != "supported", swapped.reason
     assert swapped.rule != "model.raised"
+
+
+NURSERY = Source(
+    id="fees",
+    kind="document",
+    title="Parent contract",
+    text=(
+        "This contract is made between **Little Acorns Nurseries Ltd**, Kendal (the "
+        '"Nursery", "we"), and **Ms Harriet Oduya**, Kendal (the "Parent", "you"), for a '
+        'place for **Noah Oduya** (the "Child").\n\n'
+        "6.3 We may end this contract on one month's notice, or on 7 days' notice if fees "
+        "are unpaid 28 days after they were due.\n"
+    ),
+)
+
+
+def test_the_terms_one_parenthesis_gives_name_one_party() -> None:
+    """ "the nursery" and "we" are terms of one party, defined together: a claim may say one
+    where the passage says the other, and the Parent, the Child's other party, is not it."""
+    terms = defined_terms(NURSERY.text)
+    assert terms.same("nursery", "we") and terms.same("we", "nursery")
+    assert not terms.same("parent", "we") and not terms.same("parent", "child")
+    backed = support_of("The nursery can end the contract on one month's notice [fees].", [NURSERY])
+    assert backed.verdict == "supported", backed.reason
+    other = support_of("The parent can end the contract on one month's notice [fees].", [NURSERY])
+    assert other.verdict != "supported", other.reason

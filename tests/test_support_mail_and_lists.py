@@ -233,3 +233,35 @@ def test_a_letterhead_names_the_we_and_the_you_of_a_letter() -> None:
         [LETTER],
     )
     assert swapped.verdict != "supported", swapped
+
+
+BOOKING = Source(
+    id="booking",
+    kind="email_body",
+    title="Minibus booking",
+    text=(
+        "From: Joanna Pirie <fixtures@ashworthvalehc.example>\n"
+        "To: Dean Marsh <bookings@coldharbourminibus.example>\n"
+        "Subject: Minibus booking\n\n"
+        "We'll take both minibuses. Our treasurer, Rob Kinnear, will pay the deposit of "
+        "£213.75 by bank transfer today.\n\n"
+        "Joanna Pirie\n"
+    ),
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "supported"),
+    [
+        ("Rob Kinnear will pay the £213.75 deposit by bank transfer.", True),
+        ("Joanna Pirie paid the £213.75 deposit by bank transfer.", False),
+    ],
+)
+def test_whose_the_doer_is_is_not_who_does_it(claim: str, supported: bool) -> None:
+    """ "Our treasurer" is the writer's treasurer: the writer, whom "Our" stands for, is not
+    who pays."""
+    support = support_of(f"{claim} [booking]", [BOOKING])
+    assert (support.verdict == "supported") is supported, support
+    if not supported:
+        assert support.rule == "roles.kept"
+        assert "the passage says “Our treasurer , Rob Kinnear ,” does this" in support.reason

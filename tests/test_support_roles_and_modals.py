@@ -294,3 +294,36 @@ def test_the_doer_of_a_light_verb_is_the_passages(claim: str, verdict: bool) -> 
     if not verdict:
         assert support.rule == "roles.kept"
         assert "the passage says “We” does this (“apply”)" in support.reason
+
+
+LETTING = Source(
+    id="letting",
+    kind="document",
+    title="Landlord terms of business",
+    text=(
+        '**Agent:** Kingsbridge Lettings Ltd, 6 Fore Street, Totnes TQ9 5DX (the "Agent", '
+        '"we").\n\n**Landlord:** Dr Samuel Okafor and Mrs Ruth Okafor, 2 Weir Cottages, '
+        'Dartington TQ9 6EB (together the "Landlord", "you").\n\n'
+        "3.2 Under Full Management we will register the deposit with the Tenancy Deposit "
+        "Scheme within 30 days of receiving it.\n"
+    ),
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "supported"),
+    [
+        ("Kingsbridge Lettings must register the deposit with the Tenancy Deposit Scheme.", True),
+        ("Dr and Mrs Okafor must register the deposit with the Tenancy Deposit Scheme.", False),
+    ],
+)
+def test_the_doer_is_the_verbs_own_subject_where_the_parse_runs_lines_together(
+    claim: str, supported: bool
+) -> None:
+    """The parser may read the Landlord's heading line and clause 3.2 as one sentence and give
+    "register" two subjects; the one beside it, "we" (the Agent), does it. A contract's "will
+    register" undertakes what "must register" says."""
+    support = support_of(f"{claim} [letting]", [LETTING])
+    assert (support.verdict == "supported") is supported, support
+    if not supported:
+        assert support.rule == "roles.kept"

@@ -792,6 +792,24 @@ def test_a_time_said_of_the_subject_is_part_of_the_statement() -> None:
             "the passage says “arrears”, not “advance”",
             id="advance-for-arrears",
         ),
+        pytest.param(  # an exception in an item of a list whose lead-in denies
+            "The Goods will not include electrical items.",
+            "1.2 The Goods will not include:\n- electrical items, unless they have passed a "
+            "portable appliance test;\n- opened food.",
+            "condition.kept",
+            "the claim leaves out the passage's condition “unless they have passed a portable "
+            "appliance test”",
+            id="an-exception-under-a-denying-lead-in",
+        ),
+        pytest.param(  # a time bound counted back from an event turns over
+            "The Seller must give each customer the letter no earlier than 7 days before the "
+            "Completion Date.",
+            "4.1 The Seller must give each customer a letter at least 7 days before the "
+            "Completion Date.",
+            "quantity.kept",
+            "the passage does not say “no earlier”",
+            id="no-earlier-than-before",
+        ),
     ],
 )
 def test_what_a_quantity_figure_or_time_is_said_of_is_kept(
@@ -1031,4 +1049,19 @@ def test_an_adverb_of_two_words_is_read_as_one(claim: str, passage: str, outcome
 def test_stay_carries_its_adjective_as_be_does(claim: str, supported: bool) -> None:
     """ "stays valid" says what "is valid" says (a light verb, as "remain" is)."""
     outcome = confirm(claim, "This quotation is valid for 30 days, until 11 March 2026.")
+    assert (outcome.outcome == "supported") is supported, outcome.findings
+
+
+@pytest.mark.parametrize(
+    ("passage", "supported"),
+    [
+        ("The Provider will pay the credit within 30 days.", True),
+        ("The Provider will not pay the credit within 30 days.", False),
+        ("The Provider may pay the credit within 30 days.", False),
+    ],
+)
+def test_what_the_passage_says_will_be_done_is_an_obligation(passage: str, supported: bool) -> None:
+    """A contract's "will pay" undertakes what the claim's "must pay" says; "will not pay"
+    and "may pay" do not."""
+    outcome = confirm("The Provider must pay the credit within 30 days.", passage)
     assert (outcome.outcome == "supported") is supported, outcome.findings

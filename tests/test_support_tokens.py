@@ -74,8 +74,9 @@ def test_times_of_day_pence_halves_and_ranges_read_as_the_figures_they_are() -> 
     assert keys("page 4 a map") == ["#4"]
     # One unit of time said with "a"; a rate or a frequency is none.
     assert keys("within a week") == keys("within 7 days") == ["#7d"]
+    assert keys("a week after the period ends") == keys("7 days after the period ends")
     assert keys("a month's notice") == keys("30 days' notice") == ["#30d"]
-    assert keys("£80 a week") == ["#80£"]
+    assert keys("£80 a week") == keys("£80 a week before VAT") == ["#80£"]
     assert keys("twice a year") == ["#2"]
     # A fraction of something is the percentage it is.
     assert keys("half of the fee") == keys("half the fee") == keys("50% of the fee")

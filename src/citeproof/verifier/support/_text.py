@@ -626,7 +626,7 @@ def _join_durations(text: str, tokens: list[Token]) -> list[Token]:
         if (
             token.key in ("a", "an")
             and days is not None
-            and _one_length(text, joined, token, tokens[j])
+            and _one_length(text, joined, token, tokens[j], tokens[j + 1 : j + 2])
         ):
             span = (token.span[0], tokens[j].span[1])
             written = text[span[0] : span[1]]
@@ -675,12 +675,23 @@ _ONE_LENGTH_AFTER = word_set(
 least a year"), not a rate or a frequency ("£80 a week", "twice a year")."""
 
 
-def _one_length(text: str, before: Sequence[Token], article: Token, unit: Token) -> bool:
+_ONE_LENGTH_BEFORE = word_set("after before later earlier ago")
+"""The words before which "a week" is a length of time ("a week after the period ends")."""
+
+
+def _one_length(
+    text: str, before: Sequence[Token], article: Token, unit: Token, after: Sequence[Token]
+) -> bool:
     """Whether ``article`` ("a", "an") and ``unit`` right after it say one unit of time:
-    after a word of `_ONE_LENGTH_AFTER`, or as a possessive ("a week's notice")."""
+    after a word of `_ONE_LENGTH_AFTER`, before one of `_ONE_LENGTH_BEFORE` ("a week after
+    the period ends"), or as a possessive ("a week's notice")."""
     if text[article.span[1] : unit.span[0]] != " ":
         return False
     if unit.text.endswith(("'s", "’s")) or text.startswith(("'s", "’s"), unit.span[1]):
+        return True
+    if before and before[-1].kind == "number":
+        return False  # a rate: "£1,140 a month before VAT"
+    if after and after[0].text.casefold() in _ONE_LENGTH_BEFORE:
         return True
     return bool(before) and before[-1].text.casefold() in _ONE_LENGTH_AFTER
 

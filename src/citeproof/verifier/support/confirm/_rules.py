@@ -29,6 +29,7 @@ from citeproof.verifier.support.confirm._reading import (
 from citeproof.verifier.support.lexicon import (
     ANYONE,
     ATTRIBUTION,
+    BOUND_BY_TIME,
     CARVING_OUT,
     CONDITION_PAIRS,
     CONDITION_WORDS,
@@ -771,7 +772,8 @@ class SameModality:
     id = "modality.kept"
     checks = (
         "The claim's predicate carries the modality of the passage's (must / may / may not / "
-        "need not, or a plain statement); a plain statement may restate an obligation. A "
+        "need not, or a plain statement); a plain statement may restate an obligation, and "
+        "an obligation what the passage says will be done (“will pay”). A "
         "permission against a prohibition, or an obligation against a prohibition, "
         "contradicts. The verb of an item of a list carries the modal its lead-in ends on "
         "(“The Directors must: (b) tell the auditor of any fraud ...”)."
@@ -785,7 +787,7 @@ class SameModality:
     def check(self, reading: Reading) -> Iterator[Finding]:
         for ours, theirs in _predicates(reading):
             a, b = deontic(ours), deontic(theirs)
-            if _compatible(a, b):
+            if _compatible(a, b) or (a == "obligation" and _undertaken(theirs)):
                 continue
             conflict = {a, b} in _CONFLICTS and _same_doer(reading, ours, theirs)
             effect: Effect = "contradicted" if conflict else "unconfirmed"
@@ -814,10 +816,21 @@ def _same_doer(reading: Reading, ours: Token, theirs: Token) -> bool:
 
 
 def _compatible(claim: Deontic, passage: Deontic) -> bool:
+    return claim == passage or (claim == "plain" and passage == "obligation")
+
+
+def _undertaken(verb: Token) -> bool:
+    """Whether the passage's plain ``verb`` is undertaken with "will", not denied ("we will
+    pay the credit within 30 days"), which a claim may restate as an obligation ("must
+    pay")."""
     return (
-        claim == passage
-        or (claim == "plain" and passage == "obligation")
-        or ((claim == "obligation" and passage == "plain") and False)
+        deontic(verb) == "plain"
+        and not negated(verb)
+        and any(
+            c.dep_ == "aux" and c.lower_ in ("will", "'ll")
+            for c in _holders(verb)
+            for c in c.children
+        )
     )
 
 
@@ -934,10 +947,11 @@ class SameQuantity:
     checks = (
         "Each quantity word of the claim (all / every / each / any, some, only, at least, at "
         "most, more than, less than) is in the passage sentence it matches, in the same class "
-        "(a comparative after the figure of a difference, “8% more than”, is a direction); "
-        "where the passage quantifies the thing the claim's word quantifies, in that noun "
-        "phrase (“every one of the entries” against “a sample of at least one in ten of your "
-        "entries”)."
+        "(a comparative after the figure of a difference, “8% more than”, is a direction; a "
+        "time bound of a length counted back from an event turns over: “no earlier than 7 "
+        "days before” is at most 7 days); where the passage quantifies the thing the "
+        "claim's word quantifies, in that noun phrase (“every one of the entries” against “a "
+        "sample of at least one in ten of your entries”)."
     )
     example = (
         "The Landlord must give at least 30 days' notice.",
@@ -1045,7 +1059,23 @@ def _quantity(doc: Doc, t: Token) -> str | None:
     if found is None and lemma(t) in ("above", "below", "over", "under", "exceed"):
         # "over 50 miles", "above £100": a bound, as "more than" is
         return "more" if direction_of(lemma(t)) == "up" else "less"
+    if lemma(t) in BOUND_BY_TIME and found in _TURNED and _counted_back(doc, t):
+        return _TURNED[found]
     return found
+
+
+_TURNED = {"at_least": "at_most", "at_most": "at_least"}
+_BACK = frozenset({"before", "prior", "ahead", "earlier"})
+
+
+def _counted_back(doc: Doc, t: Token) -> bool:
+    """Whether the time bound ``t`` ("no earlier than") is of a length of time counted back
+    from an event ("no earlier than 7 days before the Completion Date"): the bound turns
+    over, as "at most 7 days before" says."""
+    after = doc[t.i + 1 : t.i + 7]
+    if not after or after[0].lower_ != "than" or not any(x.like_num for x in after):
+        return False
+    return any(x.lower_ in _BACK for x in after[1:])
 
 
 def _quantity_words(t: Token) -> str:
@@ -1064,8 +1094,10 @@ class SameRoles:
         "match reads (a light verb: “applies”) and the same verb of the passage's statement. "
         "A pronoun of the passage counts where it "
         "stands for a party: a message's “we”, or a term the source defines (“we” of "
-        "(the “Factor”, “we”)). Who the claim says said something (“Raj Menon said that "
-        "...”) is who the passage's statement of it says said it, where it says so."
+        "(the “Factor”, “we”)); a possessor is not the doer (“Our treasurer”), and of two "
+        "subjects the parse gives a verb, the one beside it is. Who the claim says said "
+        "something (“Raj Menon said that ...”) is who the passage's statement of it says "
+        "said it, where it says so."
     )
     example = (
         "The Landlord must pay the Tenant's legal costs.",
@@ -1091,6 +1123,7 @@ class SameRoles:
                 if lemma(passage_role) in ANYONE:
                     continue  # "no one may discuss": said of staff too
                 inside = own(passage_role) | {x.i for x in passage_role.subtree}
+                inside -= _owners(passage_role)  # "Our treasurer" is no "we"
                 placed = [
                     m.passage
                     for t in claim_role.subtree
@@ -1131,6 +1164,12 @@ def _carries_the_same(reading: Reading, ours: Token, theirs: Token) -> bool:
     ]
     clause = own(theirs, _OWN_CLAUSE_APART)
     return bool(words) and all(reading.matches[i].passage in clause for i in words)
+
+
+def _owners(role: Token) -> set[int]:
+    """The words of ``role`` that say whose it is ("Our" of "Our treasurer", "the Tenant's"
+    of "the Tenant's agent"): the possessor is not who does it."""
+    return {y.i for x in role.subtree if x.dep_ == "poss" and x.i != role.i for y in x.subtree}
 
 
 def _said_by(reading: Reading) -> Iterator[Finding]:
@@ -1212,7 +1251,8 @@ def _role(verb: Token, role: str) -> Token | None:
     if verb.dep_ == "conj" and not any(c.dep_ in ("nsubj", "nsubjpass") for c in verb.children):
         holders.append(verb.head)  # "return or destroy": the subject of the first verb
     for holder in holders:
-        for child in holder.children:
+        # nearest first: a parse that runs two lines together may give a verb two subjects
+        for child in sorted(holder.children, key=lambda c: abs(c.i - holder.i)):
             if role == "doer":
                 if child.dep_ == "nsubj":
                     return child
@@ -1500,14 +1540,15 @@ class ConditionKept:
     id = "condition.kept"
     checks = (
         "A condition or exception the passage attaches to the matched statement (unless, "
-        "except, provided that, subject to, if, only if, other than, excluding, "
+        "except, provided that, subject to, if, only if, other than, apart from, excluding, "
         "notwithstanding; a deduction: “less its costs”) is kept by the claim: the claim "
         "states a condition too (for an exception, an exception, or a denial where the "
-        "passage's statement is no denial itself: an “if” of the claim's own restates no "
-        "“other than”) and matches some of its words, or matches at "
-        "least half of them; and no phrase of the condition's verb is left out whole "
-        "(“because of a mechanical fault”). A deduction is kept only by the claim's own "
-        "(“plus 15%” keeps no “less 15%”); an exception that opens a list (“other than:”) "
+        "passage's statement is no denial itself, nor an item under a lead-in that denies: "
+        "an “if” of the claim's own restates no “other than”) and matches some of its "
+        "words, or matches at least half of them; and no phrase of the condition's verb is "
+        "left out whole (“because of a mechanical fault”). A deduction is kept only by the "
+        "claim's own (“plus 15%” keeps no “less 15%”); an exception that opens a list "
+        "(“other than:”) "
         "only by an exception or a denial. A condition that is enough (“if A or B”) is kept "
         "by a claim that keeps one of its alternatives; a phrase the statement is limited to "
         "by “only” (“only with the Lender's written consent”) is a condition too. An "
@@ -1544,7 +1585,7 @@ class ConditionKept:
             if t.sent.start not in sentences or not _opens_condition(t):
                 continue
             restates = (
-                claim_exceptions or (claim_denies and not _denied(_modified(t)))
+                claim_exceptions or (claim_denies and not _statement_denied(t))
                 if t.lower_ in EXCEPTIONS
                 else claim_conditions
             )
@@ -1900,6 +1941,17 @@ def _trailing_exception(marker: Token, clause: list[int]) -> bool:
     inside = {*clause, marker.i}
     after = marker.doc[marker.i : marker.sent.end]
     return all(t.i in inside for t in after if not (t.is_punct or t.is_space))
+
+
+def _statement_denied(marker: Token) -> bool:
+    """Whether the statement the condition ``marker`` opens hangs from is a denial, by its
+    own verb or, in an item of a list, by its lead-in's ("The Goods will not include: -
+    electrical items, unless ...")."""
+    modified = _modified(marker)
+    if _denied(modified):
+        return True
+    lead = lead_in(modified)
+    return lead is not None and negated(lead.root)
 
 
 def _modified(marker: Token) -> Token:

@@ -20,6 +20,7 @@ if typing.TYPE_CHECKING:
     from citeproof.verifier.support.lexicon._classes import (
         ANYONE,
         ATTRIBUTION,
+        BOUND_BY_TIME,
         BOUNDS,
         CARVING_OUT,
         CONDITION_PAIRS,
@@ -67,6 +68,7 @@ _WHERE = {
     "ANYONE": "citeproof.verifier.support.lexicon._classes",
     "ATTRIBUTION": "citeproof.verifier.support.lexicon._classes",
     "BOUNDS": "citeproof.verifier.support.lexicon._classes",
+    "BOUND_BY_TIME": "citeproof.verifier.support.lexicon._classes",
     "CARVING_OUT": "citeproof.verifier.support.lexicon._classes",
     "CONDITIONS": "citeproof.verifier.support.lexicon._classes",
     "CONDITION_PAIRS": "citeproof.verifier.support.lexicon._classes",
@@ -112,6 +114,7 @@ __all__ = [
     "ANYONE",
     "ATTRIBUTION",
     "BOUNDS",
+    "BOUND_BY_TIME",
     "CARVING_OUT",
     "CONDITIONS",
     "CONDITION_PAIRS",

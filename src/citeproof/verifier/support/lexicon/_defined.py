@@ -119,6 +119,7 @@ def defined_terms(text: str) -> DefinedTerms:
     """Every definition of ``text`` (see the module), as pairs of words both ways."""
     found: list[tuple[str, str]] = []
     spans: list[tuple[int, int]] = []
+    together: list[tuple[str, ...]] = []  # the terms one parenthesis gives one party
     for m in _HEADING.finditer(text):
         role = m.group("role").strip()
         if role.casefold() in MAIL_HEADERS or role.split()[0].casefold() in MAIL_HEADERS:
@@ -130,6 +131,7 @@ def defined_terms(text: str) -> DefinedTerms:
         if name:
             more = [t.group("term") for t in _MORE.finditer(m.group("more"))]
             found += [(name, term) for term in (m.group("term"), *more)]
+            together.append((m.group("term"), *more))
             spans.append(m.span())
     if not any(term.casefold() in FIRST_PERSON for _, term in found):
         found += _titled_writer(text, spans)
@@ -137,8 +139,7 @@ def defined_terms(text: str) -> DefinedTerms:
     named: dict[str, set[str]] = {}
     for name, term in found:
         names = _words(name)
-        person = next((p for p in _PRONOUNS if term.casefold() in p), None)
-        terms = person if person is not None else _words(term)
+        terms = _term_words(term)
         if not names or not terms:
             continue
         if names & terms:  # "Thornleigh Farms LLP ("Thornleigh")": the name's other words
@@ -150,6 +151,14 @@ def defined_terms(text: str) -> DefinedTerms:
             named.setdefault(a, set()).update(terms)
         for b in terms:
             pairs.setdefault(b, set()).update(names)
+    for group in together:  # (the "Nursery", "we"): "the nursery" is "we"
+        words = [_term_words(term) for term in group]
+        for k, ours in enumerate(words):
+            for theirs in words[k + 1 :]:
+                for a in ours:
+                    pairs.setdefault(a, set()).update(theirs - ours)
+                for b in theirs:
+                    pairs.setdefault(b, set()).update(ours - theirs)
     if not pairs:
         return NO_DEFINITIONS
     return DefinedTerms(
@@ -157,6 +166,13 @@ def defined_terms(text: str) -> DefinedTerms:
         {k: frozenset(v) for k, v in named.items()},
         tuple(sorted(spans)),
     )
+
+
+def _term_words(term: str) -> frozenset[str]:
+    """The words a defined term is read by: a pronoun's person ("we", "us", "our"), else its
+    own words."""
+    person = next((p for p in _PRONOUNS if term.casefold() in p), None)
+    return frozenset(person if person is not None else _words(term))
 
 
 def _titled_writer(text: str, spans: list[tuple[int, int]]) -> list[tuple[str, str]]:
