@@ -810,6 +810,13 @@ def test_a_time_said_of_the_subject_is_part_of_the_statement() -> None:
             "the passage does not say “no earlier”",
             id="no-earlier-than-before",
         ),
+        pytest.param(  # a clause of time on the other side of its event
+            "You may not move to a lower plan until 12 instalments have been paid.",
+            "You may not move to a lower plan once 12 instalments have been paid.",
+            "match.opposite",
+            "the passage says “once”, not “until”",
+            id="until-for-once",
+        ),
     ],
 )
 def test_what_a_quantity_figure_or_time_is_said_of_is_kept(

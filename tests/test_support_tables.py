@@ -212,6 +212,35 @@ def test_what_a_row_costs_is_its_charge_and_a_cell_may_say_what_its_figure_is(
         assert support["rule"] == "table.row"
 
 
+PLANS = """# Funeral plans
+
+| Plan | Price paid in one sum | Monthly instalments | What the plan includes |
+|---|---|---|---|
+| Simple | £3,450 | £148.75 over 24 months; £66.50 over 60 months | Direct cremation |
+| Traditional | £4,650 | £199.50 over 24 months; £88.25 over 60 months | Hearse, one \
+limousine, a crematorium service of up to 40 minutes, an oak veneer coffin and the cremation \
+fee |
+| Premier | £6,200 | £265 over 24 months; £116 over 60 months | As Traditional, plus a second \
+limousine, a solid oak coffin, an obituary notice and £400 towards a wake |
+"""
+
+
+@pytest.mark.parametrize(
+    ("claim", "supported"),
+    [
+        ("The Premier plan includes £400 towards a wake.", True),
+        ("Like the Premier plan, the Traditional plan includes £400 towards a wake.", False),
+    ],
+)
+def test_a_row_is_stated_of_what_the_claim_is_about_not_what_it_is_compared_with(
+    claim: str, supported: bool
+) -> None:
+    """ "Like the Premier plan" compares the Traditional plan with the Premier row: the row
+    states nothing of the Traditional plan, whose name stands in the Premier row's cell."""
+    support = _judged(claim, PLANS)
+    assert (support["verdict"] == "supported") is supported, support
+
+
 VET = """# Price list
 
 | Treatment | Price | Includes |

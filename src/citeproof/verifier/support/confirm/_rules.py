@@ -43,6 +43,7 @@ from citeproof.verifier.support.lexicon import (
     NEGATORS,
     SETTING_ASIDE,
     THIRD_PERSON,
+    TIME_OPENERS,
     TIME_WORDS,
     Deontic,
     direction_of,
@@ -580,8 +581,9 @@ class OppositeWord:
         "before/after, or a WordNet antonym) stands in the passage sentence the claim "
         "matches: the passage says the other way. A bound (“not more than £850,000”, “up to "
         "10%”) is no direction, nor is the particle of a phrasal verb (“take over”, “taken "
-        "down” matched as “dismantle”). A word that cannot hold where the claim's holds (the fact "
-        "layer's opposites: “arrears” for “advance”) holds the claim back too."
+        "down” matched as “dismantle”). A word that cannot hold where the claim's holds (the "
+        "fact layer's opposites: “arrears” for “advance”) holds the claim back too, as does a "
+        "clause of time opened on the other side of its event (“until” against “once”)."
     )
     example = (
         "If Leverage is below 2.00:1, the Margin goes up by 0.25% per annum.",
@@ -611,7 +613,7 @@ class OppositeWord:
                     continue
             if other is not None and not _same_way_in(reading, t, sentences):
                 # "A after B" restates "B before A": an order turned round is read, not judged
-                temporal = direction_of(lemma(t)) in ("before", "after")
+                temporal = direction_of(lemma(t)) in ("before", "after") or bool(_opens_time(t))
                 yield Finding(
                     self.id,
                     "unconfirmed" if temporal else "contradicted",
@@ -658,6 +660,8 @@ def _opposite_in(reading: Reading, t: Token, sentences: set[int]) -> Token | Non
             continue  # a bound ("not more than £850,000") points no way a figure moved
         if _particle(reading, p):
             continue  # "take over" is no "over" a figure moved
+        if _opens_time(t) and _opens_time(p) and _opens_time(t) != _opens_time(p):
+            return p  # "until 12 instalments have been paid" against "once ..."
         if theirs in DIRECTIONS.get(ours, ()):
             return p
         other_way = direction_of(theirs)
@@ -694,6 +698,15 @@ def _excluding_in(reading: Reading, t: Token, sentences: set[int]) -> Token | No
         ):
             return p
     return None
+
+
+def _opens_time(t: Token) -> str | None:
+    """The side of an event a clause of time ``t`` opens speaks of (`TIME_OPENERS`), or
+    None: "once" as a conjunction only ("once 12 instalments have been paid", not "once a
+    year")."""
+    if t.dep_ not in ("mark", "prep", "advmod") or (t.lower_ == "once" and t.dep_ != "mark"):
+        return None
+    return TIME_OPENERS.get(t.lower_)
 
 
 def _particle(reading: Reading, t: Token) -> bool:

@@ -295,8 +295,17 @@ def _says_more(reading: Reading, text: str) -> bool:
 
 def _key_matched(reading: Reading, parts: list[_Part], hits: dict[int, set[_Part]]) -> bool:
     """Whether the claim matches every content word of the row's first cell (its words in
-    parentheses aside: "Electronic payments (Faster Payments, BACS)")."""
+    parentheses aside: "Electronic payments (Faster Payments, BACS)"), by words that say what
+    the claim is about: not words it compares it with ("Like the Premier plan, the
+    Traditional plan includes ..." is no claim of the Premier row)."""
     key = next(p for p in parts if p.kind == "key")
+    placed = {
+        m.passage
+        for i, found in reading.candidates.items()
+        if not _compared(reading.claim[i])
+        for m in found
+        if m.passage is not None
+    }
     quiet = {
         k
         for hole in _PARENTHESIS.finditer(reading.passage.text[key.start : key.end])
@@ -305,9 +314,18 @@ def _key_matched(reading: Reading, parts: list[_Part], hits: dict[int, set[_Part
     for t in reading.passage:
         if not key.start <= t.idx < key.end or t.idx in quiet or not _content(t):
             continue
-        if t.i not in reading.placed:
+        if t.i not in placed:
             return False
     return True
+
+
+_COMPARED_WITH = frozenset({"like", "unlike", "than"})
+
+
+def _compared(token: Token) -> bool:
+    """Whether ``token`` is in a phrase the claim compares its subject with ("like the
+    Premier plan", "than the Premier plan")."""
+    return any(a.lower_ in _COMPARED_WITH for a in token.ancestors)
 
 
 def _content(token: Token) -> bool:

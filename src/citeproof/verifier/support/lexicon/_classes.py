@@ -170,6 +170,12 @@ def direction_of(lemma: str) -> str | None:
     return _SAME_WAY.get(lemma)
 
 
+TIME_OPENERS = {"until": "before", "till": "before", "once": "after"}
+"""Words that open a clause of time, and the side of its event they speak of: "may not move
+until 12 instalments have been paid" (before them) against "once 12 instalments have been
+paid" (after them)."""
+
+
 BOUND_BY_TIME = {
     "later": "at_most",
     "long": "at_most",
