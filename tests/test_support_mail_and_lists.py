@@ -265,3 +265,20 @@ def test_whose_the_doer_is_is_not_who_does_it(claim: str, supported: bool) -> No
     if not supported:
         assert support.rule == "roles.kept"
         assert "the passage says “Our treasurer , Rob Kinnear ,” does this" in support.reason
+
+
+@pytest.mark.parametrize(
+    ("claim", "supported"),
+    [
+        ("Joanna Pirie said Rob Kinnear would pay the £213.75 deposit by bank transfer.", True),
+        ("Joanna Pirie said she would pay the £213.75 deposit by bank transfer.", False),
+    ],
+)
+def test_a_pronoun_of_a_reported_clause_is_its_speaker(claim: str, supported: bool) -> None:
+    """ "she" of "Joanna Pirie said she would pay" is Joanna Pirie, and the message says her
+    treasurer will pay."""
+    support = support_of(f"{claim} [booking]", [BOOKING])
+    assert (support.verdict == "supported") is supported, support
+    if not supported:
+        assert support.rule == "roles.kept"
+        assert "not “Joanna Pirie”" in support.reason

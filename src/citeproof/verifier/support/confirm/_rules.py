@@ -1107,10 +1107,11 @@ class SameRoles:
         "match reads (a light verb: “applies”) and the same verb of the passage's statement. "
         "A pronoun of the passage counts where it "
         "stands for a party: a message's “we”, or a term the source defines (“we” of "
-        "(the “Factor”, “we”)); a possessor is not the doer (“Our treasurer”), and of two "
-        "subjects the parse gives a verb, the one beside it is. Who the claim says said "
-        "something (“Raj Menon said that ...”) is who the passage's statement of it says "
-        "said it, where it says so."
+        "(the “Factor”, “we”)), and a pronoun of a clause the claim reports stands for its "
+        "speaker (“Fiona Gallagher said she would pay”); a possessor is not the doer (“Our "
+        "treasurer”), and of two subjects the parse gives a verb, the one beside it is. Who "
+        "the claim says said something (“Raj Menon said that ...”) is who the passage's "
+        "statement of it says said it, where it says so."
     )
     example = (
         "The Landlord must pay the Tenant's legal costs.",
@@ -1130,6 +1131,7 @@ class SameRoles:
                 if claim_role is None or passage_role is None:
                     continue
                 if claim_role.pos_ == "PRON":
+                    yield from _reported_doer(reading, ours, claim_role, theirs, passage_role)
                     continue
                 if passage_role.pos_ == "PRON" and not _names_party(reading, passage_role):
                     continue  # "it", "they": no party the rule can name
@@ -1177,6 +1179,51 @@ def _carries_the_same(reading: Reading, ours: Token, theirs: Token) -> bool:
     ]
     clause = own(theirs, _OWN_CLAUSE_APART)
     return bool(words) and all(reading.matches[i].passage in clause for i in words)
+
+
+def _reported_doer(
+    reading: Reading, ours: Token, pronoun: Token, theirs: Token, passage_role: Token
+) -> Iterator[Finding]:
+    """A doer of a reported clause the claim names by a pronoun of its speaker ("Fiona
+    Gallagher said she would pay"), where the passage names another ("Martin Hollis, our
+    finance director, will pay"): the speaker's words, or the pronoun of the speaker's own
+    message, must stand in the passage's doer."""
+    speaker = _speaker_of(ours, pronoun)
+    if speaker is None or lemma(passage_role) in ANYONE:
+        return
+    names = [t.lower_ for t in speaker.subtree if t.pos_ == "PROPN"]
+    if passage_role.pos_ == "PRON":
+        said = reading.named.get(passage_role.i)
+        if said is None or any(said[0].stands_for(said[1], n) for n in names):
+            return
+    else:
+        words = {t.lower_ for t in passage_role.subtree} - {
+            passage_role.doc[k].lower_ for k in _owners(passage_role)
+        }
+        if any(n in words or reading.defined.aliases(n) & words for n in names):
+            return
+    who = _words(passage_role.subtree)
+    yield Finding(
+        SameRoles.id,
+        "unconfirmed",
+        _name(speaker),
+        who,
+        f"the passage says “{who}” does this (“{theirs.text}”), not “{_name(speaker)}”",
+    )
+
+
+def _speaker_of(verb: Token, pronoun: Token) -> Token | None:
+    """The name a pronoun of a reported clause stands for: the speaker who reports it
+    ("Fiona Gallagher said she would pay": "she" is Fiona Gallagher), or None."""
+    if pronoun.lower_ not in THIRD_PERSON:
+        return None
+    head = verb
+    while head.dep_ in ("ccomp", "xcomp", "conj") and head.head.i != head.i:
+        head = head.head
+    if head is verb or lemma(head) not in ATTRIBUTION:
+        return None
+    speaker = next((c for c in head.children if c.dep_ == "nsubj"), None)
+    return speaker if speaker is not None and speaker.pos_ == "PROPN" else None
 
 
 def _owners(role: Token) -> set[int]:
