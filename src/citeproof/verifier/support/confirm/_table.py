@@ -1,20 +1,20 @@
 """A claim read against one row of a table, under the table's column headings.
 
-A table row ("| 8-tonne tracked excavator | 1 | £620 | 2 weeks | 9% of rate |") says nothing
-on its own: its first cell names what the row is about, and each other cell's value belongs
-to that row and to its column's heading ("Weekly rate per item"). The sentence rules read a
-row as a sentence and its heading as another, so a claim that joins them ("The excavator is
-hired at £620 a week") is never confirmed, and one that takes a value from the wrong column
-("$420 for a 20ft container", the 40ft price) is read as the row's. `table_row` reads the
-claim against the row with each cell attached to its heading: the claim is stated by the row
-when every content word is matched (`_reading`'s equivalences) in the row's own cells, their
-headings or the first column's heading, every word of the row's first cell is matched by the
-claim, each figure of the claim stands in a cell whose column the claim names (or the only
-cell of the row that holds a figure), no word of the claim names a column whose value
-it does not give, in a cell that lists several values with words of their own ("£58 dog,
-£54 cat") the claim's words stand by its own figure, and the claim says nothing the row
-cannot carry: no denial, condition, modal verb, direction or quantity word the row does
-not say itself.
+A table row ("| 8-tonne tracked excavator | 1 | £620 | 2 weeks | 9% of rate |") says nothing on
+its own: its first cell names what the row is about, and each other cell's value belongs to
+that row and to its column's heading ("Weekly rate per item"). The sentence rules read a row as
+a sentence and its heading as another, so a claim that joins them ("The excavator is hired at
+£620 a week") is never confirmed, and one that takes a value from the wrong column ("$420 for a
+20ft container", the 40ft price) is read as the row's. `table_row` reads the claim against the
+row with each cell attached to its heading: the claim is stated by the row when every content
+word is matched (`_reading`'s equivalences) in the row's own cells, their headings or the first
+column's heading, every word of the row's first cell is matched by what the claim is about (not
+by a phrase it compares it with: "Like the Premier plan"), each figure of the claim stands in a
+cell whose column the claim names (or the only cell of the row that holds a figure, or a cell
+whose own words the claim says of it), no word of the claim names a column whose value it does
+not give, in a cell that lists several values with words of their own ("£58 dog, £54 cat") the
+claim's words stand by its own figure, and the claim says nothing the row cannot carry: no
+denial, condition, modal verb, direction or quantity word the row does not say itself.
 
 Rows are Markdown table rows under a heading row and its ``|---|`` line, or paragraphs of
 cells joined by `` | `` (a DOCX or HTML table as citeproof reads it) whose first is the
