@@ -580,8 +580,8 @@ class OppositeWord:
         "A claim word with no match whose opposite (a direction such as up/down or "
         "before/after, or a WordNet antonym) stands in the passage sentence the claim "
         "matches: the passage says the other way. A bound (“not more than £850,000”, “up to "
-        "10%”) is no direction, nor is the particle of a phrasal verb (“take over”, “taken "
-        "down” matched as “dismantle”). A word that cannot hold where the claim's holds (the "
+        "10%”) is no direction, nor is the particle of a phrasal verb WordNet lists (“take "
+        "over”). A word that cannot hold where the claim's holds (the "
         "fact layer's opposites: “arrears” for “advance”) holds the claim back too, as does a "
         "clause of time opened on the other side of its event (“until” against “once”)."
     )
@@ -598,7 +598,7 @@ class OppositeWord:
             if matched and direction_of(lemma(t)) is None:
                 continue
             if _particle(reading, t) and t.head.i in reading.matches:
-                continue  # "taken down", matched as "dismantle": its particle is no way
+                continue  # a phrasal verb matched whole: its particle is no way
             other = _opposite_in(reading, t, sentences)
             if other is None and not matched and t.i in reading.content:
                 excluding = _excluding_in(reading, t, sentences)
@@ -748,8 +748,8 @@ class SameDirection:
     checks = (
         "Each direction the claim gives (up/down, before/after, above/below) is given the "
         "same way by the passage sentence it matches; a word of a bound (“no less than”, "
-        "“up to”) is a quantity, `quantity.kept`'s; the particle of a phrasal verb matched "
-        "whole (“taken down” for “dismantle”) is no direction."
+        "“up to”) is a quantity, `quantity.kept`'s; the particle of a phrasal verb the "
+        "claim's verb is matched as is no direction."
     )
     example = (
         "Invoices are paid before delivery.",
@@ -766,7 +766,7 @@ class SameDirection:
             if _bound_phrase(t):
                 continue  # "no less than 4%", "up to 15 years": a bound, `SameQuantity`'s
             if _particle(reading, t) and t.head.i in reading.matches:
-                continue  # "taken down", matched as "dismantle"
+                continue  # a phrasal verb matched whole
             if _same_way_in(reading, t, sentences) or _opposite_in(reading, t, sentences):
                 continue  # kept; or the opposite, which `OppositeWord` reports
             yield Finding(
@@ -841,8 +841,8 @@ def _undertaken(verb: Token) -> bool:
         and not negated(verb)
         and any(
             c.dep_ == "aux" and c.lower_ in ("will", "'ll")
-            for c in _holders(verb)
-            for c in c.children
+            for holder in _holders(verb)
+            for c in holder.children
         )
     )
 
