@@ -281,24 +281,6 @@ HOME_CARE = Source(
 )
 
 
-def test_a_party_defined_as_you_is_named_by_you_and_your() -> None:
-    terms = defined_terms(HOME_CARE.text)
-    assert terms.same("ainsley", "your") and terms.same("ainsley", "you")
-    assert not terms.same("willowmere", "you")
-    backed = support_of(
-        "Willowmere must tell the council's adult safeguarding team about concerns for Mrs "
-        "Ainsley's safety, even if she asks it not to [care].",
-        [HOME_CARE],
-    )
-    assert backed.verdict == "supported", backed.reason
-    swapped = support_of(
-        "Mrs Ainsley must tell the council's adult safeguarding team about concerns for "
-        "Willowmere's safety [care].",
-        [HOME_CARE],
-    )
-    assert swapped.verdict != "supported", swapped.reason
-
-
 BANK = Source(
     id="tariff",
     kind="document",
@@ -309,30 +291,6 @@ BANK = Source(
         "notice.\n"
     ),
 )
-
-
-def test_a_first_person_source_is_written_by_the_organisation_its_title_names() -> None:
-    """ "# Northgate Commerce Bank: ..." and "We may change our fees": "Northgate" is the
-    "we" (the words a dictionary knows, "Commerce" and "Bank", name no one); a title of
-    dictionary words names no writer, and a title beside a defined "we" changes nothing."""
-    assert defined_terms(BANK.text).same("northgate", "we")
-    assert not defined_terms(BANK.text).same("bank", "we")
-    assert defined_terms("# Facility Offer Letter: Term Loan\n\nWe will lend you £5,000.\n") is (
-        NO_DEFINITIONS
-    )
-    assert not defined_terms(
-        '# Northgate Bank: Terms\n\n**Lender:** Orrin Finance Ltd ("Orrin", "we")\n\nWe lend.\n'
-    ).same("northgate", "we")
-    backed = support_of(
-        "Northgate may change its fees by giving at least two months' notice [tariff].", [BANK]
-    )
-    assert backed.verdict == "supported", backed.reason
-    swapped = support_of(
-        "The customer may change Northgate's fees by giving at least two months' notice [tariff].",
-        [BANK],
-    )
-    assert swapped.verdict != "supported", swapped.reason
-
 
 DATA_ROOM = Source(
     id="letter",
@@ -348,26 +306,6 @@ DATA_ROOM = Source(
     ),
 )
 
-
-def test_a_party_defined_by_you_alone_and_never_left_to_the_model() -> None:
-    """`("you")` alone defines the addressee; and a claim whose only unmatched word is
-    another party's name ("Marchbank" for the "You" of the list) is not raised by the
-    entailment model: who does it is not wording."""
-    assert defined_terms(DATA_ROOM.text).same("ostrander", "you")
-    backed = support_of(
-        "Ostrander is responsible for any breach of the letter by its Representatives [letter].",
-        [DATA_ROOM],
-    )
-    assert backed.verdict == "supported", backed.reason
-    swapped = support_of(
-        "Marchbank is responsible for any breach of the letter by Ostrander's "
-        "Representatives [letter].",
-        [DATA_ROOM],
-    )
-    assert swapped.verdict != "supported", swapped.reason
-    assert swapped.rule != "model.raised"
-
-
 NURSERY = Source(
     id="fees",
     kind="document",
@@ -382,13 +320,83 @@ NURSERY = Source(
 )
 
 
-def test_the_terms_one_parenthesis_gives_name_one_party() -> None:
-    """ "the nursery" and "we" are terms of one party, defined together: a claim may say one
-    where the passage says the other, and the Parent, the Child's other party, is not it."""
-    terms = defined_terms(NURSERY.text)
-    assert terms.same("nursery", "we") and terms.same("we", "nursery")
-    assert not terms.same("parent", "we") and not terms.same("parent", "child")
-    backed = support_of("The nursery can end the contract on one month's notice [fees].", [NURSERY])
+@pytest.mark.parametrize(
+    ("source", "same", "other"),
+    [
+        pytest.param(
+            HOME_CARE, [("ainsley", "your"), ("ainsley", "you")], [("willowmere", "you")], id="you"
+        ),
+        pytest.param(BANK, [("northgate", "we")], [("bank", "we")], id="a-titles-writer"),
+        pytest.param(DATA_ROOM, [("ostrander", "you")], [], id="you-alone"),
+        pytest.param(
+            NURSERY,
+            [("nursery", "we"), ("we", "nursery")],
+            [("parent", "we"), ("parent", "child")],
+            id="terms-given-together",
+        ),
+    ],
+)
+def test_each_definition_names_its_party(
+    source: Source, same: list[tuple[str, str]], other: list[tuple[str, str]]
+) -> None:
+    """A second-person term (the "Client", "you"), a first-person source's title ("#
+    Northgate Commerce Bank: ..." and "We may change our fees": the words a dictionary
+    knows name no one), `("you")` alone, and the terms one parenthesis gives one party (the
+    "Nursery", "we"), each name their party, and no other."""
+    terms = defined_terms(source.text)
+    assert all(terms.same(a, b) for a, b in same)
+    assert not any(terms.same(a, b) for a, b in other)
+
+
+@pytest.mark.parametrize(
+    ("claim", "swapped", "source"),
+    [
+        pytest.param(
+            "Willowmere must tell the council's adult safeguarding team about concerns for Mrs "
+            "Ainsley's safety, even if she asks it not to.",
+            "Mrs Ainsley must tell the council's adult safeguarding team about concerns for "
+            "Willowmere's safety.",
+            HOME_CARE,
+            id="you",
+        ),
+        pytest.param(
+            "Northgate may change its fees by giving at least two months' notice.",
+            "The customer may change Northgate's fees by giving at least two months' notice.",
+            BANK,
+            id="a-titles-writer",
+        ),
+        pytest.param(
+            "Ostrander is responsible for any breach of the letter by its Representatives.",
+            "Marchbank is responsible for any breach of the letter by Ostrander's Representatives.",
+            DATA_ROOM,
+            id="you-alone",
+        ),
+        pytest.param(
+            "The nursery can end the contract on one month's notice.",
+            "The parent can end the contract on one month's notice.",
+            NURSERY,
+            id="terms-given-together",
+        ),
+    ],
+)
+def test_a_party_named_as_its_definition_gives_it_is_supported(
+    claim: str, swapped: str, source: Source
+) -> None:
+    """A claim that names the party a definition gives is supported; one that gives its
+    clause to the other party is not. A claim whose only unmatched word is another party's
+    name ("Marchbank" for the "You" of the list) is never raised by the entailment model:
+    who does it is not wording."""
+    backed = support_of(f"{claim.removesuffix('.')} [{source.id}].", [source])
     assert backed.verdict == "supported", backed.reason
-    other = support_of("The parent can end the contract on one month's notice [fees].", [NURSERY])
+    other = support_of(f"{swapped.removesuffix('.')} [{source.id}].", [source])
     assert other.verdict != "supported", other.reason
+    assert other.rule != "model.raised"
+
+
+def test_a_title_of_dictionary_words_or_beside_a_defined_we_names_no_writer() -> None:
+    assert defined_terms("# Facility Offer Letter: Term Loan\n\nWe will lend you £5,000.\n") is (
+        NO_DEFINITIONS
+    )
+    assert not defined_terms(
+        '# Northgate Bank: Terms\n\n**Lender:** Orrin Finance Ltd ("Orrin", "we")\n\nWe lend.\n'
+    ).same("northgate", "we")

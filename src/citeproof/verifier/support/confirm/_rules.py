@@ -650,6 +650,7 @@ def _matched_sentences(reading: Reading) -> set[int]:
 def _opposite_in(reading: Reading, t: Token, sentences: set[int]) -> Token | None:
     ours = lemma(t)
     way = direction_of(ours)
+    ours_side = _opens_time(t)
     lexicon = reading.lexicon
     said = {lemma(c) for c in reading.claim}
     for p in (p for p in reading.passage if p.sent.start in sentences):
@@ -660,7 +661,8 @@ def _opposite_in(reading: Reading, t: Token, sentences: set[int]) -> Token | Non
             continue  # a bound ("not more than £850,000") points no way a figure moved
         if _particle(reading, p):
             continue  # "take over" is no "over" a figure moved
-        if _opens_time(t) and _opens_time(p) and _opens_time(t) != _opens_time(p):
+        side = _opens_time(p)
+        if side and ours_side and side != ours_side:
             return p  # "until 12 instalments have been paid" against "once ..."
         if theirs in DIRECTIONS.get(ours, ()):
             return p
@@ -1137,8 +1139,8 @@ class SameRoles:
                     continue  # "it", "they": no party the rule can name
                 if lemma(passage_role) in ANYONE:
                     continue  # "no one may discuss": said of staff too
-                inside = own(passage_role) | {x.i for x in passage_role.subtree}
-                inside -= _owners(passage_role)  # "Our treasurer" is no "we"
+                # its phrase (its own words are in it), less whose it is: "Our treasurer"
+                inside = {x.i for x in passage_role.subtree} - _owners(passage_role)
                 placed = [
                     m.passage
                     for t in claim_role.subtree

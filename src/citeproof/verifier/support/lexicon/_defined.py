@@ -152,13 +152,13 @@ def defined_terms(text: str) -> DefinedTerms:
         for b in terms:
             pairs.setdefault(b, set()).update(names)
     for group in together:  # (the "Nursery", "we"): "the nursery" is "we"
+        if len(group) < 2:
+            continue
         words = [_term_words(term) for term in group]
-        for k, ours in enumerate(words):
-            for theirs in words[k + 1 :]:
-                for a in ours:
-                    pairs.setdefault(a, set()).update(theirs - ours)
-                for b in theirs:
-                    pairs.setdefault(b, set()).update(ours - theirs)
+        every = frozenset().union(*words)
+        for ours in words:
+            for a in ours:
+                pairs.setdefault(a, set()).update(every - ours)
     if not pairs:
         return NO_DEFINITIONS
     return DefinedTerms(
