@@ -440,6 +440,28 @@ def test_the_words_around_a_verified_quote_are_judged_on_their_own(
     assert claim.verdict == verdict, claim.support
 
 
+def test_a_verified_quote_frames_no_statement_its_claim_makes_beside_it() -> None:
+    """ "advise against all travel" is the source's own words, from the sentence that forbids
+    such travel; the claim's words beside it ("With the Managing Director's approval ...
+    Travellers may go to a country on the ... list") are a statement of their own, from the
+    next sentence, and are read by the rules, not waved through as framing."""
+    source = Source(
+        id="policy",
+        kind="document",
+        text="6.2 Travellers must not travel to any country on the Foreign Office's \"advise "
+        'against all travel" list. Travel to a country on the "advise against all but '
+        "essential travel\" list needs the Managing Director's approval and a written risk "
+        "assessment.",
+    )
+    (claim,) = verify(
+        "With the Managing Director's approval and a written risk assessment, Travellers may "
+        'go to a country on the Foreign Office\'s "advise against all travel" list [policy].',
+        [source],
+    ).claims
+    assert claim.verdict != "supported", claim.support
+    assert claim.support[0].rule == "match.same_statement"
+
+
 def test_every_judgement_of_the_example_answer_names_its_rule() -> None:
     """No verdict without a rule id, but those its verified quotes settle (method quote)."""
     from tests.test_golden import example_answer

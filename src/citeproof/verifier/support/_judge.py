@@ -921,12 +921,14 @@ def _only_frames(rest: Sequence[Token]) -> bool:
 
 def _framing(check: FactCheck, quotes: int) -> bool:
     """What a verified quote leaves of its claim only frames it ("the policy says that"):
-    no number, date, name, negation or comparative unbacked, at most `FRAMING_WORDS` words
-    for each of its ``quotes`` verified quotes (each quote has its own "X says that")."""
-    words = sum(len(d.text.split()) for d in check.differences if d.kind == "word")
+    no number, date, name, negation or comparative unbacked, and at most `FRAMING_WORDS`
+    content words for each of its ``quotes`` verified quotes (each quote has its own "X
+    says that"), whether the passage holds them or not: words that say more ("With the
+    Managing Director's approval, Travellers may go to a country on the "advise against
+    all travel" list") are a statement of their own, for the rules to read."""
     return (
         not check.conflicts
-        and words <= FRAMING_WORDS * max(quotes, 1)
+        and check.content <= FRAMING_WORDS * max(quotes, 1)
         and all(d.kind == "word" for d in check.differences)
     )
 
