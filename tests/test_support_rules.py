@@ -438,6 +438,8 @@ def test_the_words_around_a_verified_quote_are_judged_on_their_own(
     )
     (claim,) = verify(answer, [source]).claims
     assert claim.verdict == verdict, claim.support
+    if verdict == "supported":  # each judgement names what decided it
+        assert claim.support[0].rule in ("confirmed", "quote.verified"), claim.support
 
 
 def test_a_verified_quote_frames_no_statement_its_claim_makes_beside_it() -> None:
@@ -463,14 +465,14 @@ def test_a_verified_quote_frames_no_statement_its_claim_makes_beside_it() -> Non
 
 
 def test_every_judgement_of_the_example_answer_names_its_rule() -> None:
-    """No verdict without a rule id, but those its verified quotes settle (method quote)."""
+    """No verdict without a rule id: those its verified quotes settle name `quote.verified`."""
     from tests.test_golden import example_answer
 
     answer = example_answer()
     judged = [s for c in answer.claims for s in c.support]
     assert judged
     for support in judged:
-        assert support.rule or support.method.startswith("quote"), support
+        assert support.rule, support
     rules = {s.rule for s in judged}
     assert {"facts.number", "facts.name", "facts.negation"} <= rules, rules
 
@@ -484,7 +486,7 @@ def test_every_rule_is_documented_with_its_example() -> None:
         assert f"| `{rule.id}` |" in page, f"{rule.id} is not in docs/claim-support.md"
         assert claim in page and finds in page, f"{rule.id}'s example is not documented"
     for rule_id in ("confirmed", "model.raised", "escalated", "quote.meaning_changed",
-                    "polarity.exception", "no_passage", "facts.worked",
+                    "polarity.exception", "no_passage", "facts.worked", "quote.verified",
                     "facts.applied", "polarity.reworded"):  # fmt: skip
         assert f"`{rule_id}`" in page, f"{rule_id} is not in docs/claim-support.md"
     for fact in FACT_RULES:

@@ -32,6 +32,9 @@ STRICT = "strict"
 CONFIRMED = "confirmed"
 """The rule id of a claim every rule confirms."""
 EVERY_WORD = "match.every_word"
+QUOTE_VERIFIED = "quote.verified"
+"""The rule id of a claim its verified quotes state, the rest of it only framing them ("The
+policy says “...”")."""
 
 
 RAISE_AT = 0.7
@@ -61,13 +64,16 @@ def kept_promise(
     name the source defines is never left to the model (`_a_party`). Otherwise a
     `supported` verdict becomes `unconfirmed`, naming the rule and the words.
 
-    Verified quotes stand, and so does the fact layer's `contradicted` (its rule one of
-    `FACT_RULES`), but for a figure read across the cells of a table row that states the
+    Verified quotes stand (a claim they state, its other words only framing them, is
+    `supported` by rule `quote.verified`), and so does the fact layer's `contradicted` (its
+    rule one of `FACT_RULES`), but for a figure read across the cells of a table row that states the
     claim under its headings (`supported`, rule `TABLE_ROW`), and for a denial that restates
     the passage's exception ("does not count ... if made within three days" for "is an Event
     of Default, unless ... payment is made within three days"): that is `unconfirmed` (rule
     `polarity.exception`)."""
     if found is None or support.method.startswith(QUOTE):
+        if support.verdict == "supported" and not support.rule:
+            return dataclasses.replace(support, rule=QUOTE_VERIFIED)
         return support
     if not found.chosen:  # the cited source has nothing on this
         return dataclasses.replace(support, rule=support.rule or NO_PASSAGE)
