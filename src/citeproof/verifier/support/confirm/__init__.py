@@ -18,7 +18,8 @@ if typing.TYPE_CHECKING:
         read_denial,
         restated_exception,
     )
-    from citeproof.verifier.support.confirm._rules import RULES, Finding, Rule
+    from citeproof.verifier.support.confirm._finding import Finding, Rule
+    from citeproof.verifier.support.confirm._rules import RULES
     from citeproof.verifier.support.confirm._table import (
         TABLE_ROW,
         Row,
@@ -31,12 +32,12 @@ if typing.TYPE_CHECKING:
 _WHERE = {
     "Confirmation": "citeproof.verifier.support.confirm._confirm",
     "Denial": "citeproof.verifier.support.confirm._confirm",
-    "Finding": "citeproof.verifier.support.confirm._rules",
+    "Finding": "citeproof.verifier.support.confirm._finding",
     "Outcome": "citeproof.verifier.support.confirm._confirm",
     "RULES": "citeproof.verifier.support.confirm._rules",
     "Row": "citeproof.verifier.support.confirm._table",
     "RowStatement": "citeproof.verifier.support.confirm._table",
-    "Rule": "citeproof.verifier.support.confirm._rules",
+    "Rule": "citeproof.verifier.support.confirm._finding",
     "TABLE_ROW": "citeproof.verifier.support.confirm._table",
     "confirm": "citeproof.verifier.support.confirm._confirm",
     "read_denial": "citeproof.verifier.support.confirm._confirm",

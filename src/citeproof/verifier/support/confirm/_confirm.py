@@ -7,19 +7,18 @@ from dataclasses import dataclass
 from typing import Literal
 
 from citeproof.model import Span
-from citeproof.verifier.support.confirm._reading import Reading, read
-from citeproof.verifier.support.confirm._rules import (
-    RULES,
-    ConditionKept,
-    EveryWordMatched,
-    Finding,
-    carve_outs,
+from citeproof.verifier.support.confirm._conditions import ConditionKept, carve_outs
+from citeproof.verifier.support.confirm._denials import (
     denial_kept,
     denial_said_elsewhere,
     denied_in_other_words,
     denies_in_other_words,
     exception_restated,
 )
+from citeproof.verifier.support.confirm._finding import Finding
+from citeproof.verifier.support.confirm._matching import EveryWordMatched
+from citeproof.verifier.support.confirm._reading import Reading, read
+from citeproof.verifier.support.confirm._rules import RULES
 
 Outcome = Literal["supported", "unconfirmed", "contradicted"]
 
@@ -74,7 +73,7 @@ def _confirmed(reading: Reading) -> Confirmation:
 
 def restated_exception(claim: str, passage: str) -> str | None:
     """The words of the passage's exception a denying claim restates, or None (see
-    `_rules.exception_restated`)."""
+    `_denials.exception_restated`)."""
     return exception_restated(read(claim, passage))
 
 
@@ -82,15 +81,15 @@ def restated_exception(claim: str, passage: str) -> str | None:
 class Denial:
     """How the parse reads a denial the fact layer found on one side only, with the rules'
     confirmation of the same reading: ``kept``, the passage denies each verb the claim
-    denies (`_rules.denial_kept`); ``elsewhere``, each denial the parse places is of
-    something the other side does not speak to (`_rules.denial_said_elsewhere`);
+    denies (`_denials.denial_kept`); ``elsewhere``, each denial the parse places is of
+    something the other side does not speak to (`_denials.denial_said_elsewhere`);
     ``reworded``, the word by which the passage's statement the claim's denial is matched to
-    denies too, or "" (`_rules.denied_in_other_words`: "free" of "free of charge" for "at no
+    denies too, or "" (`_denials.denied_in_other_words`: "free" of "free of charge" for "at no
     charge"); ``claim_reworded``, the same the other way round: the claim's word that denies
-    what the passage denies with "not" (`_rules.denies_in_other_words`: "rather" of "rather
+    what the passage denies with "not" (`_denials.denies_in_other_words`: "rather" of "rather
     than in this payment" for "not in this payment"); ``carved``, the passage denies in a
     sentence that carves an exception out of the statement before it, and the claim keeps
-    that exception (`_rules.carve_outs`: "..., except for Health and Safety Leadership" for
+    that exception (`_conditions.carve_outs`: "..., except for Health and Safety Leadership" for
     "The discount does not apply to Health and Safety Leadership")."""
 
     kept: bool

@@ -1,0 +1,479 @@
+"""The rules that the claim keeps what the passage attaches to the statement it matches: a
+condition or exception (`ConditionKept`; `carve_outs`, a sentence that carves an exception
+out of the statement before it) and a bounded figure inside a restrictive clause
+(`RestrictionKept`)."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from citeproof.verifier.support._text import STOP_WORDS
+from citeproof.verifier.support.confirm._clauses import (
+    _answered,
+    _denied,
+    _matched_sentences,
+    _with_compounds,
+    _words,
+    negated,
+    own,
+)
+from citeproof.verifier.support.confirm._finding import Finding
+from citeproof.verifier.support.confirm._reading import Reading, lead_in, lemma
+from citeproof.verifier.support.lexicon import (
+    CARVING_OUT,
+    CONDITION_PAIRS,
+    CONDITION_WORDS,
+    CONDITIONS,
+    EXCEPTIONS,
+    NEGATORS,
+    direction_of,
+    quantifier_of,
+)
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc, Span, Token
+
+
+class ConditionKept:
+    id = "condition.kept"
+    checks = (
+        "A condition or exception the passage attaches to the matched statement (unless, "
+        "except, provided that, subject to, if, only if, other than, apart from, excluding, "
+        "notwithstanding; a deduction: “less its costs”) is kept by the claim: the claim "
+        "states a condition too (for an exception, an exception, or a denial where the "
+        "passage's statement is no denial itself, nor an item under a lead-in that denies: "
+        "an “if” of the claim's own restates no “other than”) and matches some of its "
+        "words, or matches at least half of them; and no phrase of the condition's verb is "
+        "left out whole (“because of a mechanical fault”). A deduction is kept only by the "
+        "claim's own (“plus 15%” keeps no “less 15%”); an exception that opens a list "
+        "(“other than:”) "
+        "only by an exception or a denial. A condition that is enough (“if A or B”) is kept "
+        "by a claim that keeps one of its alternatives; a phrase the statement is limited to "
+        "by “only” (“only with the Lender's written consent”) is a condition too. An "
+        "exception after a comma that "
+        "closes the sentence is read of the sentence's statement too; a sentence right after "
+        "the statement that points back at it and says it does not apply (“The discount does "
+        "not apply to ...”, “This right does not apply if ...”) is an exception as well."
+    )
+    example = (
+        "The Recipient must destroy every copy of the Confidential Information.",
+        "The Recipient shall return or destroy all Confidential Information, except that it "
+        "may keep one archival copy.",
+        "the claim leaves out the passage's condition “except that it may keep one archival copy”",
+    )
+
+    def check(self, reading: Reading) -> Iterator[Finding]:
+        sentences = _matched_sentences(reading)
+        targets = _answered(reading)
+        stated = {lemma(t) for t in reading.claim} | {
+            key for (side, _), key in reading.figures.items() if side == "claim"
+        }
+        # The claim states a condition of its own ("when uptime is under 99.9%"): the
+        # passage's may be said in its words.
+        claim_conditions = any(
+            _opens_condition(t) or t.lower_ in _CLAIM_CONDITIONS for t in reading.claim
+        )
+        # An exception ("other than", "unless") is restated only by an exception or a
+        # denial: the claim's "if" is a condition of its own, not the passage's exception.
+        claim_exceptions = any(
+            _opens_condition(t) and t.lower_ in EXCEPTIONS for t in reading.claim
+        )
+        claim_denies = any(t.lower_ in NEGATORS for t in reading.claim)
+        for t in reading.passage:
+            if t.sent.start not in sentences or not _opens_condition(t):
+                continue
+            restates = (
+                claim_exceptions or (claim_denies and not _statement_denied(t))
+                if t.lower_ in EXCEPTIONS
+                else claim_conditions
+            )
+            clause = _condition_clause(t)
+            if not _said_of_the_claim(reading, t, clause, targets):
+                continue  # a condition of another statement in the same sentence
+            words = _condition_words(reading.passage, clause)
+            kept: set[str] = stated if restates else set()
+            hit = sum(1 for w in words if _restated(reading, w, targets, kept))
+            if not words:
+                if not _opens_list(t, clause) or restates:
+                    continue
+                left, says = clause, _LEFT_OUT_WITH_LIST
+            elif (hit * 2 >= len(words) or (restates and hit)) and (
+                restates or t.lower_ not in _DEDUCTIONS  # "plus 15%" keeps no "less 15%"
+            ):
+                dropped = _dropped_phrase(reading, clause, targets, kept, _enough(t))
+                if dropped is None:
+                    continue
+                left, says = dropped, "the claim leaves out “{}” of the passage's condition"
+            else:
+                left, says = clause, "the claim leaves out the passage's condition “{}”"
+            said = _stretch(reading.passage, left)
+            yield Finding(self.id, "unconfirmed", "", said, says.format(said))
+        yield from _only_phrases(reading, sentences, targets, stated)
+        for sentence, restated in carve_outs(reading):
+            if restated:
+                continue
+            said = sentence.text.strip().rstrip(".")
+            yield Finding(
+                self.id,
+                "unconfirmed",
+                "",
+                said,
+                f"the claim leaves out the passage's exception “{said}”",
+            )
+
+
+def carve_outs(reading: Reading) -> Iterator[tuple[Span, bool]]:
+    """Each passage sentence that carves an exception out of a matched statement right
+    before it (`_carves_out`), and whether the claim keeps it: the claim states an exception
+    or a denial and matches one of its words, or matches half of them."""
+    sentences = _matched_sentences(reading)
+    targets = _answered(reading)
+    excepts = any(
+        (_opens_condition(t) and t.lower_ in EXCEPTIONS) or t.lower_ in NEGATORS
+        for t in reading.claim
+    )
+    stated = {lemma(t) for t in reading.claim} if excepts else set()
+    for sentence in reading.passage.sents:
+        if not _carves_out(reading, sentence, sentences, targets):
+            continue
+        root = sentence.root
+        carved = sorted(
+            x.i for child in root.children if child.dep_ in ("prep", "advcl") for x in child.subtree
+        )
+        words = _condition_words(reading.passage, carved)
+        if not words:
+            continue
+        hit = sum(1 for w in words if _restated(reading, w, targets, stated))
+        yield sentence, (excepts and hit > 0) or hit * 2 >= len(words)
+
+
+def _carves_out(reading: Reading, sentence: Span, matched: set[int], targets: set[int]) -> bool:
+    """Whether ``sentence`` lifts the statement of the matched sentence right before it for
+    some cases, in a sentence of its own: its verb one of `CARVING_OUT`, denied, its subject
+    that statement ("This right does not apply if ...") or a word of it the claim matches
+    ("The discount does not apply to Health and Safety Leadership")."""
+    root = sentence.root
+    if lemma(root) not in CARVING_OUT or not negated(root) or not sentence.start:
+        return False
+    before = reading.passage[sentence.start - 1].sent
+    if before.start not in matched:
+        return False
+    subject = next((c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    if subject is None:
+        return False
+    if subject.lower_ in _POINTING:  # "This does not apply ..."
+        return True
+    determiners = {c.lower_ for c in subject.children if c.dep_ == "det"}
+    if determiners & _POINTING:  # "This right does not apply ..."
+        return True
+    said = {lemma(reading.passage[k]) for k in targets if before.start <= k < before.end}
+    return bool(determiners & {"the", "that", "those"}) and lemma(subject) in said
+
+
+_POINTING = frozenset({"this", "these", "such", "it", "they"})
+"""Words by which a sentence points back at the statement before it."""
+
+
+_LEFT_OUT_WITH_LIST = "the claim leaves out the passage's condition “{}” and the list it opens"
+
+
+class RestrictionKept:
+    id = "restriction.kept"
+    checks = (
+        "A bounded figure (“less than”, “at least”, “up to” ...) inside a restrictive clause "
+        "of a word the claim matches (a relative clause or participle with no comma before "
+        "it: “stock that is less than nine months old”; also a participle the parse took for "
+        "the sentence's verb, with the real verb its conjunct: “Equipment hired for more "
+        "than 6 weeks will be serviced ...”) is matched by the claim: leaving it out says the "
+        "statement of more than the passage does."
+    )
+    example = (
+        "On termination the Supplier must buy back the Distributor's unsold stock that is in "
+        "its original packaging.",
+        "On termination the Supplier shall buy back the Distributor's unsold stock that is in "
+        "its original packaging and less than nine months old.",
+        "the claim leaves out the passage's restriction “nine months”",
+    )
+
+    def check(self, reading: Reading) -> Iterator[Finding]:
+        targets = _answered(reading)
+        for t in reading.passage:
+            region = _restrictive(t, targets)
+            if region is None:
+                continue
+            left = [
+                x
+                for x in region
+                if reading.figure("passage", x.i) is not None and x.i not in targets and _bounded(x)
+            ]
+            if left:
+                words = _words(_with_compounds(left))
+                yield Finding(
+                    self.id,
+                    "unconfirmed",
+                    "",
+                    words,
+                    f"the claim leaves out the passage's restriction “{words}”",
+                )
+
+
+def _restrictive(t: Token, targets: set[int]) -> list[Token] | None:
+    """The words of the restrictive clause ``t`` heads, said of a word the claim matches (a
+    relative clause or participle with no comma before it), or None. A participle the parse
+    took for the sentence's verb, its subject before it and the real verb a conjunct
+    ("Equipment hired for more than 6 weeks will be serviced ..."), is one too: the clause
+    is the participle's words before that verb."""
+    if t.dep_ in ("relcl", "acl") and t.head.i in targets:
+        region = list(t.subtree)
+    elif _reduced_relative(t) and any(c.i in targets for c in t.lefts):
+        verb = next(c for c in t.rights if c.dep_ == "conj")
+        region = [x for x in t.subtree if t.i <= x.i < verb.left_edge.i]
+    else:
+        return None
+    first = min(x.i for x in region)
+    if first and t.doc[first - 1].text in (",", "(", ";"):
+        return None  # "..., which grew 8%": said of it, not a restriction
+    return region
+
+
+def _reduced_relative(t: Token) -> bool:
+    """Whether the parse made a participle after its subject the sentence's verb, and the
+    verb after it, with an auxiliary of its own, a conjunct: "Equipment hired for more than
+    6 weeks will be serviced"."""
+    if t.dep_ != "ROOT" or t.tag_ != "VBN" or any(c.dep_.startswith("aux") for c in t.lefts):
+        return False
+    if not any(c.dep_ == "nsubj" and c.i == t.i - 1 for c in t.lefts):
+        return False
+    return any(
+        c.dep_ == "conj"
+        and c.pos_ == "VERB"
+        and not any(x.dep_ == "cc" for x in t.children)
+        and any(a.dep_.startswith("aux") for a in c.lefts)
+        for c in t.rights
+    )
+
+
+def _bounded(figure: Token) -> bool:
+    """Whether a word of direction or quantity bounds ``figure`` from the three tokens before
+    it ("less than nine months", "at least 20 days", "up to £5,000"): a limit, not a date
+    or a count that only says which ("released in 1990", "the two engines")."""
+    doc = figure.doc
+    for k in range(max(figure.sent.start, figure.i - 3), figure.i):
+        word, before = lemma(doc[k]), doc[k - 1].lower_ if k else ""
+        if direction_of(word) is not None or quantifier_of(word, before) is not None:
+            return True
+    return False
+
+
+_CLAIM_CONDITIONS = frozenset({"when", "whenever", "once", "where"})
+
+
+def _stretch(doc: Doc, indices: list[int]) -> str:
+    """The words at ``indices`` as the text writes them ("less 10%"), a gap as "..."."""
+    parts, start = [], indices[0]
+    for before, k in itertools.pairwise([*indices, -1]):
+        if k != before + 1:
+            parts.append(doc[start : before + 1].text)
+            start = k
+    return " ... ".join(parts)
+
+
+def _opens_list(marker: Token, clause: list[int]) -> bool:
+    """Whether the condition ``marker`` opens is a list that follows its sentence's closing
+    colon ("... arising out of the Dispute, other than:"), its words not in the clause."""
+    sentence = marker.sent
+    last = max(clause, default=marker.i)
+    rest = [t for t in marker.doc[last + 1 : sentence.end] if not t.is_space]
+    return sentence.text.rstrip().endswith(":") and all(t.text == ":" for t in rest)
+
+
+_DEDUCTIONS = frozenset({"less", "minus"})
+
+
+def _deducts(t: Token) -> bool:
+    """Whether "less" or "minus" takes something off what comes before it ("all fees paid,
+    less its documented costs", "list price less 15%"): followed by a determiner, a
+    possessive or a figure, not "than", and not after "or", "no" or "much" ("£50 or less")."""
+    doc = t.doc
+    if t.i == 0 or t.i + 1 >= len(doc):
+        return False
+    before, after = doc[t.i - 1], doc[t.i + 1]
+    if before.lower_ in ("or", "no", "much", "far", "even", "any", "a", "the", "and"):
+        return False
+    return after.lower_ != "than" and (after.pos_ in ("DET", "PRON") or after.like_num)
+
+
+def _dropped_phrase(
+    reading: Reading,
+    clause: list[int],
+    targets: set[int],
+    stated: set[str],
+    enough: bool = False,
+) -> list[int] | None:
+    """A prepositional phrase of a condition the claim keeps, said of its verb, none of whose
+    words the claim matches ("because of a mechanical fault" in "if a vehicle is off the road
+    for more than 48 hours because of a mechanical fault"): the claim's condition is the wider
+    one. A condition that is ``enough`` for the statement (`_enough`: "if the Licensor sells
+    the Car Park or needs it for redevelopment") holds in each of its alternatives: a phrase
+    of a verb joined by "or" may be left out with it."""
+    inside = set(clause)
+    for t in (reading.passage[k] for k in clause):
+        if t.dep_ != "prep" or t.head.i not in inside or t.head.pos_ not in ("VERB", "AUX"):
+            continue  # "of employment" in "the first three months of employment" names them
+        if enough and _alternative(t.head):
+            continue
+        phrase = sorted(x.i for x in t.subtree)
+        words = _condition_words(reading.passage, phrase)
+        if words and not any(_restated(reading, w, targets, stated) for w in words):
+            return phrase
+    return None
+
+
+def _enough(marker: Token) -> bool:
+    """Whether the condition ``marker`` opens is enough for the statement ("if", "when",
+    "where"), not one it needs ("only if", "provided that") nor an exception ("unless")."""
+    before = marker.doc[marker.i - 1].lower_ if marker.i else ""
+    return marker.lower_ in ("if", "when", "where") and before != "only"
+
+
+def _alternative(verb: Token) -> bool:
+    """Whether ``verb`` is one of verbs joined by "or" ("sells ... or needs ...")."""
+    head = verb.head if verb.dep_ == "conj" else verb
+    joined = verb.dep_ == "conj" or any(c.dep_ == "conj" for c in verb.children)
+    return joined and any(c.dep_ == "cc" and c.lower_ == "or" for c in head.children)
+
+
+def _condition_words(doc: Doc, indices: list[int]) -> list[Token]:
+    """The words of a condition the claim must keep: nouns, names, verbs, adjectives and
+    figures, less stop words."""
+    return [
+        doc[k]
+        for k in indices
+        if doc[k].pos_ in ("NOUN", "PROPN", "VERB", "ADJ", "NUM")
+        and doc[k].lower_ not in STOP_WORDS
+    ]
+
+
+def _restated(reading: Reading, word: Token, targets: set[int], stated: set[str]) -> bool:
+    """Whether the claim keeps a word of the passage's condition: it is matched, or (where
+    the claim states a condition of its own, ``stated`` its lemmas and figures) the claim
+    says its lemma or its figure."""
+    return word.i in targets or lemma(word) in stated or reading.figure("passage", word.i) in stated
+
+
+def _opens_condition(t: Token) -> bool:
+    low = t.lower_
+    if low in _DEDUCTIONS:
+        return _deducts(t)
+    if low in CONDITIONS and t.dep_ in ("mark", "prep", "advmod", "cc", "ROOT", "advcl", "conj"):
+        return not (low == "save" and t.pos_ == "VERB")
+    nxt = t.doc[t.i + 1] if t.i + 1 < len(t.doc) else None
+    if nxt is None:
+        return False
+    return (low, nxt.lower_) in CONDITION_PAIRS or low in CONDITION_WORDS
+
+
+def _only_phrases(
+    reading: Reading, sentences: set[int], targets: set[int], stated: set[str]
+) -> Iterator[Finding]:
+    """A phrase the passage limits its statement to with "only" ("may use images of the
+    Works on merchandise only with the Lender's written consent"), hung from a verb the claim
+    matches: a condition the claim keeps by an "only" of its own or by at least half of the
+    phrase's words."""
+    if any(t.lower_ in ("only", "solely") for t in reading.claim):
+        return
+    for t in reading.passage:
+        phrase_head = t.head
+        if (
+            t.sent.start not in sentences
+            or t.lower_ != "only"
+            or t.dep_ != "advmod"
+            or phrase_head.dep_ != "prep"
+            or phrase_head.head.i not in targets
+        ):
+            continue
+        phrase = sorted({t.i, *(x.i for x in phrase_head.subtree)})
+        words = _condition_words(reading.passage, phrase)
+        hit = sum(1 for w in words if _restated(reading, w, targets, stated))
+        if words and hit * 2 < len(words):
+            said = _stretch(reading.passage, phrase)
+            yield Finding(
+                ConditionKept.id,
+                "unconfirmed",
+                "",
+                said,
+                f"the claim leaves out the passage's condition “{said}”",
+            )
+
+
+def _said_of_the_claim(
+    reading: Reading, marker: Token, clause: list[int], targets: set[int]
+) -> bool:
+    """Whether the condition opened by ``marker`` hangs from what the claim states: the
+    statement it modifies holds one of the claim's figures (or, for a claim without figures,
+    one of its words) outside the condition itself."""
+    if marker.lower_ in _DEDUCTIONS:  # "list price less 15%": said of what it follows
+        before = [t for t in marker.doc[marker.sent.start : marker.i] if not t.is_punct]
+        return bool(before) and before[-1].i in targets
+    statement = own(_modified(marker)) - set(clause)
+    if _trailing_exception(marker, clause):
+        # ", except to a member of its group" closing "X may not transfer ... after the
+        # plant starts operation": the parse hangs it from the nearest verb, a reader may
+        # read it of the sentence's statement.
+        statement |= own(marker.sent.root) - set(clause)
+    figures = {
+        m.passage for i, m in reading.matches.items() if m.how == "figure" and m.passage is not None
+    }
+    if figures:
+        return bool(figures & statement)
+    return bool(targets & statement)
+
+
+def _trailing_exception(marker: Token, clause: list[int]) -> bool:
+    """Whether ``marker`` opens an exception after a comma that closes its sentence: every
+    word after it is in its ``clause``."""
+    if marker.lower_ not in EXCEPTIONS or marker.i == marker.sent.start:
+        return False
+    if marker.doc[marker.i - 1].text != ",":
+        return False
+    inside = {*clause, marker.i}
+    after = marker.doc[marker.i : marker.sent.end]
+    return all(t.i in inside for t in after if not (t.is_punct or t.is_space))
+
+
+def _statement_denied(marker: Token) -> bool:
+    """Whether the statement the condition ``marker`` opens hangs from is a denial, by its
+    own verb or, in an item of a list, by its lead-in's ("The Goods will not include: -
+    electrical items, unless ...")."""
+    modified = _modified(marker)
+    if _denied(modified):
+        return True
+    lead = lead_in(modified)
+    return lead is not None and negated(lead.root)
+
+
+def _modified(marker: Token) -> Token:
+    """The statement the condition ``marker`` opens hangs from: its verb."""
+    return marker.head.head if marker.dep_ == "mark" else marker.head
+
+
+def _condition_clause(t: Token) -> list[int]:
+    if t.dep_ == "mark" and t.head.i != t.i:
+        clause = sorted(x.i for x in t.head.subtree)
+        if t.doc[clause[-1]].dep_ == "cc":  # "unless A and B": the parse hung B elsewhere
+            rest = range(clause[-1] + 1, t.sent.end)
+            clause += [k for k in rest if not t.doc[k].is_punct]
+        return clause
+    return sorted(x.i for x in t.subtree) if len(list(t.subtree)) > 1 else _rest(t)
+
+
+def _rest(t: Token) -> list[int]:
+    """The marker and what follows it to the end of its sentence or the next comma."""
+    out = []
+    for k in range(t.i, t.sent.end):
+        if k > t.i and t.doc[k].text in (",", ";", "."):
+            break
+        out.append(k)
+    return out

@@ -1,0 +1,229 @@
+"""The rule that who does what to whom agrees (`SameRoles`): each matched verb's doer and
+object, the speaker a statement is reported of, and a party the source names."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from citeproof.verifier.support.confirm._clauses import (
+    _light_roots,
+    _predicates,
+    _role,
+    _words,
+    own,
+)
+from citeproof.verifier.support.confirm._finding import Finding
+from citeproof.verifier.support.confirm._reading import Reading, lemma, statement
+from citeproof.verifier.support.lexicon import ANYONE, ATTRIBUTION, THIRD_PERSON
+
+if TYPE_CHECKING:
+    from spacy.tokens import Token
+
+
+class SameRoles:
+    id = "roles.kept"
+    checks = (
+        "Who does what to whom agrees: for each matched verb, the claim's doer (its subject, "
+        "or the `by` agent of a passive) is the passage's doer, and its object the "
+        "passage's object, or a word inside them; the doer too of a main verb of the claim no "
+        "match reads (a light verb: “applies”) and the same verb of the passage's statement. "
+        "A pronoun of the passage counts where it "
+        "stands for a party: a message's “we”, or a term the source defines (“we” of "
+        "(the “Factor”, “we”)), and a pronoun of a clause the claim reports stands for its "
+        "speaker (“Fiona Gallagher said she would pay”); a possessor is not the doer (“Our "
+        "treasurer”), and of two subjects the parse gives a verb, the one beside it is. Who "
+        "the claim says said something (“Raj Menon said that ...”) is who the passage's "
+        "statement of it says said it, where it says so."
+    )
+    example = (
+        "The Landlord must pay the Tenant's legal costs.",
+        "The Tenant must pay the Landlord's legal costs.",
+        "the passage says “The Tenant” does this (“pay”), not “The Landlord”",
+    )
+
+    def check(self, reading: Reading) -> Iterator[Finding]:
+        yield from _said_by(reading)
+        light = [pair for pair in _light_roots(reading) if _carries_the_same(reading, *pair)]
+        for ours, theirs in [*_predicates(reading), *light]:
+            # a light verb's doer only: its object is what the claim's words match
+            roles = ("doer",) if (ours, theirs) in light else ("doer", "object")
+            for role in roles:
+                claim_role = _role(ours, role)
+                passage_role = _role(theirs, role)
+                if claim_role is None or passage_role is None:
+                    continue
+                if claim_role.pos_ == "PRON":
+                    yield from _reported_doer(reading, ours, claim_role, theirs, passage_role)
+                    continue
+                if passage_role.pos_ == "PRON" and not _names_party(reading, passage_role):
+                    continue  # "it", "they": no party the rule can name
+                if lemma(passage_role) in ANYONE:
+                    continue  # "no one may discuss": said of staff too
+                # its phrase (its own words are in it), less whose it is: "Our treasurer"
+                inside = {x.i for x in passage_role.subtree} - _owners(passage_role)
+                placed = [
+                    m.passage
+                    for t in claim_role.subtree
+                    if t.i in reading.content
+                    for m in reading.candidates.get(t.i, [])
+                    if m.passage is not None
+                ]
+                if any(k in inside for k in placed):
+                    continue  # some occurrence of the claim's doer is the passage's
+                if not placed and not _names_someone(reading, passage_role):
+                    continue  # a doer the passage names no one as: the words' rule reads it
+                yield Finding(
+                    self.id,
+                    "unconfirmed",
+                    _words(claim_role.subtree),
+                    _words(passage_role.subtree),
+                    f"the passage says “{_words(passage_role.subtree)}” "
+                    f"{'does this' if role == 'doer' else 'is the object'} "
+                    f"(“{theirs.text}”), not “{_words(claim_role.subtree)}”",
+                )
+
+
+_OWN_CLAUSE_APART = frozenset({"advcl", "ccomp", "conj", "pcomp", "relcl", "parataxis", "xcomp"})
+
+
+def _carries_the_same(reading: Reading, ours: Token, theirs: Token) -> bool:
+    """Whether the claim's light verb ``ours`` ("apply") says what the passage's ``theirs``
+    says: each matched word of its own clause, its doer aside, is matched in the clause of
+    ``theirs`` ("We will apply to North Craven Council for the scaffold licence"), not in
+    another clause of the same sentence ("bears its own costs, except that Wendover will pay
+    the costs of the planning application")."""
+    doer = _role(ours, "doer")
+    aside = {t.i for t in doer.subtree} if doer is not None else set()
+    words = [
+        i
+        for i in own(ours, _OWN_CLAUSE_APART) - aside
+        if i in reading.content and reading.matched(i) is not None
+    ]
+    clause = own(theirs, _OWN_CLAUSE_APART)
+    return bool(words) and all(reading.matches[i].passage in clause for i in words)
+
+
+def _reported_doer(
+    reading: Reading, ours: Token, pronoun: Token, theirs: Token, passage_role: Token
+) -> Iterator[Finding]:
+    """A doer of a reported clause the claim names by a pronoun of its speaker ("Fiona
+    Gallagher said she would pay"), where the passage names another ("Martin Hollis, our
+    finance director, will pay"): the speaker's words, or the pronoun of the speaker's own
+    message, must stand in the passage's doer."""
+    speaker = _speaker_of(ours, pronoun)
+    if speaker is None or lemma(passage_role) in ANYONE:
+        return
+    names = [t.lower_ for t in speaker.subtree if t.pos_ == "PROPN"]
+    if passage_role.pos_ == "PRON":
+        said = reading.named.get(passage_role.i)
+        if said is None or any(said[0].stands_for(said[1], n) for n in names):
+            return
+    else:
+        words = {t.lower_ for t in passage_role.subtree} - {
+            passage_role.doc[k].lower_ for k in _owners(passage_role)
+        }
+        if any(n in words or reading.defined.aliases(n) & words for n in names):
+            return
+    who = _words(passage_role.subtree)
+    yield Finding(
+        SameRoles.id,
+        "unconfirmed",
+        _name(speaker),
+        who,
+        f"the passage says “{who}” does this (“{theirs.text}”), not “{_name(speaker)}”",
+    )
+
+
+def _speaker_of(verb: Token, pronoun: Token) -> Token | None:
+    """The name a pronoun of a reported clause stands for: the speaker who reports it
+    ("Fiona Gallagher said she would pay": "she" is Fiona Gallagher), or None."""
+    if pronoun.lower_ not in THIRD_PERSON:
+        return None
+    head = verb
+    while head.dep_ in ("ccomp", "xcomp", "conj") and head.head.i != head.i:
+        head = head.head
+    if head is verb or lemma(head) not in ATTRIBUTION:
+        return None
+    speaker = next((c for c in head.children if c.dep_ == "nsubj"), None)
+    return speaker if speaker is not None and speaker.pos_ == "PROPN" else None
+
+
+def _owners(role: Token) -> set[int]:
+    """The words of ``role`` that say whose it is ("Our" of "Our treasurer", "the Tenant's"
+    of "the Tenant's agent"): the possessor is not who does it."""
+    return {y.i for x in role.subtree if x.dep_ == "poss" and x.i != role.i for y in x.subtree}
+
+
+def _said_by(reading: Reading) -> Iterator[Finding]:
+    """A speaker the claim names for what it reports ("Raj Menon said that software leads
+    growth": the verb and its subject frame the claim, `Reading.framing`) against the
+    speaker the passage names in its statement that holds most of the reported words
+    ("Helena Strand, Chief Executive, said: ..."): the claim's speaker's own word, or a term
+    the source defines it by, must stand in the passage's."""
+    for said in reading.claim:
+        if said.i not in reading.framing or lemma(said) not in ATTRIBUTION:
+            continue
+        speaker = next((c for c in said.children if c.dep_ == "nsubj"), None)
+        clause = next((c for c in said.children if c.dep_ == "ccomp"), None)
+        if speaker is None or clause is None or not _a_name(reading, speaker):
+            continue
+        where = [
+            statement(found)
+            for t in clause.subtree
+            if t.i in reading.content and (found := reading.matched(t.i)) is not None
+        ]
+        if not where:
+            continue
+        sentence = max(set(where), key=where.count)
+        for verb in reading.passage:
+            theirs = next((c for c in verb.children if c.dep_ == "nsubj"), None)
+            if (
+                statement(verb) != sentence
+                or lemma(verb) not in ATTRIBUTION
+                or theirs is None
+                or not _a_name(reading, theirs)
+            ):
+                continue
+            words = {t.lower_ for t in theirs.subtree}
+            if speaker.lower_ in words or reading.defined.aliases(speaker.lower_) & words:
+                continue
+            ours, who = _name(speaker), _name(theirs)
+            yield Finding(
+                SameRoles.id,
+                "unconfirmed",
+                ours,
+                who,
+                f"the passage says “{who}” said this, not “{ours}”",
+            )
+            return
+
+
+def _a_name(reading: Reading, token: Token) -> bool:
+    """Whether ``token`` names someone: a name, or a term the source defines ("the
+    Auditor"), not a common noun ("Studies have shown", "Results showed")."""
+    return token.pos_ == "PROPN" or bool(reading.defined.aliases(token.lower_))
+
+
+def _name(token: Token) -> str:
+    """A noun with the names compounded with it: "Helena Strand" of "Helena Strand, Chief
+    Executive"."""
+    parts = [token]
+    for part in parts:
+        parts += [c for c in part.children if c.dep_ == "compound"]
+    return _words(sorted(parts, key=lambda t: t.i))
+
+
+def _names_someone(reading: Reading, role: Token) -> bool:
+    """Whether a passage's doer or object names a party of the source: a term or a name it
+    defines, or a pronoun standing for one (`_names_party`): a claim whose own word for it
+    finds no match names someone else, or the same party in words citeproof cannot pair."""
+    if role.pos_ == "PRON":
+        return _names_party(reading, role)
+    return bool(reading.defined.aliases(role.lower_))
+
+
+def _names_party(reading: Reading, pronoun: Token) -> bool:
+    """Whether a pronoun stands for a party the source names: the "we" of a message's writer
+    (`Reading.named`) or a term the source defines ("we" of (the "Factor", "we"))."""
+    return pronoun.i in reading.named or bool(reading.defined.aliases(pronoun.lower_))

@@ -1,0 +1,411 @@
+"""The rules that the passage says a matched statement the same way: the same direction
+(`SameDirection`), modality (`SameModality`), polarity (`SamePolarity`) and quantity
+(`SameQuantity`); with the words of direction and of a bound that `OppositeWord` reads too."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from citeproof.verifier.support.confirm._clauses import (
+    _holders,
+    _introducing_modal,
+    _light_roots,
+    _matched_sentences,
+    _predicates,
+    _role,
+    _words,
+    deontic,
+    negated,
+)
+from citeproof.verifier.support.confirm._finding import Effect, Finding
+from citeproof.verifier.support.confirm._reading import Reading, lemma, looked_up
+from citeproof.verifier.support.lexicon import (
+    ANYONE,
+    BOUND_BY_TIME,
+    CONDITION_PAIRS,
+    DIRECTIONS,
+    NECESSARY_CONDITIONS,
+    NEGATORS,
+    TIME_OPENERS,
+    Deontic,
+    direction_of,
+    quantifier_of,
+)
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc, Token
+
+
+def _opposite_in(reading: Reading, t: Token, sentences: set[int]) -> Token | None:
+    ours = lemma(t)
+    way = direction_of(ours)
+    ours_side = _opens_time(t)
+    lexicon = reading.lexicon
+    said = {lemma(c) for c in reading.claim}
+    for p in (p for p in reading.passage if p.sent.start in sentences):
+        theirs = lemma(p)
+        if theirs in said:
+            continue  # the claim says it too: "if Leverage is below 2.00:1"
+        if _bound_phrase(p):
+            continue  # a bound ("not more than £850,000") points no way a figure moved
+        if _particle(reading, p):
+            continue  # "take over" is no "over" a figure moved
+        side = _opens_time(p)
+        if side and ours_side and side != ours_side:
+            return p  # "until 12 instalments have been paid" against "once ..."
+        if theirs in DIRECTIONS.get(ours, ()):
+            return p
+        other_way = direction_of(theirs)
+        if way and other_way and _opposed(way, other_way):
+            return p
+        if (
+            lexicon is not None
+            and p.pos_ in ("ADJ", "ADV")
+            and t.pos_ == p.pos_
+            and lexicon.antonyms(ours, theirs)
+        ):
+            return p
+    return None
+
+
+def _opens_time(t: Token) -> str | None:
+    """The side of an event a clause of time ``t`` opens speaks of (`TIME_OPENERS`), or
+    None: "once" as a conjunction only ("once 12 instalments have been paid", not "once a
+    year")."""
+    if t.dep_ not in ("mark", "prep", "advmod") or (t.lower_ == "once" and t.dep_ != "mark"):
+        return None
+    return TIME_OPENERS.get(t.lower_)
+
+
+def _particle(reading: Reading, t: Token) -> bool:
+    """Whether ``t`` is the particle of a phrasal verb WordNet lists ("take down", "take
+    over"): the two words mean one thing, and the particle alone points no way."""
+    return (
+        t.dep_ == "prt"
+        and reading.lexicon is not None
+        and " " in looked_up(t.head, reading.lexicon)
+    )
+
+
+def _bound_phrase(t: Token) -> bool:
+    """Whether ``t`` ends a bound of two words or more ("not more than", "no later than",
+    "up to", "at most"): a word of quantity, not of direction ("maximum" alone is a word)."""
+    doc = t.doc
+    before = doc[t.i - 1].lower_ if t.i else ""
+    after = doc[t.i + 1].lower_ if t.i + 1 < len(doc) else ""
+    two = before in ("no", "not", "at", "be") or (t.lower_ == "up" and after == "to")
+    return two and _quantity(doc, t) in _BOUNDED
+
+
+def _same_way_in(reading: Reading, t: Token, sentences: set[int]) -> bool:
+    way = direction_of(lemma(t))
+    if way is None:
+        return False
+    return any(direction_of(lemma(p)) == way for p in reading.passage if p.sent.start in sentences)
+
+
+_OPPOSED = {("up", "down"), ("before", "after")}
+
+
+def _opposed(a: str, b: str) -> bool:
+    return (a, b) in _OPPOSED or (b, a) in _OPPOSED
+
+
+class SameDirection:
+    id = "direction.kept"
+    checks = (
+        "Each direction the claim gives (up/down, before/after, above/below) is given the "
+        "same way by the passage sentence it matches; a word of a bound (“no less than”, "
+        "“up to”) is a quantity, `quantity.kept`'s; the particle of a phrasal verb the "
+        "claim's verb is matched as is no direction."
+    )
+    example = (
+        "Invoices are paid before delivery.",
+        "Invoices are paid on delivery.",
+        "the passage does not say “before”",
+    )
+
+    def check(self, reading: Reading) -> Iterator[Finding]:
+        sentences = _matched_sentences(reading)
+        for t in reading.claim:
+            way = direction_of(lemma(t))
+            if way is None or t.pos_ in ("NOUN", "PROPN") or t.i in reading.framing:
+                continue
+            if _bound_phrase(t):
+                continue  # "no less than 4%", "up to 15 years": a bound, `SameQuantity`'s
+            if _particle(reading, t) and t.head.i in reading.matches:
+                continue  # a phrasal verb matched whole
+            if _same_way_in(reading, t, sentences) or _opposite_in(reading, t, sentences):
+                continue  # kept; or the opposite, which `OppositeWord` reports
+            yield Finding(
+                self.id,
+                "unconfirmed",
+                t.text,
+                "",
+                f"the passage does not say “{t.text}”",
+            )
+
+
+_BOUNDED = frozenset({"at_least", "at_most"})
+
+
+class SameModality:
+    id = "modality.kept"
+    checks = (
+        "The claim's predicate carries the modality of the passage's (must / may / may not / "
+        "need not, or a plain statement); a plain statement may restate an obligation, and "
+        "an obligation what the passage says will be done (“will pay”). A "
+        "permission against a prohibition, or an obligation against a prohibition, "
+        "contradicts. The verb of an item of a list carries the modal its lead-in ends on "
+        "(“The Directors must: (b) tell the auditor of any fraud ...”)."
+    )
+    example = (
+        "The Tenant may sublet the Premises.",
+        "The Tenant shall not sublet the Premises.",
+        "the passage says “shall not sublet”, the claim “may sublet”",
+    )
+
+    def check(self, reading: Reading) -> Iterator[Finding]:
+        for ours, theirs in _predicates(reading):
+            a, b = deontic(ours), deontic(theirs)
+            if _compatible(a, b) or (a == "obligation" and _undertaken(theirs)):
+                continue
+            conflict = {a, b} in _CONFLICTS and _same_doer(reading, ours, theirs)
+            effect: Effect = "contradicted" if conflict else "unconfirmed"
+            said, claimed = _modal_words(theirs), _modal_words(ours)
+            yield Finding(
+                self.id,
+                effect,
+                claimed,
+                said,
+                f"the passage says “{said}”, the claim “{claimed}”",
+            )
+
+
+_CONFLICTS = [{"permission", "prohibition"}, {"obligation", "prohibition"}]
+
+
+def _same_doer(reading: Reading, ours: Token, theirs: Token) -> bool:
+    """Whether the two verbs are said of the same doer (or the passage's stands for anyone,
+    or neither names one): a modality said of another party is no contradiction."""
+    claim_role, passage_role = _role(ours, "doer"), _role(theirs, "doer")
+    if claim_role is None or passage_role is None or lemma(passage_role) in ANYONE:
+        return claim_role is None or passage_role is None or lemma(passage_role) in ANYONE
+    inside = {x.i for x in passage_role.subtree}
+    anchors = [reading.matched(t.i) for t in claim_role.subtree]
+    return any(a is not None and a.i in inside for a in anchors)
+
+
+def _compatible(claim: Deontic, passage: Deontic) -> bool:
+    return claim == passage or (claim == "plain" and passage == "obligation")
+
+
+def _undertaken(verb: Token) -> bool:
+    """Whether the passage's plain ``verb`` is undertaken with "will", not denied ("we will
+    pay the credit within 30 days"), which a claim may restate as an obligation ("must
+    pay")."""
+    return (
+        deontic(verb) == "plain"
+        and not negated(verb)
+        and any(
+            c.dep_ == "aux" and c.lower_ in ("will", "'ll")
+            for holder in _holders(verb)
+            for c in holder.children
+        )
+    )
+
+
+def _modal_words(token: Token) -> str:
+    holders = _holders(token)
+    words = [
+        c
+        for h in holders
+        for c in h.children
+        if c.dep_ in ("aux", "auxpass", "neg") or c.lower_ in NEGATORS
+    ]
+    if token.dep_ == "xcomp":
+        words.append(token.head)
+    modal = _introducing_modal(token) if not words else None
+    if modal is not None:  # "must: ... tell"
+        return f"{_words([modal, *(c for c in modal.children if c.dep_ == 'neg')])}: {token.text}"
+    return _words([*words, token])
+
+
+class SamePolarity:
+    id = "polarity.kept"
+    checks = (
+        "A matched verb is denied on both sides or on neither: “not”, “never”, or a subject "
+        "or object under “no” (“No Founder shall” = “Founders may not”); so is a main verb "
+        "of the claim no match reads (a light verb: “applies”; “includes”) and the same verb "
+        "of the passage's statement (“It does not apply to:”, “does not include”)."
+    )
+    example = (
+        "The Supplier is liable for indirect loss.",
+        "The Supplier is not liable for indirect loss.",
+        "the passage denies “liable”; the claim does not",
+    )
+
+    def check(self, reading: Reading) -> Iterator[Finding]:
+        pairs = [(a, b, a, b) for a, b in _predicates(reading)]
+        for i, m in reading.matches.items():
+            if m.passage is None:
+                continue
+            ours, theirs = reading.claim[i], reading.passage[m.passage]
+            if ours.pos_ == "ADJ" and ours.dep_ in ("acomp", "attr") and theirs.pos_ == "ADJ":
+                pairs.append((ours.head, theirs.head, ours, theirs))  # "is (not) liable"
+        pairs += [(a, b, a, b) for a, b in _light_roots(reading)]
+        for ours, theirs, our_word, their_word in pairs:
+            if deontic(ours) != "plain" or deontic(theirs) != "plain":
+                continue  # the modality rule reads negation with the modal
+            if negated(ours) == negated(theirs):
+                continue
+            side = "the passage denies" if negated(theirs) else "the claim denies"
+            other = "the claim does not" if negated(theirs) else "the passage does not"
+            named = their_word.text if negated(theirs) else our_word.text
+            yield Finding(
+                self.id, "unconfirmed", our_word.text, their_word.text, f"{side} “{named}”; {other}"
+            )
+
+
+class SameQuantity:
+    id = "quantity.kept"
+    checks = (
+        "Each quantity word of the claim (all / every / each / any, some, only, at least, at "
+        "most, more than, less than) is in the passage sentence it matches, in the same class "
+        "(a comparative after the figure of a difference, “8% more than”, is a direction; a "
+        "time bound of a length counted back from an event turns over: “no earlier than 7 "
+        "days before” is at most 7 days); where the passage quantifies the thing the "
+        "claim's word quantifies, in that noun phrase (“every one of the entries” against “a "
+        "sample of at least one in ten of your entries”)."
+    )
+    example = (
+        "The Landlord must give at least 30 days' notice.",
+        "The Landlord must give 30 days' notice.",
+        "the passage does not say “at least”",
+    )
+
+    def check(self, reading: Reading) -> Iterator[Finding]:
+        sentences = _matched_sentences(reading)
+        theirs = {
+            q
+            for p in reading.passage
+            if p.sent.start in sentences
+            for q in [_quantity(reading.passage, p)]
+            if q is not None
+        }
+        for t in reading.claim:
+            q = _quantity(reading.claim, t)
+            if q is None or t.i in reading.framing:
+                continue
+            if q in ("more", "less") and _difference(reading, t):
+                continue  # "8% more than in Q2 2024": a change, `direction.kept`'s
+            near = _quantities_of(reading, t)  # the passage's, of what the claim quantifies
+            said = near if near else theirs
+            if q in said or (q in _ALL and said & _ALL):
+                continue
+            if q == "only" and _only_if(t) and _necessary_condition_in(reading, sentences):
+                continue  # "only if" for "provided that": `condition.kept` reads the rest
+            yield Finding(
+                self.id,
+                "unconfirmed",
+                _quantity_words(t),
+                "",
+                f"the passage does not say “{_quantity_words(t)}”",
+            )
+
+
+_ALL = {"all", "any"}
+
+
+def _quantities_of(reading: Reading, t: Token) -> set[str]:
+    """The quantity classes the passage says of the thing the claim's quantity word ``t``
+    quantifies ("every one of Tillbrook's entries": the entries), in the noun phrase its
+    match stands in ("a sample of at least one in ten of your entries"); none where that
+    thing is not matched or the phrase has no quantity word."""
+    quantified = t.head if t.dep_ in ("det", "amod", "advmod", "nummod", "quantmod") else t
+    of = next((c for c in quantified.children if c.dep_ == "prep" and c.lower_ == "of"), None)
+    if of is not None and (quantified.pos_ in ("NUM", "PRON") or lemma(quantified) in _ONES):
+        quantified = next((c for c in of.children if c.dep_ == "pobj"), quantified)
+    found = reading.matched(quantified.i)
+    if found is None or found.pos_ not in ("NOUN", "PROPN"):
+        return set()
+    while found.dep_ == "pobj" and found.head.dep_ == "prep":
+        above = found.head.head  # "entries" of "one in ten of your entries", "a sample of"
+        if above.pos_ not in ("NUM", "PRON") and not (
+            found.head.lower_ == "of" and above.pos_ in ("NOUN", "PROPN")
+        ):
+            break
+        found = above
+    return {q for p in found.subtree if (q := _quantity(reading.passage, p)) is not None}
+
+
+_ONES = frozenset({"one", "each", "all", "any", "some", "none", "sample"})
+
+
+def _difference(reading: Reading, t: Token) -> bool:
+    """Whether the comparative ``t`` follows the figure of a difference ("8% more than", "£56
+    a day more than", "£37,600 below the limit"): it says which way a figure moved, not a
+    bound of one."""
+    return t.i > 0 and reading.figure("claim", t.i - 1) is not None
+
+
+def _only_if(t: Token) -> bool:
+    """Whether ``t`` is the "only" of "only if", "only when", "only where"."""
+    nxt = t.doc[t.i + 1] if t.i + 1 < len(t.doc) else None
+    return nxt is not None and nxt.lower_ in ("if", "when", "where")
+
+
+def _necessary_condition_in(reading: Reading, sentences: set[int]) -> bool:
+    """Whether a matched sentence of the passage opens a condition that must hold
+    (`lexicon.NECESSARY_CONDITIONS`: "provided that", "subject to", "as long as")."""
+    for p in reading.passage:
+        if p.sent.start not in sentences or p.lower_ not in NECESSARY_CONDITIONS:
+            continue
+        after = p.doc[p.i + 1].lower_ if p.i + 1 < len(p.doc) else ""
+        before = p.doc[p.i - 1].lower_ if p.i else ""
+        if p.lower_ in ("provided", "providing") or (p.lower_, after) in CONDITION_PAIRS:
+            return True
+        if p.lower_ == "long" and before in ("as", "so"):
+            return True
+    return False
+
+
+def _quantity(doc: Doc, t: Token) -> str | None:
+    before = doc[t.i - 1].lower_ if t.i > 0 else ""
+    after = doc[t.i + 1].lower_ if t.i + 1 < len(doc) else ""
+    if t.like_num or t.pos_ == "NUM":
+        return None
+    if lemma(t) == "up" and after == "to":
+        return "at_most"
+    two = doc[t.i - 2].lower_ if t.i > 1 else ""
+    found = quantifier_of(lemma(t), before)
+    if before == "be" and two in ("not", "no"):
+        found = quantifier_of(lemma(t), "not be")  # "may not be more than"
+    if found is None and lemma(t) in ("above", "below", "over", "under", "exceed"):
+        # "over 50 miles", "above £100": a bound, as "more than" is
+        return "more" if direction_of(lemma(t)) == "up" else "less"
+    if lemma(t) in BOUND_BY_TIME and found in _TURNED and _counted_back(doc, t):
+        return _TURNED[found]
+    return found
+
+
+_TURNED = {"at_least": "at_most", "at_most": "at_least"}
+_BACK = frozenset({"before", "prior", "ahead", "earlier"})
+
+
+def _counted_back(doc: Doc, t: Token) -> bool:
+    """Whether the time bound ``t`` ("no earlier than") is of a length of time counted back
+    from an event ("no earlier than 7 days before the Completion Date"): the bound turns
+    over, as "at most 7 days before" says."""
+    after = doc[t.i + 1 : t.i + 7]
+    if not after or after[0].lower_ != "than" or not any(x.like_num for x in after):
+        return False
+    return any(x.lower_ in _BACK for x in after[1:])
+
+
+def _quantity_words(t: Token) -> str:
+    doc = t.doc
+    if t.i > 0 and doc[t.i - 1].lower_ in ("at", "no", "not", "up"):
+        return f"{doc[t.i - 1].text} {t.text}"
+    return t.text
