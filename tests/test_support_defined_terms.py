@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from citeproof import Source
-from citeproof.verifier.support.lexicon import NO_DEFINITIONS, defined_terms
+from citeproof.verifier.support.lexicon import NO_DEFINITIONS, defined_terms, terms_defined_around
 from tests.support_runs import support_of
 
 LICENCE = Source(
@@ -400,3 +400,82 @@ def test_a_title_of_dictionary_words_or_beside_a_defined_we_names_no_writer() ->
     assert not defined_terms(
         '# Northgate Bank: Terms\n\n**Lender:** Orrin Finance Ltd ("Orrin", "we")\n\nWe lend.\n'
     ).same("northgate", "we")
+
+
+PLAN = Source(
+    id="plan",
+    kind="document",
+    title="Funeral plan",
+    text=(
+        '**Plan Holder:** Mr Desmond Pike, 3 Mill Lane, Ludlow (the "Plan Holder").\n'
+        "**Plan date:** 12 January 2026.\n"
+        "**Renewal date:** 20 January 2026.\n\n"
+        "6.1 The Plan Holder may cancel within 30 days of the Plan date for a full refund.\n"
+    ),
+)
+
+
+@pytest.mark.parametrize(
+    ("date", "verdict", "rule"),
+    [
+        ("12 January 2026", "supported", "confirmed"),
+        ("20 January 2026", "unconfirmed", "match.same_statement"),
+    ],
+)
+def test_a_term_stands_for_what_its_label_defines(date: str, verdict: str, rule: str) -> None:
+    """ "Plan date: 12 January 2026" gives the clause's "the Plan date" its date; another
+    label's date, on the line right above the clause, is no heading of it."""
+    claim = f"The plan holder may cancel within 30 days of {date} for a full refund [plan]."
+    support = support_of(claim, [PLAN])
+    assert (support.verdict, support.rule) == (verdict, rule), support.reason
+
+
+def test_only_a_term_the_statement_uses_lends_it_its_definition() -> None:
+    assert terms_defined_around("**Plan date:** 12 January 2026.", 16) == ("Plan date",)
+    assert terms_defined_around('Acme heat pump, serial AX-28 (the "Product").', 5) == ("Product",)
+    assert terms_defined_around('Acme Ltd (the "Client", "you").', 0) == ("Client",)
+    assert terms_defined_around("**Date:** 3 May 2026", 10) == ()
+
+
+WAYLEAVE = Source(
+    id="wayleave",
+    kind="document",
+    title="Wayleave offer",
+    text=(
+        '**From:** Pennine Networks plc, Penrith (the "Company", "we").\n'
+        '**To:** Mr Geoffrey and Mrs Ruth Atherley, Ravensgill Farm, Alston (the "Owners", '
+        '"you").\n'
+        '**Copy to:** Mr Dafydd Rowlands (the "Occupier").\n\n'
+        "2.1 We will pay you a one-off signing payment of £250 if the signed wayleave reaches "
+        "us within 28 days.\n"
+    ),
+)
+
+
+@pytest.mark.parametrize(
+    ("party", "verdict"),
+    [("The Atherleys", "supported"), ("The Occupier", "unconfirmed")],
+)
+def test_a_family_named_in_the_plural_is_the_party_its_name_defines(
+    party: str, verdict: str
+) -> None:
+    """ "the Atherleys" are Mr and Mrs Atherley, the "you" the letter pays; the Occupier,
+    defined on the line above the clause, is not who it pays."""
+    claim = (
+        f"{party} will get a one-off payment of £250 if the signed wayleave reaches the Company "
+        "within 28 days [wayleave]."
+    )
+    support = support_of(claim, [WAYLEAVE])
+    assert support.verdict == verdict, support.reason
+    assert support.rule != "model.raised"
+
+
+def test_a_bold_label_is_no_name_and_a_plural_family_is_its_name() -> None:
+    defined = defined_terms(WAYLEAVE.text)
+    assert defined.aliases("copy") == frozenset()
+    assert "rowlands" in defined.aliases("occupier")
+    assert defined.same("atherleys", "owners")
+    assert defined.aliases("atherleys") == defined.aliases("atherley")
+    family = defined_terms('**Family:** Mr Neil and Mrs Debbie Hargreaves (the "Family").\n')
+    assert family.named("Hargreaveses") == "hargreaves"
+    assert family.same("hargreaveses", "family")

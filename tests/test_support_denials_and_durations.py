@@ -503,3 +503,34 @@ def test_a_bare_figure_after_to_keeps_the_length_before_it() -> None:
     assert judged("The committee extended the term to seven years.", FACILITY).verdict != (
         "supported"
     )
+
+
+HOLIDAYS = Source(
+    id="fees",
+    kind="document",
+    title="Club fees",
+    text=(
+        "The late fee does not apply on public holidays. On those days members pay the "
+        "standard rate."
+    ),
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "verdict"),
+    [
+        (
+            "On public holidays the late fee doesn't apply, and members pay the standard rate.",
+            "supported",
+        ),
+        (
+            "On public holidays the late fee applies, and members pay the standard rate.",
+            "unconfirmed",
+        ),
+    ],
+)
+def test_a_light_verb_is_denied_where_its_own_clause_is_said(claim: str, verdict: str) -> None:
+    """ "doesn't apply" is read against the "apply" of the sentence that holds the words of its
+    own clause ("late fee", "public holidays"), not the one that holds most of the claim's."""
+    support = support_of(f"{claim.removesuffix('.')} [fees].", [HOLIDAYS])
+    assert support.verdict == verdict, support.reason

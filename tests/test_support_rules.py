@@ -9,6 +9,7 @@ import pytest
 from citeproof import Policy, Source, answer_to_json, verify
 from citeproof.verifier.support._fact_rules import FACT_RULES
 from citeproof.verifier.support.confirm import RULES, confirm
+from citeproof.verifier.support.confirm._parse import parse
 
 BY_ID = {rule.id: rule for rule in RULES}
 
@@ -356,6 +357,12 @@ def test_a_figure_the_passage_works_out_is_for_a_reader_not_contradicted(
             "unconfirmed",
             "facts.worked",
         ),
+        (  # worked from the claim's own case: a figure the passage does not give
+            "A £20,000 arranged overdraft carries an arrangement fee of £300.",
+            "An arranged overdraft carries an arrangement fee of 1.5% of the limit.",
+            "unconfirmed",
+            "facts.worked",
+        ),
     ],
 )
 def test_a_worked_figure_is_a_sum_a_reader_would_write(
@@ -691,6 +698,28 @@ def test_a_main_verb_no_match_reads_is_denied_on_both_sides_or_neither() -> None
     assert "not" in str(denied["reason"]) or "denies" in str(denied["reason"])
     kept = _judged("The hire charge does not include the cost of the Hirer's drivers.", passage)
     assert kept["verdict"] == "supported"
+
+
+def test_a_root_the_parser_took_for_a_noun_is_still_the_claims_verb() -> None:
+    """The parser reads "transfers" of "Kyle Renshaw transfers to ..." as a noun: it is still
+    the verb the passage denies ("does not transfer"), whatever the fact layer says."""
+    passage = (
+        "4.3 Mr Kyle Renshaw, who cleans the Round as the Seller's subcontractor, is not an "
+        "employee and does not transfer to the Buyer."
+    )
+    outcome = confirm("Kyle Renshaw transfers to the Buyer as an employee.", passage)
+    assert outcome.outcome != "supported"
+    assert "polarity.kept" in {f.rule for f in outcome.findings}
+
+
+def test_a_line_that_ends_in_a_full_stop_ends_its_sentence() -> None:
+    """A passage is its located sentences one per line: the parser would read a definition
+    and the numbered clause after it as one sentence, and lend the clause its party."""
+    doc = parse('Mr Dafydd Rowlands (the "Occupier").\n2.1 We will pay you £250.')
+    assert [s.text.strip() for s in doc.sents] == [
+        'Mr Dafydd Rowlands (the "Occupier").',
+        "2.1 We will pay you £250.",
+    ]
 
 
 def test_a_time_said_of_the_subject_is_part_of_the_statement() -> None:

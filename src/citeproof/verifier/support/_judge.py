@@ -521,7 +521,7 @@ def _as_defined(claim: list[Token], passage: Sequence[Token], text: str) -> list
     defined = defined_terms(text)
     thread = speakers(text)
     keys = {t.key for t in passage}
-    capitals = [p for p in passage if p.text[:1].isupper()]
+    capitals = [p for p in passage if p.text[:1].isupper() or p.text.casefold() in WRITER | READER]
     used_first = sorted(capitals, key=lambda p: defined.defines(p.span[0]))
     out = list(claim)
     for i in named:
@@ -548,6 +548,8 @@ def _as_defined(claim: list[Token], passage: Sequence[Token], text: str) -> list
             )
         if same is not None:
             out[i] = token._replace(key=same.key)
+        elif defined.named(word) != word:  # "the Ashworths": the name the source gives
+            out[i] = token._replace(key=tokenize(defined.named(word))[0].key)
     return out
 
 

@@ -142,6 +142,10 @@ def kept_promise(
             unmatched=unmatched,
             left_out=left_out,
         )
+    if support.verdict in ("partial", "unsupported"):
+        worked = worked_out(request, found, support)  # its figure, one the claim works out
+        if worked is not None:
+            return worked
     score = support.score
     band = support.verdict == "supported"  # the head backs it; the rules could not confirm
     wording = all(f.rule == EVERY_WORD for f in outcome.findings)

@@ -44,12 +44,16 @@ _SHARE = "%"
 
 def worked_out(request: Request, found: Examined, support: ClaimSupport) -> ClaimSupport | None:
     """The fact layer's `contradicted`, `unconfirmed` where each figure it found in conflict
-    is one the claim works out or applies, not another figure: worked out from two figures
-    of the passage or the claim (`worked_from`: a sum the reader must check, rule `WORKED`),
-    or a case of a bound of the passage ("12 years' continuous service" against "at least 10
-    years'", "reaches us at 14:30" against "after 13:00": rule `APPLIED`). The rule is the
-    first figure's. None otherwise."""
+    is one the claim works out or applies, not another figure (and the head's `partial` or
+    `unsupported`, where each figure the passage does not give is one the claim works out or
+    works it out from: "A £20,000 overdraft carries a fee of £300" against "1.5% of the
+    limit"): worked out from two figures of the passage or the claim (`worked_from`: a sum
+    the reader must check, rule `WORKED`), or a case of a bound of the passage ("12 years'
+    continuous service" against "at least 10 years'", "reaches us at 14:30" against "after
+    13:00": rule `APPLIED`). The rule is the first figure's. None otherwise."""
     conflicts = [d for d in support.differences if d.instead is not None]
+    if support.verdict != "contradicted":  # a figure the passage does not give
+        conflicts = [d for d in support.differences if d.kind in ("number", "date")]
     if not conflicts or any(d.kind not in ("number", "date") for d in conflicts):
         return None
     claim = tokenize(request.claim)
@@ -58,24 +62,32 @@ def worked_out(request: Request, found: Examined, support: ClaimSupport) -> Clai
     stated = list(_figures(claim))
     passage = [f for s in found.chosen for f in _figures(s.tokens)]
     ways: list[tuple[str, str]] = []
+    operands: set[tuple[int, int]] = set()  # the claim's own figures a sum is worked from
+    unread: list[tuple[int, int]] = []  # figures no sum gives: each must be an operand
     for d in conflicts:
         own = next((t for t in claim if t.span == d.span and t.value is not None), None)
         if own is None:
             return None
         result = next((f for f in stated if f.span == own.span), None)
         others = [f for f in stated if f.span != own.span]
-        how = (
-            worked_from(result, [*others, *passage])
+        working = (
+            _working(result, [*others, *passage])
             if d.kind == "number" and result is not None
             else None
         )
-        if how:
-            ways.append((WORKED, f"works “{own.text}” out from the passage's ({how})"))
+        if working is not None:
+            operands |= {f.span for f in (working[0], working[2]) if f in others}
+            ways.append((WORKED, f"works “{own.text}” out from the passage's ({_sum(working)})"))
             continue
         bound = _case_of(own, d, text, said) if not _bound(request.claim[: d.span[0]]) else ""
-        if not bound:
+        if bound:
+            ways.append((APPLIED, f"applies the passage's “{bound}” to “{own.text}”"))
+        elif support.verdict == "contradicted":
             return None
-        ways.append((APPLIED, f"applies the passage's “{bound}” to “{own.text}”"))
+        else:  # the claim's own case ("A £20,000 overdraft"), if a sum is worked from it
+            unread.append(own.span)
+    if not ways or any(span not in operands for span in unread):
+        return None
     told = "; ".join(way for _, way in ways)
     checks = {rule for rule, _ in ways}
     what = " or ".join("sums" if r == WORKED else "a case against a bound" for r in sorted(checks))
@@ -104,6 +116,12 @@ def worked_from(result: Figure, operands: Sequence[Figure]) -> str | None:
     two equal operands, work out nothing (a figure said of another thing is the fact
     layer's to read, not a sum); and the operands must measure what the result measures
     (`_gives`)."""
+    working = _working(result, operands)
+    return _sum(working) if working is not None else None
+
+
+def _working(result: Figure, operands: Sequence[Figure]) -> tuple[Figure, str, Figure] | None:
+    """The two of ``operands`` and the sign that give ``result`` (see `worked_from`)."""
     figures = [f for f in operands[:MAX_OPERANDS] if f.value not in (0.0, 1.0)]
     if any(_equal(f.value, result.value) for f in figures):
         return None
@@ -116,8 +134,13 @@ def worked_from(result: Figure, operands: Sequence[Figure]) -> str | None:
                 and _equal(value, result.value)
                 and _gives(a, sign, b) == result.measure
             ):
-                return f"{a.text} {sign} {b.text}"
+                return a, sign, b
     return None
+
+
+def _sum(working: tuple[Figure, str, Figure]) -> str:
+    a, sign, b = working
+    return f"{a.text} {sign} {b.text}"
 
 
 def _results(a: Figure, b: Figure) -> Iterator[tuple[float | None, str]]:

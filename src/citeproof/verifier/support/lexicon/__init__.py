@@ -36,6 +36,7 @@ if typing.TYPE_CHECKING:
         MODALITY,
         NECESSARY_CONDITIONS,
         NEGATORS,
+        OBJECT_CONTROL,
         PER_PERIOD,
         PRICE_NOUNS,
         QUANTIFIERS,
@@ -53,6 +54,7 @@ if typing.TYPE_CHECKING:
         NO_DEFINITIONS,
         DefinedTerms,
         defined_terms,
+        terms_defined_around,
     )
     from citeproof.verifier.support.lexicon._speakers import (
         NO_SPEAKERS,
@@ -89,6 +91,7 @@ _WHERE = {
     "NEGATORS": "citeproof.verifier.support.lexicon._classes",
     "NO_DEFINITIONS": "citeproof.verifier.support.lexicon._defined",
     "NO_SPEAKERS": "citeproof.verifier.support.lexicon._speakers",
+    "OBJECT_CONTROL": "citeproof.verifier.support.lexicon._classes",
     "PER_PERIOD": "citeproof.verifier.support.lexicon._classes",
     "PRICE_NOUNS": "citeproof.verifier.support.lexicon._classes",
     "QUANTIFIERS": "citeproof.verifier.support.lexicon._classes",
@@ -106,6 +109,7 @@ _WHERE = {
     "direction_of": "citeproof.verifier.support.lexicon._classes",
     "quantifier_of": "citeproof.verifier.support.lexicon._classes",
     "speakers": "citeproof.verifier.support.lexicon._speakers",
+    "terms_defined_around": "citeproof.verifier.support.lexicon._defined",
     "wordnet": "citeproof.verifier.support.lexicon._wordnet",
 }
 
@@ -133,6 +137,7 @@ __all__ = [
     "NEGATORS",
     "NO_DEFINITIONS",
     "NO_SPEAKERS",
+    "OBJECT_CONTROL",
     "PER_PERIOD",
     "PRICE_NOUNS",
     "QUANTIFIERS",
@@ -153,5 +158,6 @@ __all__ = [
     "direction_of",
     "quantifier_of",
     "speakers",
+    "terms_defined_around",
     "wordnet",
 ]

@@ -296,6 +296,16 @@ ATTRIBUTION = frozenset(
 """Verbs (and "according to") that only attribute what follows to a source: "the lease
 states that ..." asks the source for what follows, not for the word "states"."""
 
+OBJECT_CONTROL = frozenset(
+    {
+        "advise", "allow", "ask", "authorise", "authorize", "cause", "compel", "direct",
+        "enable", "encourage", "entitle", "expect", "force", "instruct", "invite", "oblige",
+        "order", "permit", "persuade", "remind", "request", "require", "tell", "want", "warn",
+    }
+)  # fmt: skip
+"""Verbs whose object does what follows ("asked Payroll to approve": Payroll approves); after
+any other verb its subject does ("Carers may use your money to buy": the carers buy)."""
+
 LIGHT_VERBS = frozenset(
     {
         "be",

@@ -98,20 +98,57 @@ class DefinedTerms:
     def term_of(self, word: str) -> frozenset[str]:
         """The defined terms ``word`` (folded) is a word of the name of: for "harrowgate"
         the "licensee"; for "licensee" nothing (it is the term)."""
-        return self.terms.get(word.casefold(), frozenset())
+        return self.terms.get(self.named(word), frozenset())
 
     def aliases(self, word: str) -> frozenset[str]:
         """The words ``word`` (folded) is defined as, or defines: for "harrowgate" the
         "licensee"; for "licensee" "harrowgate", "freight", "services"."""
-        return self.pairs.get(word.casefold(), frozenset())
+        return self.pairs.get(self.named(word), frozenset())
 
     def same(self, a: str, b: str) -> bool:
         """Whether words ``a`` and ``b`` name one party by its name and its defined term."""
-        return b.casefold() in self.aliases(a)
+        return self.named(b) in self.aliases(a)
+
+    def named(self, word: str) -> str:
+        """``word`` folded, and a family named in the plural as the name it defines ("the
+        Atherleys" for ``Mr Geoffrey and Mrs Ruth Atherley (the "Owners")``, "the
+        Hargreaveses" for Mr and Mrs Hargreaves)."""
+        folded = word.casefold()
+        if folded in self.pairs:
+            return folded
+        for plural in ("es", "s"):
+            if folded.endswith(plural) and folded[: -len(plural)] in self.terms:
+                return folded[: -len(plural)]
+        return folded
 
 
 NO_DEFINITIONS = DefinedTerms({}, {})
 """A source that defines nothing."""
+
+
+_LABEL = re.compile(
+    r"^[ \t>*_-]*\**\s*(?P<term>[A-Z][A-Za-z-]+(?: [A-Za-z0-9][A-Za-z0-9-]*){0,2})\s*\**\s*:"
+)
+"""A line's label: ``**Plan date:** 12 January 2026``, ``Product: ...``."""
+
+
+def terms_defined_around(line: str, at: int) -> tuple[str, ...]:
+    """The terms ``line`` defines with the words at offset ``at``: its label, before them
+    (``Plan date: 12 January 2026`` defines the "Plan date" as 12 January 2026), or a
+    parenthesis after them (``... air source heat pump, serial number AX28 (the
+    "Product")``). A first- or second-person term ("we", "you") names a party, not a thing:
+    it is never given, nor a mail header (``Date:``, ``To:``)."""
+    terms: list[str] = []
+    for found in _DEFINITION.finditer(line):
+        if found.start() > at:
+            terms.append(found.group("term"))
+            terms += [more.group("term") for more in _MORE.finditer(found.group("more"))]
+    label = _LABEL.match(line)
+    if label is not None and label.end() <= at:
+        terms.append(label.group("term"))
+    return tuple(
+        t for t in terms if t.casefold() not in FIRST_PERSON | SECOND_PERSON | MAIL_HEADERS
+    )
 
 
 @lru_cache(maxsize=CACHED)
@@ -195,15 +232,17 @@ def _titled_writer(text: str, spans: list[tuple[int, int]]) -> list[tuple[str, s
 
 def _defined_name(text: str, at: int) -> str:
     """The name a parenthesis at ``at`` defines: the last bold name on its line since the
-    previous parenthesis, else the capitalised words right before it; on a heading line
-    (``**Employer:** Ostrander Foods Ltd (the "Company")``), the heading's name."""
+    previous parenthesis (not a bold label ending in a colon), else the capitalised words
+    right before it; on a heading line (``**Employer:** Ostrander Foods Ltd (the
+    "Company")``), the heading's name."""
     line_start = text.rfind("\n", 0, at) + 1
     start = max(line_start, at - _LOOK_BACK, text.rfind(")", 0, at) + 1)
     window = text[start:at]
     heading = _HEADING.match(text, line_start, at)
     if heading:  # "**Employer:** Ostrander Foods Ltd (the "Company")": the heading's name
         return _heading_name(heading)
-    bold = list(_BOLD.finditer(window))
+    # A bold label is no name ("**Copy to:** Mr Dafydd Rowlands (the "Occupier")").
+    bold = [b for b in _BOLD.finditer(window) if not b.group("name").rstrip().endswith(":")]
     if bold:
         return bold[-1].group("name")
     words = window.rstrip().split()
