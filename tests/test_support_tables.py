@@ -10,7 +10,7 @@ import pytest
 
 from citeproof import Source, answer_to_json, verify
 from citeproof.sources import read_source_file
-from citeproof.verifier.support.confirm import rows_of
+from citeproof.verifier.support.confirm import another_column, rows_of
 from tests.mailfixtures import docx_bytes
 
 RENTAL = """# Hire agreement
@@ -181,6 +181,19 @@ def test_a_table_read_as_one_sentence_is_read_row_by_row() -> None:
     assert _judged("A5 single-sided flyers are £52 for 250 copies.", PRICES)["verdict"] != (
         "supported"
     )
+
+
+def test_a_figure_under_another_column_than_the_claim_names_is_never_confirmed() -> None:
+    """The sentence rules read a table as a run of words; the figure a claim gives must stand
+    under the column it names ("£52" is the 500-copy price, not the 250-copy one), whichever
+    rule would confirm it."""
+    start = PRICES.index("| Product")
+    rows = rows_of(PRICES, (start, PRICES.index("\n\nDelivery")))
+    assert another_column("A5 single-sided flyers are £52 for 250 copies.", rows) == (
+        "the table gives “£52” under “500 copies”, not under the column the claim names"
+    )
+    assert another_column("A5 single-sided flyers are £52 for 500 copies.", rows) is None
+    assert another_column("Matt business cards are £29 for 250 copies.", rows) is None
 
 
 CUSTOMS = """# Customs charges

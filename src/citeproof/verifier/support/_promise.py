@@ -20,6 +20,7 @@ from citeproof.verifier.support.confirm import (
     TABLE_ROW,
     Confirmation,
     Denial,
+    another_column,
     confirm,
     read_denial,
     restated_exception,
@@ -43,6 +44,8 @@ could not match is `supported` (rule `model.raised`). On every tune half false `
 stays at most 2% from 0.6 up (0.5: 3.0% on AttributionBench); 0.7 keeps a margin
 (docs/measurements.md, "The claim table")."""
 RAISED = "model.raised"
+FIGURE_ATTACHED = "figure.attached"
+"""The rule id of a figure read under another column of a table row than the claim names."""
 READ_CHARS = 2000
 """The passage the model reads, at most: its located sentences."""
 
@@ -124,6 +127,9 @@ def kept_promise(
     deciding = outcome.deciding
     unmatched, left_out = outcome.unmatched, outcome.left_out
     if outcome.outcome == "supported":
+        clash = _column_clash(request, support, ordered, backed)
+        if clash is not None:
+            return clash
         return dataclasses.replace(
             support,
             verdict="supported",
@@ -153,6 +159,9 @@ def kept_promise(
     if model is not None:
         (read,) = model.score([(passage[:READ_CHARS], request.claim)])
         score = read.entails
+        clash = _column_clash(request, support, ordered, backed)
+        if clash is not None:
+            return clash
         if read.entails >= RAISE_AT:
             words = ", ".join(f"“{w}”" for w in unmatched)
             return dataclasses.replace(
@@ -175,6 +184,25 @@ def kept_promise(
         rule=deciding.rule,
         unmatched=unmatched,
         left_out=left_out,
+    )
+
+
+def _column_clash(
+    request: Request, support: ClaimSupport, ordered: Sequence[Sentence], backed: Sequence[Span]
+) -> ClaimSupport | None:
+    """``support`` made `unconfirmed` (rule `FIGURE_ATTACHED`) where the claim gives a figure
+    of a table row's cell under one heading and names another column of the row
+    (`another_column`): the sentence rules read a table as a run of words. None otherwise."""
+    text = request.source.text
+    rows = [row for s in ordered for row in rows_of(text, s.span)]
+    clash = another_column(request.claim, rows, backed, text) if rows else None
+    if clash is None:
+        return None
+    return dataclasses.replace(
+        support,
+        verdict="unconfirmed",
+        reason=f"citeproof could not confirm this: {clash}",
+        rule=FIGURE_ATTACHED,
     )
 
 

@@ -24,6 +24,7 @@ if typing.TYPE_CHECKING:
         TABLE_ROW,
         Row,
         RowStatement,
+        another_column,
         rows_of,
         table_row,
     )
@@ -42,6 +43,7 @@ _WHERE = {
     "confirm": "citeproof.verifier.support.confirm._confirm",
     "read_denial": "citeproof.verifier.support.confirm._confirm",
     "restated_exception": "citeproof.verifier.support.confirm._confirm",
+    "another_column": "citeproof.verifier.support.confirm._table",
     "rows_of": "citeproof.verifier.support.confirm._table",
     "table_row": "citeproof.verifier.support.confirm._table",
 }
@@ -59,6 +61,7 @@ __all__ = [
     "Row",
     "RowStatement",
     "Rule",
+    "another_column",
     "confirm",
     "read_denial",
     "restated_exception",

@@ -36,7 +36,9 @@ class FigureAttached:
         "said of that noun (“an upfront fee of £120,000 ..., and a milestone payment of "
         "£80,000”: not a “£120,000 milestone payment”). An amount said of two things joined "
         "by “and”, the other with no amount of its own, is not said of one of them (“the six "
-        "chairs and the two desks, £2,068 in total”)."
+        "chairs and the two desks, £2,068 in total”). A figure of a table row's cell stands "
+        "under the column the claim names, whichever rule would confirm the claim (“£52 for "
+        "250 copies” where £52 is under “500 copies”: `confirm.another_column`)."
     )
     example = (
         "Facility B carries a Margin of 2.75% per annum.",

@@ -164,6 +164,45 @@ def table_row(
     return None
 
 
+def another_column(
+    claim: str,
+    rows: Sequence[Row],
+    quoted: Sequence[Span] = (),
+    source: str = "",
+) -> str | None:
+    """Why ``claim`` misreads a row of ``rows``, or None: it gives a figure of a cell under one
+    heading and names another column of the row ("£52 for 250 copies" where £52 stands under
+    "500 copies"). The sentence rules read a table as a run of words; this reads its columns.
+    """
+    for row in rows:
+        text, parts = _text(row)
+        reading = read(claim, text, quoted, source)
+        hits = {
+            i: {
+                p
+                for m in reading.candidates.get(i, ())
+                if m.passage is not None
+                and (p := _part(parts, reading.passage[m.passage].idx)) is not None
+            }
+            for i in reading.content
+        }
+        figures = [i for i in hits if reading.figure("claim", i) is not None]
+        if not any(p.kind == "cell" for i in figures for p in hits[i]):
+            continue  # no figure of the claim stands in this row
+        given = {p.column for found in hits.values() for p in found if p.kind == "cell"}
+        if _names_another(reading, parts, hits, given):
+            at = next(i for i in figures if any(p.kind == "cell" for p in hits[i]))
+            sign = reading.claim[at - 1].text if at and reading.claim[at - 1].is_currency else ""
+            said = sign + reading.claim[at].text
+            under = ", ".join(
+                f"“{row.heading[p.column]}”"
+                for p in sorted(hits[at], key=lambda p: p.column)
+                if p.kind == "cell"
+            )
+            return f"the table gives “{said}” under {under}, not under the column the claim names"
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class _Part:
     kind: str  # "key": the first cell; "keyhead": its heading; "heading" or "cell" of `column`
