@@ -40,10 +40,10 @@ _WHERE = {
     "RowStatement": "citeproof.verifier.support.confirm._table",
     "Rule": "citeproof.verifier.support.confirm._finding",
     "TABLE_ROW": "citeproof.verifier.support.confirm._table",
+    "another_column": "citeproof.verifier.support.confirm._table",
     "confirm": "citeproof.verifier.support.confirm._confirm",
     "read_denial": "citeproof.verifier.support.confirm._confirm",
     "restated_exception": "citeproof.verifier.support.confirm._confirm",
-    "another_column": "citeproof.verifier.support.confirm._table",
     "rows_of": "citeproof.verifier.support.confirm._table",
     "table_row": "citeproof.verifier.support.confirm._table",
 }
