@@ -479,3 +479,14 @@ def test_a_bold_label_is_no_name_and_a_plural_family_is_its_name() -> None:
     family = defined_terms('**Family:** Mr Neil and Mrs Debbie Hargreaves (the "Family").\n')
     assert family.named("Hargreaveses") == "hargreaves"
     assert family.same("hargreaveses", "family")
+
+
+def test_a_later_parenthesis_of_a_heading_line_defines_the_name_before_it() -> None:
+    """The heading's name is the party of the line's first parenthesis only: "the Council"
+    is Haverleigh Town Council, not the Association the heading names."""
+    defined = defined_terms(
+        '**Association:** Ellerby Road Allotment Association (the "Association"), which rents '
+        'the site from Haverleigh Town Council (the "Council").\n'
+    )
+    assert defined.aliases("council") == frozenset({"haverleigh", "town"})
+    assert "council" not in defined.aliases("ellerby")

@@ -712,6 +712,27 @@ def test_a_root_the_parser_took_for_a_noun_is_still_the_claims_verb() -> None:
     assert "polarity.kept" in {f.rule for f in outcome.findings}
 
 
+@pytest.mark.parametrize(("subject", "found"), [("Any account", True), ("Annual accounts", False)])
+def test_a_figure_of_a_relative_clause_is_said_of_its_antecedent(subject: str, found: bool) -> None:
+    """ "except Annual accounts, which may have two" gives two of the Annual accounts."""
+    passage = (
+        "Each account may have one bike out at a time, except Annual accounts, which may have two."
+    )
+    outcome = confirm(f"{subject} can have two bikes out at once.", passage)
+    attached = [f.message for f in outcome.findings if f.rule == "figure.attached"]
+    assert bool(attached) is found, outcome.findings
+    if found:
+        assert attached == ["the passage gives “two” of “Annual accounts”, not of “account”"]
+
+
+def test_the_reported_clauses_light_verb_carries_its_modal() -> None:
+    """ "Gareth said Halden must make its next booking by 30 June": the reported clause's
+    "must make" is an obligation the passage's "if it's made by 30 June" does not state."""
+    passage = "We'll take 10% off your next booking with us if it's made by 30 June."
+    outcome = confirm("Gareth said Halden must make its next booking with us by 30 June.", passage)
+    assert "modality.kept" in {f.rule for f in outcome.findings}
+
+
 def test_a_line_that_ends_in_a_full_stop_ends_its_sentence() -> None:
     """A passage is its located sentences one per line: the parser would read a definition
     and the numbered clause after it as one sentence, and lend the clause its party."""

@@ -9,7 +9,13 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from citeproof.verifier.support.confirm._reading import Reading, lead_in, lemma, statement
-from citeproof.verifier.support.lexicon import LIGHT_VERBS, MODALITY, OBJECT_CONTROL, Deontic
+from citeproof.verifier.support.lexicon import (
+    ATTRIBUTION,
+    LIGHT_VERBS,
+    MODALITY,
+    OBJECT_CONTROL,
+    Deontic,
+)
 
 if TYPE_CHECKING:
     from spacy.tokens import Token
@@ -220,10 +226,13 @@ def _light_roots(reading: Reading) -> Iterator[tuple[Token, Token]]:
     stop word: "The policy applies to purchases of energy", "The fee includes bar staff"), and each
     verb of the same lemma in the passage's statement that holds most of the claim's matches
     ("It does not apply to: ... (b) purchases of energy"): said, or denied, of what the
-    claim matches. Where the root's own clause has matches, only they count: "On those
+    claim matches; in a claim that reports a statement ("Gareth said Halden must make ..."),
+    the reported clause's verb. Where the root's own clause has matches, only they count: "On those
     nights the rate doesn't apply, and Ostrander is offered 15% off" has its "apply" where
     "nights" and "rate" are, not where "offered" is."""
     root = next((t for t in reading.claim if t.dep_ == "ROOT"), None)
+    if root is not None and lemma(root) in ATTRIBUTION:  # "Gareth said Halden must make ..."
+        root = next((c for c in root.children if c.dep_ == "ccomp"), root)
     if root is None or root.pos_ not in ("VERB", "AUX") or root.i in reading.matches:
         return
     lem = lemma(root)

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from citeproof.verifier.support.confirm._cells import beside_another, cell_at
-from citeproof.verifier.support.confirm._clauses import _words, own
+from citeproof.verifier.support.confirm._clauses import _role, _words, own
 from citeproof.verifier.support.confirm._finding import Finding
 from citeproof.verifier.support.confirm._reading import Match, Reading, lemma
 
@@ -93,6 +93,7 @@ class FigureAttached:
                         )
                         break
             yield from self._in_its_cell(reading, i, passage[m.passage])
+            yield from self._of_an_antecedent(reading, i, passage[m.passage])
             yield from self._governed(reading, i, ours)
             joined = _left_out_conjunct(reading, i, ours) if unit else None
             if joined is not None:
@@ -121,6 +122,31 @@ class FigureAttached:
                 f"the cell gives “{reading.claim[i].text}” for other words than "
                 f"“{said}”, which stands by another figure",
             )
+
+    def _of_an_antecedent(self, reading: Reading, i: int, figure: Token) -> Iterator[Finding]:
+        """A figure of a relative clause is said of the clause's antecedent ("except Annual
+        accounts, which may have two"): the claim must say it of what it matches that
+        antecedent to, not of another ("Any account can have two bikes")."""
+        verb = _verb_above(figure)
+        if verb is None or verb.dep_ != "relcl":
+            return
+        antecedent = verb.head
+        doer = _verb_above(reading.claim[i])
+        subject = None if doer is None else _role(doer, "doer")
+        if subject is None:
+            return
+        theirs = reading.matched(subject.i)
+        if theirs is None or theirs.i in own(antecedent) or antecedent.i in own(theirs):
+            return
+        phrase = sorted(own(antecedent, frozenset({"relcl", "punct"})))
+        said = _words(antecedent.doc[k] for k in phrase)
+        yield Finding(
+            self.id,
+            "unconfirmed",
+            reading.claim[i].text,
+            said,
+            f"the passage gives “{figure.text}” of “{said}”, not of “{subject.text}”",
+        )
 
     def _governed(self, reading: Reading, i: int, ours: Token) -> Iterator[Finding]:
         verb = _verb_above(reading.claim[i])

@@ -158,7 +158,8 @@ class SameModality:
         "an obligation what the passage says will be done (“will pay”). A "
         "permission against a prohibition, or an obligation against a prohibition, "
         "contradicts. The verb of an item of a list carries the modal its lead-in ends on "
-        "(“The Directors must: (b) tell the auditor of any fraud ...”)."
+        "(“The Directors must: (b) tell the auditor of any fraud ...”). So does a main verb "
+        "no match reads (a light verb: “must make the booking” against “if it's made”)."
     )
     example = (
         "The Tenant may sublet the Premises.",
@@ -167,7 +168,7 @@ class SameModality:
     )
 
     def check(self, reading: Reading) -> Iterator[Finding]:
-        for ours, theirs in _predicates(reading):
+        for ours, theirs in [*_predicates(reading), *_light_roots(reading)]:
             a, b = deontic(ours), deontic(theirs)
             if _compatible(a, b) or (a == "obligation" and _undertaken(theirs)):
                 continue

@@ -233,13 +233,15 @@ def _titled_writer(text: str, spans: list[tuple[int, int]]) -> list[tuple[str, s
 def _defined_name(text: str, at: int) -> str:
     """The name a parenthesis at ``at`` defines: the last bold name on its line since the
     previous parenthesis (not a bold label ending in a colon), else the capitalised words
-    right before it; on a heading line (``**Employer:** Ostrander Foods Ltd (the
-    "Company")``), the heading's name."""
+    right before it; for the first parenthesis of a heading line (``**Employer:** Ostrander
+    Foods Ltd (the "Company")``), the heading's name: a later one defines what stands before
+    it ("... which rents the site from Haverleigh Town Council (the "Council")")."""
     line_start = text.rfind("\n", 0, at) + 1
     start = max(line_start, at - _LOOK_BACK, text.rfind(")", 0, at) + 1)
     window = text[start:at]
     heading = _HEADING.match(text, line_start, at)
-    if heading:  # "**Employer:** Ostrander Foods Ltd (the "Company")": the heading's name
+    first = text.rfind(")", line_start, at) < 0  # the line's first parenthesis
+    if heading and first:  # "**Employer:** Ostrander Foods Ltd (the "Company")": its name
         return _heading_name(heading)
     # A bold label is no name ("**Copy to:** Mr Dafydd Rowlands (the "Occupier")").
     bold = [b for b in _BOLD.finditer(window) if not b.group("name").rstrip().endswith(":")]
