@@ -159,7 +159,8 @@ class SameModality:
         "permission against a prohibition, or an obligation against a prohibition, "
         "contradicts. The verb of an item of a list carries the modal its lead-in ends on "
         "(“The Directors must: (b) tell the auditor of any fraud ...”). So does a main verb "
-        "no match reads (a light verb: “must make the booking” against “if it's made”)."
+        "no match reads, where it binds (a light verb: “must make the booking” against “if "
+        "it's made”; not the “may” of “may include”)."
     )
     example = (
         "The Tenant may sublet the Premises.",
@@ -168,7 +169,10 @@ class SameModality:
     )
 
     def check(self, reading: Reading) -> Iterator[Finding]:
-        for ours, theirs in [*_predicates(reading), *_light_roots(reading)]:
+        # A light verb's "may" is as often what can be ("may include") as a permission:
+        # only its obligations and prohibitions are read ("must make" against "if it's made").
+        light = [(a, b) for a, b in _light_roots(reading) if deontic(a) in _BINDING]
+        for ours, theirs in [*_predicates(reading), *light]:
             a, b = deontic(ours), deontic(theirs)
             if _compatible(a, b) or (a == "obligation" and _undertaken(theirs)):
                 continue
@@ -185,6 +189,7 @@ class SameModality:
 
 
 _CONFLICTS = [{"permission", "prohibition"}, {"obligation", "prohibition"}]
+_BINDING = frozenset({"obligation", "prohibition"})
 
 
 def _same_doer(reading: Reading, ours: Token, theirs: Token) -> bool:
