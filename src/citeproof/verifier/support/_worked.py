@@ -79,10 +79,15 @@ def worked_out(request: Request, found: Examined, support: ClaimSupport) -> Clai
             operands |= {f.span for f in (working[0], working[2]) if f in others}
             ways.append((WORKED, f"works “{own.text}” out from the passage's ({_sum(working)})"))
             continue
-        bound = _case_of(own, d, text, said) if not _bound(request.claim[: d.span[0]]) else ""
+        against = support.verdict == "contradicted"  # a bound the passage sets in its place
+        bound = (
+            _case_of(own, d, text, said)
+            if against and not _bound(request.claim[: d.span[0]])
+            else ""
+        )
         if bound:
             ways.append((APPLIED, f"applies the passage's “{bound}” to “{own.text}”"))
-        elif support.verdict == "contradicted":
+        elif against:
             return None
         else:  # the claim's own case ("A £20,000 overdraft"), if a sum is worked from it
             unread.append(own.span)
