@@ -159,9 +159,9 @@ def kept_promise(
     if model is not None:
         (read,) = model.score([(passage[:READ_CHARS], request.claim)])
         score = read.entails
-        clash = _column_clash(request, support, ordered, backed)
+        clash = _column_clash(request, support, ordered, backed) if score >= RAISE_AT else None
         if clash is not None:
-            return clash
+            return dataclasses.replace(clash, score=score)
         if read.entails >= RAISE_AT:
             words = ", ".join(f"“{w}”" for w in unmatched)
             return dataclasses.replace(
