@@ -20,6 +20,7 @@ from citeproof.verifier.support.confirm import (
     TABLE_ROW,
     Confirmation,
     Denial,
+    Row,
     another_column,
     confirm,
     read_denial,
@@ -193,9 +194,8 @@ def _column_clash(
     """``support`` made `unconfirmed` (rule `FIGURE_ATTACHED`) where the claim gives a figure
     of a table row's cell under one heading and names another column of the row
     (`another_column`): the sentence rules read a table as a run of words. None otherwise."""
-    text = request.source.text
-    rows = [row for s in ordered for row in rows_of(text, s.span)]
-    clash = another_column(request.claim, rows, backed, text) if rows else None
+    rows = _rows(request, ordered)
+    clash = another_column(request.claim, rows, backed, request.source.text) if rows else None
     if clash is None:
         return None
     return dataclasses.replace(
@@ -227,14 +227,18 @@ def _in_a_row(
 ) -> ClaimSupport | None:
     """``support`` made `supported` by a table row of its located sentences (rule
     `TABLE_ROW`), or None: no row states the claim under its headings."""
-    text = request.source.text
-    rows = [row for s in ordered for row in rows_of(text, s.span)]
-    stated = table_row(request.claim, rows, backed, text) if rows else None
+    rows = _rows(request, ordered)
+    stated = table_row(request.claim, rows, backed, request.source.text) if rows else None
     if stated is None:
         return None
     return dataclasses.replace(
         support, verdict="supported", reason=stated.reason, rule=TABLE_ROW, differences=()
     )
+
+
+def _rows(request: Request, ordered: Sequence[Sentence]) -> list[Row]:
+    """The table rows the located sentences span, each with its table's heading row."""
+    return [row for s in ordered for row in rows_of(request.source.text, s.span)]
 
 
 ESCALATED = "escalated"
