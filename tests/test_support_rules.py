@@ -733,6 +733,20 @@ def test_the_reported_clauses_light_verb_carries_its_modal() -> None:
     assert "modality.kept" in {f.rule for f in outcome.findings}
 
 
+@pytest.mark.parametrize(
+    ("subject", "found"), [("All members", True), ("All contractor members", False)]
+)
+def test_all_of_a_subject_the_passage_narrows_is_not_said(subject: str, found: bool) -> None:
+    """ "Contractor members receive ..." says nothing of all members; its "each membership
+    year" quantifies the years, not the members."""
+    passage = "Contractor members receive up to 5 hours of free advice in each membership year."
+    claim = f"{subject} get up to 5 hours of free advice in each membership year."
+    findings = [f.message for f in confirm(claim, passage).findings if f.rule == "quantity.kept"]
+    assert findings == (
+        ["the passage says it of “Contractor members”, not of “All”"] if found else []
+    )
+
+
 def test_a_line_that_ends_in_a_full_stop_ends_its_sentence() -> None:
     """A passage is its located sentences one per line: the parser would read a definition
     and the numbered clause after it as one sentence, and lend the clause its party."""

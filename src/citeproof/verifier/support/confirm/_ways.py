@@ -283,7 +283,9 @@ class SameQuantity:
         "time bound of a length counted back from an event turns over: “no earlier than 7 "
         "days before” is at most 7 days); where the passage quantifies the thing the "
         "claim's word quantifies, in that noun phrase (“every one of the entries” against “a "
-        "sample of at least one in ten of your entries”)."
+        "sample of at least one in ten of your entries”). “All” of a subject the passage "
+        "narrows with a word the claim does not match is not said (“All members” against "
+        "“Contractor members receive ...”)."
     )
     example = (
         "The Landlord must give at least 30 days' notice.",
@@ -306,6 +308,16 @@ class SameQuantity:
                 continue
             if q in ("more", "less") and _difference(reading, t):
                 continue  # "8% more than in Q2 2024": a change, `direction.kept`'s
+            narrowed = _narrowed(reading, t) if q in _ALL else None
+            if narrowed is not None:
+                yield Finding(
+                    self.id,
+                    "unconfirmed",
+                    _quantity_words(t),
+                    narrowed,
+                    f"the passage says it of “{narrowed}”, not of “{_quantity_words(t)}”",
+                )
+                continue
             near = _quantities_of(reading, t)  # the passage's, of what the claim quantifies
             said = near if near else theirs
             if q in said or (q in _ALL and said & _ALL):
@@ -322,6 +334,30 @@ class SameQuantity:
 
 
 _ALL = {"all", "any"}
+
+
+def _narrowed(reading: Reading, t: Token) -> str | None:
+    """The passage's subject where the claim's universal determiner ``t`` ("All members")
+    quantifies a subject the passage narrows with a word the claim does not match
+    ("Contractor members receive ..."), unquantified: the claim widens it. None otherwise."""
+    noun = t.head
+    if t.dep_ not in ("det", "predet") or noun.dep_ not in ("nsubj", "nsubjpass"):
+        return None
+    theirs = reading.matched(noun.i)
+    if theirs is None or theirs.dep_ not in ("nsubj", "nsubjpass"):
+        return None
+    if any(_quantity(reading.passage, c) is not None for c in theirs.children):
+        return None
+    narrowing = [
+        c
+        for c in theirs.children
+        if c.dep_ in ("compound", "amod")
+        and c.pos_ in ("NOUN", "PROPN", "ADJ")
+        and c.i not in reading.placed
+    ]
+    if not narrowing:
+        return None
+    return _words(sorted([*narrowing, theirs], key=lambda w: w.i))
 
 
 def _quantities_of(reading: Reading, t: Token) -> set[str]:
