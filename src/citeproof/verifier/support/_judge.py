@@ -546,10 +546,11 @@ def _as_defined(claim: list[Token], passage: Sequence[Token], text: str) -> list
                 ),
                 None,
             )
+        family = defined.named(word)
         if same is not None:
             out[i] = token._replace(key=same.key)
-        elif defined.named(word) != word:  # "the Ashworths": the name the source gives
-            out[i] = token._replace(key=tokenize(defined.named(word))[0].key)
+        elif family != word:  # "the Ashworths": the name the source gives
+            out[i] = token._replace(key=tokenize(family)[0].key)
     return out
 
 

@@ -177,20 +177,11 @@ def another_column(
     for row in rows:
         text, parts = _text(row)
         reading = read(claim, text, quoted, source)
-        hits = {
-            i: {
-                p
-                for m in reading.candidates.get(i, ())
-                if m.passage is not None
-                and (p := _part(parts, reading.passage[m.passage].idx)) is not None
-            }
-            for i in reading.content
-        }
+        hits = {i: _placed(reading, parts, i) for i in reading.content}
         figures = [i for i in hits if reading.figure("claim", i) is not None]
         if not any(p.kind == "cell" for i in figures for p in hits[i]):
             continue  # no figure of the claim stands in this row
-        given = {p.column for found in hits.values() for p in found if p.kind == "cell"}
-        if _names_another(reading, parts, hits, given):
+        if _names_another(reading, parts, hits, _given(hits)):
             at = next(i for i in figures if any(p.kind == "cell" for p in hits[i]))
             sign = reading.claim[at - 1].text if at and reading.claim[at - 1].is_currency else ""
             said = sign + reading.claim[at].text
@@ -232,19 +223,15 @@ def _stated(claim: str, row: Row, quoted: Sequence[Span], source: str) -> RowSta
         return None
     hits: dict[int, set[_Part]] = {}
     for i in reading.content:
-        found = reading.candidates.get(i)
-        if found is None:  # matched by its verified quote
+        if i not in reading.candidates:  # matched by its verified quote
             continue
-        where = {
-            _part(parts, reading.passage[m.passage].idx) for m in found if m.passage is not None
-        }
-        hits[i] = {p for p in where if p is not None}
+        hits[i] = _placed(reading, parts, i)
         token = reading.claim[i]
         if not hits[i] and not (token.pos_ == "VERB" and lemma(token) in STATING_VERBS):
             return None
     if not _key_matched(reading, parts, hits):
         return None
-    given = {p.column for found in hits.values() for p in found if p.kind == "cell"}
+    given = _given(hits)
     named = {p.column for found in hits.values() for p in found if p.kind == "heading"}
     if _names_another(reading, parts, hits, given) or _beside_another(reading, parts, hits):
         return None
@@ -307,6 +294,18 @@ def _beside_another(reading: Reading, parts: list[_Part], hits: dict[int, set[_P
             if beside_another(reading, i, at, (part.start, part.end)) is not None:
                 return True
     return False
+
+
+def _placed(reading: Reading, parts: list[_Part], i: int) -> set[_Part]:
+    """The parts of the row (first cell, headings, cells) claim token ``i`` is matched in."""
+    found = reading.candidates.get(i, ())
+    where = (_part(parts, reading.passage[m.passage].idx) for m in found if m.passage is not None)
+    return {p for p in where if p is not None}
+
+
+def _given(hits: dict[int, set[_Part]]) -> set[int]:
+    """The columns whose cells the claim's words are matched in: the values it gives."""
+    return {p.column for found in hits.values() for p in found if p.kind == "cell"}
 
 
 def _part(parts: list[_Part], at: int) -> _Part | None:
