@@ -292,35 +292,41 @@ LETTING = Source(
 
 
 @pytest.mark.parametrize(
-    ("claim", "source", "says"),
+    ("claim", "source", "says", "rule"),
     [
         pytest.param(
             "Harrowgate Access will apply to North Craven Council for the scaffold licence.",
             SCAFFOLD,
             None,
+            "confirmed",
             id="a-light-verb-the-contractor",
         ),
         pytest.param(
             "Pemberton & Vane will apply to North Craven Council for the scaffold licence.",
             SCAFFOLD,
             "the passage says “We” does this (“apply”)",
+            "roles.kept",
             id="a-light-verb-the-hirer",
         ),
         pytest.param(
             "Kingsbridge Lettings must register the deposit with the Tenancy Deposit Scheme.",
             LETTING,
             None,
+            "confirmed",
             id="two-subjects-the-agent",
         ),
         pytest.param(
             "Dr and Mrs Okafor must register the deposit with the Tenancy Deposit Scheme.",
             LETTING,
             "“Dr Mrs Okafor” is in another sentence of the passage",
+            "match.same_statement",
             id="two-subjects-the-landlord",
         ),
     ],
 )
-def test_the_doer_is_the_passages_own(claim: str, source: Source, says: str | None) -> None:
+def test_the_doer_is_the_passages_own(
+    claim: str, source: Source, says: str | None, rule: str
+) -> None:
     """ "apply" carries little of its own, so no match reads it; the passage's "We" (the
     Contractor) still does it, and a claim naming the Hirer, whose name stands in the
     signature line, is not confirmed. The Landlord's heading line is a sentence of its own,
@@ -329,8 +335,8 @@ def test_the_doer_is_the_passages_own(claim: str, source: Source, says: str | No
     says."""
     support = support_of(f"{claim} [{source.id}]", [source])
     assert (support.verdict == "supported") is (says is None), support
+    assert support.rule == rule
     if says is not None:
-        assert support.rule in ("roles.kept", "match.same_statement")
         assert says in support.reason
 
 
