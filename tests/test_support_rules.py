@@ -905,6 +905,57 @@ def test_a_time_said_of_the_subject_is_part_of_the_statement() -> None:
             "the passage says “once”, not “until”",
             id="until-for-once",
         ),
+        pytest.param(  # a prefix the parser splits off denies the word
+            "The Client gets an exclusive right to use the photographs.",
+            "3.1 The Photographer grants the Client a non-exclusive right to use the photographs.",
+            "match.opposite",
+            "the passage says “non-exclusive”, not “exclusive”",
+            id="non-prefix",
+        ),
+        pytest.param(  # the claim's denial is the passage's own, not its exception's
+            "If a pallet is damaged by a step the driver didn't report, the driver has to pay "
+            "for the repair.",
+            "4.2 If a pallet is damaged by a step that was not reported, the driver must pay "
+            "the cost of repair, unless the driver could not reasonably have seen the step.",
+            "condition.kept",
+            "the claim leaves out the passage's condition “unless the driver could not "
+            "reasonably have seen the step”",
+            id="denial-of-its-own",
+        ),
+        pytest.param(  # the subject's word restates no word of the condition
+            "Staff on fixed-term contracts can use the gym as long as they are 18 or over and "
+            "have finished induction.",
+            "2.1 You may use the gym if you are a permanent employee aged 18 or over and have "
+            "finished your induction.\nStaff on a fixed-term contract may use the gym only if "
+            "the contract runs for at least three months.",
+            "condition.kept",
+            "the claim leaves out the passage's condition “only if the contract runs for at "
+            "least three months”",
+            id="condition-of-the-subject-statement",
+        ),
+        pytest.param(  # a figure counted over each of something
+            "A member may bring a guest no more than four times over the whole year.",
+            "5.1 Members may bring guests throughout the year, but no more than four times in "
+            "any one month.",
+            "figure.attached",
+            "the passage gives “four” in any one month, which the claim leaves out",
+            id="counted-over-each",
+        ),
+        pytest.param(  # the parties crossed round a verb no match reads
+            "The night desk has to contact the host if a guest has not arrived by 22:00.",
+            "5.1 The host must tell the night desk if a guest has not arrived by 22:00.",
+            "roles.kept",
+            "the passage says “The host” does this (“tell”) to “the night desk”, not the other way",
+            id="crossed-round-another-verb",
+        ),
+        pytest.param(  # a number of them is some of them
+            "All 12 chairs arrived with scratched legs.",
+            "Three of the 12 chairs arrived with scratched legs, and we will replace any "
+            "damaged chair.",
+            "quantity.kept",
+            "the passage does not say “All”",
+            id="all-for-a-number-of-them",
+        ),
     ],
 )
 def test_what_a_quantity_figure_or_time_is_said_of_is_kept(
@@ -917,6 +968,21 @@ def test_what_a_quantity_figure_or_time_is_said_of_is_kept(
     assert outcome.outcome != "supported"
     assert says in [f.message for f in outcome.findings if f.rule == rule], outcome.findings
     assert _judged(claim, passage)["verdict"] != "supported"
+
+
+def test_a_part_said_of_a_part_and_parties_the_right_way_round_are_not_held_back() -> None:
+    """The readings above find only what they are for: "Three of the 12 chairs" is said of
+    three, and a verb no match reads between the passage's own doer and object crosses
+    nothing."""
+    passage = "Three of the 12 chairs arrived with scratched legs."
+    assert confirm("Three of the 12 chairs arrived with scratched legs.", passage).outcome == (
+        "supported"
+    )
+    outcome = confirm(
+        "The host has to contact the night desk if a guest has not arrived by 22:00.",
+        "5.1 The host must tell the night desk if a guest has not arrived by 22:00.",
+    )
+    assert [f.rule for f in outcome.findings] == ["match.every_word"], outcome.findings
 
 
 EXTRAS = (

@@ -10,7 +10,7 @@ import pytest
 
 from citeproof import Source, answer_to_json, verify
 from citeproof.sources import read_source_file
-from citeproof.verifier.support.confirm import another_column, rows_of
+from citeproof.verifier.support.confirm import another_column, another_row, rows_of
 from tests.mailfixtures import docx_bytes
 
 RENTAL = """# Hire agreement
@@ -277,4 +277,57 @@ def test_a_cell_of_several_values_gives_each_with_its_own_words(claim: str, verd
     support = _judged(claim, VET)
     assert support["verdict"] == verdict, support
     if verdict == "supported":
+        assert support["rule"] == "table.row"
+
+
+HAULAGE = """# Rate card
+
+| Vehicle | Payload | Day rate | Extra hour | Part-load minimum |
+|---|---|---|---|---|
+| 18 t curtainsider | 9 t | £330 | £28 | £160 |
+| 26 t rigid with tail lift | 14 t | £395 | £32 | £190 |
+
+Rates exclude VAT and tolls.
+"""
+
+
+def test_a_figure_of_another_row_than_the_claim_names_is_never_confirmed() -> None:
+    """ "£160" is the curtainsider's part-load minimum: said of the rigid, whose row the
+    claim names by its first cell's words, it is another row's figure, whichever rule or
+    model would confirm the claim."""
+    start = HAULAGE.index("| Vehicle")
+    rows = rows_of(HAULAGE, (start, HAULAGE.index("\n\nRates")))
+    claim = "The part-load minimum for the 26-tonne rigid with a tail lift is £160."
+    assert another_row(claim, rows) == (
+        "the table gives “£160” in the row “18 t curtainsider”, not in the row “26 t rigid "
+        "with tail lift” the claim names"
+    )
+    assert another_row(claim.replace("£160", "£190"), rows) is None
+    assert another_row("The curtainsider's part-load minimum is £160.", rows) is None
+    assert _judged(claim, HAULAGE)["verdict"] != "supported"
+
+
+CARDS = """# Fuel cards
+
+| Card | Monthly fee per card | Daily limit per card |
+|---|---|---|
+| Standard | £1.50 | £250 |
+| Plus | £2.75 | £400 |
+"""
+
+
+@pytest.mark.parametrize(
+    ("claim", "supported"),
+    [
+        ("The Plus card has a monthly fee of £2.75 and a daily limit of £400.", True),
+        ("The Plus card has to be paid for at £2.75 a month.", False),
+        ("The Plus card has a daily limit of £250.", False),
+    ],
+)
+def test_has_with_an_object_says_what_a_cell_holds(claim: str, supported: bool) -> None:
+    """ "has a daily limit of £400" says what the row's cell holds; "has to" is an
+    obligation the row does not state."""
+    support = _judged(claim, CARDS)
+    assert (support["verdict"] == "supported") is supported, support
+    if supported:
         assert support["rule"] == "table.row"

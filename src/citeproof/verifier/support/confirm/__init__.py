@@ -25,6 +25,7 @@ if typing.TYPE_CHECKING:
         Row,
         RowStatement,
         another_column,
+        another_row,
         rows_of,
         table_row,
     )
@@ -41,6 +42,7 @@ _WHERE = {
     "Rule": "citeproof.verifier.support.confirm._finding",
     "TABLE_ROW": "citeproof.verifier.support.confirm._table",
     "another_column": "citeproof.verifier.support.confirm._table",
+    "another_row": "citeproof.verifier.support.confirm._table",
     "confirm": "citeproof.verifier.support.confirm._confirm",
     "read_denial": "citeproof.verifier.support.confirm._confirm",
     "restated_exception": "citeproof.verifier.support.confirm._confirm",
@@ -62,6 +64,7 @@ __all__ = [
     "RowStatement",
     "Rule",
     "another_column",
+    "another_row",
     "confirm",
     "read_denial",
     "restated_exception",

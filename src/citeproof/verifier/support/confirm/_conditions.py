@@ -55,7 +55,11 @@ class ConditionKept:
         "exception after a comma that "
         "closes the sentence is read of the sentence's statement too; a sentence right after "
         "the statement that points back at it and says it does not apply (“The discount does "
-        "not apply to ...”, “This right does not apply if ...”) is an exception as well."
+        "not apply to ...”, “This right does not apply if ...”) is an exception as well. "
+        "A denial of the claim that restates the passage's own denial elsewhere (“a hazard "
+        "the customer didn't mark” for “a hazard that was not marked”) restates no "
+        "exception, and a condition of the claim matched only in another sentence restates "
+        "none of this one's."
     )
     example = (
         "The Recipient must destroy every copy of the Confidential Information.",
@@ -80,7 +84,9 @@ class ConditionKept:
         claim_exceptions = any(
             _opens_condition(t) and t.lower_ in EXCEPTIONS for t in reading.claim
         )
-        claim_denies = any(t.lower_ in NEGATORS for t in reading.claim)
+        claim_denies = any(
+            t.lower_ in NEGATORS and not _passage_own_denial(reading, t) for t in reading.claim
+        )
         for t in reading.passage:
             if t.sent.start not in sentences or not _opens_condition(t):
                 continue
@@ -88,7 +94,7 @@ class ConditionKept:
                 claim_exceptions or (claim_denies and not _statement_denied(t))
                 if t.lower_ in EXCEPTIONS
                 else claim_conditions
-            )
+            ) and not _another_statements(reading, t)
             clause = _condition_clause(t)
             if not _said_of_the_claim(reading, t, clause, targets):
                 continue  # a condition of another statement in the same sentence
@@ -124,6 +130,34 @@ class ConditionKept:
             )
 
 
+def _another_statements(reading: Reading, marker: Token) -> bool:
+    """Whether each condition the claim states is matched only in another sentence than the
+    passage's condition ``marker``: the claim's condition is another statement's ("as long as
+    they're 18 or over" of "You may join if you are ... aged 18 or over"), and restates none
+    of "Employees on a fixed-term contract may join only if the contract runs ..."."""
+    clauses = [
+        _condition_clause(t)
+        for t in reading.claim
+        if _opens_condition(t) or t.lower_ in _CLAIM_CONDITIONS
+    ]
+    if not clauses:
+        return False
+    for clause in clauses:
+        found = [reading.matched(k) for k in clause if k in reading.content]
+        there = [f for f in found if f is not None]
+        if not there or any(f.sent.start == marker.sent.start for f in there):
+            return False
+    return True
+
+
+def _passage_own_denial(reading: Reading, negator: Token) -> bool:
+    """Whether the claim's ``negator`` restates a denial the passage says itself: the word it
+    denies is matched to a passage word that is denied too ("a hazard the customer didn't
+    mark" for "a hazard that was not marked"). Such a denial restates no exception."""
+    found = reading.matched(negator.head.i)
+    return found is not None and negated(found)
+
+
 def carve_outs(reading: Reading) -> Iterator[tuple[Span, bool]]:
     """Each passage sentence that carves an exception out of a matched statement right
     before it (`_carves_out`), and whether the claim keeps it: the claim states an exception
@@ -131,7 +165,8 @@ def carve_outs(reading: Reading) -> Iterator[tuple[Span, bool]]:
     sentences = _matched_sentences(reading)
     targets = _answered(reading)
     excepts = any(
-        (_opens_condition(t) and t.lower_ in EXCEPTIONS) or t.lower_ in NEGATORS
+        (_opens_condition(t) and t.lower_ in EXCEPTIONS)
+        or (t.lower_ in NEGATORS and not _passage_own_denial(reading, t))
         for t in reading.claim
     )
     stated = {lemma(t) for t in reading.claim} if excepts else set()
@@ -413,7 +448,10 @@ def _said_of_the_claim(
 ) -> bool:
     """Whether the condition opened by ``marker`` hangs from what the claim states: the
     statement it modifies holds one of the claim's figures (or, for a claim without figures,
-    one of its words) outside the condition itself."""
+    one of its words) outside the condition itself. Where the sentence states the claim's
+    main verb too, only the figures matched in it count: "as long as they're 18 or over"
+    matched in another sentence leaves "Employees on a fixed-term contract may join only if
+    ..." the claim's statement."""
     if marker.lower_ in _DEDUCTIONS:  # "list price less 15%": said of what it follows
         before = [t for t in marker.doc[marker.sent.start : marker.i] if not t.is_punct]
         return bool(before) and before[-1].i in targets
@@ -423,12 +461,27 @@ def _said_of_the_claim(
         # plant starts operation": the parse hangs it from the nearest verb, a reader may
         # read it of the sentence's statement.
         statement |= own(marker.sent.root) - set(clause)
+    here = _verb_stated_in(reading, marker.sent.start)
     figures = {
-        m.passage for i, m in reading.matches.items() if m.how == "figure" and m.passage is not None
+        m.passage
+        for i, m in reading.matches.items()
+        if m.how == "figure"
+        and m.passage is not None
+        and (not here or reading.passage[m.passage].sent.start == marker.sent.start)
     }
     if figures:
         return bool(figures & statement)
     return bool(targets & statement)
+
+
+def _verb_stated_in(reading: Reading, sentence: int) -> bool:
+    """Whether the claim's main verb has a match in the passage sentence starting at
+    ``sentence``."""
+    root = next((t for t in reading.claim if t.dep_ == "ROOT"), None)
+    return root is not None and any(
+        m.passage is not None and reading.passage[m.passage].sent.start == sentence
+        for m in reading.candidates.get(root.i, ())
+    )
 
 
 def _trailing_exception(marker: Token, clause: list[int]) -> bool:

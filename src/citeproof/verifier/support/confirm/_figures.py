@@ -10,6 +10,7 @@ from citeproof.verifier.support.confirm._cells import beside_another, cell_at
 from citeproof.verifier.support.confirm._clauses import _role, _words, own
 from citeproof.verifier.support.confirm._finding import Finding
 from citeproof.verifier.support.confirm._reading import Match, Reading, lemma
+from citeproof.verifier.support.lexicon import BOUNDS
 
 if TYPE_CHECKING:
     from spacy.tokens import Token
@@ -38,7 +39,10 @@ class FigureAttached:
         "by “and”, the other with no amount of its own, is not said of one of them (“the six "
         "chairs and the two desks, £2,068 in total”). A figure of a table row's cell stands "
         "under the column the claim names, whichever rule would confirm the claim (“£52 for "
-        "250 copies” where £52 is under “500 copies”: `confirm.another_column`)."
+        "250 copies” where £52 is under “500 copies”: `confirm.another_column`), in the "
+        "row the claim names by its first cell (not “£160” for the rigid where £160 is the "
+        "curtainsider's: `confirm.another_row`). A bound the passage counts over each of "
+        "something (“no more than three times in any one heat”) is counted over the same."
     )
     example = (
         "Facility B carries a Margin of 2.75% per annum.",
@@ -95,6 +99,7 @@ class FigureAttached:
             yield from self._in_its_cell(reading, i, passage[m.passage])
             yield from self._of_an_antecedent(reading, i, passage[m.passage])
             yield from self._governed(reading, i, ours)
+            yield from self._counted_over(reading, i, passage[m.passage])
             joined = _left_out_conjunct(reading, i, ours) if unit else None
             if joined is not None:
                 said = _words(joined.subtree)
@@ -148,6 +153,36 @@ class FigureAttached:
             f"the passage gives “{figure.text}” of “{said}”, not of “{subject.text}”",
         )
 
+    def _counted_over(self, reading: Reading, i: int, figure: Token) -> Iterator[Finding]:
+        """A bound the passage counts over each of something ("no more than three times in
+        any one heat", "up to 4 sessions in each month"): the claim must count it over the
+        same, not over a whole ("three times during the whole covering season")."""
+        doc = figure.doc
+        if not any(doc[k].lower_ in BOUNDS for k in range(max(figure.i - 3, 0), figure.i)):
+            return  # a rate ("2% of Net Sales for each month") is no count
+        noun = figure.head if figure.dep_ in ("nummod", "quantmod") else figure
+        verb = _verb_above(figure)
+        for holder in (noun, verb):
+            for prep in () if holder is None else holder.children:
+                if prep.dep_ != "prep" or prep.i < figure.i or prep.lower_ not in _OVER:
+                    continue
+                each = next((c for c in prep.children if c.dep_ == "pobj"), None)
+                if each is None or not any(
+                    c.dep_ == "det" and c.lower_ in _EACH for c in each.children
+                ):
+                    continue
+                if each.i in reading.placed:
+                    continue
+                said = _words(sorted(prep.subtree, key=lambda t: t.i))
+                yield Finding(
+                    self.id,
+                    "unconfirmed",
+                    reading.claim[i].text,
+                    said,
+                    f"the passage gives “{_phrase(noun)}” {said}, which the claim leaves out",
+                )
+                return
+
     def _governed(self, reading: Reading, i: int, ours: Token) -> Iterator[Finding]:
         verb = _verb_above(reading.claim[i])
         if verb is None or lemma(verb) in _SKIP_VERBS:
@@ -177,6 +212,8 @@ class FigureAttached:
 
 
 _SKIP_VERBS = frozenset({"be", "have", "carry", "get", "make", "do"})
+_OVER = frozenset({"in", "per", "for", "within"})
+_EACH = frozenset({"any", "each", "every"})
 
 
 def _governs(match: Token, theirs: Token, ours: Token) -> bool:

@@ -24,7 +24,13 @@ from citeproof.verifier.support.confirm._clauses import (
 )
 from citeproof.verifier.support.confirm._conditions import _carves_out
 from citeproof.verifier.support.confirm._finding import Finding
-from citeproof.verifier.support.confirm._reading import Reading, lead_in, lemma, statement
+from citeproof.verifier.support.confirm._reading import (
+    Reading,
+    denied_by_prefix,
+    lead_in,
+    lemma,
+    statement,
+)
 from citeproof.verifier.support.confirm._ways import (
     _bound_phrase,
     _opens_time,
@@ -410,7 +416,10 @@ class OppositeWord:
         "10%”) is no direction, nor is the particle of a phrasal verb WordNet lists (“take "
         "over”). A word that cannot hold where the claim's holds (the "
         "fact layer's opposites: “arrears” for “advance”) holds the claim back too, as does a "
-        "clause of time opened on the other side of its event (“until” against “once”)."
+        "clause of time opened on the other side of its event (“until” against “once”). A "
+        "word the passage denies by a prefix the claim does not write (“non-exclusive” for "
+        "“exclusive”), or the other way round, says the other way where it describes the "
+        "same noun, and holds the claim back elsewhere."
     )
     example = (
         "If Leverage is below 2.00:1, the Margin goes up by 0.25% per annum.",
@@ -428,6 +437,18 @@ class OppositeWord:
                 continue  # a phrasal verb matched whole: its particle is no way
             other = _opposite_in(reading, t, sentences)
             if other is None and not matched and t.i in reading.content:
+                denied = _denied_form_in(reading, t, sentences)
+                if denied is not None:  # "exclusive" where it says "non-exclusive"
+                    theirs, same_head = denied
+                    ours = reading.claim[t.i - 2 : t.i + 1].text if denied_by_prefix(t) else t.text
+                    yield Finding(
+                        self.id,
+                        "contradicted" if same_head else "unconfirmed",
+                        ours,
+                        theirs,
+                        f"the passage says “{theirs}”, not “{ours}”",
+                    )
+                    continue
                 excluding = _excluding_in(reading, t, sentences)
                 if excluding is not None:  # "in advance" where it says "in arrears"
                     yield Finding(
@@ -448,6 +469,22 @@ class OppositeWord:
                     other.text,
                     f"the passage says “{other.text}”, not “{t.text}”",
                 )
+
+
+def _denied_form_in(reading: Reading, t: Token, sentences: set[int]) -> tuple[str, bool] | None:
+    """The passage's form of the claim's unmatched word ``t`` with the prefix "non-" where
+    the claim's has none, or without it where the claim's has it (`denied_by_prefix`), in a
+    sentence the claim matches ("non-exclusive" for "exclusive"), and whether it describes
+    the noun the claim's adjective describes ("licence"). None where there is none."""
+    for p in reading.passage:
+        if p.sent.start not in sentences or lemma(p) != lemma(t) or p.pos_ == "PUNCT":
+            continue
+        if denied_by_prefix(p) != denied_by_prefix(t):
+            said = reading.passage[p.i - 2 : p.i + 1].text if denied_by_prefix(p) else p.text
+            head = reading.matched(t.head.i)
+            described = t.pos_ == "ADJ" and t.head.pos_ == "NOUN"  # "exclusive licence"
+            return said, described and head is not None and head.i == p.head.i
+    return None
 
 
 def _said_of_anyone(reading: Reading) -> set[int]:

@@ -15,7 +15,9 @@ sentence before (``antecedent``: "Amberley" for the "It" of "It may buy ..." aft
 Franchisee must buy ..."); in a mail thread, the "we", "I" or "you" of a message for a
 word of the name of its writer or reader (``speaker``: "Tillpoint" for the "we" of a
 message from tillpoint.example).
-Words inside the claim's verified quotes are matched by their verification (``quoted``).
+A word a prefix denies ("exclusive" of "non-exclusive") matches only a word the same prefix
+denies. Words inside the claim's verified quotes are matched by their verification
+(``quoted``).
 Among several candidates the one in the passage sentence holding most of the claim's words
 wins, then the one holding most of its figures, then the first.
 """
@@ -147,7 +149,9 @@ def read(
     inside = [i for i in content if any(s <= claim[i].idx and claim[i].idx < e for s, e in quoted)]
     for i in inside:
         reading.matches[i] = Match(i, None, QUOTED)
-    candidates = {i: _candidates(reading, i) for i in content if i not in inside}
+    candidates = {
+        i: _unless_denied(reading, i, _candidates(reading, i)) for i in content if i not in inside
+    }
     reading.candidates = candidates
     reading.placed = frozenset(
         m.passage for found in candidates.values() for m in found if m.passage is not None
@@ -456,6 +460,35 @@ def _per(token: Token) -> str | None:
     """The period ``token`` is a rate's ("week" of "£620 a week"), or None."""
     before = token.doc[token.i - 1].lower_ if token.i else ""
     return lemma(token) if before in RATE_WORDS and lemma(token) in PER_PERIOD.values() else None
+
+
+def denied_by_prefix(token: Token) -> bool:
+    """Whether ``token`` is denied by a prefix the parser splits off: "exclusive" of
+    "non-exclusive", "refundable" of "non-refundable"."""
+    doc, i = token.doc, token.i
+    return (
+        i >= 2
+        and doc[i - 1].text == "-"
+        and doc[i - 2].lower_ == "non"
+        and not doc[i - 2].whitespace_
+        and not doc[i - 1].whitespace_
+    )
+
+
+def _unless_denied(reading: Reading, i: int, found: list[Match]) -> list[Match]:
+    """``found`` less the passage words a prefix denies where the claim's word has none, or
+    the other way round: "exclusive" is no match for "non-exclusive". A word the claim
+    denies itself keeps them ("cannot be assigned" for "is non-assignable": the denial
+    rules read it)."""
+    token = reading.claim[i]
+    if any(c.dep_ == "neg" for c in (*token.children, *token.head.children)):
+        return found
+    ours = denied_by_prefix(token)
+    return [
+        m
+        for m in found
+        if m.passage is None or denied_by_prefix(reading.passage[m.passage]) == ours
+    ]
 
 
 def _candidates(reading: Reading, i: int) -> list[Match]:

@@ -37,7 +37,9 @@ class SameRoles:
         "subject (“Payroll has to approve”), after “asked” or “allows” its object "
         "(`lexicon.OBJECT_CONTROL`). Who "
         "the claim says said something (“Raj Menon said that ...”) is who the passage's "
-        "statement of it says said it, where it says so."
+        "statement of it says said it, where it says so. Where the claim's verb has no match, "
+        "its doer and object are not the passage's object and doer of one verb (“The night "
+        "desk has to contact the host” for “The host must tell the night desk”)."
     )
     example = (
         "The Landlord must pay the Tenant's legal costs.",
@@ -47,6 +49,7 @@ class SameRoles:
 
     def check(self, reading: Reading) -> Iterator[Finding]:
         yield from _said_by(reading)
+        yield from _crossed(reading)
         light = [pair for pair in _light_roots(reading) if _carries_the_same(reading, *pair)]
         for ours, theirs in [*_predicates(reading), *light]:
             # a light verb's doer only: its object is what the claim's words match
@@ -85,6 +88,45 @@ class SameRoles:
                     f"{'does this' if role == 'doer' else 'is the object'} "
                     f"(“{theirs.text}”), not “{_words(claim_role.subtree)}”",
                 )
+
+
+def _crossed(reading: Reading) -> Iterator[Finding]:
+    """A verb of the claim no match reads whose doer is matched in the object, and whose
+    object in the doer, of one passage verb ("Eastbrook's line has to contact Carol" for
+    "You must tell our 24-hour line", Carol being "you"): whatever the verb, the claim has
+    the other party do it. A possessor is no object ("Thornleigh's shares"). The rule's
+    check above reads the verbs the claim matches."""
+    for ours in reading.claim:
+        if ours.pos_ != "VERB" or ours.i not in reading.content or ours.i in reading.matches:
+            continue
+        doer, done_to = _role(ours, "doer"), _role(ours, "object")
+        if doer is None or done_to is None:
+            continue
+        found_doer, found_object = reading.matched(doer.i), reading.matched(done_to.i)
+        if found_doer is None or found_object is None:
+            continue
+        for theirs in reading.passage:
+            if theirs.pos_ not in ("VERB", "AUX"):
+                continue
+            their_doer, their_object = _role(theirs, "doer"), _role(theirs, "object")
+            if their_doer is None or their_object is None:
+                continue
+            to = _phrase_of(their_object) - _owners(their_object)
+            if found_doer.i in to and found_object.i in _phrase_of(their_doer):
+                yield Finding(
+                    SameRoles.id,
+                    "unconfirmed",
+                    _words(doer.subtree),
+                    _words(their_doer.subtree),
+                    f"the passage says “{_words(their_doer.subtree)}” does this "
+                    f"(“{theirs.text}”) to “{_words(their_object.subtree)}”, not the other way",
+                )
+                return
+
+
+def _phrase_of(token: Token) -> set[int]:
+    """The token indices of ``token``'s phrase."""
+    return {t.i for t in token.subtree}
 
 
 _OWN_CLAUSE_APART = frozenset({"advcl", "ccomp", "conj", "pcomp", "relcl", "parataxis", "xcomp"})

@@ -194,6 +194,57 @@ def another_column(
     return None
 
 
+def another_row(
+    claim: str,
+    rows: Sequence[Row],
+    quoted: Sequence[Span] = (),
+    source: str = "",
+) -> str | None:
+    """Why ``claim`` misreads the rows of ``rows``, or None: it gives a figure that stands
+    only in the cells of rows whose first cell it does not name, and names another row's
+    first cell ("The part-load minimum for the 26-tonne rigid ... is £160", where £160 is the
+    18 t curtainsider's). A row is named by at least two words of its first cell, half of
+    them or more, and more than the figure's row."""
+    read_rows = []
+    for row in rows:
+        text, parts = _text(row)
+        reading = read(claim, text, quoted, source)
+        read_rows.append((row, reading, parts, _named_by(reading, parts)))
+    for i in read_rows[0][1].content if read_rows else ():
+        if read_rows[0][1].figure("claim", i) is None:
+            continue
+        holding = [
+            (row, named)
+            for row, reading, parts, named in read_rows
+            if any(p.kind == "cell" for p in _placed(reading, parts, i))
+        ]
+        if not holding:
+            continue
+        most = max(named for _, named in holding)
+        named_rows = [
+            row
+            for row, _, _, named in read_rows
+            if named >= 2 and named > most and all(row is not r for r, _ in holding)
+        ]
+        if named_rows:
+            figure = read_rows[0][1].claim[i]
+            sign = figure.doc[i - 1].text if i and figure.doc[i - 1].is_currency else ""
+            return (
+                f"the table gives “{sign}{figure.text}” in the row “{holding[0][0].cells[0]}”, "
+                f"not in the row “{named_rows[0].cells[0]}” the claim names"
+            )
+    return None
+
+
+def _named_by(reading: Reading, parts: list[_Part]) -> int:
+    """How many words of the row's first cell the claim matches, where they are half of its
+    words or more (else none)."""
+    key = next(p for p in parts if p.kind == "key")
+    words = [t for t in reading.passage if key.start <= t.idx < key.end and _content(t)]
+    matched = sum(1 for t in words if t.i in reading.placed)
+    return matched if words and matched * 2 >= len(words) else 0
+
+
 @dataclass(frozen=True, slots=True)
 class _Part:
     kind: str  # "key": the first cell; "keyhead": its heading; "heading" or "cell" of `column`
@@ -322,13 +373,22 @@ def _says_more(reading: Reading, text: str) -> bool:
         marked = (
             low in NEGATORS
             or low in CONDITIONS
-            or lem in MODALITY
+            or _modal(t)
             or direction_of(lem) is not None
             or quantifier_of(lem, before) is not None
         )
         if marked and low not in said:
             return True
     return False
+
+
+def _modal(token: Token) -> bool:
+    """Whether ``token`` makes its clause an obligation or a permission (`MODALITY`): "has"
+    only with its `to` infinitive ("has to pay"); with an object ("has a daily limit of
+    £400") it says what the row's cell holds."""
+    if lemma(token) not in MODALITY:
+        return False
+    return lemma(token) != "have" or any(c.dep_ == "xcomp" for c in token.children)
 
 
 def _key_matched(reading: Reading, parts: list[_Part], hits: dict[int, set[_Part]]) -> bool:

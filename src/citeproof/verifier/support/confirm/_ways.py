@@ -285,7 +285,8 @@ class SameQuantity:
         "claim's word quantifies, in that noun phrase (“every one of the entries” against “a "
         "sample of at least one in ten of your entries”). “All” of a subject the passage "
         "narrows with a word the claim does not match is not said (“All members” against "
-        "“Contractor members receive ...”)."
+        "“Contractor members receive ...”), nor of a number of them (“All 50 cartons” against "
+        "“Two of the 50 cartons”)."
     )
     example = (
         "The Landlord must give at least 30 days' notice.",
@@ -363,23 +364,29 @@ def _narrowed(reading: Reading, t: Token) -> str | None:
 def _quantities_of(reading: Reading, t: Token) -> set[str]:
     """The quantity classes the passage says of the thing the claim's quantity word ``t``
     quantifies ("every one of Tillbrook's entries": the entries), in the noun phrase its
-    match stands in ("a sample of at least one in ten of your entries"); none where that
-    thing is not matched or the phrase has no quantity word."""
+    match stands in ("a sample of at least one in ten of your entries"; a number of them is
+    some: "Two of the 50 cartons"); none where that thing is not matched or the phrase has no
+    quantity word."""
     quantified = t.head if t.dep_ in ("det", "amod", "advmod", "nummod", "quantmod") else t
+    if quantified.pos_ == "NUM" and quantified.dep_ == "nummod":
+        quantified = quantified.head  # "All 50 cartons": the cartons
     of = next((c for c in quantified.children if c.dep_ == "prep" and c.lower_ == "of"), None)
     if of is not None and (quantified.pos_ in ("NUM", "PRON") or lemma(quantified) in _ONES):
         quantified = next((c for c in of.children if c.dep_ == "pobj"), quantified)
     found = reading.matched(quantified.i)
     if found is None or found.pos_ not in ("NOUN", "PROPN"):
         return set()
+    part = False
     while found.dep_ == "pobj" and found.head.dep_ == "prep":
         above = found.head.head  # "entries" of "one in ten of your entries", "a sample of"
         if above.pos_ not in ("NUM", "PRON") and not (
             found.head.lower_ == "of" and above.pos_ in ("NOUN", "PROPN")
         ):
             break
+        part = part or (found.head.lower_ == "of" and above.pos_ == "NUM")  # "Two of the 50"
         found = above
-    return {q for p in found.subtree if (q := _quantity(reading.passage, p)) is not None}
+    said = {q for p in found.subtree if (q := _quantity(reading.passage, p)) is not None}
+    return said | {"some"} if part else said
 
 
 _ONES = frozenset({"one", "each", "all", "any", "some", "none", "sample"})
