@@ -985,6 +985,38 @@ def test_a_part_said_of_a_part_and_parties_the_right_way_round_are_not_held_back
     assert [f.rule for f in outcome.findings] == ["match.every_word"], outcome.findings
 
 
+AWAY_DAY = """From: Dana Reeve <dana@brockhurstmanor.example>
+To: Sam Ortiz <sam@ortizgroup.example>
+Date: Tue, 3 Mar 2026 10:12:00 +0000
+Subject: Your away day on 20 March
+
+Dear Sam,
+
+The boat trip is run by Lakeside Boats, not by us, and they have told me that their £120 \
+booking fee can't be refunded.
+
+Dana Reeve
+Events Coordinator, Brockhurst Manor
+"""
+
+
+@pytest.mark.parametrize(
+    ("whose", "verdict"),
+    [("Brockhurst Manor's", "unconfirmed"), ("Lakeside Boats'", "supported")],
+)
+def test_what_the_writer_calls_another_partys_is_not_the_writers(whose: str, verdict: str) -> None:
+    """In Brockhurst Manor's own message "their £120 booking fee" is someone else's: the
+    writer is "us", never "their"."""
+    claim = f"The £120 boat trip booking fee that can't be refunded is {whose} own charge."
+    source = Source(id="mail", kind="email_body", text=AWAY_DAY)
+    (judged,) = answer_to_json(verify(f"{claim} [mail]", [source]))["claims"]
+    support = judged["support"][0]
+    assert support["verdict"] == verdict, support
+    if verdict == "unconfirmed":
+        assert support["rule"] == "roles.kept"
+        assert "“their fee”" in support["reason"]
+
+
 EXTRAS = (
     "| Package | Weekly fee |\n|---|---|\n"
     "| Extras | £12 a lunge session, £18 a ridden session; clipping £55 full, £35 trace |"

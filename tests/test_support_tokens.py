@@ -57,6 +57,16 @@ def test_place_decides_names_attributions_and_comparatives_in_a_window() -> None
     assert over == ["comparative", "stop"]  # "over 80%" compares; "over there" does not
 
 
+def test_a_table_cell_capitalises_its_first_word_by_position() -> None:
+    """ "| Vehicle | Payload |": a cell opens with a capital as a bullet does, so its first
+    word is no name to set against a claim's ("the passage says “Vehicle”, not “Dunmore”");
+    a name inside a cell stays one."""
+    kinds = {t.text: t.kind for t in tokenize("| Vehicle | Day rate | Paid to Dunmore |")}
+    assert kinds["Vehicle"] == "word"
+    assert kinds["Day"] == "word"
+    assert kinds["Dunmore"] == "name"
+
+
 def test_times_of_day_pence_halves_and_ranges_read_as_the_figures_they_are() -> None:
     def keys(text: str) -> list[str]:
         return [t.key for t in tokenize(text) if t.kind == "number"]

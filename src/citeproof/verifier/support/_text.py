@@ -875,10 +875,10 @@ def _iso_date(found: re.Match[str]) -> list[Token]:
 
 
 def _after_open(text: str, start: int, first: int = 0) -> bool:
-    """The word opens a bullet, heading or quotation (capitalised by position); ``first``:
-    where the text read begins."""
+    """The word opens a bullet, heading, quotation or table cell (capitalised by position);
+    ``first``: where the text read begins."""
     before = text[max(first, start - 3) : start].rstrip(" ")
-    return before == "" or before[-1:] in '\n"“‘*-•#:>'
+    return before == "" or before[-1:] in '\n"“‘*-•#:>|'
 
 
 def is_content(token: Token) -> bool:

@@ -15,7 +15,13 @@ from citeproof.verifier.support.confirm._clauses import (
 )
 from citeproof.verifier.support.confirm._finding import Finding
 from citeproof.verifier.support.confirm._reading import Reading, lemma, statement
-from citeproof.verifier.support.lexicon import ANYONE, ATTRIBUTION, THIRD_PERSON
+from citeproof.verifier.support.lexicon import (
+    ANYONE,
+    ATTRIBUTION,
+    READER,
+    THIRD_PERSON,
+    WRITER,
+)
 
 if TYPE_CHECKING:
     from spacy.tokens import Token
@@ -39,7 +45,9 @@ class SameRoles:
         "the claim says said something (“Raj Menon said that ...”) is who the passage's "
         "statement of it says said it, where it says so. Where the claim's verb has no match, "
         "its doer and object are not the passage's object and doer of one verb (“The night "
-        "desk has to contact the host” for “The host must tell the night desk”)."
+        "desk has to contact the host” for “The host must tell the night desk”). What a "
+        "message's writer or reader has is not what the message calls another's (“their "
+        "£120 booking fee” is not “Brockhurst Manor's” in Brockhurst Manor's own message)."
     )
     example = (
         "The Landlord must pay the Tenant's legal costs.",
@@ -50,6 +58,7 @@ class SameRoles:
     def check(self, reading: Reading) -> Iterator[Finding]:
         yield from _said_by(reading)
         yield from _crossed(reading)
+        yield from _whose(reading)
         light = [pair for pair in _light_roots(reading) if _carries_the_same(reading, *pair)]
         for ours, theirs in [*_predicates(reading), *light]:
             # a light verb's doer only: its object is what the claim's words match
@@ -122,6 +131,32 @@ def _crossed(reading: Reading) -> Iterator[Finding]:
                     f"(“{theirs.text}”) to “{_words(their_object.subtree)}”, not the other way",
                 )
                 return
+
+
+_ANOTHERS = frozenset({"his", "her", "its", "their"})
+"""Possessive pronouns that never name the writer or the reader of a message."""
+
+
+def _whose(reading: Reading) -> Iterator[Finding]:
+    """A possessor of the claim matched to the writer or the reader of a message ("Brockhurst
+    Manor's" for the "us" of its own message) where the passage's matched noun is another's
+    ("their £180 booking fee"): the claim says it is one party's, the passage another's."""
+    for t in reading.claim:
+        if t.dep_ != "poss" or t.head.i not in reading.matches:
+            continue
+        theirs, mine = reading.matched(t.head.i), reading.matched(t.i)
+        if theirs is None or mine is None or mine.lower_ not in WRITER | READER:
+            continue
+        other = next((c for c in theirs.children if c.dep_ == "poss"), None)
+        if other is not None and other.lower_ in _ANOTHERS:
+            yield Finding(
+                SameRoles.id,
+                "unconfirmed",
+                _words(t.subtree),
+                other.text,
+                f"the passage says it is “{other.text} {theirs.text}”, not "
+                f"“{_words(t.subtree)} {t.head.text}”",
+            )
 
 
 def _phrase_of(token: Token) -> set[int]:
