@@ -948,6 +948,38 @@ def test_a_time_said_of_the_subject_is_part_of_the_statement() -> None:
             "the passage says “The host” does this (“tell”) to “the night desk”, not the other way",
             id="crossed-round-another-verb",
         ),
+        pytest.param(  # a phrase the passage denies on its own
+            "Charges are invoiced to the haulier once a month.",
+            "All charges are invoiced to the supplier once a month, never to the haulier.",
+            "polarity.kept",
+            "the passage denies “never to the haulier”; the claim does not",
+            id="a-denied-phrase",
+        ),
+        pytest.param(  # a chance of an obligation is none
+            "We will have to replace a fourth sheet.",
+            "We may need to replace a fourth sheet once the old ones are off.",
+            "modality.kept",
+            "the passage says “may need to replace”, the claim “will have to replace”",
+            id="may-need-to",
+        ),
+        pytest.param(  # no limit where the passage gives one
+            "The agency will replace a lost pass as many times as needed, if the holder gives "
+            "the booking number.",
+            "4.2 We will replace a lost or stolen pass once, if the holder gives us the booking "
+            "number.",
+            "quantity.kept",
+            "the passage does not say “as many”",
+            id="as-many-times-as-needed",
+        ),
+        pytest.param(  # a sum taken off is a deduction
+            "If the client cancels before approving a proof, it gets its deposit back in full.",
+            "If you cancel before you have approved a design proof, we will refund your deposit "
+            "less £150 for the design work already done.",
+            "condition.kept",
+            "the claim leaves out the passage's condition “less £150 for the design work "
+            "already done”",
+            id="less-a-sum",
+        ),
         pytest.param(  # a number of them is some of them
             "All 12 chairs arrived with scratched legs.",
             "Three of the 12 chairs arrived with scratched legs, and we will replace any "
@@ -983,6 +1015,43 @@ def test_a_part_said_of_a_part_and_parties_the_right_way_round_are_not_held_back
         "5.1 The host must tell the night desk if a guest has not arrived by 22:00.",
     )
     assert [f.rule for f in outcome.findings] == ["match.every_word"], outcome.findings
+
+
+def test_a_denied_phrase_and_a_chance_said_as_the_passage_says_them_are_confirmed() -> None:
+    """The readings above hold back only a claim that leaves the denial or the chance out."""
+    passage = "All charges are invoiced to the supplier once a month, never to the haulier."
+    denied = confirm("Charges are never invoiced to the haulier.", passage)
+    assert not any("never to the haulier" in f.message for f in denied.findings)
+    assert confirm("Charges are invoiced to the supplier once a month.", passage).outcome == (
+        "supported"
+    )
+    sheet = "We may need to replace a fourth sheet once the old ones are off."
+    assert confirm("We might have to replace a fourth sheet.", sheet).outcome == "supported"
+
+
+PAYROLL = """From: Gareth Lowe <gareth.lowe@redfernfoods.example>
+To: Rebecca Shaw <rebecca.shaw@paycentric.example>
+Date: Fri, 27 Mar 2026 16:40:00 +0000
+Subject: Late payroll run
+
+Rebecca,
+
+We have told staff that Redfern will repay bank overdraft charges caused by today's delay, \
+up to £30 each, on evidence.
+
+Gareth Lowe
+Finance Director, Redfern Foods Ltd
+"""
+
+
+def test_a_party_a_mail_thread_names_is_never_left_to_the_model() -> None:
+    """ "Paycentric" is the reader of Redfern's message (paycentric.example): who repays is
+    for the rules, and the entailment model may not read it as wording (it scored 0.75)."""
+    source = Source(id="mail", kind="email_body", text=PAYROLL)
+    claim = "Paycentric will repay overdraft charges directly to Redfern's staff, up to £30 each."
+    (judged,) = answer_to_json(verify(f"{claim} [mail]", [source]))["claims"]
+    assert judged["support"][0]["verdict"] == "unconfirmed", judged["support"][0]
+    assert "“Paycentric”" in judged["support"][0]["reason"]
 
 
 AWAY_DAY = """From: Dana Reeve <dana@brockhurstmanor.example>

@@ -29,7 +29,7 @@ from citeproof.verifier.support.confirm import (
     rows_of,
     table_row,
 )
-from citeproof.verifier.support.lexicon import defined_terms
+from citeproof.verifier.support.lexicon import defined_terms, speakers
 
 STRICT = "strict"
 CONFIRMED = "confirmed"
@@ -66,7 +66,8 @@ def kept_promise(
     (``reader()``, loaded only then) reads the claim against the passage: at `RAISE_AT` or
     above the claim is `supported` (rule `model.raised`), below it its
     P(entails) is the judgement's score, which orders the review queue. A word of a party's
-    name the source defines is never left to the model (`_a_party`). Otherwise a
+    name the source defines, or of a mail thread's writer or reader, is never left to the
+    model (`_a_party`). Otherwise a
     `supported` verdict becomes `unconfirmed`, naming the rule and the words.
 
     Verified quotes stand (a claim they state, its other words only framing them, is
@@ -216,10 +217,20 @@ def _column_clash(
 
 def _a_party(text: str, words: Sequence[str]) -> bool:
     """Whether one of ``words`` is a word of a name or a term the source defines
-    ("Marchbank" of `Marchbank Corporate Finance LLP ("Marchbank")`): a party the rules could
-    not place is who does it, not wording the entailment model may read for them."""
+    ("Marchbank" of `Marchbank Corporate Finance LLP ("Marchbank")`), or of the name of a mail
+    thread's writer or reader ("Paycentric" of a message from paycentric.example): a party
+    the rules could not place is who does it, not wording the entailment model may read for
+    them."""
     defined = defined_terms(text)
-    return any(defined.aliases(w.removesuffix("'s").removesuffix("’s")) for w in words)
+    messages = speakers(text).messages
+    for word in words:
+        bare = word.removesuffix("'s").removesuffix("’s")
+        folded = bare.casefold()
+        if defined.aliases(bare) or any(
+            m.stands_for("we", folded) or m.stands_for("you", folded) for m in messages
+        ):
+            return True
+    return False
 
 
 FIGURE_RULES = frozenset({"facts.number", "facts.figure_elsewhere"})

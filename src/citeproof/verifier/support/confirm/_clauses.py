@@ -122,6 +122,10 @@ def deontic(token: Token) -> Deontic:
         lem = lemma(holder)
         if holder is not token and lem in MODALITY:
             kind, modal_lemma = MODALITY[lem], lem
+            if kind == "obligation" and any(
+                c.dep_ == "aux" and lemma(c) in _MAYBE for c in holder.children
+            ):
+                kind = "permission"  # "may need to replace": no obligation said, a chance
     denied = negated(token) or (token.dep_ == "xcomp" and negated(token.head))
     if kind is None:
         modal = _introducing_modal(token)
@@ -135,6 +139,9 @@ def deontic(token: Token) -> Deontic:
             return "no_obligation" if weak else "prohibition"
         return "obligation"
     return "prohibition" if denied else "permission"
+
+
+_MAYBE = frozenset({"may", "might", "could", "can"})
 
 
 def _introducing_modal(token: Token) -> Token | None:

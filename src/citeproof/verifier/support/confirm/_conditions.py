@@ -330,14 +330,16 @@ _DEDUCTIONS = frozenset({"less", "minus"})
 def _deducts(t: Token) -> bool:
     """Whether "less" or "minus" takes something off what comes before it ("all fees paid,
     less its documented costs", "list price less 15%"): followed by a determiner, a
-    possessive or a figure, not "than", and not after "or", "no" or "much" ("£50 or less")."""
+    possessive or a figure ("less £150"), not "than", and not after "or", "no" or "much" ("£50
+    or less")."""
     doc = t.doc
     if t.i == 0 or t.i + 1 >= len(doc):
         return False
     before, after = doc[t.i - 1], doc[t.i + 1]
     if before.lower_ in ("or", "no", "much", "far", "even", "any", "a", "the", "and"):
         return False
-    return after.lower_ != "than" and (after.pos_ in ("DET", "PRON") or after.like_num)
+    sum_after = after.is_currency and t.i + 2 < len(doc) and doc[t.i + 2].like_num  # "less £150"
+    return after.lower_ != "than" and (after.pos_ in ("DET", "PRON") or after.like_num or sum_after)
 
 
 def _dropped_phrase(

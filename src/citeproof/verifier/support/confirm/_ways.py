@@ -25,6 +25,7 @@ from citeproof.verifier.support.lexicon import (
     BOUND_BY_TIME,
     CONDITION_PAIRS,
     DIRECTIONS,
+    EXCEPTIONS,
     NECESSARY_CONDITIONS,
     NEGATORS,
     TIME_OPENERS,
@@ -160,7 +161,8 @@ class SameModality:
         "contradicts. The verb of an item of a list carries the modal its lead-in ends on "
         "(“The Directors must: (b) tell the auditor of any fraud ...”). So does a main verb "
         "no match reads, where it binds (a light verb: “must make the booking” against “if "
-        "it's made”; not the “may” of “may include”)."
+        "it's made”; not the “may” of “may include”). An obligation that only may arise "
+        "(“may need to replace”) is no obligation (“will have to replace”)."
     )
     example = (
         "The Tenant may sublet the Premises.",
@@ -244,7 +246,9 @@ class SamePolarity:
         "A matched verb is denied on both sides or on neither: “not”, “never”, or a subject "
         "or object under “no” (“No Founder shall” = “Founders may not”); so is a main verb "
         "of the claim no match reads (a light verb: “applies”; “includes”) and the same verb "
-        "of the passage's statement (“It does not apply to:”, “does not include”)."
+        "of the passage's statement (“It does not apply to:”, “does not include”). A word "
+        "matched in a phrase the passage denies on its own (“to the supplier, never to the "
+        "haulier”) is denied too, unless the claim denies it or its verb."
     )
     example = (
         "The Supplier is liable for indirect loss.",
@@ -260,6 +264,7 @@ class SamePolarity:
             ours, theirs = reading.claim[i], reading.passage[m.passage]
             if ours.pos_ == "ADJ" and ours.dep_ in ("acomp", "attr") and theirs.pos_ == "ADJ":
                 pairs.append((ours.head, theirs.head, ours, theirs))  # "is (not) liable"
+        yield from _in_a_denied_phrase(reading)
         pairs += [(a, b, a, b) for a, b in _light_roots(reading)]
         for ours, theirs, our_word, their_word in pairs:
             if deontic(ours) != "plain" or deontic(theirs) != "plain":
@@ -274,6 +279,56 @@ class SamePolarity:
             )
 
 
+def _in_a_denied_phrase(reading: Reading) -> Iterator[Finding]:
+    """A claim word matched in a phrase the passage denies on its own ("invoiced to the
+    supplier, never to the haulier"; "classic bikes, but not e-bikes"), where the claim
+    denies neither the phrase nor its verb: the passage says it is not so. A denial with an
+    exception after it is the condition rule's ("not the completion bonus, unless ...")."""
+    for i, m in reading.matches.items():
+        if m.passage is None:
+            continue
+        denier = _phrase_denier(reading.passage[m.passage])
+        if denier is None or _denied_on_the_way(reading.claim[i]):
+            continue
+        if any(t.lower_ in EXCEPTIONS for t in denier.sent if t.i > denier.i):
+            continue  # "but not the completion bonus, unless ...": `condition.kept` reads it
+        phrase = _words(sorted(denier.head.subtree, key=lambda t: t.i))
+        yield Finding(
+            SamePolarity.id,
+            "unconfirmed",
+            reading.claim[i].text,
+            phrase,
+            f"the passage denies “{phrase}”; the claim does not",
+        )
+        return
+
+
+def _phrase_denier(token: Token) -> Token | None:
+    """The "not" or "never" that denies a noun or prepositional phrase ``token`` stands in,
+    below its clause's verb; None where there is none."""
+    node = token
+    while node.pos_ in ("NOUN", "PROPN", "ADP", "ADJ") and node.head.i != node.i:
+        if node.pos_ in ("NOUN", "PROPN", "ADP"):
+            denier = next(
+                (c for c in node.children if c.dep_ == "neg" and c.lower_ in ("not", "never")),
+                None,
+            )
+            if denier is not None:
+                return denier
+        node = node.head
+    return None
+
+
+def _denied_on_the_way(token: Token) -> bool:
+    """Whether the claim denies ``token``'s phrase or its clause's verb."""
+    for node in (token, *token.ancestors):
+        if any(c.dep_ == "neg" or c.lower_ in NEGATORS for c in node.children):
+            return True
+        if node.pos_ in ("VERB", "AUX"):
+            return False
+    return False
+
+
 class SameQuantity:
     id = "quantity.kept"
     checks = (
@@ -286,7 +341,7 @@ class SameQuantity:
         "sample of at least one in ten of your entries”). “All” of a subject the passage "
         "narrows with a word the claim does not match is not said (“All members” against "
         "“Contractor members receive ...”), nor of a number of them (“All 50 cartons” against "
-        "“Two of the 50 cartons”)."
+        "“Two of the 50 cartons”). “As many times as” and “as often as” set no limit (“all”)."
     )
     example = (
         "The Landlord must give at least 30 days' notice.",
@@ -455,6 +510,6 @@ def _counted_back(doc: Doc, t: Token) -> bool:
 
 def _quantity_words(t: Token) -> str:
     doc = t.doc
-    if t.i > 0 and doc[t.i - 1].lower_ in ("at", "no", "not", "up"):
+    if t.i > 0 and doc[t.i - 1].lower_ in ("at", "no", "not", "up", "as"):
         return f"{doc[t.i - 1].text} {t.text}"
     return t.text

@@ -191,7 +191,7 @@ most 180 days, "no earlier than 120 days" at least 120."""
 
 def quantifier_of(lemma: str, before: str = "") -> str | None:
     """The class of a quantity word, reading the word ``before`` it ("at least", "no more",
-    "not exceed", "up to")."""
+    "not exceed", "up to", "as often as")."""
     if lemma == "least" and before == "at":
         return "at_least"
     if lemma == "most" and before == "at":
@@ -202,6 +202,8 @@ def quantifier_of(lemma: str, before: str = "") -> str | None:
         return "at_least"
     if lemma in BOUND_BY_TIME and before in ("no", "not", "not be"):
         return BOUND_BY_TIME[lemma]  # "no later than 180 days", "no earlier than 120 days"
+    if lemma in ("many", "often") and before == "as":
+        return "all"  # "as many times as needed", "as often as it likes": no limit
     if lemma in ("up", "most", "least", "over", "under"):
         return None  # only in the two-word forms above: "up the chain", "most of"
     return QUANTIFIERS.get(lemma)
