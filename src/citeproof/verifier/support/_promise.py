@@ -21,9 +21,8 @@ from citeproof.verifier.support.confirm import (
     Confirmation,
     Denial,
     Row,
-    another_column,
-    another_row,
     confirm,
+    misread,
     read_denial,
     restated_exception,
     rows_of,
@@ -195,16 +194,11 @@ def _column_clash(
 ) -> ClaimSupport | None:
     """``support`` made `unconfirmed` (rule `FIGURE_ATTACHED`) where the claim gives a figure
     of a table row's cell under one heading and names another column of the row
-    (`another_column`), or names another row than the ones holding it (`another_row`): the
-    sentence rules read a table as a run of words. None otherwise."""
+    (`another_column`), or names another row than the ones holding it (`another_row`;
+    `misread` reads each row once for both): the sentence rules read a table as a run of
+    words. None otherwise."""
     rows = _rows(request, ordered)
-    text = request.source.text
-    clash = (
-        another_column(request.claim, rows, backed, text)
-        or another_row(request.claim, rows, backed, text)
-        if rows
-        else None
-    )
+    clash = misread(request.claim, rows, backed, request.source.text) if rows else None
     if clash is None:
         return None
     return dataclasses.replace(

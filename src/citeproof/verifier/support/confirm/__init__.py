@@ -26,6 +26,7 @@ if typing.TYPE_CHECKING:
         RowStatement,
         another_column,
         another_row,
+        misread,
         rows_of,
         table_row,
     )
@@ -44,6 +45,7 @@ _WHERE = {
     "another_column": "citeproof.verifier.support.confirm._table",
     "another_row": "citeproof.verifier.support.confirm._table",
     "confirm": "citeproof.verifier.support.confirm._confirm",
+    "misread": "citeproof.verifier.support.confirm._table",
     "read_denial": "citeproof.verifier.support.confirm._confirm",
     "restated_exception": "citeproof.verifier.support.confirm._confirm",
     "rows_of": "citeproof.verifier.support.confirm._table",
@@ -66,6 +68,7 @@ __all__ = [
     "another_column",
     "another_row",
     "confirm",
+    "misread",
     "read_denial",
     "restated_exception",
     "rows_of",

@@ -76,7 +76,7 @@ class SameRoles:
                 if lemma(passage_role) in ANYONE:
                     continue  # "no one may discuss": said of staff too
                 # its phrase (its own words are in it), less whose it is: "Our treasurer"
-                inside = {x.i for x in passage_role.subtree} - _owners(passage_role)
+                inside = _own_words(passage_role)
                 placed = [
                     m.passage
                     for t in claim_role.subtree
@@ -120,8 +120,9 @@ def _crossed(reading: Reading) -> Iterator[Finding]:
             their_doer, their_object = _role(theirs, "doer"), _role(theirs, "object")
             if their_doer is None or their_object is None:
                 continue
-            to = _phrase_of(their_object) - _owners(their_object)
-            if found_doer.i in to and found_object.i in _phrase_of(their_doer):
+            if found_doer.i in _own_words(their_object) and found_object.i in {
+                t.i for t in their_doer.subtree
+            }:
                 yield Finding(
                     SameRoles.id,
                     "unconfirmed",
@@ -159,9 +160,9 @@ def _whose(reading: Reading) -> Iterator[Finding]:
             )
 
 
-def _phrase_of(token: Token) -> set[int]:
-    """The token indices of ``token``'s phrase."""
-    return {t.i for t in token.subtree}
+def _own_words(role: Token) -> set[int]:
+    """The words of ``role``'s phrase, less whose it is ("Our" of "Our treasurer")."""
+    return {t.i for t in role.subtree} - _owners(role)
 
 
 _OWN_CLAUSE_APART = frozenset({"advcl", "ccomp", "conj", "pcomp", "relcl", "parataxis", "xcomp"})

@@ -174,24 +174,7 @@ def another_column(
     heading and names another column of the row ("£52 for 250 copies" where £52 stands under
     "500 copies"). The sentence rules read a table as a run of words; this reads its columns.
     """
-    for row in rows:
-        text, parts = _text(row)
-        reading = read(claim, text, quoted, source)
-        hits = {i: _placed(reading, parts, i) for i in reading.content}
-        figures = [i for i in hits if reading.figure("claim", i) is not None]
-        if not any(p.kind == "cell" for i in figures for p in hits[i]):
-            continue  # no figure of the claim stands in this row
-        if _names_another(reading, parts, hits, _given(hits)):
-            at = next(i for i in figures if any(p.kind == "cell" for p in hits[i]))
-            sign = reading.claim[at - 1].text if at and reading.claim[at - 1].is_currency else ""
-            said = sign + reading.claim[at].text
-            under = ", ".join(
-                f"“{row.heading[p.column]}”"
-                for p in sorted(hits[at], key=lambda p: p.column)
-                if p.kind == "cell"
-            )
-            return f"the table gives “{said}” under {under}, not under the column the claim names"
-    return None
+    return _column_misread(_read_rows(claim, rows, quoted, source))
 
 
 def another_row(
@@ -205,35 +188,95 @@ def another_row(
     first cell ("The part-load minimum for the 26-tonne rigid ... is £160", where £160 is the
     18 t curtainsider's). A row is named by at least two words of its first cell, half of
     them or more, and more than the figure's row."""
-    read_rows = []
+    return _row_misread(_read_rows(claim, rows, quoted, source))
+
+
+def misread(
+    claim: str,
+    rows: Sequence[Row],
+    quoted: Sequence[Span] = (),
+    source: str = "",
+) -> str | None:
+    """Why ``claim`` misreads ``rows``: `another_column`'s reason, else `another_row`'s, each
+    row read once for both; None where neither finds one."""
+    read_rows = _read_rows(claim, rows, quoted, source)
+    return _column_misread(read_rows) or _row_misread(read_rows)
+
+
+@dataclass(frozen=True, slots=True)
+class _RowReading:
+    row: Row
+    reading: Reading
+    parts: list[_Part]
+
+
+def _read_rows(
+    claim: str, rows: Sequence[Row], quoted: Sequence[Span], source: str
+) -> list[_RowReading]:
+    """``claim`` read against each of ``rows`` as text (`_text`)."""
+    out = []
     for row in rows:
         text, parts = _text(row)
-        reading = read(claim, text, quoted, source)
-        read_rows.append((row, reading, parts, _named_by(reading, parts)))
-    for i in read_rows[0][1].content if read_rows else ():
-        if read_rows[0][1].figure("claim", i) is None:
+        out.append(_RowReading(row, read(claim, text, quoted, source), parts))
+    return out
+
+
+def _column_misread(read_rows: Sequence[_RowReading]) -> str | None:
+    for r in read_rows:
+        reading, parts = r.reading, r.parts
+        hits = {i: _placed(reading, parts, i) for i in reading.content}
+        figures = [i for i in hits if reading.figure("claim", i) is not None]
+        if not any(p.kind == "cell" for i in figures for p in hits[i]):
+            continue  # no figure of the claim stands in this row
+        if _names_another(reading, parts, hits, _given(hits)):
+            at = next(i for i in figures if any(p.kind == "cell" for p in hits[i]))
+            under = ", ".join(
+                f"“{r.row.heading[p.column]}”"
+                for p in sorted(hits[at], key=lambda p: p.column)
+                if p.kind == "cell"
+            )
+            return (
+                f"the table gives “{_as_written(reading.claim[at])}” under {under}, not under "
+                "the column the claim names"
+            )
+    return None
+
+
+def _row_misread(read_rows: Sequence[_RowReading]) -> str | None:
+    if not read_rows:
+        return None
+    claim = read_rows[0].reading  # the claim's words are the same in every reading
+    named = [_named_by(r.reading, r.parts) for r in read_rows]
+    for i in claim.content:
+        if claim.figure("claim", i) is None:
             continue
         holding = [
-            (row, named)
-            for row, reading, parts, named in read_rows
-            if any(p.kind == "cell" for p in _placed(reading, parts, i))
+            k
+            for k, r in enumerate(read_rows)
+            if any(p.kind == "cell" for p in _placed(r.reading, r.parts, i))
         ]
         if not holding:
             continue
-        most = max(named for _, named in holding)
-        named_rows = [
-            row
-            for row, _, _, named in read_rows
-            if named >= 2 and named > most and all(row is not r for r, _ in holding)
+        most = max(named[k] for k in holding)
+        others = [
+            k
+            for k in range(len(read_rows))
+            if named[k] >= 2 and named[k] > most and k not in holding
         ]
-        if named_rows:
-            figure = read_rows[0][1].claim[i]
-            sign = figure.doc[i - 1].text if i and figure.doc[i - 1].is_currency else ""
+        if others:
             return (
-                f"the table gives “{sign}{figure.text}” in the row “{holding[0][0].cells[0]}”, "
-                f"not in the row “{named_rows[0].cells[0]}” the claim names"
+                f"the table gives “{_as_written(claim.claim[i])}” in the row "
+                f"“{read_rows[holding[0]].row.cells[0]}”, not in the row "
+                f"“{read_rows[others[0]].row.cells[0]}” the claim names"
             )
     return None
+
+
+def _as_written(figure: Token) -> str:
+    """A figure of the claim with its currency sign ("£52")."""
+    before = figure.doc[figure.i - 1] if figure.i else None
+    sign = before.text if before is not None and before.is_currency else ""
+    return sign + figure.text
 
 
 def _named_by(reading: Reading, parts: list[_Part]) -> int:
