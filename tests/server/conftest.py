@@ -29,6 +29,13 @@ CITEPROOF = str(Path(sys.executable).parent / "citeproof")
 START_SECONDS = 180  # a loaded machine with several workers starts slowly
 
 
+BIND_TRIES = 5
+
+
+class PortTaken(RuntimeError):
+    """The server could not bind its port: something else took it first."""
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -49,11 +56,23 @@ class Server:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> Server:
+        """Start the server and wait until it answers. A port that `free_port` found free can
+        be taken before the server binds it (by another test's outgoing connection, which
+        draws from the same range): then the server starts again on another port."""
+        for _ in range(BIND_TRIES - 1):
+            try:
+                return self._start_once()
+            except PortTaken:
+                self.port = free_port()
+        return self._start_once()
+
+    def _start_once(self) -> Server:
         command = [CITEPROOF, "serve", "--port", str(self.port), "--data", str(self.data)]
         if self.limits:
             path = self.data.with_name(self.data.name + "-limits.json")
             path.write_text(json.dumps(dict(self.limits)), encoding="utf-8")
             command += ["--limits", str(path)]
+        logged = len(self.log())
         self.process = subprocess.Popen(
             [*command, *self.args],
             stdout=subprocess.DEVNULL,
@@ -63,7 +82,10 @@ class Server:
         deadline = time.monotonic() + START_SECONDS
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"the server stopped at start: {self.log()[-3000:]}")
+                said = self.log()[logged:]
+                if "address already in use" in said.lower():
+                    raise PortTaken(said)
+                raise RuntimeError(f"the server stopped at start: {said[-3000:]}")
             try:
                 if httpx.get(self.url + "/healthz", timeout=1).status_code == 200 and (
                     self.workers == 1 or listening_sockets(self.port) >= self.workers

@@ -71,13 +71,13 @@ def deployment(tmp_path: Path, pg_schemas: PgSchemas) -> Iterator[dict[str, obje
     folder.mkdir()
     port = free_port()
     site = folder / "citeproof.conf"
-    site.write_text(two_host_site((hosts[0].port, hosts[1].port), port), encoding="utf-8")
-    (folder / "nginx.conf").write_text(main_config(folder, site), encoding="utf-8")
     command = [binary, "-p", str(folder), "-c", str(folder / "nginx.conf"), "-e", "stderr"]
     nginx: subprocess.Popen[bytes] | None = None
     try:
         for host in hosts:
-            host.start()
+            host.start()  # a host whose port was taken starts on another: configure after
+        site.write_text(two_host_site((hosts[0].port, hosts[1].port), port), encoding="utf-8")
+        (folder / "nginx.conf").write_text(main_config(folder, site), encoding="utf-8")
         nginx = subprocess.Popen(
             command,
             stdout=subprocess.DEVNULL,
