@@ -988,6 +988,64 @@ def test_a_time_said_of_the_subject_is_part_of_the_statement() -> None:
             "the passage does not say “All”",
             id="all-for-a-number-of-them",
         ),
+        pytest.param(  # "any" of a period says which period, not how many
+            "Each flat can have as many free mattress collections as it wants in a year.",
+            "A free mattress collection is limited to two per flat in any 12 months.",
+            "quantity.kept",
+            "the passage does not say “as many”",
+            id="as-many-against-any-period",
+        ),
+        pytest.param(  # an "only" that closes its clause limits the phrase before it
+            "Staff at the depot may park in the visitor bays after 18:00.",
+            "Staff may park in the visitor bays after 18:00 at the head office only.",
+            "condition.kept",
+            "the claim leaves out the passage's condition “at the head office only”",
+            id="a-closing-only",
+        ),
+        pytest.param(  # the condition's own noun, not a party it names, keeps it
+            "The Tenant's subtenants may use the Landlord's loading bay.",
+            "The Tenant's subtenants may use the loading bay only with the Landlord's approval.",
+            "condition.kept",
+            "the claim leaves out the passage's condition “only with the Landlord's approval”",
+            id="only-with-a-partys-approval",
+        ),
+        pytest.param(  # a bound on the noun the claim matches
+            "Weekend deliveries are free of charge.",
+            "Weekend deliveries between 08:00 and 12:00 are free of charge.",
+            "restriction.kept",
+            "the claim leaves out the passage's restriction “08:00”",
+            id="a-window-on-the-noun",
+        ),
+        pytest.param(
+            "Orders qualify for the 5% trade discount.",
+            "Orders of 200 or more units qualify for the 5% trade discount.",
+            "restriction.kept",
+            "the claim leaves out the passage's restriction “200”",
+            id="or-more-on-the-noun",
+        ),
+        pytest.param(  # a noun the passage denies with "no"
+            "The venue charges for its staff setting out the chairs.",
+            "The venue's staff set out the chairs at no charge.",
+            "polarity.kept",
+            "the passage denies “no charge”; the claim does not",
+            id="at-no-charge",
+        ),
+        pytest.param(  # "once" opens a clause of time after its event
+            "The tenant must photograph the meter once the engineer has left.",
+            "The tenant must photograph the meter before the engineer arrives.",
+            "match.opposite",
+            "the passage says “before”, not “once”",
+            id="once-against-before",
+        ),
+        pytest.param(  # a "where" that opens a clause is a condition
+            "The airline pays for a hotel room of up to £150.",
+            "The airline pays for a hotel room, up to £150, where the next flight leaves the "
+            "following day.",
+            "condition.kept",
+            "the claim leaves out the passage's condition “where the next flight leaves the "
+            "following day”",
+            id="a-condition-where",
+        ),
     ],
 )
 def test_what_a_quantity_figure_or_time_is_said_of_is_kept(
@@ -1015,6 +1073,55 @@ def test_a_part_said_of_a_part_and_parties_the_right_way_round_are_not_held_back
         "5.1 The host must tell the night desk if a guest has not arrived by 22:00.",
     )
     assert [f.rule for f in outcome.findings] == ["match.every_word"], outcome.findings
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage"),
+    [
+        (
+            "Staff may park in the visitor bays after 18:00, but only at the head office.",
+            "Staff may park in the visitor bays after 18:00 at the head office only.",
+        ),
+        (
+            "The Tenant's subtenants may use the loading bay with the Landlord's approval.",
+            "The Tenant's subtenants may use the loading bay only with the Landlord's approval.",
+        ),
+        (
+            "Orders of at least 200 units qualify for the 5% trade discount.",
+            "Orders of 200 or more units qualify for the 5% trade discount.",
+        ),
+        (  # a thing's own amount restricts nothing
+            "The Contractor must hold employer's liability insurance of at least £10,000,000.",
+            "The Contractor must hold public liability insurance of at least £5,000,000 and "
+            "employer's liability insurance of at least £10,000,000.",
+        ),
+        (
+            "Ledgerwell can agree instalment plans lasting up to a year without asking the Client.",
+            "Ledgerwell may agree instalment plans of up to 12 months without asking the Client.",
+        ),
+        (
+            "A free mattress collection is limited to two per flat in any 12 months.",
+            "A free mattress collection is limited to two per flat in any 12 months.",
+        ),
+        (
+            "The venue's staff set out the chairs without charge.",
+            "The venue's staff set out the chairs at no charge.",
+        ),
+        (
+            "The deposit is returned after the keys have been handed back.",
+            "The deposit is returned once the keys have been handed back.",
+        ),
+        (
+            "Late fees are waived if the bank caused the delay.",
+            "Late fees are waived where the delay was caused by the bank.",
+        ),
+    ],
+)
+def test_a_limit_the_claim_keeps_in_its_own_words_is_confirmed(claim: str, passage: str) -> None:
+    """The readings of a closing "only", a bound on a noun and "any 12 months" hold back
+    only a claim that leaves the limit out."""
+    outcome = confirm(claim, passage)
+    assert outcome.outcome == "supported", outcome.findings
 
 
 def test_a_denied_phrase_and_a_chance_said_as_the_passage_says_them_are_confirmed() -> None:
@@ -1084,6 +1191,80 @@ def test_what_the_writer_calls_another_partys_is_not_the_writers(whose: str, ver
     if verdict == "unconfirmed":
         assert support["rule"] == "roles.kept"
         assert "“their fee”" in support["reason"]
+
+
+DRYER = """From: Anna Pryce <anna@pryceandsons.example>
+To: Tom Hale <tom@halefarmservices.example>
+Date: Mon, 10 Aug 2026 08:10:00 +0000
+Subject: Dryer fault
+
+Tom, can you check whether the fan motor is still under warranty?
+
+Anna Pryce
+
+From: Tom Hale <tom@halefarmservices.example>
+To: Anna Pryce <anna@pryceandsons.example>
+Date: Mon, 10 Aug 2026 11:30:00 +0000
+Subject: RE: Dryer fault
+
+Anna,
+
+I can confirm that the fan motor is under our 2-year parts warranty until 3 May 2027.
+
+Tom Hale
+"""
+
+
+@pytest.mark.parametrize(
+    ("who", "verdict"), [("Anna Pryce", "unconfirmed"), ("Tom Hale", "supported")]
+)
+def test_a_messages_i_is_its_writer_when_the_claim_says_who_said_it(who: str, verdict: str) -> None:
+    """ "I can confirm" in Tom Hale's message is Tom Hale's word, not Anna Pryce's, whose
+    signature stands in the message before it."""
+    claim = (
+        f"{who} confirmed that the fan motor is under the 2-year parts warranty until 3 May 2027."
+    )
+    source = Source(id="mail", kind="email_body", text=DRYER)
+    (judged,) = answer_to_json(verify(f"{claim} [mail]", [source]))["claims"]
+    support = judged["support"][0]
+    assert support["verdict"] == verdict, support
+    if verdict == "unconfirmed":
+        assert support["rule"] == "roles.kept"
+        assert "“I” said this, not “Anna Pryce”" in support["reason"]
+
+
+AWARD = """# Party Wall Award
+
+**Building Owner:** Saltmarsh Bakery Ltd, owner of 4 Mill Street (the "Building Owner").
+
+**Adjoining Owner:** Penrose Estates Ltd, owner of 6 Mill Street (the "Adjoining Owner"), which \
+is let to Corran Florists Ltd (the "tenant").
+
+**Surveyors:** Ruth Dale MRICS, for the Building Owner, and Omar Haddad MRICS, for the \
+Adjoining Owner.
+
+## 5. Protection
+
+5.1 The Building Owner must keep the shared gutter clear while the work goes on.
+
+5.2 The Building Owner must sheet over the chimney work at the end of each working day until \
+the flue is rebuilt.
+"""
+
+
+@pytest.mark.parametrize(
+    ("who", "verdict"), [("Penrose Estates", "unconfirmed"), ("Saltmarsh Bakery", "supported")]
+)
+def test_a_defined_term_is_read_whole(who: str, verdict: str) -> None:
+    """Penrose Estates is the "Adjoining Owner": the "Owner" of "The Building Owner" is not
+    its term, though both terms end in it."""
+    claim = f"{who} must sheet over the chimney work at the end of each working day."
+    source = Source(id="award", kind="document", text=AWARD)
+    (judged,) = answer_to_json(verify(f"{claim} [award]", [source]))["claims"]
+    support = judged["support"][0]
+    assert support["verdict"] == verdict, support
+    if verdict == "unconfirmed":
+        assert "“Penrose Estates”" in support["reason"]
 
 
 EXTRAS = (

@@ -41,7 +41,8 @@ class ConditionKept:
     checks = (
         "A condition or exception the passage attaches to the matched statement (unless, "
         "except, provided that, subject to, if, only if, other than, apart from, excluding, "
-        "notwithstanding; a deduction: “less its costs”) is kept by the claim: the claim "
+        "notwithstanding, a “where” that opens a clause: “waived where the delay was caused "
+        "by the bank”; a deduction: “less its costs”) is kept by the claim: the claim "
         "states a condition too (for an exception, an exception, or a denial where the "
         "passage's statement is no denial itself, nor an item under a lead-in that denies: "
         "an “if” of the claim's own restates no “other than”) and matches some of its "
@@ -51,7 +52,9 @@ class ConditionKept:
         "(“other than:”) "
         "only by an exception or a denial. A condition that is enough (“if A or B”) is kept "
         "by a claim that keeps one of its alternatives; a phrase the statement is limited to "
-        "by “only” (“only with the Lender's written consent”) is a condition too. An "
+        "by “only” (“only with the Lender's written consent”, or closing its clause: “at "
+        "the head office only”) is a condition too, kept where the claim matches its noun "
+        "(“consent”; a party it names is not enough). An "
         "exception after a comma that "
         "closes the sentence is read of the sentence's statement too; a sentence right after "
         "the statement that points back at it and says it does not apply (“The discount does "
@@ -217,9 +220,11 @@ _LEFT_OUT_WITH_LIST = "the claim leaves out the passage's condition “{}” and
 class RestrictionKept:
     id = "restriction.kept"
     checks = (
-        "A bounded figure (“less than”, “at least”, “up to” ...) inside a restrictive clause "
-        "of a word the claim matches (a relative clause or participle with no comma before "
-        "it: “stock that is less than nine months old”; also a participle the parse took for "
+        "A bounded figure (“less than”, “at least”, “up to”, “between ... and”, “or more” "
+        "...) inside a restrictive clause or phrase of a word the claim matches (a relative "
+        "clause, participle or prepositional phrase with no comma before it: “stock that is "
+        "less than nine months old”, “call-outs between 06:00 and 20:00”, “orders of 200 or "
+        "more units”; also a participle the parse took for "
         "the sentence's verb, with the real verb its conjunct: “Equipment hired for more "
         "than 6 weeks will be serviced ...”) is matched by the claim: leaving it out says the "
         "statement of more than the passage does."
@@ -234,14 +239,18 @@ class RestrictionKept:
 
     def check(self, reading: Reading) -> Iterator[Finding]:
         targets = _answered(reading)
+        said = {key for (side, _), key in reading.figures.items() if side == "claim"}
         for t in reading.passage:
-            region = _restrictive(t, targets)
+            region = _restrictive(reading, t, targets)
             if region is None:
                 continue
             left = [
                 x
                 for x in region
-                if reading.figure("passage", x.i) is not None and x.i not in targets and _bounded(x)
+                if (key := reading.figure("passage", x.i)) is not None
+                and key not in said  # "up to a year" keeps "up to 12 months"
+                and x.i not in targets
+                and _bounded(x)
             ]
             if left:
                 words = _words(_with_compounds(left))
@@ -254,13 +263,22 @@ class RestrictionKept:
                 )
 
 
-def _restrictive(t: Token, targets: set[int]) -> list[Token] | None:
+def _restrictive(reading: Reading, t: Token, targets: set[int]) -> list[Token] | None:
     """The words of the restrictive clause ``t`` heads, said of a word the claim matches (a
     relative clause or participle with no comma before it), or None. A participle the parse
     took for the sentence's verb, its subject before it and the real verb a conjunct
     ("Equipment hired for more than 6 weeks will be serviced ..."), is one too: the clause
     is the participle's words before that verb."""
     if t.dep_ in ("relcl", "acl") and t.head.i in targets:
+        region = list(t.subtree)
+    elif t.dep_ == "prep" and t.head.pos_ in ("NOUN", "PROPN") and t.head.i in targets:
+        # "call-outs between 06:00 and 20:00", "lines of 50 or more parts"; not the thing's
+        # own amount: "insurance of at least £5,000,000", "plans of up to 12 months"
+        amount = t.lower_ == "of" and any(
+            c.dep_ == "pobj" and reading.figure("passage", c.i) is not None for c in t.children
+        )
+        if amount:
+            return None
         region = list(t.subtree)
     elif _reduced_relative(t) and any(c.i in targets for c in t.lefts):
         verb = next(c for c in t.rights if c.dep_ == "conj")
@@ -292,14 +310,25 @@ def _reduced_relative(t: Token) -> bool:
 
 def _bounded(figure: Token) -> bool:
     """Whether a word of direction or quantity bounds ``figure`` from the three tokens before
-    it ("less than nine months", "at least 20 days", "up to £5,000"): a limit, not a date
-    or a count that only says which ("released in 1990", "the two engines")."""
+    it ("less than nine months", "at least 20 days", "up to £5,000", "between 06:00 and
+    20:00") or after it ("50 or more"): a limit, not a date or a count that only says which
+    ("released in 1990", "the two engines")."""
     doc = figure.doc
     for k in range(max(figure.sent.start, figure.i - 3), figure.i):
+        if any(x.pos_ in ("NOUN", "PROPN") for x in doc[k + 1 : figure.i]):
+            continue  # "under clause 7": a reference, not a bound
         word, before = lemma(doc[k]), doc[k - 1].lower_ if k else ""
-        if direction_of(word) is not None or quantifier_of(word, before) is not None:
+        if direction_of(word) is not None or quantifier_of(word, before) in _BOUND_CLASSES:
             return True
-    return False
+        if word == "between" and any(c.dep_ == "conj" for c in figure.children):
+            return True  # "between 06:00 and 20:00"
+    after = [t.lower_ for t in doc[figure.i + 1 : min(figure.sent.end, figure.i + 3)]]
+    return len(after) == 2 and after[0] in ("or", "and") and after[1] in _OR_BEYOND  # "50 or more"
+
+
+_OR_BEYOND = frozenset({"more", "over", "less", "fewer", "under", "above", "below"})
+_BOUND_CLASSES = frozenset({"at_least", "at_most", "more", "less"})
+"""The quantity classes that bound a figure: "one year" is no bound."""
 
 
 _CLAIM_CONDITIONS = frozenset({"when", "whenever", "once", "where"})
@@ -404,12 +433,25 @@ def _opens_condition(t: Token) -> bool:
     low = t.lower_
     if low in _DEDUCTIONS:
         return _deducts(t)
+    if low == "where" and t.dep_ == "advmod":
+        return _a_condition_where(t)
     if low in CONDITIONS and t.dep_ in ("mark", "prep", "advmod", "cc", "ROOT", "advcl", "conj"):
         return not (low == "save" and t.pos_ == "VERB")
     nxt = t.doc[t.i + 1] if t.i + 1 < len(t.doc) else None
     if nxt is None:
         return False
     return (low, nxt.lower_) in CONDITION_PAIRS or low in CONDITION_WORDS
+
+
+def _a_condition_where(where: Token) -> bool:
+    """Whether "where" opens a condition ("waived where the delay was caused by the bank"):
+    its clause hangs from a verb, or from a figure the parse took it for a relative of
+    ("up to £120 per room, where you cannot reach your destination"), not from a noun ("the
+    office where the meeting takes place")."""
+    verb = where.head
+    if verb.dep_ == "advcl":
+        return True
+    return verb.dep_ == "relcl" and verb.head.pos_ not in ("NOUN", "PROPN", "PRON")
 
 
 def _only_phrases(
@@ -422,19 +464,17 @@ def _only_phrases(
     if any(t.lower_ in ("only", "solely") for t in reading.claim):
         return
     for t in reading.passage:
-        phrase_head = t.head
-        if (
-            t.sent.start not in sentences
-            or t.lower_ != "only"
-            or t.dep_ != "advmod"
-            or phrase_head.dep_ != "prep"
-            or phrase_head.head.i not in targets
-        ):
+        if t.sent.start not in sentences or t.lower_ != "only" or t.dep_ != "advmod":
             continue
-        phrase = sorted({t.i, *(x.i for x in phrase_head.subtree)})
+        phrase = _limited_to(t, targets)
+        if phrase is None:
+            continue
         words = _condition_words(reading.passage, phrase)
         hit = sum(1 for w in words if _restated(reading, w, targets, stated))
-        if words and hit * 2 < len(words):
+        main = [w for w in words if w.dep_ == "pobj"]  # "consent" of "only with ... consent"
+        if words and (
+            hit * 2 < len(words) or any(not _restated(reading, w, targets, stated) for w in main)
+        ):
             said = _stretch(reading.passage, phrase)
             yield Finding(
                 ConditionKept.id,
@@ -443,6 +483,25 @@ def _only_phrases(
                 said,
                 f"the claim leaves out the passage's condition “{said}”",
             )
+
+
+def _limited_to(only: Token, targets: set[int]) -> list[int] | None:
+    """The phrase an "only" limits a statement to, hung from a verb the claim matches: the
+    phrase it opens ("only with the Lender's written consent"), or the one it closes at the
+    end of its clause ("on Track Lite and Track Plus vans only": from the phrase's
+    preposition). None otherwise."""
+    head = only.head
+    if head.dep_ == "prep" and head.head.i in targets:
+        return sorted({only.i, *(x.i for x in head.subtree)})
+    doc = only.doc
+    closes = only.i + 1 == only.sent.end or doc[only.i + 1].is_punct
+    if not closes or head.pos_ not in ("VERB", "AUX") or head.i not in targets:
+        return None
+    start = next(
+        (k for k in range(only.i - 1, head.i, -1) if doc[k].pos_ == "ADP"),
+        None,
+    )
+    return None if start is None else list(range(start, only.i + 1))
 
 
 def _said_of_the_claim(
@@ -511,11 +570,17 @@ def _statement_denied(marker: Token) -> bool:
 
 def _modified(marker: Token) -> Token:
     """The statement the condition ``marker`` opens hangs from: its verb."""
-    return marker.head.head if marker.dep_ == "mark" else marker.head
+    return marker.head.head if _marks(marker) else marker.head
+
+
+def _marks(t: Token) -> bool:
+    """Whether ``t`` opens the clause of its head as its marker: "if", "unless", or a
+    "where" the parse hangs from the clause's verb as an adverb."""
+    return t.dep_ == "mark" or (t.lower_ == "where" and t.dep_ == "advmod")
 
 
 def _condition_clause(t: Token) -> list[int]:
-    if t.dep_ == "mark" and t.head.i != t.i:
+    if _marks(t) and t.head.i != t.i:
         clause = sorted(x.i for x in t.head.subtree)
         if t.doc[clause[-1]].dep_ == "cc":  # "unless A and B": the parse hung B elsewhere
             rest = range(clause[-1] + 1, t.sent.end)

@@ -389,6 +389,17 @@ def _unit_word(token: Token) -> str:
     return ""
 
 
+def _the_whole_term(reading: Reading, word: str, p: Token) -> bool:
+    """Whether each capitalised word compounded with ``p`` stands for the claim's ``word``
+    too: the "Owner" of "Building Owner" is not the "Adjoining Owner" that Fenwick Holdings
+    is defined as, though both end in "Owner"."""
+    return all(
+        reading.defined.same(word, folded(c))
+        for c in p.children
+        if c.dep_ == "compound" and c.text[:1].isupper() and c.i < p.i
+    )
+
+
 def _named(
     passage: Doc, text: str, source: str, lines: Sequence[tuple[int, int]]
 ) -> dict[int, tuple[Message, str]]:
@@ -522,6 +533,7 @@ def _candidates(reading: Reading, i: int) -> list[Match]:
             for p in passage
             if (p.text[:1].isupper() or p.lower_ in WRITER or p.lower_ in READER)  # ("X", "we")
             and reading.defined.same(low, folded(p))
+            and _the_whole_term(reading, low, p)
         ]
         names = {low, *reading.defined.aliases(low)} if term else {low}
         exact += [

@@ -43,7 +43,9 @@ class SameRoles:
         "subject (“Payroll has to approve”), after “asked” or “allows” its object "
         "(`lexicon.OBJECT_CONTROL`). Who "
         "the claim says said something (“Raj Menon said that ...”) is who the passage's "
-        "statement of it says said it, where it says so. Where the claim's verb has no match, "
+        "statement of it says said it, where it says so (a message's “I” or “we” is its "
+        "writer: “I can confirm” in Tom Hale's message is not Anna Pryce's word). Where the "
+        "claim's verb has no match, "
         "its doer and object are not the passage's object and doer of one verb (“The night "
         "desk has to contact the host” for “The host must tell the night desk”). What a "
         "message's writer or reader has is not what the message calls another's (“their "
@@ -263,11 +265,10 @@ def _said_by(reading: Reading) -> Iterator[Finding]:
                 statement(verb) != sentence
                 or lemma(verb) not in ATTRIBUTION
                 or theirs is None
-                or not _a_name(reading, theirs)
+                or not (_a_name(reading, theirs) or theirs.i in reading.named)
             ):
                 continue
-            words = {t.lower_ for t in theirs.subtree}
-            if speaker.lower_ in words or reading.defined.aliases(speaker.lower_) & words:
+            if _the_same_speaker(reading, speaker, theirs):
                 continue
             ours, who = _name(speaker), _name(theirs)
             yield Finding(
@@ -278,6 +279,21 @@ def _said_by(reading: Reading) -> Iterator[Finding]:
                 f"the passage says “{who}” said this, not “{ours}”",
             )
             return
+
+
+def _the_same_speaker(reading: Reading, ours: Token, theirs: Token) -> bool:
+    """Whether the passage's speaker ``theirs`` is the claim's, ``ours``: its words hold the
+    claim's, or a term the source defines it by; a message's "I" or "we" its writer, "you"
+    its reader ("Claire Denby confirmed" is not "I can confirm" in Stefan Kowalczyk's
+    message to her)."""
+    if theirs.i in reading.named:
+        message, pronoun = reading.named[theirs.i]
+        names = {t.lower_ for t in ours.subtree if t.pos_ == "PROPN"} | {ours.lower_}
+        return any(message.stands_for(pronoun, n) for n in names) or bool(
+            reading.defined.aliases(ours.lower_) & message.named(pronoun)
+        )
+    words = {t.lower_ for t in theirs.subtree}
+    return ours.lower_ in words or bool(reading.defined.aliases(ours.lower_) & words)
 
 
 def _a_name(reading: Reading, token: Token) -> bool:

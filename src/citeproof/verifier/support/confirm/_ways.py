@@ -28,6 +28,7 @@ from citeproof.verifier.support.lexicon import (
     EXCEPTIONS,
     NECESSARY_CONDITIONS,
     NEGATORS,
+    PER_PERIOD,
     TIME_OPENERS,
     Deontic,
     direction_of,
@@ -44,6 +45,11 @@ def _opposite_in(reading: Reading, t: Token, sentences: set[int]) -> Token | Non
     ours_side = _opens_time(t)
     lexicon = reading.lexicon
     said = {lemma(c) for c in reading.claim}
+    # a clause of time against a direction of time: only where the passage says nothing on
+    # the claim's side ("until everything owed is paid" beside "7 days after it is due")
+    crossing = not any(
+        (ours_side or way) in (_opens_time(p), direction_of(lemma(p))) for p in reading.passage
+    )
     for p in (p for p in reading.passage if p.sent.start in sentences):
         theirs = lemma(p)
         if theirs in said:
@@ -55,6 +61,15 @@ def _opposite_in(reading: Reading, t: Token, sentences: set[int]) -> Token | Non
         side = _opens_time(p)
         if side and ours_side and side != ours_side:
             return p  # "until 12 instalments have been paid" against "once ..."
+        if crossing and side and way and _opposed(way, side):
+            return p  # "before the count" against "once the count has finished"
+        if (
+            crossing
+            and ours_side
+            and p.dep_ in ("mark", "prep")
+            and _opposed(ours_side, direction_of(theirs) or "")
+        ):
+            return p  # "once test C has finished" against "before it starts"
         if theirs in DIRECTIONS.get(ours, ()):
             return p
         other_way = direction_of(theirs)
@@ -74,9 +89,22 @@ def _opens_time(t: Token) -> str | None:
     """The side of an event a clause of time ``t`` opens speaks of (`TIME_OPENERS`), or
     None: "once" as a conjunction only ("once 12 instalments have been paid", not "once a
     year")."""
-    if t.dep_ not in ("mark", "prep", "advmod") or (t.lower_ == "once" and t.dep_ != "mark"):
+    if t.dep_ not in ("mark", "prep", "advmod") or (t.lower_ == "once" and not _opens(t)):
         return None
     return TIME_OPENERS.get(t.lower_)
+
+
+def _opens(once: Token) -> bool:
+    """Whether "once" opens a clause: its marker, or the adverb the parse hangs from the
+    clause's verb before its subject ("once test C has finished")."""
+    if once.dep_ == "mark":
+        return True
+    verb = once.head
+    return (
+        once.dep_ == "advmod"
+        and verb.dep_ == "advcl"
+        and any(c.dep_ in ("nsubj", "nsubjpass") and c.i > once.i for c in verb.children)
+    )
 
 
 def _particle(reading: Reading, t: Token) -> bool:
@@ -103,7 +131,11 @@ def _same_way_in(reading: Reading, t: Token, sentences: set[int]) -> bool:
     way = direction_of(lemma(t))
     if way is None:
         return False
-    return any(direction_of(lemma(p)) == way for p in reading.passage if p.sent.start in sentences)
+    return any(
+        way in (direction_of(lemma(p)), _opens_time(p))  # "after" is the side "once" opens
+        for p in reading.passage
+        if p.sent.start in sentences
+    )
 
 
 _OPPOSED = {("up", "down"), ("before", "after")}
@@ -117,7 +149,8 @@ class SameDirection:
     id = "direction.kept"
     checks = (
         "Each direction the claim gives (up/down, before/after, above/below) is given the "
-        "same way by the passage sentence it matches; a word of a bound (“no less than”, "
+        "same way by the passage sentence it matches (“after” by a clause “once” opens); a "
+        "word of a bound (“no less than”, "
         "“up to”) is a quantity, `quantity.kept`'s; the particle of a phrasal verb the "
         "claim's verb is matched as is no direction."
     )
@@ -248,7 +281,8 @@ class SamePolarity:
         "of the claim no match reads (a light verb: “applies”; “includes”) and the same verb "
         "of the passage's statement (“It does not apply to:”, “does not include”). A word "
         "matched in a phrase the passage denies on its own (“to the supplier, never to the "
-        "haulier”) is denied too, unless the claim denies it or its verb."
+        "haulier”; “at no charge”) is denied too, unless the claim denies it or its verb (in "
+        "its own words too: “free of charge”)."
     )
     example = (
         "The Supplier is liable for indirect loss.",
@@ -288,8 +322,14 @@ def _in_a_denied_phrase(reading: Reading) -> Iterator[Finding]:
         if m.passage is None:
             continue
         denier = _phrase_denier(reading.passage[m.passage])
-        if denier is None or _denied_on_the_way(reading.claim[i]):
+        if denier is None or _claim_denies(reading, reading.claim[i]):
             continue
+        if _denies_a_matched_verb(reading, denier):
+            continue  # "No pets may be kept": the denial of "kept", read with the verbs
+        if _also_undenied(reading, i, denier):
+            continue  # "no overall charge ..., but a slight positive charge on each atom"
+        if denier.lower_ == "no" and any(t.lower_ == "without" for t in denier.head.head.subtree):
+            continue  # "No pets may be kept without consent": pets need consent
         if any(t.lower_ in EXCEPTIONS for t in denier.sent if t.i > denier.i):
             continue  # "but not the completion bonus, unless ...": `condition.kept` reads it
         phrase = _words(sorted(denier.head.subtree, key=lambda t: t.i))
@@ -305,28 +345,92 @@ def _in_a_denied_phrase(reading: Reading) -> Iterator[Finding]:
 
 def _phrase_denier(token: Token) -> Token | None:
     """The "not" or "never" that denies a noun or prepositional phrase ``token`` stands in,
-    below its clause's verb; None where there is none."""
+    below its clause's verb, or the "no" of its noun ("at no charge", "no charge is made");
+    None where there is none."""
     node = token
     while node.pos_ in ("NOUN", "PROPN", "ADP", "ADJ") and node.head.i != node.i:
         if node.pos_ in ("NOUN", "PROPN", "ADP"):
+            # a "no" denies its own noun, not the words of its phrase ("no overall charge to
+            # a water molecule" says nothing against the molecule)
             denier = next(
-                (c for c in node.children if c.dep_ == "neg" and c.lower_ in ("not", "never")),
-                None,
+                (c for c in node.children if _denies_a_phrase(c, own=node is token)), None
             )
             if denier is not None:
-                return denier
+                return None if _in_a_condition(node) else denier
         node = node.head
     return None
 
 
+def _also_undenied(reading: Reading, i: int, denier: Token) -> bool:
+    """Whether claim word ``i`` may be matched in the denied phrase's sentence outside any
+    phrase denied on its own: the passage says it there too."""
+    return any(
+        c.passage is not None
+        and reading.passage[c.passage].sent.start == denier.sent.start
+        and _phrase_denier(reading.passage[c.passage]) is None
+        for c in reading.candidates.get(i, [])
+    )
+
+
+def _denies_a_matched_verb(reading: Reading, denier: Token) -> bool:
+    """Whether a "no" quantifies the doer or object of a passage verb the claim matches ("No
+    pets may be kept"): it denies the verb, which the rule reads with the claim's."""
+    noun = denier.head
+    if denier.dep_ != "det" or noun.dep_ not in ("nsubj", "nsubjpass", "dobj"):
+        return False
+    return noun.head.i in {m.passage for m in reading.matches.values()}
+
+
+def _in_a_condition(phrase: Token) -> bool:
+    """Whether ``phrase`` stands in a clause that says when the statement holds ("Where
+    ductwork has no access panels, we will fit them"): the "no" is the condition's."""
+    verb = next((a for a in phrase.ancestors if a.pos_ in ("VERB", "AUX")), None)
+    return verb is not None and verb.dep_ == "advcl"
+
+
+def _claim_denies(reading: Reading, word: Token) -> bool:
+    """Whether the claim denies ``word`` or another of its words of the same lemma ("comes
+    back at no charge and halves the charge"), or its verb."""
+    return any(
+        _denied_on_the_way(t) for t in reading.claim if t.i == word.i or lemma(t) == lemma(word)
+    )
+
+
+_OWN_DENIAL = frozenset({"free", "without"})
+"""Words by which a claim denies a phrase in its own words: "free of charge" for "at no
+charge"."""
+
+
+def _denies_a_phrase(token: Token, *, own: bool) -> bool:
+    """A "not" or "never" under a phrase, or the "no" of the ``own`` noun, not of a
+    comparison ("no fewer than 3 staff" bounds the number)."""
+    if token.dep_ == "neg":
+        return token.lower_ in ("not", "never")
+    if not own or token.dep_ != "det" or token.lower_ != "no" or token.i + 1 >= len(token.doc):
+        return False
+    return token.doc[token.i + 1].tag_ not in ("JJR", "RBR")
+
+
 def _denied_on_the_way(token: Token) -> bool:
-    """Whether the claim denies ``token``'s phrase or its clause's verb."""
+    """Whether the claim denies ``token``'s phrase or its clause's verb, in its own words
+    too ("free of charge", "without charge")."""
     for node in (token, *token.ancestors):
-        if any(c.dep_ == "neg" or c.lower_ in NEGATORS for c in node.children):
+        if node.lower_ in _OWN_DENIAL or any(
+            c.dep_ == "neg" or c.lower_ in NEGATORS or c.lower_ in _OWN_DENIAL or _no_doer(c)
+            for c in node.children
+        ):
             return True
         if node.pos_ in ("VERB", "AUX"):
             return False
     return False
+
+
+def _no_doer(role: Token) -> bool:
+    """Whether ``role`` is a verb's subject or object under "no": "when no shopper will
+    visit" denies the visit."""
+    return role.dep_ in ("nsubj", "nsubjpass", "dobj") and any(
+        g.dep_ == "det" and g.lower_ == "no" for g in role.children
+    )
 
 
 class SameQuantity:
@@ -341,7 +445,9 @@ class SameQuantity:
         "sample of at least one in ten of your entries”). “All” of a subject the passage "
         "narrows with a word the claim does not match is not said (“All members” against "
         "“Contractor members receive ...”), nor of a number of them (“All 50 cartons” against "
-        "“Two of the 50 cartons”). “As many times as” and “as often as” set no limit (“all”)."
+        "“Two of the 50 cartons”). “As many times as” and “as often as” set no limit (“all”); "
+        "“any” of a period (“once in any 12 months”) says which period, not how many; “200 "
+        "or more” and “200 and over” are at least 200, “18 or under” at most 18."
     )
     example = (
         "The Landlord must give at least 30 days' notice.",
@@ -483,18 +589,41 @@ def _quantity(doc: Doc, t: Token) -> str | None:
     if lemma(t) == "up" and after == "to":
         return "at_most"
     two = doc[t.i - 2].lower_ if t.i > 1 else ""
-    found = quantifier_of(lemma(t), before)
+    word = "fewer" if t.lower_ == "fewer" else lemma(t)  # not "few": "no fewer than 3"
+    if before in ("or", "and") and t.i > 1 and doc[t.i - 2].like_num and word in _OR_BEYOND:
+        return _OR_BEYOND[word]  # "200 or more", "8 and over": at least
+    found = quantifier_of(word, before)
     if before == "be" and two in ("not", "no"):
-        found = quantifier_of(lemma(t), "not be")  # "may not be more than"
+        found = quantifier_of(word, "not be")  # "may not be more than"
     if found is None and lemma(t) in ("above", "below", "over", "under", "exceed"):
         # "over 50 miles", "above £100": a bound, as "more than" is
         return "more" if direction_of(lemma(t)) == "up" else "less"
     if lemma(t) in BOUND_BY_TIME and found in _TURNED and _counted_back(doc, t):
         return _TURNED[found]
+    if found == "any" and _a_rolling_period(t):
+        return None  # "once in any 12 months": which period, not how many of a thing
     return found
 
 
 _TURNED = {"at_least": "at_most", "at_most": "at_least"}
+_OR_BEYOND = {
+    "more": "at_least", "over": "at_least", "above": "at_least",
+    "less": "at_most", "fewer": "at_most", "under": "at_most", "below": "at_most",
+}  # fmt: skip
+_PERIODS = frozenset(PER_PERIOD.values()) | {"period"}
+
+
+def _a_rolling_period(any_: Token) -> bool:
+    """Whether "any" picks a length of time that a count is said over: "once in any 12
+    months", "two uses in any one year". "In any week of the year" says every week."""
+    period = any_.head
+    return (
+        any_.dep_ == "det"
+        and lemma(period) in _PERIODS
+        and any(c.dep_ == "nummod" for c in period.children)
+    )
+
+
 _BACK = frozenset({"before", "prior", "ahead", "earlier"})
 
 
