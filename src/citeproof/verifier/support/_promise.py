@@ -39,11 +39,14 @@ QUOTE_VERIFIED = "quote.verified"
 policy says “...”")."""
 
 
-RAISE_AT = 0.7
+RAISE_AT = 0.9
 """The entailment model's P(entails) at which a claim whose only finding is words the lexicon
-could not match is `supported` (rule `model.raised`). On every tune half false `supported`
-stays at most 2% from 0.6 up (0.5: 3.0% on AttributionBench); 0.7 keeps a margin
-(docs/measurements.md, "The claim table")."""
+could not match is `supported` (rule `model.raised`). Chosen on the first readings of the
+business sets (each read by the judge of the day it was written, 1,872 false claims): in
+this band the model tells their true claims from their false ones barely better than chance
+(AUC 0.53), and at 0.7 its raises put 13 of 39 sets above 5% false `supported`; at 0.9, 5,
+as with no raise at all (docs/measurements.md, "The claim table"). On every public tune half
+false `supported` stays at most 2% from 0.6 up."""
 RAISED = "model.raised"
 FIGURE_ATTACHED = "figure.attached"
 """The rule id of a figure read under another column of a table row than the claim names."""
