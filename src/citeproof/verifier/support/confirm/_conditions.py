@@ -28,6 +28,7 @@ from citeproof.verifier.support.lexicon import (
     CONDITIONS,
     EXCEPTIONS,
     NEGATORS,
+    OR_BEYOND,
     direction_of,
     quantifier_of,
 )
@@ -323,10 +324,9 @@ def _bounded(figure: Token) -> bool:
         if word == "between" and any(c.dep_ == "conj" for c in figure.children):
             return True  # "between 06:00 and 20:00"
     after = [t.lower_ for t in doc[figure.i + 1 : min(figure.sent.end, figure.i + 3)]]
-    return len(after) == 2 and after[0] in ("or", "and") and after[1] in _OR_BEYOND  # "50 or more"
+    return len(after) == 2 and after[0] in ("or", "and") and after[1] in OR_BEYOND  # "50 or more"
 
 
-_OR_BEYOND = frozenset({"more", "over", "less", "fewer", "under", "above", "below"})
 _BOUND_CLASSES = frozenset({"at_least", "at_most", "more", "less"})
 """The quantity classes that bound a figure: "one year" is no bound."""
 

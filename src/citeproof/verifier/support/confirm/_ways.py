@@ -28,6 +28,7 @@ from citeproof.verifier.support.lexicon import (
     EXCEPTIONS,
     NECESSARY_CONDITIONS,
     NEGATORS,
+    OR_BEYOND,
     PER_PERIOD,
     TIME_OPENERS,
     Deontic,
@@ -590,8 +591,8 @@ def _quantity(doc: Doc, t: Token) -> str | None:
         return "at_most"
     two = doc[t.i - 2].lower_ if t.i > 1 else ""
     word = "fewer" if t.lower_ == "fewer" else lemma(t)  # not "few": "no fewer than 3"
-    if before in ("or", "and") and t.i > 1 and doc[t.i - 2].like_num and word in _OR_BEYOND:
-        return _OR_BEYOND[word]  # "200 or more", "8 and over": at least
+    if before in ("or", "and") and t.i > 1 and doc[t.i - 2].like_num and word in OR_BEYOND:
+        return OR_BEYOND[word]  # "200 or more", "8 and over": at least
     found = quantifier_of(word, before)
     if before == "be" and two in ("not", "no"):
         found = quantifier_of(word, "not be")  # "may not be more than"
@@ -606,10 +607,6 @@ def _quantity(doc: Doc, t: Token) -> str | None:
 
 
 _TURNED = {"at_least": "at_most", "at_most": "at_least"}
-_OR_BEYOND = {
-    "more": "at_least", "over": "at_least", "above": "at_least",
-    "less": "at_most", "fewer": "at_most", "under": "at_most", "below": "at_most",
-}  # fmt: skip
 _PERIODS = frozenset(PER_PERIOD.values()) | {"period"}
 
 

@@ -188,6 +188,13 @@ BOUND_BY_TIME = {
 """The comparatives of time that bound after "no" or "not": "no later than 180 days" is at
 most 180 days, "no earlier than 120 days" at least 120."""
 
+OR_BEYOND: dict[str, str] = {
+    "more": "at_least", "over": "at_least", "above": "at_least",
+    "less": "at_most", "fewer": "at_most", "under": "at_most", "below": "at_most",
+}  # fmt: skip
+"""The word after a figure's "or" or "and" that bounds the figure: "200 or more" is at least
+200, "18 or under" at most 18."""
+
 
 def quantifier_of(lemma: str, before: str = "") -> str | None:
     """The class of a quantity word, reading the word ``before`` it ("at least", "no more",
