@@ -1090,6 +1090,7 @@ def test_a_part_said_of_a_part_and_parties_the_right_way_round_are_not_held_back
             "Orders of at least 200 units qualify for the 5% trade discount.",
             "Orders of 200 or more units qualify for the 5% trade discount.",
         ),
+        ("At least 3 staff must be on duty.", "No fewer than 3 staff must be on duty."),
         (  # a thing's own amount restricts nothing
             "The Contractor must hold employer's liability insurance of at least £10,000,000.",
             "The Contractor must hold public liability insurance of at least £5,000,000 and "
