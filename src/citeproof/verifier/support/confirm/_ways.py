@@ -327,8 +327,6 @@ def _in_a_denied_phrase(reading: Reading) -> Iterator[Finding]:
             continue
         if _denies_a_matched_verb(reading, denier):
             continue  # "No pets may be kept": the denial of "kept", read with the verbs
-        if _also_undenied(reading, i, denier):
-            continue  # "no overall charge ..., but a slight positive charge on each atom"
         if denier.lower_ == "no" and any(t.lower_ == "without" for t in denier.head.head.subtree):
             continue  # "No pets may be kept without consent": pets need consent
         if any(t.lower_ in EXCEPTIONS for t in denier.sent if t.i > denier.i):
@@ -360,17 +358,6 @@ def _phrase_denier(token: Token) -> Token | None:
                 return None if _in_a_condition(node) else denier
         node = node.head
     return None
-
-
-def _also_undenied(reading: Reading, i: int, denier: Token) -> bool:
-    """Whether claim word ``i`` may be matched in the denied phrase's sentence outside any
-    phrase denied on its own: the passage says it there too."""
-    return any(
-        c.passage is not None
-        and reading.passage[c.passage].sent.start == denier.sent.start
-        and _phrase_denier(reading.passage[c.passage]) is None
-        for c in reading.candidates.get(i, [])
-    )
 
 
 def _denies_a_matched_verb(reading: Reading, denier: Token) -> bool:
