@@ -123,7 +123,7 @@ def deontic(token: Token) -> Deontic:
         if holder is not token and lem in MODALITY:
             kind, modal_lemma = MODALITY[lem], lem
             if kind == "obligation" and any(
-                c.dep_ == "aux" and lemma(c) in _MAYBE for c in holder.children
+                c.dep_ == "aux" and MODALITY.get(lemma(c)) == "permission" for c in holder.children
             ):
                 kind = "permission"  # "may need to replace": no obligation said, a chance
     denied = negated(token) or (token.dep_ == "xcomp" and negated(token.head))
@@ -139,9 +139,6 @@ def deontic(token: Token) -> Deontic:
             return "no_obligation" if weak else "prohibition"
         return "obligation"
     return "prohibition" if denied else "permission"
-
-
-_MAYBE = frozenset({"may", "might", "could", "can"})
 
 
 def _introducing_modal(token: Token) -> Token | None:
