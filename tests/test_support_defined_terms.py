@@ -319,6 +319,21 @@ NURSERY = Source(
     ),
 )
 
+REARING = Source(
+    id="rearing",
+    kind="document",
+    title="Heifer rearing agreement",
+    text=(
+        "# Contract Heifer Rearing Agreement\n\n"
+        '**Owner:** Gareth and Elin Probert, trading in partnership as Cleddau Dairies ("the '
+        'Owner"), Pant Farm, Llanfyllin.\n\n'
+        '**Rearer:** Oakfold Rearing Ltd ("the Rearer", "we"), Top Fold Farm, Clun.\n\n'
+        "## 4. Breeding\n\n"
+        "Heifers are served by sexed semen chosen by the Owner. Our own bull may be used only "
+        "with the Owner's written consent, for a fee of £25 per heifer.\n"
+    ),
+)
+
 
 @pytest.mark.parametrize(
     ("source", "same", "other"),
@@ -334,6 +349,12 @@ NURSERY = Source(
             [("parent", "we"), ("parent", "child")],
             id="terms-given-together",
         ),
+        pytest.param(
+            REARING,
+            [("oakfold", "we"), ("our", "rearer"), ("cleddau", "owner"), ("probert", "owner")],
+            [("cleddau", "we"), ("oakfold", "owner")],
+            id="the-inside-the-quotes-and-a-trading-name",
+        ),
     ],
 )
 def test_each_definition_names_its_party(
@@ -341,8 +362,9 @@ def test_each_definition_names_its_party(
 ) -> None:
     """A second-person term (the "Client", "you"), a first-person source's title ("#
     Northgate Commerce Bank: ..." and "We may change our fees": the words a dictionary
-    knows name no one), `("you")` alone, and the terms one parenthesis gives one party (the
-    "Nursery", "we"), each name their party, and no other."""
+    knows name no one), `("you")` alone, the terms one parenthesis gives one party (the
+    "Nursery", "we"; also written ("the Rearer", "we")), and a name the party trades under
+    ("trading in partnership as Cleddau Dairies"), each name their party, and no other."""
     terms = defined_terms(source.text)
     assert all(terms.same(a, b) for a, b in same)
     assert not any(terms.same(a, b) for a, b in other)
@@ -377,15 +399,23 @@ def test_each_definition_names_its_party(
             NURSERY,
             id="terms-given-together",
         ),
+        pytest.param(
+            "Oakfold's own bull can be used on a heifer only if Cleddau consents in writing, "
+            "for £25 per heifer.",
+            "Cleddau's own bull may be used only with the Owner's written consent, for a fee "
+            "of £25 per heifer.",
+            REARING,
+            id="whose-it-is",
+        ),
     ],
 )
 def test_a_party_named_as_its_definition_gives_it_is_supported(
     claim: str, swapped: str, source: Source
 ) -> None:
     """A claim that names the party a definition gives is supported; one that gives its
-    clause to the other party is not. A claim whose only unmatched word is another party's
-    name ("Marchbank" for the "You" of the list) is never raised by the entailment model:
-    who does it is not wording."""
+    clause, or what is its own ("Our own bull"), to the other party is not. A claim whose
+    only unmatched word is another party's name ("Marchbank" for the "You" of the list) is
+    never raised by the entailment model: who does it is not wording."""
     backed = support_of(f"{claim.removesuffix('.')} [{source.id}].", [source])
     assert backed.verdict == "supported", backed.reason
     other = support_of(f"{swapped.removesuffix('.')} [{source.id}].", [source])

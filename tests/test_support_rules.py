@@ -280,6 +280,39 @@ def test_a_denial_that_restates_an_other_than_is_for_a_reader() -> None:
     ("claim", "verdict", "rule", "says"),
     [
         (
+            "The exchange deposit of £64,000 must reach the firm at least three working days "
+            "before exchange.",
+            "unconfirmed",
+            "facts.other_measure",
+            "the passage gives “10%” where the claim gives “£64,000”, a figure of another kind",
+        ),
+        (
+            "The exchange deposit of 15% must reach the firm at least three working days "
+            "before exchange.",
+            "contradicted",
+            "facts.number",
+            "the passage says “10%”, not “15%”",
+        ),
+    ],
+)
+def test_a_figure_contradicts_only_a_figure_of_its_own_measure(
+    claim: str, verdict: str, rule: str, says: str
+) -> None:
+    """A share of a price is no price: against "10% of the price" the claim's "£64,000" is a
+    figure the passage does not give, for a reader, while another share contradicts."""
+    support = _judged(
+        claim,
+        "3.1 On exchange you will pay a deposit of 10% of the price.\n"
+        "It must reach us in cleared funds at least 3 working days before exchange.",
+    )
+    assert (support["verdict"], support.get("rule")) == (verdict, rule)
+    assert says in str(support["reason"])
+
+
+@pytest.mark.parametrize(
+    ("claim", "verdict", "rule", "says"),
+    [
+        (
             "Over the full 48 months, the rentals for one short-wheelbase van add up to £19,776.",
             "unconfirmed",
             "facts.worked",
@@ -494,7 +527,7 @@ def test_every_rule_is_documented_with_its_example() -> None:
         assert claim in page and finds in page, f"{rule.id}'s example is not documented"
     for rule_id in ("confirmed", "model.raised", "escalated", "quote.meaning_changed",
                     "polarity.exception", "no_passage", "facts.worked", "quote.verified",
-                    "facts.applied", "polarity.reworded"):  # fmt: skip
+                    "facts.applied", "polarity.reworded", "facts.other_measure"):  # fmt: skip
         assert f"`{rule_id}`" in page, f"{rule_id} is not in docs/claim-support.md"
     for fact in FACT_RULES:
         claim, passage, finds = fact.example
@@ -1045,6 +1078,29 @@ def test_a_time_said_of_the_subject_is_part_of_the_statement() -> None:
             "the claim leaves out the passage's condition “where the next flight leaves the "
             "following day”",
             id="a-condition-where",
+        ),
+        pytest.param(  # "stay" with no complement is the statement's verb, not a light one
+            "If a booking overruns, the interpreter has to stay until it finishes.",
+            "If a booking overruns, the interpreter may stay, and the extra time is charged.",
+            "modality.kept",
+            "the passage says “may stay”, the claim “has to stay”",
+            id="a-light-verb-with-no-complement",
+        ),
+        pytest.param(  # "carry on": a phrasal verb of its own
+            "The Lessee may carry on using a truck that fails the check.",
+            "The Lessee must stop using a truck that fails the check until the Lessor has "
+            "inspected it.",
+            "match.predicate",
+            "no match in the passage for the claim's verb “carry”",
+            id="a-light-verb-with-a-particle",
+        ),
+        pytest.param(  # a cleft's "that" is its focus
+            "It is the Manager that must tell the Council within 21 days of a change of ownership.",
+            "The Licence Holder must tell the Council within 21 days of any change of "
+            "Manager or of ownership.",
+            "roles.kept",
+            "the passage says “The Licence Holder” does this (“tell”), not “the Manager”",
+            id="a-cleft-sentences-focus",
         ),
     ],
 )

@@ -39,6 +39,14 @@ FREIGHT = """# Quotation
 All rates are valid for sailings before 31 March.
 """
 
+WASTE = """# Waste acceptance terms
+
+| Waste | Price per tonne | Minimum charge per load | Conditions |
+|---|---|---|---|
+| Plasterboard | £165 | £40 | Must be kept separate from other waste |
+| Green waste | £48 | £25 | May be mixed with soil |
+"""
+
 
 def _judged(claim: str, text: str) -> dict[str, object]:
     source = Source(id="doc", kind="document", text=text)
@@ -93,6 +101,18 @@ def _judged(claim: str, text: str) -> dict[str, object]:
         (  # a denial the row does not say
             "The 8-tonne tracked excavator is not hired at £620 a week.",
             RENTAL,
+            "",
+            "",
+        ),
+        (  # "has to" says the row's "Must" in other words
+            "Plasterboard costs £165 a tonne and has to be kept separate from other waste.",
+            WASTE,
+            "supported",
+            "the table's row “Plasterboard” states this under “Price per tonne”, “Conditions”",
+        ),
+        (  # "has to" is no "May"
+            "Green waste costs £48 a tonne and has to be mixed with soil.",
+            WASTE,
             "",
             "",
         ),

@@ -15,7 +15,7 @@ from citeproof.verifier.support._locate import Sentence
 from citeproof.verifier.support._nli import NliModel
 from citeproof.verifier.support._provider_judge import ProviderJudge
 from citeproof.verifier.support._request import PROVIDER, QUOTE, Examined, Request, naming
-from citeproof.verifier.support._worked import worked_out
+from citeproof.verifier.support._worked import other_measure, worked_out
 from citeproof.verifier.support.confirm import (
     TABLE_ROW,
     Confirmation,
@@ -98,6 +98,9 @@ def kept_promise(
             stated = _in_a_row(request, support, ordered, backed)
             if stated is not None:
                 return stated
+        measured = other_measure(support)
+        if measured is not None:
+            return measured
         denial = (
             read_denial(request.claim, passage, backed, text, lines)
             if _only_denials(support)

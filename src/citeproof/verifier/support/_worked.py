@@ -1,4 +1,5 @@
-"""Figures a claim works out from the passage's, or applies a bound of the passage to.
+"""Figures a claim works out from the passage's, applies a bound of the passage to, or gives
+where the passage gives a figure of another kind.
 
 A claim may state a sum, a difference, a product, a quotient or a share of two figures the
 passage states ("£19,776" for 48 rentals of £412; "18 March" for "13 March" and "five days"
@@ -6,7 +7,8 @@ later; "£429" for 15% of £2,860), or a case of a bound ("12 years' service" ag
 10 years"). citeproof checks neither: the fact layer reads such a figure as another figure
 than the passage's, and would call a true worked example `contradicted`. `worked_out` tells
 which figures give it, so that the judge leaves the claim `unconfirmed` for a reader instead
-(rules `facts.worked` and `facts.applied`), never `supported`.
+(rules `facts.worked` and `facts.applied`), never `supported`. Nor is a figure of another
+kind than the claim's a conflict (`other_measure`: "12" delegates against "£2,140").
 
 A sum is one a reader could write down: its figures measure the same thing (money with money,
 days with days, plain counts with counts), a product or quotient has at most one measured
@@ -32,6 +34,8 @@ WORKED = "facts.worked"
 """The rule id of a claim whose conflicting figures its passage's figures work out."""
 APPLIED = "facts.applied"
 """The rule id of a claim that applies a bound of its passage to a case of its own."""
+OTHER_MEASURE = "facts.other_measure"
+"""The rule id of a claim whose figure the fact layer set against one of another kind."""
 MAX_OPERANDS = 40
 """Figures read as operands, at most (the claim's and the passage's, first first)."""
 BOUND_REACH = 3
@@ -102,6 +106,48 @@ def worked_out(request: Request, found: Examined, support: ClaimSupport) -> Clai
         reason=f"citeproof could not confirm this: the claim {told}, and citeproof does not "
         f"check {what}",
         rule=ways[0][0],
+    )
+
+
+def other_measure(support: ClaimSupport) -> ClaimSupport | None:
+    """The fact layer's `contradicted` (rule `facts.number`), `unconfirmed` where each figure
+    it found in the claim's figure's place measures another thing: "the passage says “12”,
+    not “£2,140”" sets a count against an amount of money, "“10%”, not “£64,000”" a share
+    against a price, "“16:30”, not “half”" a time of day against a count. A figure
+    contradicts only a figure of its own measure (money, a share, a length of time, a time
+    of day, a count), or the same number in another ("40%" for a fee of "£40"); against
+    another, the passage does not give the claim's figure where the fact layer looked, and a
+    reader must (rule `OTHER_MEASURE`). None otherwise, and wherever the fact layer found
+    anything but figures."""
+    conflicts = [d for d in support.differences if d.instead is not None]
+    if support.rule != "facts.number" or not conflicts:
+        return None
+    if any(d.kind != "number" for d in conflicts) or any(
+        d.kind == "negation" for d in support.differences
+    ):
+        return None
+    pairs = [(d.text, d.instead or "") for d in conflicts]
+    for ours, theirs in pairs:
+        a, b = _measure(ours), _measure(theirs)
+        if a is None or b is None or a[0] == b[0] or a[1] == b[1]:
+            return None  # one measure; or one number in two ("40%" for the fee of "£40")
+    told = "; ".join(
+        f"the passage gives “{theirs}” where the claim gives “{ours}”" for ours, theirs in pairs
+    )
+    return dataclasses.replace(
+        support,
+        verdict="unconfirmed",
+        reason=f"citeproof could not confirm this: {told}, a figure of another kind",
+        rule=OTHER_MEASURE,
+    )
+
+
+def _measure(text: str) -> tuple[str, float] | None:
+    """What the first figure of ``text`` measures (its unit: "£", "%", "d", "h", "" for a
+    count) and its value, or None where it has none."""
+    return next(
+        ((t.unit, t.value) for t in tokenize(text) if t.kind == "number" and t.value is not None),
+        None,
     )
 
 

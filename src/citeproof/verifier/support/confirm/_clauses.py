@@ -260,6 +260,30 @@ def _light_roots(reading: Reading) -> Iterator[tuple[Token, Token]]:
 
 
 def _role(verb: Token, role: str) -> Token | None:
+    found = _named_role(verb, role)
+    return _focus(found) if found is not None else None
+
+
+def _focus(token: Token) -> Token:
+    """What a cleft sentence's "that" or "who" stands for, its focus ("It is the Manager that
+    must tell the Council": the Manager), however the parser hangs the clause (on the focus,
+    or on "is"); else ``token`` itself. Another relative is left as it is: "..., which is
+    considered a violation" may be said of the whole clause before it."""
+    verb = token.head
+    if token.lower_ not in ("that", "who") or verb.dep_ not in ("ccomp", "relcl"):
+        return token
+    focus = verb.head if verb.dep_ == "relcl" else None
+    copula = focus.head if focus is not None and focus.dep_ == "attr" else verb.head
+    if lemma(copula) != "be" or not any(
+        c.dep_ == "nsubj" and c.lower_ == "it" for c in copula.children
+    ):
+        return token
+    if focus is not None:
+        return focus
+    return next((c for c in copula.children if c.dep_ == "attr"), token)
+
+
+def _named_role(verb: Token, role: str) -> Token | None:
     holders = [verb]
     own_subject = any(c.dep_ in ("nsubj", "nsubjpass") for c in verb.children)
     if verb.dep_ == "conj" and not own_subject:
@@ -271,7 +295,7 @@ def _role(verb: Token, role: str) -> Token | None:
             return controller  # "asked Payroll to approve": the governing verb's object
         subject = next((c for c in ruler.children if c.dep_ in ("nsubj", "nsubjpass")), None)
         # "Payroll has to approve", "Payroll is required to approve": its subject
-        return subject if subject is not None else _role(ruler, role)
+        return subject if subject is not None else _named_role(ruler, role)
     for holder in holders:
         # nearest first: a parse that runs two lines together may give a verb two subjects
         for child in sorted(holder.children, key=lambda c: abs(c.i - holder.i)):

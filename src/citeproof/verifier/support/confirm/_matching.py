@@ -55,7 +55,10 @@ class EveryWordMatched:
     checks = (
         "Every content word of the claim (nouns, names, verbs, adjectives, adverbs, figures) "
         "is in the passage as the same word or lemma, the same figure, a WordNet synonym or a "
-        "narrower word."
+        "narrower word. A light verb (“be”, “have”, “carry”, “stay”: `lexicon.LIGHT_VERBS`) "
+        "need not be, where a complement says what it carries (“stays valid”, “carries a "
+        "Margin”); one with a particle (“carry on”) or with no complement (“has to stay”) is "
+        "the statement's verb and must be."
     )
     example = (
         "Corvel will send an engineer to install the pumps at Llanwern.",

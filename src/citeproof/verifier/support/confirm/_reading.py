@@ -288,7 +288,7 @@ def content_words(claim: Doc, framing: set[int] | None = None) -> tuple[int, ...
         if t.lower_ in STOP_WORDS and t.pos_ != "NUM" and not t.like_num:
             continue
         lem = lemma(t)
-        if t.pos_ in ("VERB", "AUX") and (lem in LIGHT_VERBS or lem in MODALITY):
+        if t.pos_ in ("VERB", "AUX") and (lem in MODALITY or (lem in LIGHT_VERBS and light(t))):
             continue
         if lem in DISCOURSE:
             continue
@@ -302,6 +302,28 @@ def content_words(claim: Doc, framing: set[int] | None = None) -> tuple[int, ...
             continue  # "apart from", "other than": read by the condition rule
         out.append(t.i)
     return tuple(out)
+
+
+def light(verb: Token) -> bool:
+    """Whether a verb of `LIGHT_VERBS` carries little of its own here: it has a complement
+    that says what it carries ("stays valid", "carries a Margin", "came to £14,424",
+    "happens every year"). One with a particle is a phrasal verb of its own ("carry on
+    using": continue), and one with no complement is the statement's verb ("the interpreter
+    has to stay until it finishes"): each must find a match."""
+    doc = verb.doc
+    particles = [
+        c
+        for c in verb.children
+        if c.dep_ == "prt"
+        and not (c.lower_ == "up" and c.i + 1 < len(doc) and doc[c.i + 1].lower_ == "to")
+    ]  # "get it up to two days later": "up to" opens a bound, the parser's particle or not
+    return not particles and any(c.dep_ in _COMPLEMENTS for c in verb.children)
+
+
+_COMPLEMENTS = frozenset(
+    {"dobj", "attr", "acomp", "oprd", "xcomp", "ccomp", "prep", "dative", "agent", "npadvmod"}
+)
+"""How what a light verb carries hangs from it."""
 
 
 def _framing(claim: Doc) -> set[int]:

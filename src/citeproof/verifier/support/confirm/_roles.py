@@ -49,7 +49,10 @@ class SameRoles:
         "its doer and object are not the passage's object and doer of one verb (“The night "
         "desk has to contact the host” for “The host must tell the night desk”). What a "
         "message's writer or reader has is not what the message calls another's (“their "
-        "£120 booking fee” is not “Brockhurst Manor's” in Brockhurst Manor's own message)."
+        "£120 booking fee” is not “Brockhurst Manor's” in Brockhurst Manor's own message), "
+        "nor is what the passage gives a party's possessor another party's (“Our own bull”, "
+        "“we” being the Rearer, is not “Cleddau's own bull”). A cleft sentence's “that” or "
+        "“who” stands for its focus (“It is the Manager that must tell”)."
     )
     example = (
         "The Landlord must pay the Tenant's legal costs.",
@@ -141,25 +144,57 @@ _ANOTHERS = frozenset({"his", "her", "its", "their"})
 
 
 def _whose(reading: Reading) -> Iterator[Finding]:
-    """A possessor of the claim matched to the writer or the reader of a message ("Brockhurst
-    Manor's" for the "us" of its own message) where the passage's matched noun is another's
-    ("their £180 booking fee"): the claim says it is one party's, the passage another's."""
+    """A possessor of the claim where the passage's matched noun is another's: matched to the
+    writer or the reader of a message ("Brockhurst Manor's" for the "us" of its own message)
+    against "their £180 booking fee"; or a party the source names ("Brantwood's own bull")
+    against a possessor naming a party that no word of the claim's is matched in ("Our own
+    bull", "we" being the Rearer). The claim says it is one party's, the passage another's."""
     for t in reading.claim:
         if t.dep_ != "poss" or t.head.i not in reading.matches:
             continue
         theirs, mine = reading.matched(t.head.i), reading.matched(t.i)
-        if theirs is None or mine is None or mine.lower_ not in WRITER | READER:
+        if theirs is None:
             continue
         other = next((c for c in theirs.children if c.dep_ == "poss"), None)
-        if other is not None and other.lower_ in _ANOTHERS:
+        if other is None:
+            continue
+        if mine is not None and mine.lower_ in WRITER | READER:
+            another = other.lower_ in _ANOTHERS
+        else:
+            another = (
+                t.tag_ != "PRP$"  # "its", "my": a pronoun of the claim's own, no party named
+                and t.lower_ != other.lower_
+                and _a_name(reading, t)
+                and _names_someone(reading, other)
+                and not _placed_in(reading, t, other)
+            )
+        if another:
             yield Finding(
                 SameRoles.id,
                 "unconfirmed",
                 _words(t.subtree),
-                other.text,
-                f"the passage says it is “{other.text} {theirs.text}”, not "
-                f"“{_words(t.subtree)} {t.head.text}”",
+                _words(other.subtree),
+                f"the passage says it is “{_span(other)} {theirs.text}”, not "
+                f"“{_span(t)} {t.head.text}”",
             )
+
+
+def _span(token: Token) -> str:
+    """``token``'s phrase as the text writes it ("Brantwood's")."""
+    return token.doc[token.left_edge.i : token.right_edge.i + 1].text
+
+
+def _placed_in(reading: Reading, ours: Token, theirs: Token) -> bool:
+    """Whether a word of the claim's phrase ``ours`` is matched somewhere in the passage's
+    phrase ``theirs``."""
+    inside = {x.i for x in theirs.subtree}
+    return any(
+        m.passage in inside
+        for x in ours.subtree
+        if x.i in reading.content
+        for m in reading.candidates.get(x.i, [])
+        if m.passage is not None
+    )
 
 
 def _own_words(role: Token) -> set[int]:

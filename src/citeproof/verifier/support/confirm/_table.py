@@ -408,11 +408,17 @@ def _part(parts: list[_Part], at: int) -> _Part | None:
 
 def _says_more(reading: Reading, text: str) -> bool:
     """Whether the claim says what a row cannot carry unless it says it too: a denial, a
-    condition, a modal verb, a direction or a quantity word."""
+    condition, a modal verb (or one of the same modality: "has to" for the row's "Must",
+    "can" for its "may"), a direction or a quantity word."""
     said = {w.casefold() for w in re.findall(r"\w+", text)}
+    modalities = {
+        MODALITY[lemma(p)] for p in reading.passage if p.tag_ == "MD" and lemma(p) in MODALITY
+    }
     for t in reading.claim:
         low, lem = folded(t), lemma(t)
         before = reading.claim[t.i - 1].lower_ if t.i else ""
+        if _modal(t) and MODALITY[lem] in modalities:  # its denial, if any, is read below
+            continue
         marked = (
             low in NEGATORS
             or low in CONDITIONS

@@ -9,13 +9,17 @@ Licensor, is not). Two forms are read:
 
 - a heading line ``Role: Name`` (bold or not; mail headers such as From and Subject are
   not definitions), the name starting with a capital letter;
-- a parenthesis ``(the "Term")`` / ``("Term")`` / ``(together, the "Parties")``, after
-  the name it defines: the last bold name since the previous definition on its line, else
+- a parenthesis ``(the "Term")`` / ``("Term")`` / ``("the Term")`` / ``(together, the
+  "Parties")``, after the name it defines: the last bold name since the previous
+  definition on its line, else
   the capitalised words right before it ("Corvane Group plc ("Corvane")"); a parenthesis
   may give more than one term (``("Ashcombe", "we")``), and a first-person term ("we",
   "us", "our") makes each of those words name the party, as a second-person one ("you",
   "your") does the party the source is addressed to (``(the "Client", "you")``, or
   ``("you")`` alone).
+
+A name the party trades under (``Gareth and Elin Probert, trading in partnership as
+Cleddau Dairies``, "t/a") names it too, beside the name the definition reads.
 
 Only capitalised words of two letters or more count, folded to lower case; company suffixes
 (Ltd, plc, LLP, ...) define nothing. A short name taken from the full one (``Thornleigh Farms
@@ -38,7 +42,7 @@ MAIL_HEADERS = frozenset(
     {
         "from", "to", "cc", "bcc", "subject", "date", "sent", "re", "fw", "fwd", "reply-to",
         "attachments", "attachment", "tel", "telephone", "phone", "fax", "email", "e-mail",
-        "web", "website", "address", "ref", "reference", "version", "page",
+        "web", "website", "address", "ref", "reference", "version", "page", "signed",
     }
 )  # fmt: skip
 """Heading labels that are not a party's role."""
@@ -58,11 +62,11 @@ _HEADING = re.compile(
 )
 _DEFINITION = re.compile(
     r"\(\s*(?:together,?\s+|each\s+(?:a|an)\s+|hereinafter\s+|jointly\s+)?(?:the\s+)?"
-    r"[\"“”'‘’](?P<term>[A-Z][^\"“”'‘’()\n]{0,40}|we|you)[\"“”'‘’]"
+    r"[\"“”'‘’](?:the\s+)?(?P<term>[A-Z][^\"“”'‘’()\n]{0,40}|we|you)[\"“”'‘’]"
     r"(?P<more>(?:\s*(?:,|\bor\b|\band\b)\s*(?:the\s+)?"
     r"[\"“”'‘’][A-Za-z][^\"“”'‘’()\n]{0,40}[\"“”'‘’])*)\s*\)"
 )
-_MORE = re.compile(r"[\"“”'‘’](?P<term>[A-Za-z][^\"“”'‘’()\n]{0,40})[\"“”'‘’]")
+_MORE = re.compile(r"[\"“”'‘’](?:the\s+)?(?P<term>[A-Za-z][^\"“”'‘’()\n]{0,40})[\"“”'‘’]")
 """Each further term of a parenthesis that defines more than one: ``("Ashcombe", "we")``."""
 FIRST_PERSON = frozenset({"we", "us", "our", "ours"})
 """A first-person term a source may define its writer by (``("Ashcombe", "we")``): any of
@@ -162,13 +166,18 @@ def defined_terms(text: str) -> DefinedTerms:
         if role.casefold() in MAIL_HEADERS or role.split()[0].casefold() in MAIL_HEADERS:
             continue
         found.append((_heading_name(m), role))
+        found += [(trading, role) for trading in _trading_names(m.group("name"))]
         spans.append(m.span())
     for m in _DEFINITION.finditer(text):
         name = _defined_name(text, m.start())
         if name:
             more = [t.group("term") for t in _MORE.finditer(m.group("more"))]
-            found += [(name, term) for term in (m.group("term"), *more)]
-            together.append((m.group("term"), *more))
+            given = (m.group("term"), *more)
+            found += [(name, term) for term in given]
+            line_start = text.rfind("\n", 0, m.start()) + 1
+            before = text[max(line_start, text.rfind(")", 0, m.start()) + 1) : m.start()]
+            found += [(trading, term) for trading in _trading_names(before) for term in given]
+            together.append(given)
             spans.append(m.span())
     if not any(term.casefold() in FIRST_PERSON for _, term in found):
         found += _titled_writer(text, spans)
@@ -255,6 +264,19 @@ def _defined_name(text: str, at: int) -> str:
             break
         run.append(bare)
     return " ".join(reversed(run))
+
+
+_TRADING = re.compile(
+    r"\b(?:trading|t/a)(?: [a-z]+){0,3}? as (?P<name>[A-Z][\w&'’-]*(?: [A-Z&][\w&'’-]*)*)"
+)
+"""A name a party trades under: "Gareth and Elin Probert, trading in partnership as Brantwood
+Dairies"."""
+
+
+def _trading_names(text: str) -> list[str]:
+    """The names ``text`` says a party trades under ("trading as", "t/a"): it is that party
+    too."""
+    return [m.group("name") for m in _TRADING.finditer(text.replace("**", ""))]
 
 
 def _heading_name(heading: re.Match[str]) -> str:
