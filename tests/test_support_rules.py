@@ -1102,6 +1102,26 @@ def test_a_time_said_of_the_subject_is_part_of_the_statement() -> None:
             "the passage says “The Licence Holder” does this (“tell”), not “the Manager”",
             id="a-cleft-sentences-focus",
         ),
+        pytest.param(  # a condition that points back: "If you do"
+            "During the usage period, the Artist won't voice a competing product in the same "
+            "category.",
+            "The Artist is free to voice competing products unless you pay an exclusivity fee. "
+            "If you do, the Artist will not voice a competing product in the same category "
+            "for the usage period.",
+            "condition.kept",
+            "the claim leaves out the passage's condition “If you do”",
+            id="a-condition-that-points-back",
+        ),
+        pytest.param(  # "only" opening a clause
+            "With the Provider's written consent, the Developer can transfer units to another "
+            "of its developments.",
+            "The Developer may transfer units to another of its developments only before the "
+            "allocation is registered, with the Provider's written consent.",
+            "condition.kept",
+            "the claim leaves out the passage's condition “only before the allocation is "
+            "registered”",
+            id="only-before-a-clause",
+        ),
     ],
 )
 def test_what_a_quantity_figure_or_time_is_said_of_is_kept(
@@ -1147,6 +1167,18 @@ def test_a_part_said_of_a_part_and_parties_the_right_way_round_are_not_held_back
             "Orders of 200 or more units qualify for the 5% trade discount.",
         ),
         ("At least 3 staff must be on duty.", "No fewer than 3 staff must be on duty."),
+        (  # "only before" kept in the claim's words
+            "The Developer may transfer units to another development before the allocation "
+            "is registered, but only then.",
+            "The Developer may transfer units to another development only before the "
+            "allocation is registered.",
+        ),
+        (  # a condition of the claim's own for the one that points back
+            "If the client pays the exclusivity fee, the Artist will not voice a competing "
+            "product for the usage period.",
+            "The client pays an exclusivity fee on some bookings. If it does, the Artist will "
+            "not voice a competing product for the usage period.",
+        ),
         (  # a thing's own amount restricts nothing
             "The Contractor must hold employer's liability insurance of at least £10,000,000.",
             "The Contractor must hold public liability insurance of at least £5,000,000 and "

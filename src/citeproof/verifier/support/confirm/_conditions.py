@@ -55,7 +55,10 @@ class ConditionKept:
         "by a claim that keeps one of its alternatives; a phrase the statement is limited to "
         "by “only” (“only with the Lender's written consent”, or closing its clause: “at "
         "the head office only”) is a condition too, kept where the claim matches its noun "
-        "(“consent”; a party it names is not enough). An "
+        "(“consent”; a party it names is not enough), and so is a clause it opens (“only "
+        "before the allocation is registered”). A condition with no word of its own that "
+        "points back (“If you do, the Artist will not voice ...”) is kept only by a claim "
+        "that states a condition too. An "
         "exception after a comma that "
         "closes the sentence is read of the sentence's statement too; a sentence right after "
         "the statement that points back at it and says it does not apply (“The discount does "
@@ -106,9 +109,14 @@ class ConditionKept:
             kept: set[str] = stated if restates else set()
             hit = sum(1 for w in words if _restated(reading, w, targets, kept))
             if not words:
-                if not _opens_list(t, clause) or restates:
-                    continue
-                left, says = clause, _LEFT_OUT_WITH_LIST
+                if _opens_list(t, clause) and not restates:
+                    left, says = clause, _LEFT_OUT_WITH_LIST
+                elif _points_back(reading.passage, clause) and not claim_conditions:
+                    # its case is said in the sentence before: the claim's own condition,
+                    # matched there, may restate it
+                    left, says = clause, "the claim leaves out the passage's condition “{}”"
+                else:
+                    continue  # "if any": no condition a claim could leave out
             elif (hit * 2 >= len(words) or (restates and hit)) and (
                 restates or t.lower_ not in _DEDUCTIONS  # "plus 15%" keeps no "less 15%"
             ):
@@ -132,6 +140,13 @@ class ConditionKept:
                 said,
                 f"the claim leaves out the passage's exception “{said}”",
             )
+
+
+def _points_back(passage: Doc, clause: list[int]) -> bool:
+    """Whether a condition with no word of its own says its case by pointing back at what
+    the passage said before ("If you do, the Artist will not voice ...", "if so"): a verb
+    standing for the one before it, or "so"."""
+    return any(passage[k].pos_ in ("VERB", "AUX") or passage[k].lower_ == "so" for k in clause)
 
 
 def _another_statements(reading: Reading, marker: Token) -> bool:
@@ -487,11 +502,17 @@ def _only_phrases(
 
 def _limited_to(only: Token, targets: set[int]) -> list[int] | None:
     """The phrase an "only" limits a statement to, hung from a verb the claim matches: the
-    phrase it opens ("only with the Lender's written consent"), or the one it closes at the
-    end of its clause ("on Track Lite and Track Plus vans only": from the phrase's
-    preposition). None otherwise."""
+    phrase or clause it opens ("only with the Lender's written consent", "only before the
+    allocation is registered"), or the one it closes at the end of its clause ("on Track
+    Lite and Track Plus vans only": from the phrase's preposition). None otherwise."""
     head = only.head
     if head.dep_ == "prep" and head.head.i in targets:
+        return sorted({only.i, *(x.i for x in head.subtree)})
+    if (
+        head.dep_ == "advcl"
+        and head.head.i in targets
+        and not any(c.dep_ == "mark" and c.lower_ in CONDITIONS for c in head.children)
+    ):  # "only before the allocation is registered": an "only if" is a condition's own
         return sorted({only.i, *(x.i for x in head.subtree)})
     doc = only.doc
     closes = only.i + 1 == only.sent.end or doc[only.i + 1].is_punct
