@@ -167,6 +167,16 @@ def test_definitions_are_read_from_headings_and_parentheses() -> None:
     assert not terms.same("licensee", "tessellate")
 
 
+def test_a_name_a_party_trades_under_names_it_too() -> None:
+    terms = defined_terms(
+        '**Supplier:** Joe Bloggs t/a Bloggs Plumbing, 4 Mill Lane ("the Supplier").\n'
+        '**Customer:** Mrs Ann Carr, trading as Carr Lettings (the "Customer").\n'
+    )
+    assert terms.same("bloggs", "supplier") and terms.same("plumbing", "supplier")
+    assert terms.same("lettings", "customer")
+    assert not terms.same("plumbing", "customer")
+
+
 def test_a_heading_that_also_gives_the_term_defines_its_name_as_both() -> None:
     terms = defined_terms(BENEFITS.text)
     assert terms.term_of("ostrander") == {"employer", "company"}  # not the label "Employer:"

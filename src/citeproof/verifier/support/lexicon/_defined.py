@@ -267,7 +267,7 @@ def _defined_name(text: str, at: int) -> str:
 
 
 _TRADING = re.compile(
-    r"\b(?:trading|t/a)(?: [a-z]+){0,3}? as (?P<name>[A-Z][\w&'’-]*(?: [A-Z&][\w&'’-]*)*)"
+    r"\b(?:trading(?: [a-z]+){0,3}? as|t/a) (?P<name>[A-Z][\w&'’-]*(?: [A-Z&][\w&'’-]*)*)"
 )
 """A name a party trades under: "Gareth and Elin Probert, trading in partnership as Brantwood
 Dairies"."""
