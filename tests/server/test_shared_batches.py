@@ -24,6 +24,23 @@ from tests.server.lines import body, lending_line
 LINES = 150
 
 
+def _wait_stopped(pid: int) -> None:
+    """Return once every thread of ``pid`` has stopped, and what it sent before has landed:
+    SIGSTOP is delivered asynchronously, and a line's output the host was committing as it
+    stopped must be in the database before the test reads which lines the host holds."""
+    for _ in range(200):
+        states = []
+        for stat in Path(f"/proc/{pid}/task").glob("*/stat"):
+            try:
+                states.append(stat.read_text().rsplit(")", 1)[1].split()[0])
+            except (OSError, IndexError):
+                continue  # a thread that ended meanwhile
+        if states and all(state in ("T", "t") for state in states):
+            break
+        time.sleep(0.01)
+    time.sleep(0.2)  # a commit already on its way to PostgreSQL
+
+
 def test_a_batch_survives_the_host_running_it_being_killed_every_line_once(
     tmp_path: Path, pg_schemas: PgSchemas
 ) -> None:
@@ -65,6 +82,7 @@ def test_a_batch_survives_the_host_running_it_being_killed_every_line_once(
         held: list[Any] = []
         for _ in range(600):
             os.kill(first.process.pid, signal.SIGSTOP)
+            _wait_stopped(first.process.pid)
             held = state.engine.rows(
                 "SELECT line FROM batch_lines WHERE holder LIKE ? AND output IS NULL", (by_first,)
             )
