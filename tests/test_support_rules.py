@@ -1116,6 +1116,31 @@ def test_a_time_said_of_the_subject_is_part_of_the_statement() -> None:
             "registered”",
             id="only-before-a-clause",
         ),
+        pytest.param(  # the excepted case said as the rest
+            "Based aircraft get 20% off their touch-and-go landings.",
+            "Based aircraft receive 20% off landing fees, except the touch-and-go rate, which "
+            "is not reduced further.",
+            "condition.kept",
+            "the claim says of what the passage excepts (“except the touch-and-go rate, which "
+            "is not reduced further”) what the passage says of the rest",
+            id="the-excepted-case-as-the-rest",
+        ),
+        pytest.param(  # whom "is responsible" is said of
+            "The Adviser is responsible for the accuracy of each claim, since it prepares them.",
+            "The Directors are responsible for the accuracy of each claim, even though the "
+            "Adviser prepares it.",
+            "roles.kept",
+            "the passage says “The Directors” does this (“are responsible”), not “The Adviser”",
+            id="whom-an-adjective-is-said-of",
+        ),
+        pytest.param(  # the quantity of the sentence stating the claim's verb counts
+            "To marry here, both partners have to live in the parish.",
+            "Applies to: every couple marrying here in 2026.\nAt least one of you must live in "
+            "the parish.",
+            "quantity.kept",
+            "the passage does not say “both”",
+            id="the-stating-sentences-quantity",
+        ),
     ],
 )
 def test_what_a_quantity_figure_or_time_is_said_of_is_kept(
@@ -1161,6 +1186,15 @@ def test_a_part_said_of_a_part_and_parties_the_right_way_round_are_not_held_back
             "Orders of 200 or more units qualify for the 5% trade discount.",
         ),
         ("At least 3 staff must be on duty.", "No fewer than 3 staff must be on duty."),
+        (  # an exception kept by a denial of the claim's own
+            "Based aircraft get 20% off landing fees, but the touch-and-go rate is not reduced.",
+            "Based aircraft receive 20% off landing fees, except the touch-and-go rate, which "
+            "is not reduced further.",
+        ),
+        (  # "is liable" said of the same party
+            "The Landlord is liable for repairs that the Tenant reports.",
+            "The Landlord is liable for repairs, and the Tenant reports them.",
+        ),
         (  # "only before" kept in the claim's words
             "The Developer may transfer units to another development before the allocation "
             "is registered, but only then.",

@@ -58,7 +58,10 @@ class ConditionKept:
         "(“consent”; a party it names is not enough), and so is a clause it opens (“only "
         "before the allocation is registered”). A condition with no word of its own that "
         "points back (“If you do, the Artist will not voice ...”) is kept only by a claim "
-        "that states a condition too. An "
+        "that states a condition too. A claim with no exception or denial of its own that "
+        "matches most of what a statement that is no denial excepts says of the excepted "
+        "case what the passage says of the rest (“20% off their touch-and-go landings” for "
+        "“20% off landing fees, except the touch-and-go rate”). An "
         "exception after a comma that "
         "closes the sentence is read of the sentence's statement too; a sentence right after "
         "the statement that points back at it and says it does not apply (“The discount does "
@@ -108,6 +111,25 @@ class ConditionKept:
             words = _condition_words(reading.passage, clause)
             kept: set[str] = stated if restates else set()
             hit = sum(1 for w in words if _restated(reading, w, targets, kept))
+            if (
+                words
+                and hit * 2 >= len(words)
+                and t.lower_ in EXCEPTIONS
+                and t.lower_ not in _DEDUCTIONS
+                and not (claim_exceptions or claim_denies)
+                and not _statement_denied(t)
+                and not _says_its_own(reading, clause)
+            ):  # "20% off their touch-and-go landings" for "20% off, except the touch-and-go"
+                said = _stretch(reading.passage, clause)
+                yield Finding(
+                    self.id,
+                    "unconfirmed",
+                    "",
+                    said,
+                    f"the claim says of what the passage excepts (“{said}”) what the passage "
+                    "says of the rest",
+                )
+                continue
             if not words:
                 if _opens_list(t, clause) and not restates:
                     left, says = clause, _LEFT_OUT_WITH_LIST
@@ -140,6 +162,19 @@ class ConditionKept:
                 said,
                 f"the claim leaves out the passage's exception “{said}”",
             )
+
+
+def _says_its_own(reading: Reading, clause: list[int]) -> bool:
+    """Whether a figure or an adjective of the claim is matched inside the passage's
+    exception ``clause``: the claim restates what the exception says of its own case ("...
+    except the loading bay, which is rated at 3.0 kN/m²"; "unless the pupil is ill, in which
+    case the first late cancellation is free")."""
+    inside = set(clause)
+    return any(
+        m.passage in inside
+        and (reading.figure("claim", i) is not None or reading.claim[i].pos_ == "ADJ")
+        for i, m in reading.matches.items()
+    )
 
 
 def _points_back(passage: Doc, clause: list[int]) -> bool:

@@ -52,7 +52,9 @@ class SameRoles:
         "£120 booking fee” is not “Brockhurst Manor's” in Brockhurst Manor's own message), "
         "nor is what the passage gives a party's possessor another party's (“Our own bull”, "
         "“we” being the Rearer, is not “Cleddau's own bull”). A cleft sentence's “that” or "
-        "“who” stands for its focus (“It is the Manager that must tell”)."
+        "“who” stands for its focus (“It is the Manager that must tell”). Whom an adjective "
+        "after “is” is said of is compared as a doer (“The Tenant is liable” against “The "
+        "Landlord is liable”)."
     )
     example = (
         "The Landlord must pay the Tenant's legal costs.",
@@ -65,9 +67,11 @@ class SameRoles:
         yield from _crossed(reading)
         yield from _whose(reading)
         light = [pair for pair in _light_roots(reading) if _carries_the_same(reading, *pair)]
-        for ours, theirs in [*_predicates(reading), *light]:
-            # a light verb's doer only: its object is what the claim's words match
-            roles = ("doer",) if (ours, theirs) in light else ("doer", "object")
+        said_of = list(_copular(reading))
+        for ours, theirs in [*_predicates(reading), *light, *said_of]:
+            # a light verb's doer only: its object is what the claim's words match; so for
+            # "is" and its adjective
+            roles = ("doer",) if (ours, theirs) in light + said_of else ("doer", "object")
             for role in roles:
                 claim_role = _role(ours, role)
                 passage_role = _role(theirs, role)
@@ -100,8 +104,28 @@ class SameRoles:
                     _words(passage_role.subtree),
                     f"the passage says “{_words(passage_role.subtree)}” "
                     f"{'does this' if role == 'doer' else 'is the object'} "
-                    f"(“{theirs.text}”), not “{_words(claim_role.subtree)}”",
+                    f"(“{_predicate(theirs)}”), not “{_words(claim_role.subtree)}”",
                 )
+
+
+def _predicate(verb: Token) -> str:
+    """A verb as the reason names it: "is" with its adjective ("is liable")."""
+    said = next((c for c in verb.children if c.dep_ == "acomp"), None)
+    return f"{verb.text} {said.text}" if lemma(verb) == "be" and said is not None else verb.text
+
+
+def _copular(reading: Reading) -> Iterator[tuple[Token, Token]]:
+    """The "is" of an adjective of the claim ("The Tenant is liable for repairs") and the
+    "is" of the passage's adjective it is matched to ("The Landlord is liable"): whom the
+    adjective is said of is the doer the rule compares."""
+    for i, m in reading.matches.items():
+        ours = reading.claim[i]
+        if m.passage is None or ours.pos_ != "ADJ" or ours.dep_ != "acomp":
+            continue
+        theirs = reading.passage[m.passage]
+        copulas = lemma(ours.head) == "be" and lemma(theirs.head) == "be"
+        if theirs.pos_ == "ADJ" and theirs.dep_ == "acomp" and copulas:
+            yield ours.head, theirs.head
 
 
 def _crossed(reading: Reading) -> Iterator[Finding]:

@@ -26,6 +26,7 @@ from citeproof.verifier.support.lexicon import (
     CONDITION_PAIRS,
     DIRECTIONS,
     EXCEPTIONS,
+    MODALITY,
     NECESSARY_CONDITIONS,
     NEGATORS,
     OR_BEYOND,
@@ -435,7 +436,10 @@ class SameQuantity:
         "“Contractor members receive ...”), nor of a number of them (“All 50 cartons” against "
         "“Two of the 50 cartons”). “As many times as” and “as often as” set no limit (“all”); "
         "“any” of a period (“once in any 12 months”) says which period, not how many; “200 "
-        "or more” and “200 and over” are at least 200, “18 or under” at most 18."
+        "or more” and “200 and over” are at least 200, “18 or under” at most 18. Where the "
+        "passage does not quantify what the claim quantifies, the sentence stating the "
+        "claim's verb counts if it quantifies anything (“At least one of you must live in the "
+        "parish”, not another line's “every couple”)."
     )
     example = (
         "The Landlord must give at least 30 days' notice.",
@@ -469,7 +473,7 @@ class SameQuantity:
                 )
                 continue
             near = _quantities_of(reading, t)  # the passage's, of what the claim quantifies
-            said = near if near else theirs
+            said = near if near else (_stating_quantities(reading) or theirs)
             if q in said or (q in _ALL and said & _ALL):
                 continue
             if q == "only" and _only_if(t) and _necessary_condition_in(reading, sentences):
@@ -484,6 +488,31 @@ class SameQuantity:
 
 
 _ALL = {"all", "any"}
+
+
+def _stating_quantities(reading: Reading) -> set[str]:
+    """The quantities of the passage sentence that states the claim's main verb ("At least
+    one of you must live in the parish" for "both partners have to live in the parish"),
+    where it has any: another sentence's "every couple" is said of something else."""
+    root = next((t for t in reading.claim if t.dep_ == "ROOT"), None)
+    verb = _main_verb(root) if root is not None else None
+    found = reading.matched(verb.i) if verb is not None else None
+    if found is None:
+        return set()
+    return {
+        q
+        for p in reading.passage
+        if p.sent.start == found.sent.start
+        for q in [_quantity(reading.passage, p)]
+        if q is not None
+    }
+
+
+def _main_verb(root: Token) -> Token:
+    """The verb a root of "has to", "is required to" or a modal carries ("live" of "have to
+    live"), else the root."""
+    inner = next((c for c in root.children if c.dep_ == "xcomp" and c.pos_ == "VERB"), None)
+    return inner if inner is not None and lemma(root) in MODALITY else root
 
 
 def _narrowed(reading: Reading, t: Token) -> str | None:
