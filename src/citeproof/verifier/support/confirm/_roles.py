@@ -117,15 +117,36 @@ def _predicate(verb: Token) -> str:
 def _copular(reading: Reading) -> Iterator[tuple[Token, Token]]:
     """The "is" of an adjective of the claim ("The Tenant is liable for repairs") and the
     "is" of the passage's adjective it is matched to ("The Landlord is liable"): whom the
-    adjective is said of is the doer the rule compares."""
+    adjective is said of is the doer the rule compares. Where the passage says the adjective
+    of several ("the landlord is responsible for ...; the tenant is responsible for ..."),
+    one said of the claim's doer is the one read."""
     for i, m in reading.matches.items():
         ours = reading.claim[i]
-        if m.passage is None or ours.pos_ != "ADJ" or ours.dep_ != "acomp":
+        if m.passage is None or ours.pos_ != "ADJ" or not _said_by_is(ours):
             continue
-        theirs = reading.passage[m.passage]
-        copulas = lemma(ours.head) == "be" and lemma(theirs.head) == "be"
-        if theirs.pos_ == "ADJ" and theirs.dep_ == "acomp" and copulas:
-            yield ours.head, theirs.head
+        said = [
+            reading.passage[c.passage]
+            for c in reading.candidates.get(i, [m])
+            if c.passage is not None and _said_by_is(reading.passage[c.passage])
+        ]
+        if not said:
+            continue
+        doer = _role(ours.head, "doer")
+        agreeing = [
+            theirs
+            for theirs in said
+            if doer is not None
+            and (who := _role(theirs.head, "doer")) is not None
+            and _placed_in(reading, doer, who)
+        ]
+        if not agreeing:
+            matched = reading.passage[m.passage]
+            yield ours.head, (matched if _said_by_is(matched) else said[0]).head
+
+
+def _said_by_is(adjective: Token) -> bool:
+    """Whether ``adjective`` is said of its clause's subject by "is" ("is liable")."""
+    return adjective.pos_ == "ADJ" and adjective.dep_ == "acomp" and lemma(adjective.head) == "be"
 
 
 def _crossed(reading: Reading) -> Iterator[Finding]:
