@@ -114,8 +114,7 @@ class ConditionKept:
             if (
                 words
                 and hit * 2 >= len(words)
-                and t.lower_ in EXCEPTIONS
-                and t.lower_ not in _DEDUCTIONS
+                and t.lower_ in _EXCEPTIONS_PROPER
                 and not (claim_exceptions or claim_denies)
                 and not _statement_denied(t)
                 and not _says_its_own(reading, clause)
@@ -404,6 +403,7 @@ def _opens_list(marker: Token, clause: list[int]) -> bool:
 
 
 _DEDUCTIONS = frozenset({"less", "minus"})
+_EXCEPTIONS_PROPER = EXCEPTIONS - _DEDUCTIONS  # "other than", "unless"; not "less 15%"
 
 
 def _deducts(t: Token) -> bool:

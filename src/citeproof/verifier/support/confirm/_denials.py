@@ -19,7 +19,7 @@ from citeproof.verifier.support.confirm._clauses import (
     negated,
 )
 from citeproof.verifier.support.confirm._conditions import (
-    _DEDUCTIONS,
+    _EXCEPTIONS_PROPER,
     _condition_clause,
     _condition_words,
     _opens_condition,
@@ -27,7 +27,6 @@ from citeproof.verifier.support.confirm._conditions import (
 from citeproof.verifier.support.confirm._reading import QUOTED, Reading, lemma
 from citeproof.verifier.support.lexicon import (
     DENYING,
-    EXCEPTIONS,
     MODALITY,
     NEGATORS,
     SETTING_ASIDE,
@@ -54,7 +53,6 @@ def exception_restated(reading: Reading) -> str | None:
     return None
 
 
-_EXCEPTIONS_PROPER = EXCEPTIONS - _DEDUCTIONS  # "other than", "unless"; not "less 15%"
 _DENIALS = frozenset({"prohibition", "no_obligation"})
 
 

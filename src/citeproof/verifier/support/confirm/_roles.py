@@ -86,13 +86,7 @@ class SameRoles:
                     continue  # "no one may discuss": said of staff too
                 # its phrase (its own words are in it), less whose it is: "Our treasurer"
                 inside = _own_words(passage_role)
-                placed = [
-                    m.passage
-                    for t in claim_role.subtree
-                    if t.i in reading.content
-                    for m in reading.candidates.get(t.i, [])
-                    if m.passage is not None
-                ]
+                placed = _placements(reading, claim_role)
                 if any(k in inside for k in placed):
                     continue  # some occurrence of the claim's doer is the passage's
                 if not placed and not _names_someone(reading, passage_role):
@@ -122,7 +116,7 @@ def _copular(reading: Reading) -> Iterator[tuple[Token, Token]]:
     one said of the claim's doer is the one read."""
     for i, m in reading.matches.items():
         ours = reading.claim[i]
-        if m.passage is None or ours.pos_ != "ADJ" or not _said_by_is(ours):
+        if m.passage is None or not _said_by_is(ours):
             continue
         said = [
             reading.passage[c.passage]
@@ -233,13 +227,18 @@ def _placed_in(reading: Reading, ours: Token, theirs: Token) -> bool:
     """Whether a word of the claim's phrase ``ours`` is matched somewhere in the passage's
     phrase ``theirs``."""
     inside = {x.i for x in theirs.subtree}
-    return any(
-        m.passage in inside
-        for x in ours.subtree
+    return any(k in inside for k in _placements(reading, ours))
+
+
+def _placements(reading: Reading, phrase: Token) -> list[int]:
+    """Every passage token a content word of the claim's ``phrase`` may be matched to."""
+    return [
+        m.passage
+        for x in phrase.subtree
         if x.i in reading.content
         for m in reading.candidates.get(x.i, [])
         if m.passage is not None
-    )
+    ]
 
 
 def _own_words(role: Token) -> set[int]:

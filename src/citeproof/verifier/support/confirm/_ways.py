@@ -449,13 +449,7 @@ class SameQuantity:
 
     def check(self, reading: Reading) -> Iterator[Finding]:
         sentences = _matched_sentences(reading)
-        theirs = {
-            q
-            for p in reading.passage
-            if p.sent.start in sentences
-            for q in [_quantity(reading.passage, p)]
-            if q is not None
-        }
+        theirs = _quantities_in(reading, sentences)
         for t in reading.claim:
             q = _quantity(reading.claim, t)
             if q is None or t.i in reading.framing:
@@ -497,12 +491,15 @@ def _stating_quantities(reading: Reading) -> set[str]:
     root = next((t for t in reading.claim if t.dep_ == "ROOT"), None)
     verb = _main_verb(root) if root is not None else None
     found = reading.matched(verb.i) if verb is not None else None
-    if found is None:
-        return set()
+    return set() if found is None else _quantities_in(reading, {found.sent.start})
+
+
+def _quantities_in(reading: Reading, sentences: set[int]) -> set[str]:
+    """The quantity classes the passage sentences starting at ``sentences`` say."""
     return {
         q
         for p in reading.passage
-        if p.sent.start == found.sent.start
+        if p.sent.start in sentences
         for q in [_quantity(reading.passage, p)]
         if q is not None
     }

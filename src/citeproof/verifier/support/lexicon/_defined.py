@@ -174,8 +174,7 @@ def defined_terms(text: str) -> DefinedTerms:
             more = [t.group("term") for t in _MORE.finditer(m.group("more"))]
             given = (m.group("term"), *more)
             found += [(name, term) for term in given]
-            line_start = text.rfind("\n", 0, m.start()) + 1
-            before = text[max(line_start, text.rfind(")", 0, m.start()) + 1) : m.start()]
+            before = text[_since_last(text, m.start()) : m.start()]
             found += [(trading, term) for trading in _trading_names(before) for term in given]
             together.append(given)
             spans.append(m.span())
@@ -246,8 +245,7 @@ def _defined_name(text: str, at: int) -> str:
     Foods Ltd (the "Company")``), the heading's name: a later one defines what stands before
     it ("... which rents the site from Haverleigh Town Council (the "Council")")."""
     line_start = text.rfind("\n", 0, at) + 1
-    start = max(line_start, at - _LOOK_BACK, text.rfind(")", 0, at) + 1)
-    window = text[start:at]
+    window = text[max(_since_last(text, at), at - _LOOK_BACK) : at]
     heading = _HEADING.match(text, line_start, at)
     first = text.rfind(")", line_start, at) < 0  # the line's first parenthesis
     if heading and first:  # "**Employer:** Ostrander Foods Ltd (the "Company")": its name
@@ -277,6 +275,12 @@ def _trading_names(text: str) -> list[str]:
     """The names ``text`` says a party trades under ("trading as", "t/a"): it is that party
     too."""
     return [m.group("name") for m in _TRADING.finditer(text.replace("**", ""))]
+
+
+def _since_last(text: str, at: int) -> int:
+    """Where the words a parenthesis at ``at`` may define start: after its line's start and
+    after the last parenthesis before it."""
+    return max(text.rfind("\n", 0, at) + 1, text.rfind(")", 0, at) + 1)
 
 
 def _heading_name(heading: re.Match[str]) -> str:
