@@ -661,6 +661,29 @@ def test_a_denial_of_what_the_passage_does_not_speak_to_is_no_contradiction() ->
             "unconfirmed",
             "“This right does not apply if the Sponsor has missed any payment",
         ),
+        (  # a sentence of its own that denies the statement before it under a condition
+            "If the Practice engages the Locum directly within six months of his last session "
+            "booked through Meridale, it must pay a £3,500 introduction fee.",
+            '**Agency:** Meridale Locums Ltd ("Meridale", "we", "us").\n'
+            "If the Practice engages the Locum directly, other than through us, within 6 "
+            "months after the last session booked through us, it must pay an introduction fee "
+            "of £3,500. This fee is not payable if the Locum had worked at the Practice in the "
+            "12 months before this booking.",
+            "unconfirmed",
+            "“This fee is not payable if the Locum had worked at the Practice",
+        ),
+        (  # ... kept by the claim
+            "If the Practice engages the Locum directly within six months of his last session "
+            "booked through Meridale, it must pay a £3,500 introduction fee, unless the "
+            "Locum had worked at the Practice in the 12 months before this booking.",
+            '**Agency:** Meridale Locums Ltd ("Meridale", "we", "us").\n'
+            "If the Practice engages the Locum directly, other than through us, within 6 "
+            "months after the last session booked through us, it must pay an introduction fee "
+            "of £3,500. This fee is not payable if the Locum had worked at the Practice in the "
+            "12 months before this booking.",
+            "supported",
+            "",
+        ),
         (  # an exception that opens a list the passage does not show
             "Each party waives all claims arising out of the Lease.",
             "Each party waives all claims arising out of the Lease, other than:",
@@ -899,6 +922,15 @@ def test_a_time_said_of_the_subject_is_part_of_the_statement() -> None:
             "match.question",
             "the passage asks “And who applies for the road closure on Cardiff Road?”",
             id="a-question",
+        ),
+        pytest.param(  # what a claim reports someone confirmed, asked in the passage
+            "Helen confirmed that Ananya's name would still be printed in the July ceremony "
+            "booklet.",
+            "Will my name still be printed in the July ceremony booklet?\nI have passed your "
+            "email to Helen Drysdale, who will confirm your seat by 1 November.",
+            "match.question",
+            "the passage asks “Will my name still be printed in the July ceremony booklet?”",
+            id="a-reported-statement-asked",
         ),
         pytest.param(  # a word the fact layer knows cannot hold where the claim's holds
             "UDAs are paid monthly in advance.",

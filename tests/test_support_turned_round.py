@@ -201,6 +201,67 @@ def test_a_claim_that_keeps_the_order_is_no_order_conflict(claim: str) -> None:
     assert support.verdict != "contradicted", support
 
 
+CODE_PHRASE = (
+    "The person receiving the call must call the police first and then tell the worker's "
+    "supervisor."
+)
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        pytest.param(
+            "The person taking the call must tell the worker's supervisor first and then call "
+            "the police",
+            id="first-then",
+        ),
+        pytest.param(
+            "The person taking the call must tell the worker's supervisor and then call the police",
+            id="and-then",
+        ),
+    ],
+)
+def test_a_sequence_the_claim_turns_round_is_contradicted(claim: str) -> None:
+    support = judged(claim, CODE_PHRASE)
+    assert support.verdict == "contradicted", support
+    assert support.rule == "facts.order_turned"
+
+
+@pytest.mark.parametrize(
+    ("claim", "text"),
+    [
+        pytest.param(
+            "The person taking the call must call the police first and then tell the worker's "
+            "supervisor",
+            CODE_PHRASE,
+            id="the-same-sequence",
+        ),
+        pytest.param(
+            "Landlords can ask for a monthly account and then have 30 days from the invoice "
+            "date to pay",
+            "Landlords may ask for a monthly account, paid within 30 days after the invoice date.",
+            id="a-point-of-time-is-no-step",
+        ),
+        pytest.param(
+            "Any options still unvested vest in full if the holder is dismissed within 12 "
+            "months after the Sale",
+            "Any options still unvested then vest in full if, within 12 months after the Sale, "
+            "you are dismissed.",
+            id="then-as-a-time",
+        ),
+        pytest.param(
+            "The supervisor is told by then, and the worker calls the police",
+            "The worker calls the police. The supervisor must be told by then.",
+            id="by-then-is-a-time",
+        ),
+    ],
+)
+def test_a_sequence_the_claim_keeps_is_no_order_conflict(claim: str, text: str) -> None:
+    support = judged(claim, text)
+    assert support.rule != "facts.order_turned", support
+    assert support.verdict != "contradicted", support
+
+
 @pytest.mark.parametrize(
     ("claim", "text", "said"),
     [

@@ -122,8 +122,8 @@ FACT_RULES: tuple[FactRule, ...] = (
     ),
     FactRule(
         ORDER_TURNED,
-        "The claim puts two things the other way round from the passage around “before” "
-        "or “after”.",
+        "The claim puts two things the other way round from the passage around “before”, "
+        "“after” or “then”.",
         (
             "An offer may be issued before the referral to a senior underwriter.",
             "Applications must be referred to a senior underwriter before an offer is issued.",

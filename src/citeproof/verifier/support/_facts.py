@@ -1000,8 +1000,22 @@ def _point(tokens: Sequence[Token], at: int) -> Token | None:
 
 
 # "X before Y": which of two things comes first. +1 reads left to right, -1 the other way.
-_ORDER = {"before": 1, "after": -1}
-_ORDER_REACH = 6  # tokens each side of "before" / "after" read as the two things
+_ORDER = {"before": 1, "after": -1, "then": 1}
+_ORDER_REACH = 6  # tokens each side of "before" / "after" / "then" read as the two things
+_NEXT = "then"
+_STEP = frozenset({"and", "first"})
+"""What stands in the two tokens before "then" where it is the next step of a sequence ("call
+the police first and then tell", "and she then pays"), not a time ("by then", "still
+unvested then vest")."""
+
+
+def _way(tokens: Sequence[Token], at: int) -> int | None:
+    """Which way ``tokens[at]`` orders the things either side of it (`_ORDER`), or None."""
+    word = tokens[at].text.casefold()
+    if word != _NEXT:
+        return _ORDER.get(word)
+    before = {t.text.casefold() for t in tokens[max(0, at - 2) : at]}
+    return _ORDER[word] if before & _STEP else None
 
 
 def _order_turned(
@@ -1009,22 +1023,28 @@ def _order_turned(
 ) -> ClaimDifference | None:
     """The claim puts two things the other way round from the passage: "An offer may be
     issued before the referral to a senior underwriter" against "must be referred to a
-    senior underwriter before an offer is issued". "Y after X" says what "X before Y" says;
-    each side must share a word with the passage's opposite side. Only for ``judged`` claim
-    tokens (not one already read as turned round: "before" where the passage says "after"),
-    and not where the passage also puts them the claim's way: "Orders placed before 2 pm are
-    dispatched the same day; orders placed after 2 pm within two days" says both."""
+    senior underwriter before an offer is issued"; a sequence, "must tell the supervisor
+    first and then call the police" against "must call the police first and then tell the
+    supervisor". "Y after X" says what "X before Y" says; each side must share a word with
+    the passage's opposite side. Only for ``judged`` claim tokens (not one already read as
+    turned round: "before" where the passage says "after"), and not where the passage also
+    puts them the claim's way: "Orders placed before 2 pm are dispatched the same day; orders
+    placed after 2 pm within two days" says both."""
     if not any(t.text.casefold() in _ORDER for t in claim):
         return None  # most claims: the passage's orders are not read at all
-    orders = [
-        (j, _sides(passage, j, way))
-        for j, other in enumerate(passage)
-        if (way := _ORDER.get(other.text.casefold())) is not None and not _negated(passage, j)
+    steps = [
+        (j, passage[j].text.casefold() == _NEXT, _sides(passage, j, way))
+        for j in range(len(passage))
+        if (way := _way(passage, j)) is not None and not _negated(passage, j)
     ]
-    for i, token in enumerate(claim):
-        way = _ORDER.get(token.text.casefold())
+    for i in range(len(claim)):
+        way = _way(claim, i)
         if way is None or not judged[i] or _negated(claim, i):
             continue
+        # A sequence ("first ... and then") is set against a sequence only: "after the
+        # invoice date" is a point of time, not the step before "have 30 days to pay".
+        step = claim[i].text.casefold() == _NEXT
+        orders = [(j, sides) for j, then, sides in steps if then == step]
         first, then = _sides(claim, i, way)
         if any(_shares(first, a) and _shares(then, b) for _, (a, b) in orders):
             continue  # the passage says it the claim's way too

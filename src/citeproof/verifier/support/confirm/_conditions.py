@@ -65,7 +65,8 @@ class ConditionKept:
         "exception after a comma that "
         "closes the sentence is read of the sentence's statement too; a sentence right after "
         "the statement that points back at it and says it does not apply (“The discount does "
-        "not apply to ...”, “This right does not apply if ...”) is an exception as well. "
+        "not apply to ...”, “This right does not apply if ...”), or denies it under a "
+        "condition (“This fee is not payable if ...”), is an exception as well. "
         "A denial of the claim that restates the passage's own denial elsewhere (“a hazard "
         "the customer didn't mark” for “a hazard that was not marked”) restates no "
         "exception, and a condition of the claim matched only in another sentence restates "
@@ -239,11 +240,15 @@ def carve_outs(reading: Reading) -> Iterator[tuple[Span, bool]]:
 
 def _carves_out(reading: Reading, sentence: Span, matched: set[int], targets: set[int]) -> bool:
     """Whether ``sentence`` lifts the statement of the matched sentence right before it for
-    some cases, in a sentence of its own: its verb one of `CARVING_OUT`, denied, its subject
-    that statement ("This right does not apply if ...") or a word of it the claim matches
-    ("The discount does not apply to Health and Safety Leadership")."""
+    some cases, in a sentence of its own: its verb one of `CARVING_OUT`, or any verb denied
+    under a condition of its own ("This fee is not payable if the Locum had worked at the
+    Practice ..."), denied, its subject that statement ("This right does not apply if ...")
+    or a word of it the claim matches ("The discount does not apply to Health and Safety
+    Leadership")."""
     root = sentence.root
-    if lemma(root) not in CARVING_OUT or not negated(root) or not sentence.start:
+    if not negated(root) or not sentence.start:
+        return False
+    if lemma(root) not in CARVING_OUT and not _denied_if(root):
         return False
     before = reading.passage[sentence.start - 1].sent
     if before.start not in matched:
@@ -259,6 +264,20 @@ def _carves_out(reading: Reading, sentence: Span, matched: set[int], targets: se
     said = {lemma(reading.passage[k]) for k in targets if before.start <= k < before.end}
     return bool(determiners & {"the", "that", "those"}) and lemma(subject) in said
 
+
+def _denied_if(root: Token) -> bool:
+    """Whether the denied ``root`` holds under a condition of its own: a clause hanging from it
+    opened by "if", "where" or "when" ("This fee is not payable if ...")."""
+    return any(
+        child.dep_ == "advcl"
+        and any(m.dep_ in ("mark", "advmod") and m.lower_ in CARVED_IF for m in child.children)
+        for child in root.children
+    )
+
+
+CARVED_IF = frozenset({"if", "where", "when"})
+"""The openers of the condition under which a sentence of its own denies the statement before
+it."""
 
 _POINTING = frozenset({"this", "these", "such", "it", "they"})
 """Words by which a sentence points back at the statement before it."""

@@ -40,6 +40,7 @@ from citeproof.verifier.support.confirm._ways import (
 )
 from citeproof.verifier.support.lexicon import (
     ANYONE,
+    ATTRIBUTION,
     THIRD_PERSON,
     TIME_WORDS,
     direction_of,
@@ -370,7 +371,10 @@ class NotAsked:
     id = "match.question"
     checks = (
         "The passage sentence that holds the claim's main verb states it: a question "
-        "(“And who applies for the road closure?”) says nothing of who does it."
+        "(“And who applies for the road closure?”) says nothing of who does it. So does the "
+        "one that holds the verb of what the claim reports someone said or confirmed "
+        "(“Helen confirmed that the name would still be printed” against “Will my name still "
+        "be printed?”)."
     )
     example = (
         "Gareth Pryce applied to Newport Council for the road closure.",
@@ -382,7 +386,12 @@ class NotAsked:
         root = next((t for t in reading.claim if t.dep_ == "ROOT"), None)
         if root is None:
             return
-        verbs = [reading.matched(root.i)] + [b for a, b in _light_roots(reading)]
+        reported = [
+            reading.matched(c.i)
+            for c in root.children
+            if c.dep_ == "ccomp" and lemma(root) in ATTRIBUTION
+        ]
+        verbs = [reading.matched(root.i), *reported] + [b for a, b in _light_roots(reading)]
         for verb in verbs:
             asked = _question(verb) if verb is not None else None
             if asked is not None:
