@@ -177,6 +177,20 @@ def test_a_name_a_party_trades_under_names_it_too() -> None:
     assert not terms.same("plumbing", "customer")
 
 
+def test_a_trading_name_names_its_party_by_the_words_no_other_party_is_defined_by() -> None:
+    """A franchisee trading under the franchisor's name: the words the franchisor is defined
+    by ("Little Strikers") still name the franchisor, the franchisee's own ("North Leeds")
+    the franchisee."""
+    terms = defined_terms(
+        '**Franchisor:** Little Strikers Sports Ltd ("Little Strikers", "we").\n\n'
+        '**Licensee:** Deepa Marsh, trading as Little Strikers North Leeds ("the Licensee", '
+        '"you").\n'
+    )
+    assert terms.same("strikers", "we") and terms.same("little", "franchisor")
+    assert terms.same("leeds", "you") and terms.same("deepa", "licensee")
+    assert not terms.same("strikers", "you") and not terms.same("little", "licensee")
+
+
 def test_a_heading_that_also_gives_the_term_defines_its_name_as_both() -> None:
     terms = defined_terms(BENEFITS.text)
     assert terms.term_of("ostrander") == {"employer", "company"}  # not the label "Employer:"

@@ -1173,6 +1173,24 @@ def test_a_time_said_of_the_subject_is_part_of_the_statement() -> None:
             "the passage does not say “both”",
             id="the-stating-sentences-quantity",
         ),
+        pytest.param(  # a bound's "up" is no way the passage says the claim's
+            "Until 29 May the Client can increase the number of guests by up to 10% free of "
+            "charge.",
+            "Until 29 May you may reduce the number of guests by up to 10% free of charge.",
+            "match.opposite",
+            "the passage says “reduce”, not “increase”",
+            id="a-way-beside-a-bound",
+        ),
+        pytest.param(  # a verb the passage denies of what the claim says it of
+            "Millrace can change target rates on 30 days' notice, including the rate on money "
+            "already lent in a Fixed account.",
+            "We may change the target rates for new money on 30 days' notice.\nRates on money "
+            "already lent in a Fixed or Income account do not change until the end of its "
+            "term.",
+            "polarity.kept",
+            "the passage denies “change” of “lent Fixed account”; the claim does not",
+            id="a-verb-denied-of-its-words",
+        ),
     ],
 )
 def test_what_a_quantity_figure_or_time_is_said_of_is_kept(
@@ -1263,6 +1281,23 @@ def test_a_part_said_of_a_part_and_parties_the_right_way_round_are_not_held_back
         (
             "Late fees are waived if the bank caused the delay.",
             "Late fees are waived where the delay was caused by the bank.",
+        ),
+        (  # a bound beside the same way
+            "Until 29 May the Client can reduce the number of guests by up to 10% free of charge.",
+            "Until 29 May the Client may reduce the number of guests by up to 10% free of charge.",
+        ),
+        (  # the denial kept
+            "Rates on money already lent in a Fixed account do not change until the end of its "
+            "term.",
+            "We may change the target rates for new money on 30 days' notice.\nRates on money "
+            "already lent in a Fixed or Income account do not change until the end of its "
+            "term.",
+        ),
+        (  # the statement said of what the passage says it of
+            "Target rates for new money can change on 30 days' notice.",
+            "We may change the target rates for new money on 30 days' notice.\nRates on money "
+            "already lent in a Fixed or Income account do not change until the end of its "
+            "term.",
         ),
     ],
 )

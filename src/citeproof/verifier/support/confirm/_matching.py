@@ -448,6 +448,8 @@ class OppositeWord:
                 continue
             if _particle(reading, t) and t.head.i in reading.matches:
                 continue  # a phrasal verb matched whole: its particle is no way
+            if _bound_phrase(t):
+                continue  # "up to 10%": a bound, `quantity.kept`'s
             other = _opposite_in(reading, t, sentences)
             if other is None and not matched and t.i in reading.content:
                 denied = _denied_form_in(reading, t, sentences)

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from citeproof.verifier.support.confirm._clauses import (
+    _denied,
     _holders,
     _introducing_modal,
     _light_roots,
@@ -130,13 +131,17 @@ def _bound_phrase(t: Token) -> bool:
 
 
 def _same_way_in(reading: Reading, t: Token, sentences: set[int]) -> bool:
+    """Whether a passage sentence the claim matches gives the way the claim's ``t`` points:
+    not by a word of a bound ("up to 10%") or the particle of a phrasal verb, which point no
+    way, as in `_opposite_in` ("can increase ... by up to 10%" against "may reduce ... by up
+    to 10%" says the other way)."""
     way = direction_of(lemma(t))
     if way is None:
         return False
     return any(
         way in (direction_of(lemma(p)), _opens_time(p))  # "after" is the side "once" opens
         for p in reading.passage
-        if p.sent.start in sentences
+        if p.sent.start in sentences and not _bound_phrase(p) and not _particle(reading, p)
     )
 
 
@@ -284,7 +289,10 @@ class SamePolarity:
         "of the passage's statement (“It does not apply to:”, “does not include”). A word "
         "matched in a phrase the passage denies on its own (“to the supplier, never to the "
         "haulier”; “at no charge”) is denied too, unless the claim denies it or its verb (in "
-        "its own words too: “free of charge”)."
+        "its own words too: “free of charge”); and so is a claim verb said of words matched in "
+        "another passage statement that denies the same verb of them (“can change target "
+        "rates ..., including the rate on money already lent” against “Rates on money already "
+        "lent ... do not change”)."
     )
     example = (
         "The Supplier is liable for indirect loss.",
@@ -301,6 +309,7 @@ class SamePolarity:
             if ours.pos_ == "ADJ" and ours.dep_ in ("acomp", "attr") and theirs.pos_ == "ADJ":
                 pairs.append((ours.head, theirs.head, ours, theirs))  # "is (not) liable"
         yield from _in_a_denied_phrase(reading)
+        yield from _denied_of_its_words(reading)
         pairs += [(a, b, a, b) for a, b in _light_roots(reading)]
         for ours, theirs, our_word, their_word in pairs:
             if deontic(ours) != "plain" or deontic(theirs) != "plain":
@@ -339,6 +348,44 @@ def _in_a_denied_phrase(reading: Reading) -> Iterator[Finding]:
             reading.claim[i].text,
             phrase,
             f"the passage denies “{phrase}”; the claim does not",
+        )
+        return
+
+
+def _denied_of_its_words(reading: Reading) -> Iterator[Finding]:
+    """A claim verb said of words the passage matches in another statement that denies the
+    same verb of them: "can change target rates on 30 days' notice, including the rate on
+    money already lent" against "We may change the target rates for new money ... Rates on
+    money already lent ... do not change": the claim's "change", matched in the first, is
+    said of "money already lent", of which the second denies it."""
+    for i, m in reading.matches.items():
+        if m.passage is None:
+            continue
+        sentence = reading.passage[m.passage].sent
+        # "do not change until the end of its term" denies it before then: `_denied`, not
+        # `negated`, which reads such a denial as saying when
+        denied = {lemma(p): p for p in sentence if p.pos_ == "VERB" and _denied(p)}
+        ours = reading.claim[i]
+        verb = next((a for a in ours.ancestors if a.pos_ == "VERB" and lemma(a) in denied), None)
+        if verb is None or _denied(verb):
+            continue
+        theirs = reading.matched(verb.i)
+        if theirs is None or theirs.sent.start == sentence.start:
+            continue  # the same statement: read with the verbs
+        said = denied[lemma(verb)]
+        of = _words(
+            t
+            for t in verb.subtree
+            if (n := reading.matches.get(t.i)) is not None
+            and n.passage is not None
+            and reading.passage[n.passage].sent.start == sentence.start
+        )
+        yield Finding(
+            SamePolarity.id,
+            "unconfirmed",
+            verb.text,
+            said.text,
+            f"the passage denies “{said.text}” of “{of}”; the claim does not",
         )
         return
 

@@ -159,6 +159,7 @@ def terms_defined_around(line: str, at: int) -> tuple[str, ...]:
 def defined_terms(text: str) -> DefinedTerms:
     """Every definition of ``text`` (see the module), as pairs of words both ways."""
     found: list[tuple[str, str]] = []
+    trades: list[tuple[str, str]] = []  # a name a party trades under, and its term
     spans: list[tuple[int, int]] = []
     together: list[tuple[str, ...]] = []  # the terms one parenthesis gives one party
     for m in _HEADING.finditer(text):
@@ -166,7 +167,7 @@ def defined_terms(text: str) -> DefinedTerms:
         if role.casefold() in MAIL_HEADERS or role.split()[0].casefold() in MAIL_HEADERS:
             continue
         found.append((_heading_name(m), role))
-        found += [(trading, role) for trading in _trading_names(m.group("name"))]
+        trades += [(trading, role) for trading in _trading_names(m.group("name"))]
         spans.append(m.span())
     for m in _DEFINITION.finditer(text):
         name = _defined_name(text, m.start())
@@ -175,9 +176,10 @@ def defined_terms(text: str) -> DefinedTerms:
             given = (m.group("term"), *more)
             found += [(name, term) for term in given]
             before = text[_since_last(text, m.start()) : m.start()]
-            found += [(trading, term) for trading in _trading_names(before) for term in given]
+            trades += [(trading, term) for trading in _trading_names(before) for term in given]
             together.append(given)
             spans.append(m.span())
+    found += _traded(trades, together)
     if not any(term.casefold() in FIRST_PERSON for _, term in found):
         found += _titled_writer(text, spans)
     pairs: dict[str, set[str]] = {}
@@ -211,6 +213,29 @@ def defined_terms(text: str) -> DefinedTerms:
         {k: frozenset(v) for k, v in named.items()},
         tuple(sorted(spans)),
     )
+
+
+def _traded(
+    trades: list[tuple[str, str]], together: list[tuple[str, ...]]
+) -> list[tuple[str, str]]:
+    """The names parties trade under, each with its party's term, less the words another
+    party is defined by: "Deepa Marsh, trading as Little Strikers North Leeds ("the
+    Licensee")" beside ``Little Strikers Sports Ltd ("Little Strikers", "we")`` makes "North
+    Leeds" the Licensee, and leaves "Little Strikers" the franchisor's."""
+    out: list[tuple[str, str]] = []
+    for trading, term in trades:
+        others = frozenset().union(
+            *(
+                _words(given)
+                for group in together
+                if term.casefold() not in {t.casefold() for t in group}
+                for given in group
+            )
+        )
+        kept = [w for w in _WORD.findall(trading) if w.casefold() not in others]
+        if kept:
+            out.append((" ".join(kept), term))
+    return out
 
 
 def _term_words(term: str) -> frozenset[str]:
