@@ -43,7 +43,7 @@ from citeproof.verifier.support._promise import kept_promise
 from citeproof.verifier.support._request import Request
 
 BUSINESS = Path(__file__).with_name("business")
-BUSINESS_SETS = (BUSINESS, *(Path(__file__).with_name(f"business-{n}") for n in range(2, 56)))
+BUSINESS_SETS = (BUSINESS, *(Path(__file__).with_name(f"business-{n}") for n in range(2, 59)))
 """The business sets, eight kinds of document each, written and labelled before any judge read
 them (each folder's README.md): the second never tuned on, the third the check of the judge's
 changes tuned on the first two, and each later one the check of the changes made after the

@@ -1173,6 +1173,19 @@ def test_a_time_said_of_the_subject_is_part_of_the_statement() -> None:
             "the passage does not say “both”",
             id="the-stating-sentences-quantity",
         ),
+        pytest.param(  # a report matched in one message, what it reports in another
+            "Gareth told Hannah that Fellside would pay the £12 a day for any day after 24 June.",
+            "From: Hannah Breckon <hannah@mailbox.example>\nTo: Gareth Mould "
+            "<gareth@fellside.example>\n\nDear Gareth,\n\nMy car went into Fellside on 1 "
+            "June, and you told me then that the work would take 8 working days.\n\nHannah "
+            "Breckon\n\n----\n\nFrom: Lorna Pike <lorna@fellside.example>\nTo: Hannah "
+            "Breckon\n\nDear Hannah,\n\nFellside will pay the £12 a day for any day after "
+            "Wednesday 24 June.\n\nLorna Pike\n",
+            "match.same_statement",
+            "“Fellside would pay the £12 a day for any day after 24 June” is in another "
+            "sentence of the passage than the “told” that reports it",
+            id="a-report-of-something-else",
+        ),
         pytest.param(  # a bound's "up" is no way the passage says the claim's
             "Until 29 May the Client can increase the number of guests by up to 10% free of "
             "charge.",
@@ -1285,6 +1298,13 @@ def test_a_part_said_of_a_part_and_parties_the_right_way_round_are_not_held_back
         (  # a bound beside the same way
             "Until 29 May the Client can reduce the number of guests by up to 10% free of charge.",
             "Until 29 May the Client may reduce the number of guests by up to 10% free of charge.",
+        ),
+        (  # a question reported asked is its own report
+            "The customer asked whether someone would come back a few weeks after fitting to "
+            "check the worktop seams.",
+            "We will fit the under-cabinet lights the customer asked about at no charge. And "
+            "will someone come back to check the worktop seams a few weeks after fitting, like "
+            "your brochure says?",
         ),
         (  # the denial kept
             "Rates on money already lent in a Fixed account do not change until the end of its "

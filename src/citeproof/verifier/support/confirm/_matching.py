@@ -40,6 +40,7 @@ from citeproof.verifier.support.confirm._ways import (
 )
 from citeproof.verifier.support.lexicon import (
     ANYONE,
+    ASKING,
     ATTRIBUTION,
     THIRD_PERSON,
     TIME_WORDS,
@@ -130,7 +131,11 @@ class SameStatement:
         "`lexicon.TIME_WORDS`) or is a noun compounded with the subject's where the "
         "statement compounds another (“the arrangement fee” for its “Valuation fee”). A "
         "word of a term's definition is said of the statement that uses the term (“12 "
-        "January 2026” of “Plan date: 12 January 2026” in “within 30 days of the Plan date”)."
+        "January 2026” of “Plan date: 12 January 2026” in “within 30 days of the Plan date”). "
+        "What the claim reports someone said is matched in the statement of the reporting "
+        "verb it is matched to (“Gareth told Hannah that Fellside would pay ...” is not "
+        "“you told me that the work would take 8 working days” and, in another message, "
+        "“Fellside will pay ...”)."
     )
     example = (
         "A public official's entertainment needs the approval of the Compliance team and the "
@@ -141,6 +146,7 @@ class SameStatement:
     )
 
     def check(self, reading: Reading) -> Iterator[Finding]:
+        yield from _reported_elsewhere(reading)
         clauses: dict[int, list[int]] = {}
         for i in reading.content:
             if reading.matched(i) is not None:
@@ -184,6 +190,38 @@ class SameStatement:
                     "",
                     f"“{words}” is in another sentence of the passage than the rest of its clause",
                 )
+
+
+def _reported_elsewhere(reading: Reading) -> Iterator[Finding]:
+    """What the claim reports someone said ("Gareth told Hannah that Fellside would pay ..."),
+    its reporting verb matched in the passage ("you told me then that the work would take 8
+    working days"), but every word of it in another statement: the passage's report is of
+    something else, and who said what the claim reports is not read there. A question the
+    claim reports asked (`lexicon.ASKING`) is its own report."""
+    for verb in reading.claim:
+        clause = next((c for c in verb.children if c.dep_ == "ccomp"), None)
+        theirs = reading.matched(verb.i)
+        if clause is None or theirs is None:
+            continue
+        said = [
+            (t, found)
+            for t in clause.subtree
+            if t.i in reading.content and (found := reading.matched(t.i)) is not None
+        ]
+        if not said or any(statement(found) == statement(theirs) for _, found in said):
+            continue
+        if lemma(verb) in ASKING and all(_question(found) for _, found in said):
+            continue  # "Ruth asked whether ...": the question she wrote is her asking
+        words = reading.claim[said[0][0].i : said[-1][0].i + 1].text
+        yield Finding(
+            SameStatement.id,
+            "unconfirmed",
+            words,
+            theirs.text,
+            f"“{words}” is in another sentence of the passage than the “{theirs.text}” "
+            "that reports it",
+        )
+        return
 
 
 def _shared_subject_apart(

@@ -19,6 +19,7 @@ from citeproof.lazy import on_first_use
 if typing.TYPE_CHECKING:
     from citeproof.verifier.support.lexicon._classes import (
         ANYONE,
+        ASKING,
         ATTRIBUTION,
         BOUND_BY_TIME,
         BOUNDS,
@@ -70,6 +71,7 @@ if typing.TYPE_CHECKING:
 
 _WHERE = {
     "ANYONE": "citeproof.verifier.support.lexicon._classes",
+    "ASKING": "citeproof.verifier.support.lexicon._classes",
     "ATTRIBUTION": "citeproof.verifier.support.lexicon._classes",
     "BOUNDS": "citeproof.verifier.support.lexicon._classes",
     "BOUND_BY_TIME": "citeproof.verifier.support.lexicon._classes",
@@ -120,6 +122,7 @@ __getattr__ = on_first_use(globals(), _WHERE)
 
 __all__ = [
     "ANYONE",
+    "ASKING",
     "ATTRIBUTION",
     "BOUNDS",
     "BOUND_BY_TIME",

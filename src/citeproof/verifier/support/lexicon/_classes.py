@@ -305,6 +305,10 @@ ATTRIBUTION = frozenset(
 """Verbs (and "according to") that only attribute what follows to a source: "the lease
 states that ..." asks the source for what follows, not for the word "states"."""
 
+ASKING = frozenset({"ask", "wonder", "query", "enquire", "inquire"})
+"""Verbs that report a question: what they report is the question itself ("Ruth asked
+whether someone would come back" is her "will someone come back ...?")."""
+
 OBJECT_CONTROL = frozenset(
     {
         "advise", "allow", "ask", "authorise", "authorize", "cause", "compel", "direct",
