@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import Literal, NamedTuple
 
 from citeproof.sources import sentence_spans
-from citeproof.verifier.support.lexicon import CARVING_OUT
+from citeproof.verifier.support.lexicon import CARVED_IF, CARVING_OUT
 
 
 def word_set(text: str) -> frozenset[str]:
@@ -229,12 +229,15 @@ _OF_TIME = frozenset({"later", "longer", "earlier", "sooner", "shorter"})
 CARVE_OUT = re.compile(
     r"(?:The|This|These|That|Those|Such|It|They)\b[^.;:]{0,80}?\b"
     r"(?:does|do|did|shall|will|is|are)\s+not\s+(?:" + "|".join(sorted(CARVING_OUT)) + r")\b"
-    r"|(?:This|These|That|Those|Such)\b[^.;:]{0,80}?\bnot\b[^.;:]{0,60}?\b(?:if|where|when)\b"
+    r"|(?:This|These|That|Those|Such)\b[^.;:]{0,80}?\bnot\b[^.;:]{0,60}?\b(?:"
+    + "|".join(sorted(CARVED_IF))
+    + r")\b"
 )
 """A sentence that opens by pointing back and says it does not apply (a verb of
 `lexicon.CARVING_OUT`): "The discount does not apply to Health and Safety Leadership", "This
-right does not apply if ..."; or that denies under a condition ("This fee is not payable if
-..."): `condition.kept` reads it as an exception to the statement before it."""
+right does not apply if ..."; or that denies under a condition (`lexicon.CARVED_IF`: "This
+fee is not payable if ..."): `condition.kept` reads it as an exception to the statement
+before it."""
 LIST_ITEM = re.compile(r"\s*(?:\(?[a-z0-9]{1,3}\)|[-*•]\s|[a-z0-9]{1,3}\.\s)", re.IGNORECASE)
 """The marker that opens an item of a list: "(c)", "a)", "- ", "2. "."""
 LIST_REACH = 12

@@ -22,6 +22,7 @@ from citeproof.verifier.support.confirm._clauses import (
 from citeproof.verifier.support.confirm._finding import Finding
 from citeproof.verifier.support.confirm._reading import Reading, lead_in, lemma
 from citeproof.verifier.support.lexicon import (
+    CARVED_IF,
     CARVING_OUT,
     CONDITION_PAIRS,
     CONDITION_WORDS,
@@ -267,17 +268,13 @@ def _carves_out(reading: Reading, sentence: Span, matched: set[int], targets: se
 
 def _denied_if(root: Token) -> bool:
     """Whether the denied ``root`` holds under a condition of its own: a clause hanging from it
-    opened by "if", "where" or "when" ("This fee is not payable if ...")."""
+    opened by a word of `CARVED_IF` ("This fee is not payable if ...")."""
     return any(
         child.dep_ == "advcl"
         and any(m.dep_ in ("mark", "advmod") and m.lower_ in CARVED_IF for m in child.children)
         for child in root.children
     )
 
-
-CARVED_IF = frozenset({"if", "where", "when"})
-"""The openers of the condition under which a sentence of its own denies the statement before
-it."""
 
 _POINTING = frozenset({"this", "these", "such", "it", "they"})
 """Words by which a sentence points back at the statement before it."""

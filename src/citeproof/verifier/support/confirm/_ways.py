@@ -57,10 +57,8 @@ def _opposite_in(reading: Reading, t: Token, sentences: set[int]) -> Token | Non
         theirs = lemma(p)
         if theirs in said:
             continue  # the claim says it too: "if Leverage is below 2.00:1"
-        if _bound_phrase(p):
-            continue  # a bound ("not more than £850,000") points no way a figure moved
-        if _particle(reading, p):
-            continue  # "take over" is no "over" a figure moved
+        if _points_no_way(reading, p):
+            continue
         side = _opens_time(p)
         if side and ours_side and side != ours_side:
             return p  # "until 12 instalments have been paid" against "once ..."
@@ -131,18 +129,24 @@ def _bound_phrase(t: Token) -> bool:
 
 
 def _same_way_in(reading: Reading, t: Token, sentences: set[int]) -> bool:
-    """Whether a passage sentence the claim matches gives the way the claim's ``t`` points:
-    not by a word of a bound ("up to 10%") or the particle of a phrasal verb, which point no
-    way, as in `_opposite_in` ("can increase ... by up to 10%" against "may reduce ... by up
-    to 10%" says the other way)."""
+    """Whether a passage sentence the claim matches gives the way the claim's ``t`` points, by
+    a word that points a way (`_points_no_way`): "can increase ... by up to 10%" against "may
+    reduce ... by up to 10%" says the other way."""
     way = direction_of(lemma(t))
     if way is None:
         return False
     return any(
         way in (direction_of(lemma(p)), _opens_time(p))  # "after" is the side "once" opens
         for p in reading.passage
-        if p.sent.start in sentences and not _bound_phrase(p) and not _particle(reading, p)
+        if p.sent.start in sentences and not _points_no_way(reading, p)
     )
+
+
+def _points_no_way(reading: Reading, p: Token) -> bool:
+    """Whether the passage's ``p`` is a word of a bound ("not more than £850,000", "up to
+    10%") or the particle of a phrasal verb ("take over"): a direction word that says no way
+    a figure moved."""
+    return _bound_phrase(p) or _particle(reading, p)
 
 
 _OPPOSED = {("up", "down"), ("before", "after")}

@@ -253,6 +253,10 @@ CARVING_OUT = frozenset({"apply"})
 """Verbs that, denied in a sentence of its own right after a statement, carve an exception out
 of it: "The discount does not apply to Health and Safety Leadership"."""
 
+CARVED_IF = frozenset({"if", "where", "when"})
+"""The openers of a condition under which a sentence of its own, pointing back, denies the
+statement before it: "This fee is not payable if ..."."""
+
 CONDITION_WORDS = frozenset({"excluding", "notwithstanding"})
 """One-word openers that are not conjunctions ("excluding", "notwithstanding")."""
 
